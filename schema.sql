@@ -1,0 +1,221 @@
+-- taskd schema. PRAGMA user_version records the schema version (see src/db/migrate.ts).
+-- Times are ISO 8601 UTC strings with milliseconds ('2026-11-21T15:18:30.000Z'), so text order is time order.
+-- Booleans are 0/1 integers.
+
+CREATE TABLE workspace (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+  kind TEXT NOT NULL DEFAULT 'human' CHECK (kind IN ('human', 'agent')),
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  permission TEXT NOT NULL CHECK (permission IN ('read', 'write', 'full')),
+  hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  expires_at TEXT,
+  last_used_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX tokens_user ON tokens(user_id);
+
+-- Teams: a simple workspace group of users, used by the cards `team` parameter.
+CREATE TABLE teams (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE team_members (
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (team_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE boards (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  key_prefix TEXT NOT NULL,
+  next_key INTEGER NOT NULL DEFAULT 1,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE board_members (
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (board_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX board_members_user ON board_members(user_id, board_id);
+
+CREATE TABLE lists (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  position REAL NOT NULL,
+  category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX lists_board ON lists(board_id, position);
+
+CREATE TABLE cards (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  list_id TEXT NOT NULL REFERENCES lists(id),
+  key_num INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  position REAL NOT NULL,
+  priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN 0 AND 4),
+  start_date TEXT,
+  due_date TEXT,
+  completed INTEGER NOT NULL DEFAULT 0,
+  completed_at TEXT,
+  archived INTEGER NOT NULL DEFAULT 0,
+  trashed INTEGER NOT NULL DEFAULT 0,
+  idempotency_key TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (board_id, key_num)
+);
+-- Trashing a card clears its idempotency_key, which frees the key for a new card.
+CREATE UNIQUE INDEX cards_idempotency ON cards(board_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX cards_board_list ON cards(board_id, trashed, list_id, position);
+CREATE INDEX cards_list ON cards(list_id, position);
+CREATE INDEX cards_board_created ON cards(board_id, created_at);
+CREATE INDEX cards_board_priority ON cards(board_id, priority);
+CREATE INDEX cards_board_due ON cards(board_id, due_date);
+CREATE INDEX cards_board_flags ON cards(board_id, completed, archived, trashed);
+CREATE INDEX cards_created ON cards(created_at);
+CREATE INDEX cards_due ON cards(due_date);
+CREATE INDEX cards_priority ON cards(priority);
+CREATE INDEX cards_created_by ON cards(created_by);
+
+CREATE TABLE card_assignees (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (card_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX card_assignees_user ON card_assignees(user_id, card_id);
+
+CREATE TABLE card_watchers (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (card_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX card_watchers_user ON card_watchers(user_id, card_id);
+
+CREATE TABLE tags (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  color TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX tags_board_name ON tags(board_id, name COLLATE NOCASE);
+
+CREATE TABLE card_tags (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+  PRIMARY KEY (card_id, tag_id)
+) WITHOUT ROWID;
+CREATE INDEX card_tags_tag ON card_tags(tag_id, card_id);
+
+-- Attachments live as BLOBs so the database file is the whole backup. No routes yet; the filter's `files` field reads it.
+CREATE TABLE files (
+  id TEXT PRIMARY KEY,
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  mime TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX files_card ON files(card_id);
+
+-- Events: one row per thing that happened, with its enriched data (JSON), written in the transaction of the change.
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  board_id TEXT,
+  data TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX events_name ON events(name, seq);
+
+CREATE TABLE webhooks (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('POST', 'PUT', 'PATCH')),
+  events TEXT NOT NULL,          -- JSON array of names, `family.*` or `*`
+  secret_enc TEXT,               -- AES-256-GCM, see src/crypto
+  auth_type TEXT NOT NULL DEFAULT 'none' CHECK (auth_type IN ('none', 'bearer', 'basic', 'header')),
+  auth_enc TEXT,                 -- encrypted JSON of the credentials
+  auth_header_name TEXT,
+  headers TEXT NOT NULL DEFAULT '{}',
+  active INTEGER NOT NULL DEFAULT 1,
+  created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  last_status_code INTEGER,
+  last_outcome TEXT,
+  last_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE webhook_boards (
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  PRIMARY KEY (webhook_id, board_id)
+) WITHOUT ROWID;
+CREATE INDEX webhook_boards_board ON webhook_boards(board_id);
+
+-- Outbox: one row per (event, subscription) delivery; id is the delivery id sent on every attempt.
+CREATE TABLE outbox (
+  id TEXT PRIMARY KEY,
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  event_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  body TEXT NOT NULL,           -- exact JSON body sent on every attempt
+  attempts INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
+  due_at INTEGER NOT NULL,      -- epoch ms of the next attempt
+  lease_until INTEGER NOT NULL DEFAULT 0, -- epoch ms; a claim whose lease passed comes back
+  created_at TEXT NOT NULL
+);
+CREATE INDEX outbox_due ON outbox(status, due_at) WHERE status = 'pending';
+
+CREATE TABLE webhook_logs (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  delivery_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  status_code INTEGER,
+  outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed', 'retrying', 'dropped')),
+  error TEXT,
+  duration_ms INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  request_body TEXT NOT NULL,
+  response_excerpt TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX webhook_logs_webhook ON webhook_logs(webhook_id, seq);

@@ -1,0 +1,51 @@
+// Flags + environment → one frozen, zod-checked Config.
+import { z } from 'zod'
+
+const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on')
+
+const ConfigSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  host: z.string().min(1).default('127.0.0.1'),
+  db: z.string().min(1).default('./data/taskd.db'),
+  baseUrl: z.string().url().optional(),
+  allowPrivateTargets: bool.default(false),
+  rateLimit: bool.default(false),
+  webhookRetryDelays: z.string().default('60,120,300,1800').transform((s, ctx) => {
+    const parts = s.split(',').map((p) => Number(p.trim()))
+    if (parts.length === 0 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
+      ctx.addIssue({ code: 'custom', message: 'TASKD_WEBHOOK_RETRY_DELAYS must be comma-separated seconds' })
+      return z.NEVER
+    }
+    return parts
+  }),
+  webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+})
+
+export type Config = Readonly<z.infer<typeof ConfigSchema>>
+
+/** Builds the config from explicit values (CLI flags) over TASKD_* environment variables. */
+export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const pick = (flag: unknown, name: string) => (flag !== undefined ? flag : env[name] === '' ? undefined : env[name])
+  const parsed = ConfigSchema.safeParse({
+    port: pick(flags.port, 'TASKD_PORT'),
+    host: pick(flags.host, 'TASKD_HOST'),
+    db: pick(flags.db, 'TASKD_DB'),
+    baseUrl: pick(flags.baseUrl, 'TASKD_BASE_URL'),
+    allowPrivateTargets: pick(flags.allowPrivateTargets, 'TASKD_ALLOW_PRIVATE_TARGETS'),
+    rateLimit: pick(flags.rateLimit, 'TASKD_RATE_LIMIT'),
+    webhookRetryDelays: pick(flags.webhookRetryDelays, 'TASKD_WEBHOOK_RETRY_DELAYS'),
+    webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
+    logLevel: pick(flags.logLevel, 'TASKD_LOG_LEVEL'),
+  })
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ')
+    throw new Error(`invalid configuration: ${msg}`)
+  }
+  return Object.freeze(parsed.data)
+}
+
+/** The public address used in links: TASKD_BASE_URL, or the listening address. */
+export function publicBaseUrl(config: Config): string {
+  return (config.baseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '')
+}

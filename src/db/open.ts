@@ -1,0 +1,17 @@
+// Opens the SQLite file with the pragmas taskd relies on and brings its schema up to date.
+import Database from 'better-sqlite3'
+import fs from 'node:fs'
+import path from 'node:path'
+import { migrate } from './migrate.js'
+import { Sql } from './sql.js'
+
+export function openDatabase(file: string): Sql {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+  const raw = new Database(file)
+  raw.pragma('journal_mode = WAL')
+  raw.pragma('busy_timeout = 5000')
+  raw.pragma('foreign_keys = ON')
+  raw.pragma('synchronous = NORMAL')
+  migrate(raw)
+  return new Sql(raw)
+}

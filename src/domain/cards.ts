@@ -1,0 +1,166 @@
+// Cards: create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
+import type { CardsTable } from '../db/types.js'
+import { isoAt } from '../clock.js'
+import { newId } from '../ids.js'
+import { notFound, unprocessable, type ErrorDetail } from '../http/errors.js'
+import { getList, getTags, listsOfBoard, takeCardNumber } from '../store/boards.js'
+import {
+  deleteCardRow, findByIdempotencyKey, getCard, insertCard, maxCardPosition, setTagLinks, setUserLinks, updateCardRow,
+} from '../store/cards.js'
+import { getUsers } from '../store/users.js'
+import { emitEvent } from '../events/emit.js'
+import type { EventName } from '../events/catalog.js'
+import { visibleBoard } from './access.js'
+import { cardEventData, cardViews, type CardView } from './card-view.js'
+import type { Actor, Deps } from './context.js'
+
+export interface CardFields {
+  title?: string; description?: string; list?: string; position?: number; priority?: number
+  assignees?: string[]; tags?: string[]; watchers?: string[]; start_date?: string | null; due_date?: string | null
+  completed?: boolean; archived?: boolean; trashed?: boolean
+}
+export interface CreateCardInput extends CardFields { title: string; board: string; idempotency_key?: string }
+
+const invalid = (details: ErrorDetail[]) => unprocessable('The request body is not valid.', details)
+
+/** A bare date stays a date; a date-time is stored as ISO 8601 UTC so text order is time order. */
+const normalizeDate = (v: string | null | undefined) => (v == null || /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : new Date(v).toISOString())
+
+export function visibleCard(deps: Deps, actor: Actor, id: string): CardsTable {
+  const card = getCard(deps.sql, id)
+  if (!card) throw notFound('card')
+  visibleBoard(deps.sql, actor, card.board_id, 'card')
+  return card
+}
+
+const viewOf = (deps: Deps, id: string): CardView => cardViews(deps.sql, [getCard(deps.sql, id)!])[0]
+
+function checkRefs(deps: Deps, boardId: string, input: CardFields): void {
+  const details: ErrorDetail[] = []
+  if (input.list !== undefined && getList(deps.sql, input.list)?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
+  for (const field of ['assignees', 'watchers'] as const) {
+    const ids = input[field]
+    if (ids && getUsers(deps.sql, ids).length !== new Set(ids).size) details.push({ path: field, message: 'Every entry must be an existing user id.' })
+  }
+  if (input.tags) {
+    const tags = getTags(deps.sql, input.tags)
+    if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId)) details.push({ path: 'tags', message: 'Every entry must be a tag id of this board.' })
+  }
+  if (details.length) throw invalid(details)
+}
+
+function emitCard(deps: Deps, name: EventName, view: CardView, extra: Record<string, unknown> = {}): void {
+  emitEvent(deps, { name, boardId: view.board, data: { ...cardEventData(deps.sql, deps.config, view), ...extra } })
+}
+
+export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { card: CardView; existing: boolean } {
+  const { sql } = deps
+  return sql.tx(() => {
+    const board = visibleBoard(sql, actor, input.board)
+    if (input.idempotency_key !== undefined) {
+      const found = findByIdempotencyKey(sql, board.id, input.idempotency_key)
+      if (found) return { card: { ...cardViews(sql, [found])[0], existing: true }, existing: true }
+    }
+    checkRefs(deps, board.id, input)
+    const listId = input.list ?? listsOfBoard(sql, board.id)[0]?.id
+    if (!listId) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+    const num = takeCardNumber(sql, board.id)
+    const now = deps.clock.now(), at = isoAt(now)
+    const row: CardsTable = {
+      id: newId(), board_id: board.id, list_id: listId, key_num: num, key: `${board.key_prefix}-${num}`, title: input.title,
+      description: input.description ?? '', position: input.position ?? maxCardPosition(sql, listId) + 1, priority: input.priority ?? 0,
+      start_date: normalizeDate(input.start_date) ?? null, due_date: normalizeDate(input.due_date) ?? null,
+      completed: input.completed ? 1 : 0, completed_at: input.completed ? at : null, archived: input.archived ? 1 : 0, trashed: 0,
+      idempotency_key: input.idempotency_key ?? null, created_by: actor.user.id, created_at: at, updated_at: at,
+    }
+    insertCard(sql, row)
+    if (input.assignees?.length) setUserLinks(sql, 'card_assignees', row.id, [...new Set(input.assignees)])
+    if (input.watchers?.length) setUserLinks(sql, 'card_watchers', row.id, [...new Set(input.watchers)])
+    if (input.tags?.length) setTagLinks(sql, row.id, [...new Set(input.tags)])
+    const view = viewOf(deps, row.id)
+    emitCard(deps, 'card.created', view)
+    for (const user of view.assignees) emitCard(deps, 'card.assigned', view, { user: { id: user } })
+    return { card: view, existing: false }
+  })
+}
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x))
+
+/** Applies a change to a card the actor can see; emits card.updated plus the specific events. Call inside a transaction. */
+function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFields & { board?: string }): CardView {
+  const { sql } = deps
+  const old = cardViews(sql, [before])[0]
+  const boardId = input.board ?? before.board_id
+  const target = boardId === before.board_id ? undefined : visibleBoard(sql, actor, boardId)
+  checkRefs(deps, boardId, input)
+  const at = isoAt(deps.clock.now())
+  const set: Partial<CardsTable> = {}
+  if (target) {
+    const num = takeCardNumber(sql, target.id)
+    Object.assign(set, { board_id: target.id, key_num: num, key: `${target.key_prefix}-${num}`, idempotency_key: null })
+    if (input.tags === undefined) setTagLinks(sql, before.id, [])
+  }
+  for (const f of ['title', 'description', 'list', 'position', 'priority'] as const) {
+    if (input[f] !== undefined) (set as Record<string, unknown>)[f === 'list' ? 'list_id' : f] = input[f]
+  }
+  if (input.list !== undefined && input.position === undefined && input.list !== before.list_id) set.position = maxCardPosition(sql, input.list) + 1
+  if (input.start_date !== undefined) set.start_date = normalizeDate(input.start_date) ?? null
+  if (input.due_date !== undefined) set.due_date = normalizeDate(input.due_date) ?? null
+  if (input.completed !== undefined && input.completed !== (before.completed === 1)) Object.assign(set, { completed: input.completed ? 1 : 0, completed_at: input.completed ? at : null })
+  if (input.archived !== undefined) set.archived = input.archived ? 1 : 0
+  if (input.trashed !== undefined && input.trashed !== (before.trashed === 1)) {
+    set.trashed = input.trashed ? 1 : 0
+    if (input.trashed) set.idempotency_key = null // trashing frees the key
+  }
+  if (input.assignees) setUserLinks(sql, 'card_assignees', before.id, [...new Set(input.assignees)])
+  if (input.watchers) setUserLinks(sql, 'card_watchers', before.id, [...new Set(input.watchers)])
+  if (input.tags) setTagLinks(sql, before.id, [...new Set(input.tags)])
+  updateCardRow(sql, before.id, { ...set, updated_at: at })
+  const view = viewOf(deps, before.id)
+  const changes = (['title', 'description', 'board', 'list', 'position', 'priority', 'start_date', 'due_date', 'completed', 'archived', 'trashed'] as const)
+    .filter((k) => old[k] !== view[k])
+    .concat((['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], view[k])) as never[])
+  if (changes.length === 0) {
+    updateCardRow(sql, before.id, { updated_at: before.updated_at })
+    return { ...view, updated: before.updated_at }
+  }
+  if (view.trashed && !old.trashed) emitCard(deps, 'card.deleted', view, { permanent: false })
+  emitCard(deps, 'card.updated', view, { changes })
+  if (view.list !== old.list || view.board !== old.board) emitCard(deps, 'card.moved', view, { from_list: { id: old.list }, to_list: { id: view.list }, from_board: { id: old.board } })
+  if (view.completed !== old.completed) emitCard(deps, view.completed ? 'card.completed' : 'card.reopened', view)
+  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) emitCard(deps, 'card.assigned', view, { user: { id: u } })
+  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) emitCard(deps, 'card.unassigned', view, { user: { id: u } })
+  return view
+}
+
+export function updateCard(deps: Deps, actor: Actor, id: string, input: CardFields & { board?: string }): CardView {
+  return deps.sql.tx(() => applyChange(deps, actor, visibleCard(deps, actor, id), input))
+}
+
+export function moveCard(deps: Deps, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): CardView {
+  return deps.sql.tx(() => {
+    const card = visibleCard(deps, actor, id)
+    const list = getList(deps.sql, input.list)
+    const boardId = input.board ?? list?.board_id ?? card.board_id
+    if (!list || list.board_id !== boardId) throw invalid([{ path: 'list', message: input.board ? 'No such list on the target board.' : 'No such list.' }])
+    return applyChange(deps, actor, card, { list: input.list, position: input.position, board: boardId })
+  })
+}
+
+export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boolean): void {
+  deps.sql.tx(() => {
+    const card = visibleCard(deps, actor, id)
+    if (!permanent) {
+      if (card.trashed === 0) applyChange(deps, actor, card, { trashed: true })
+      return
+    }
+    const view = cardViews(deps.sql, [card])[0]
+    const data = cardEventData(deps.sql, deps.config, view)
+    deleteCardRow(deps.sql, id)
+    emitEvent(deps, { name: 'card.deleted', boardId: card.board_id, data: { ...data, permanent: true } })
+  })
+}
+
+export function getCardFor(deps: Deps, actor: Actor, id: string, expand?: ReadonlySet<string>): CardView {
+  return cardViews(deps.sql, [visibleCard(deps, actor, id)], expand)[0]
+}

@@ -1,0 +1,41 @@
+// Writes an event and one outbox row per matching subscription, inside the caller's transaction.
+import { isoAt } from '../clock.js'
+import { sql as rawSql } from 'kysely'
+import { qb } from '../db/sql.js'
+import type { Deps } from '../domain/context.js'
+import { newId } from '../ids.js'
+import { subscriptionsForEvent } from '../store/webhooks.js'
+import type { EventName } from './catalog.js'
+
+export interface NewEvent { name: EventName; boardId: string | null; data: Record<string, unknown> }
+
+/** The exact body every attempt of one delivery sends. */
+export const deliveryBody = (deliveryId: string, event: string, timestamp: string, data: unknown): string =>
+  JSON.stringify({ id: deliveryId, event, timestamp, data })
+
+/**
+ * Must run inside the transaction of the change: a rolled-back change then leaves neither the event
+ * nor its deliveries behind. Delivery itself starts after commit (onOutboxWrite defers to the scheduler).
+ */
+export function emitEvent(deps: Deps, event: NewEvent): string {
+  const { sql } = deps
+  if (!sql.raw.inTransaction) throw new Error('emitEvent must run inside a transaction')
+  const now = deps.clock.now()
+  const timestamp = isoAt(now)
+  const id = newId()
+  sql.run(qb.insertInto('events').values({
+    id, name: event.name, board_id: event.boardId, data: JSON.stringify(event.data), created_at: timestamp,
+    seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`,
+  }))
+  const subs = subscriptionsForEvent(sql, event.name, event.boardId)
+  for (const webhookId of subs) {
+    const deliveryId = newId()
+    sql.run(qb.insertInto('outbox').values({
+      id: deliveryId, webhook_id: webhookId, event_id: id, event: event.name,
+      body: deliveryBody(deliveryId, event.name, timestamp, event.data), attempts: 0, status: 'pending',
+      due_at: now, lease_until: 0, created_at: timestamp,
+    }))
+  }
+  if (subs.length > 0) deps.onOutboxWrite()
+  return id
+}

@@ -1,0 +1,121 @@
+// FilterNode → Kysely boolean expression. Every value is a bound parameter; every identifier comes from a field map.
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely'
+import type { CompareOp, Comparison, FilterNode, FilterValue } from './ast.js'
+import { parseDateLiteral } from './dates.js'
+import { filterResource, memberHop, resolveField, type Hop, type MultiField, type ScalarField } from './fields.js'
+import { failAt } from './tokenizer.js'
+
+type Cond = Expression<SqlBool>
+
+/** SQL spelling of the operators that map one to one; `~`/`!~` and dates are handled separately. */
+const SQL_OP: Partial<Record<CompareOp, RawBuilder<unknown>>> = {
+  '=': sql.raw('='), '!=': sql.raw('!='), '>': sql.raw('>'), '>=': sql.raw('>='), '<': sql.raw('<'), '<=': sql.raw('<='),
+}
+
+/** The comparisons of `node` must already have passed comparisonCheck for this resource (filterExpression does both). */
+export function compileFilter(eb: ExpressionBuilder<any, any>, resource: string, node: FilterNode): Cond {
+  const table = filterResource(resource).table
+  const walk = (n: FilterNode): Cond => {
+    switch (n.kind) {
+      case 'and': return eb.and(n.items.map(walk))
+      case 'or': return eb.or(n.items.map(walk))
+      case 'not': return eb.not(eb.parens(walk(n.item)))
+      case 'compare': return comparison(resource, table, n)
+    }
+  }
+  return walk(node)
+}
+
+const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`)
+
+function comparison(resource: string, table: string, n: Comparison): Cond {
+  const r = resolveField(resource, n.field)
+  if (typeof r === 'string') failAt(1, r) // only reachable for a tree that skipped comparisonCheck
+  const { hops, leaf } = r
+  if (!r.many && leaf.type !== 'multi') {
+    if (hops.length === 0) return scalar(leaf, n.op, n.value, ref(table, leaf.column))
+    // A chain of to-one relations reads one value: a scalar subquery, null when a link is missing.
+    const value = sql`(select ${ref(`t${hops.length}`, leaf.column)} ${fromWhere(table, hops)})`
+    return scalar(leaf, n.op, n.value, value)
+  }
+  // Through many rows, "!=" and "!~" mean "no such row": NOT EXISTS of the positive test.
+  const negative = n.op === '!=' || n.op === '!~'
+  const op: CompareOp = n.op === '!=' ? '=' : n.op === '!~' ? '~' : n.op
+  let test: Cond
+  let all = hops
+  if (leaf.type === 'multi') {
+    all = [...hops, memberHop(leaf)]
+    test = member(leaf, all.length, n.value as string)
+  } else {
+    test = scalar(leaf, op, n.value, ref(`t${hops.length}`, leaf.column))
+  }
+  const exists = sql<SqlBool>`exists (select 1 ${fromWhere(table, all, test, leaf.type === 'multi' ? leaf : undefined)})`
+  return negative ? sql<SqlBool>`not ${exists}` : exists
+}
+
+/**
+ * `from … join … where <first hop joined to the outer row> [and test]`. Hop k is aliased t<k> (its link table j<k>),
+ * so nested paths never clash with each other or with the outer table. A membership test by id through a link
+ * table needs only the link table.
+ */
+function fromWhere(table: string, hops: Hop[], test?: Cond, membership?: MultiField): RawBuilder<unknown> {
+  const parts: { src: RawBuilder<unknown>; on: RawBuilder<unknown> }[] = []
+  hops.forEach((h, i) => {
+    const k = i + 1
+    const prev = k === 1 ? table : `t${k - 1}`
+    const t = `t${k}`
+    const as = (name: string, alias: string) => sql`${sql.id(name)} as ${sql.id(alias)}`
+    if (h.kind === 'one') parts.push({ src: as(h.table, t), on: sql`${ref(t, 'id')} = ${ref(prev, h.fk)}` })
+    else if (h.kind === 'back') parts.push({ src: as(h.table, t), on: sql`${ref(t, h.back)} = ${ref(prev, 'id')}` })
+    else {
+      const j = `j${k}`
+      parts.push({ src: as(h.link.table, j), on: sql`${ref(j, h.link.from)} = ${ref(prev, 'id')}` })
+      const linkOnly = membership && k === hops.length && !membership.byName
+      if (!linkOnly) parts.push({ src: as(h.table, t), on: sql`${ref(t, 'id')} = ${ref(j, h.link.to)}` })
+    }
+  })
+  const [first, ...rest] = parts
+  const joins = rest.map((p) => sql` join ${p.src} on ${p.on}`)
+  const where = test ? sql`${first.on} and ${test}` : first.on
+  return sql`from ${first.src}${sql.join(joins, sql``)} where ${where}`
+}
+
+function member(f: MultiField, k: number, value: string): Cond {
+  if (f.byName) return sql<SqlBool>`(${ref(`t${k}`, 'id')} = ${value} or ${ref(`t${k}`, 'name')} = ${value} collate nocase)`
+  if (f.link) return sql<SqlBool>`${ref(`j${k}`, f.link.to)} = ${value}`
+  return sql<SqlBool>`${ref(`t${k}`, 'id')} = ${value}`
+}
+
+function scalar(f: ScalarField, op: CompareOp, value: FilterValue, col: Expression<unknown>): Cond {
+  if (value === null) return op === '=' ? sql<SqlBool>`${col} is null` : sql<SqlBool>`${col} is not null`
+  if (f.type === 'text' && (op === '~' || op === '!~')) {
+    // instr() takes the needle literally, so % and _ need no escaping; lower() folds ASCII letters on both sides.
+    return sql<SqlBool>`instr(lower(${col}), lower(${value})) ${sql.raw(op === '~' ? '>' : '=')} 0`
+  }
+  if (f.type === 'boolean') return sql<SqlBool>`${col} ${SQL_OP[op]} ${value ? 1 : 0}`
+  if (f.type === 'date') return date(f, op, value as string, col)
+  return sql<SqlBool>`${col} ${SQL_OP[op]} ${value}`
+}
+
+/**
+ * Stored dates are ISO text, so text order is time order. A day literal is the range [day, next day), which also
+ * holds a bare `YYYY-MM-DD` stored in due_date/start_date. An instant is compared with the stored value, where a
+ * bare stored day counts as its midnight UTC.
+ */
+function date(f: ScalarField, op: CompareOp, value: string, col: Expression<unknown>): Cond {
+  const lit = parseDateLiteral(value)
+  if (!lit) return failAt(1, `not a date: ${JSON.stringify(value)}`)
+  if (lit.kind === 'day') {
+    const { day, next } = lit
+    switch (op) {
+      case '=': return sql<SqlBool>`(${col} >= ${day} and ${col} < ${next})`
+      case '!=': return sql<SqlBool>`(${col} < ${day} or ${col} >= ${next})`
+      case '>': return sql<SqlBool>`${col} >= ${next}`
+      case '>=': return sql<SqlBool>`${col} >= ${day}`
+      case '<': return sql<SqlBool>`${col} < ${day}`
+      default: return sql<SqlBool>`${col} < ${next}`
+    }
+  }
+  const stored = f.mixed ? sql`(case when length(${col}) = 10 then ${col} || 'T00:00:00.000Z' else ${col} end)` : col
+  return sql<SqlBool>`${stored} ${SQL_OP[op]} ${lit.iso}`
+}

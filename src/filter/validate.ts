@@ -1,0 +1,44 @@
+// Checks each parsed comparison against a resource's field map, so errors can point at the field, operator or value.
+import type { FilterValue } from './ast.js'
+import { parseDateLiteral } from './dates.js'
+import { DEFAULT_OPS, resolveField } from './fields.js'
+import type { ComparisonCheck } from './parser.js'
+import { failAt } from './tokenizer.js'
+
+const found = (v: FilterValue) => (typeof v === 'string' ? 'a string' : typeof v === 'number' ? `number ${v}` : String(v))
+const shown = (field: string) => JSON.stringify(field.length > 40 ? `${field.slice(0, 40)}…` : field)
+
+export function comparisonCheck(resource: string): ComparisonCheck {
+  return (node, at) => {
+    const r = resolveField(resource, node.field)
+    if (typeof r === 'string') failAt(at.field, r.length > 400 ? `${r.slice(0, 400)}…` : r)
+    const { leaf } = r
+    const name = shown(node.field)
+    const ops = leaf.ops ?? DEFAULT_OPS[leaf.type]
+    if (!ops.includes(node.op)) {
+      failAt(at.op, `operator "${node.op}" does not apply to ${name}; use ${ops.map((o) => `"${o}"`).join(', ')}`)
+    }
+    const v = node.value
+    if (v === null) {
+      if (node.op !== '=' && node.op !== '!=') failAt(at.value, 'null goes only with "=" or "!="')
+      // Through a multi-value relation "= null" has no clear meaning (no member? a member without the value?).
+      if (r.many) failAt(at.value, `${name} goes through a multi-value field and cannot be compared with null`)
+      return
+    }
+    if (leaf.type === 'number') {
+      if (typeof v !== 'number') failAt(at.value, `${name} takes a number, found ${found(v)}`)
+      return
+    }
+    if (leaf.type === 'boolean') {
+      if (typeof v !== 'boolean') failAt(at.value, `${name} takes true or false, found ${found(v)}`)
+      return
+    }
+    if (typeof v !== 'string') failAt(at.value, `${name} takes a string in double quotes, found ${found(v)}`)
+    if (leaf.type === 'enum' && !leaf.values!.includes(v)) {
+      failAt(at.value, `${name} must be one of ${leaf.values!.map((x) => `"${x}"`).join(', ')}`)
+    }
+    if (leaf.type === 'date' && !parseDateLiteral(v)) {
+      failAt(at.value, `${name} takes a date as "YYYY-MM-DD" or an ISO 8601 date-time such as "2026-05-01T12:00:00Z"`)
+    }
+  }
+}

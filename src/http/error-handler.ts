@@ -1,0 +1,28 @@
+// The one place errors become responses: the API-DECISIONS §1 shape, never a stack trace.
+import type { NextFunction, Request, Response } from 'express'
+import { HttpError } from './errors.js'
+
+interface BodyParserError { type?: string; status?: number; expose?: boolean }
+
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err
+  const e = err as BodyParserError
+  if (e?.type === 'entity.parse.failed') return new HttpError(400, 'bad_request', 'The request body is not valid JSON.')
+  if (e?.type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'The request body is too large.')
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpError(415, 'unsupported_media_type', 'The body encoding is not supported.')
+  if (e?.type === 'request.aborted') return new HttpError(400, 'bad_request', 'The request was aborted.')
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new HttpError(e.status, 'bad_request', 'The request could not be read.')
+  return new HttpError(500, 'internal', 'Something went wrong on our side.')
+}
+
+export function errorHandler(log: (msg: string, err: unknown) => void) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const httpError = toHttpError(err)
+    if (httpError.status >= 500) log('request failed', err)
+    if (res.headersSent) { res.end(); return }
+    for (const [k, v] of Object.entries(httpError.headers ?? {})) res.setHeader(k, v)
+    const body: Record<string, unknown> = { code: httpError.code, message: httpError.message }
+    if (httpError.details) body.details = httpError.details
+    res.status(httpError.status).json({ error: body })
+  }
+}

@@ -1,0 +1,23 @@
+// The one error type services throw; src/http/error-handler.ts turns it into the API-DECISIONS §1 shape.
+export interface ErrorDetail { path: string; message: string }
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string, details?: ErrorDetail[]) => new HttpError(400, 'bad_request', message, details)
+export const invalidFilter = (message: string) => new HttpError(400, 'invalid_filter', message)
+export const unauthorized = (message = 'A valid bearer token is required.') =>
+  new HttpError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' })
+export const forbidden = (message: string) => new HttpError(403, 'forbidden', message)
+export const notFound = (what = 'record') => new HttpError(404, 'not_found', `No such ${what}.`)
+export const conflict = (message: string) => new HttpError(409, 'conflict', message)
+export const unprocessable = (message: string, details?: ErrorDetail[]) => new HttpError(422, 'validation_failed', message, details)

@@ -1,0 +1,47 @@
+// Board, membership, list and tag queries.
+import type { Sql } from '../db/sql.js'
+import { qb } from '../db/sql.js'
+import type { BoardsTable, ListsTable, TagsTable } from '../db/types.js'
+
+export const getBoard = (sql: Sql, id: string) => sql.first(qb.selectFrom('boards').selectAll().where('id', '=', id))
+export const getBoards = (sql: Sql, ids: readonly string[]): BoardsTable[] =>
+  ids.length === 0 ? [] : sql.all(qb.selectFrom('boards').selectAll().where('id', 'in', [...new Set(ids)]))
+export const insertBoard = (sql: Sql, row: BoardsTable) => sql.run(qb.insertInto('boards').values(row))
+export const updateBoardRow = (sql: Sql, id: string, set: Partial<BoardsTable>) => sql.run(qb.updateTable('boards').set(set).where('id', '=', id))
+export const deleteBoardRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('boards').where('id', '=', id))
+
+/** Takes the next card number of a board; numbers are never handed out twice. */
+export function takeCardNumber(sql: Sql, boardId: string): number {
+  const row = sql.first(qb.updateTable('boards').set((eb) => ({ next_key: eb('next_key', '+', 1) })).where('id', '=', boardId).returning('next_key'))
+  return row!.next_key - 1
+}
+
+export const isBoardMember = (sql: Sql, boardId: string, userId: string): boolean =>
+  sql.first(qb.selectFrom('board_members').select('user_id').where('board_id', '=', boardId).where('user_id', '=', userId)) !== undefined
+export const addBoardMember = (sql: Sql, boardId: string, userId: string, at: string) =>
+  sql.run(qb.insertInto('board_members').values({ board_id: boardId, user_id: userId, created_at: at }).onConflict((oc) => oc.doNothing()))
+export const removeBoardMember = (sql: Sql, boardId: string, userId: string) =>
+  sql.run(qb.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', userId))
+/** Ids of the boards a user belongs to, as a subquery for visibility. */
+export const memberBoardIds = (userId: string) => qb.selectFrom('board_members').select('board_members.board_id').where('board_members.user_id', '=', userId)
+
+export const getList = (sql: Sql, id: string) => sql.first(qb.selectFrom('lists').selectAll().where('id', '=', id))
+export const getLists = (sql: Sql, ids: readonly string[]): ListsTable[] =>
+  ids.length === 0 ? [] : sql.all(qb.selectFrom('lists').selectAll().where('id', 'in', [...new Set(ids)]))
+export const listsOfBoard = (sql: Sql, boardId: string): ListsTable[] =>
+  sql.all(qb.selectFrom('lists').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('created_at'))
+export const insertList = (sql: Sql, row: ListsTable) => sql.run(qb.insertInto('lists').values(row))
+export const updateListRow = (sql: Sql, id: string, set: Partial<ListsTable>) => sql.run(qb.updateTable('lists').set(set).where('id', '=', id))
+export const deleteListRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('lists').where('id', '=', id))
+export const maxListPosition = (sql: Sql, boardId: string): number =>
+  sql.first(qb.selectFrom('lists').select((eb) => eb.fn.max('position').as('p')).where('board_id', '=', boardId))?.p ?? 0
+
+export const getTag = (sql: Sql, id: string) => sql.first(qb.selectFrom('tags').selectAll().where('id', '=', id))
+export const getTags = (sql: Sql, ids: readonly string[]): TagsTable[] =>
+  ids.length === 0 ? [] : sql.all(qb.selectFrom('tags').selectAll().where('id', 'in', [...new Set(ids)]))
+export const tagsOfBoard = (sql: Sql, boardId: string): TagsTable[] => sql.all(qb.selectFrom('tags').selectAll().where('board_id', '=', boardId).orderBy('name'))
+export const getTagByName = (sql: Sql, boardId: string, name: string) =>
+  sql.first(qb.selectFrom('tags').selectAll().where('board_id', '=', boardId).where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase())))
+export const insertTag = (sql: Sql, row: TagsTable) => sql.run(qb.insertInto('tags').values(row))
+export const updateTagRow = (sql: Sql, id: string, set: Partial<TagsTable>) => sql.run(qb.updateTable('tags').set(set).where('id', '=', id))
+export const deleteTagRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('tags').where('id', '=', id))
