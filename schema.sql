@@ -192,7 +192,8 @@ CREATE INDEX webhook_boards_board ON webhook_boards(board_id);
 CREATE TABLE outbox (
   id TEXT PRIMARY KEY,
   webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
-  event_id TEXT NOT NULL,
+  event_id TEXT,                -- NULL for webhook.test deliveries, which have no event row
+  board_id TEXT,                -- the event's board, for the creator's membership re-check at delivery
   event TEXT NOT NULL,
   body TEXT NOT NULL,           -- exact JSON body sent on every attempt
   attempts INTEGER NOT NULL DEFAULT 0,
@@ -202,6 +203,7 @@ CREATE TABLE outbox (
   created_at TEXT NOT NULL
 );
 CREATE INDEX outbox_due ON outbox(status, due_at) WHERE status = 'pending';
+CREATE INDEX outbox_finished ON outbox(created_at) WHERE status <> 'pending';
 
 CREATE TABLE webhook_logs (
   id TEXT PRIMARY KEY,

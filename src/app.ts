@@ -6,6 +6,7 @@ import { listRoutes } from './api/lists.js'
 import { tagRoutes } from './api/tags.js'
 import { tokenRoutes } from './api/tokens.js'
 import { userRoutes } from './api/users.js'
+import { webhookRoutes } from './api/webhooks.js'
 import type { Deps } from './domain/context.js'
 import { errorHandler } from './http/error-handler.js'
 import { HttpError } from './http/errors.js'
@@ -31,6 +32,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   listRoutes(api)
   cardRoutes(api)
   tagRoutes(api)
+  webhookRoutes(api)
 
   let document: object | undefined
   app.use(docsRouter(() => (document ??= buildOpenApi(api.routes))))

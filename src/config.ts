@@ -19,6 +19,9 @@ const ConfigSchema = z.object({
     return parts
   }),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
+  /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
+   *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
+  webhookLeaseMs: z.coerce.number().int().min(100).optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 })
 
@@ -36,6 +39,7 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     rateLimit: pick(flags.rateLimit, 'TASKD_RATE_LIMIT'),
     webhookRetryDelays: pick(flags.webhookRetryDelays, 'TASKD_WEBHOOK_RETRY_DELAYS'),
     webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
+    webhookLeaseMs: pick(flags.webhookLeaseMs, 'TASKD_WEBHOOK_LEASE_MS'),
     logLevel: pick(flags.logLevel, 'TASKD_LOG_LEVEL'),
   })
   if (!parsed.success) {

@@ -4,13 +4,19 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { systemClock, type Clock } from './clock.js'
 import type { Config } from './config.js'
+import { loadSecretBox } from './crypto.js'
 import { openDatabase } from './db/open.js'
 import type { Sql } from './db/sql.js'
 import type { Deps } from './domain/context.js'
 import { issueToken } from './domain/tokens.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './domain/users.js'
+import { OutboxScheduler } from './webhooks/scheduler.js'
+import { closeDeliveryAgents } from './webhooks/send.js'
 
-export interface Running { server: http.Server; deps: Deps; port: number; setupToken?: string; close(): Promise<void> }
+/** How long shutdown waits for webhook attempts in flight; what is still running then is resent after restart. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+export interface Running { server: http.Server; deps: Deps; scheduler: OutboxScheduler; port: number; setupToken?: string; close(): Promise<void> }
 
 /** On an empty database: the workspace, an owner, and a one-time Full Access token. */
 export function firstRunSetup(sql: Sql, now: number): { email: string; token: string } | undefined {
@@ -23,12 +29,19 @@ export function firstRunSetup(sql: Sql, now: number): { email: string; token: st
   })
 }
 
+/** The one place Deps are assembled, for the server and for tests. */
+export function createDeps(sql: Sql, config: Config, clock: Clock): Deps {
+  return { sql, config, clock, onOutboxWrite: () => {}, secrets: loadSecretBox(config.db) }
+}
+
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const sql = openDatabase(config.db)
   const setup = firstRunSetup(sql, clock.now())
-  const deps: Deps = { sql, config, clock, onOutboxWrite: () => {} }
+  const deps = createDeps(sql, config, clock)
+  const scheduler = new OutboxScheduler(deps)
+  deps.onOutboxWrite = () => scheduler.wake()
   const { app } = createApp(deps)
   const server = http.createServer(app)
   server.keepAliveTimeout = 5000
@@ -41,11 +54,17 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
   }
+  scheduler.start()
   print(`taskd listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`)
   let closing: Promise<void> | undefined
   const close = () => (closing ??= (async () => {
-    await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections() })
+    // Stop claiming and let attempts in flight finish while the HTTP server drains; unfinished rows keep their lease.
+    await Promise.all([
+      scheduler.stop(SHUTDOWN_GRACE_MS),
+      new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections() }),
+    ])
+    await closeDeliveryAgents()
     sql.raw.close()
   })())
-  return { server, deps, port, setupToken: setup?.token, close }
+  return { server, deps, scheduler, port, setupToken: setup?.token, close }
 }

@@ -34,7 +34,7 @@ export interface WebhooksTable {
 }
 export interface WebhookBoardsTable { webhook_id: string; board_id: string }
 export interface OutboxTable {
-  id: string; webhook_id: string; event_id: string; event: string; body: string; attempts: number
+  id: string; webhook_id: string; event_id: string | null; board_id: string | null; event: string; body: string; attempts: number
   status: 'pending' | 'delivered' | 'failed' | 'dropped'; due_at: number; lease_until: number; created_at: string
 }
 export interface WebhookLogsTable {

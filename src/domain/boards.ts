@@ -86,6 +86,11 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
   })
 }
 
+// Email stays out of event data: receivers are outside the workspace and the catalog promises { id, name, kind }.
+const memberEventData = (board: { id: string; name: string }, user: { id: string; name: string; kind: string }, actor: Actor) => ({
+  board: { id: board.id, name: board.name }, user: { id: user.id, name: user.name, kind: user.kind }, actor: { id: actor.user.id, name: actor.user.name },
+})
+
 export function addMember(deps: Deps, actor: Actor, boardId: string, userId: string): UserView {
   const { sql } = deps
   return sql.tx(() => {
@@ -94,7 +99,7 @@ export function addMember(deps: Deps, actor: Actor, boardId: string, userId: str
     if (!user) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
     if (isBoardMember(sql, boardId, userId)) throw conflict('The user is already a member of this board.')
     addBoardMember(sql, boardId, userId, isoAt(deps.clock.now()))
-    emitEvent(deps, { name: 'board.member_added', boardId, data: { board: { id: board.id, name: board.name }, user: { id: user.id, name: user.name, email: user.email }, by: { id: actor.user.id, name: actor.user.name } } })
+    emitEvent(deps, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
     return userView(user)
   })
 }
@@ -106,6 +111,6 @@ export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: 
     const user = getUser(sql, userId)
     if (!user || !isBoardMember(sql, boardId, userId)) throw notFound('board member')
     removeBoardMember(sql, boardId, userId)
-    emitEvent(deps, { name: 'board.member_removed', boardId, data: { board: { id: board.id, name: board.name }, user: { id: user.id, name: user.name, email: user.email }, by: { id: actor.user.id, name: actor.user.name } } })
+    emitEvent(deps, { name: 'board.member_removed', boardId, data: memberEventData(board, user, actor) })
   })
 }

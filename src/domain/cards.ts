@@ -3,7 +3,7 @@ import type { CardsTable } from '../db/types.js'
 import { isoAt } from '../clock.js'
 import { newId } from '../ids.js'
 import { notFound, unprocessable, type ErrorDetail } from '../http/errors.js'
-import { getList, getTags, listsOfBoard, takeCardNumber } from '../store/boards.js'
+import { getBoards, getList, getTags, listsOfBoard, takeCardNumber } from '../store/boards.js'
 import {
   deleteCardRow, findByIdempotencyKey, getCard, insertCard, maxCardPosition, setTagLinks, setUserLinks, updateCardRow,
 } from '../store/cards.js'
@@ -49,9 +49,15 @@ function checkRefs(deps: Deps, boardId: string, input: CardFields): void {
   if (details.length) throw invalid(details)
 }
 
-function emitCard(deps: Deps, name: EventName, view: CardView, extra: Record<string, unknown> = {}): void {
-  emitEvent(deps, { name, boardId: view.board, data: { ...cardEventData(deps.sql, deps.config, view), ...extra } })
+function emitCard(deps: Deps, actor: Actor, name: EventName, view: CardView, extra: Record<string, unknown> = {}): void {
+  const data = { ...cardEventData(deps.sql, deps.config, view), ...extra, actor: { id: actor.user.id, name: actor.user.name } }
+  emitEvent(deps, { name, boardId: view.board, data })
 }
+
+/** `{ id, name }` references for event data, so receivers need no second lookup. */
+const userRef = (deps: Deps, id: string) => ({ id, name: getUsers(deps.sql, [id])[0]?.name ?? null })
+const listRef = (deps: Deps, id: string) => ({ id, name: getList(deps.sql, id)?.name ?? null })
+const boardRef = (deps: Deps, id: string) => ({ id, name: getBoards(deps.sql, [id])[0]?.name ?? null })
 
 export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { card: CardView; existing: boolean } {
   const { sql } = deps
@@ -78,8 +84,8 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
     if (input.watchers?.length) setUserLinks(sql, 'card_watchers', row.id, [...new Set(input.watchers)])
     if (input.tags?.length) setTagLinks(sql, row.id, [...new Set(input.tags)])
     const view = viewOf(deps, row.id)
-    emitCard(deps, 'card.created', view)
-    for (const user of view.assignees) emitCard(deps, 'card.assigned', view, { user: { id: user } })
+    emitCard(deps, actor, 'card.created', view)
+    for (const user of view.assignees) emitCard(deps, actor, 'card.assigned', view, { user: userRef(deps, user) })
     return { card: view, existing: false }
   })
 }
@@ -124,12 +130,14 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
     updateCardRow(sql, before.id, { updated_at: before.updated_at })
     return { ...view, updated: before.updated_at }
   }
-  if (view.trashed && !old.trashed) emitCard(deps, 'card.deleted', view, { permanent: false })
-  emitCard(deps, 'card.updated', view, { changes })
-  if (view.list !== old.list || view.board !== old.board) emitCard(deps, 'card.moved', view, { from_list: { id: old.list }, to_list: { id: view.list }, from_board: { id: old.board } })
-  if (view.completed !== old.completed) emitCard(deps, view.completed ? 'card.completed' : 'card.reopened', view)
-  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) emitCard(deps, 'card.assigned', view, { user: { id: u } })
-  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) emitCard(deps, 'card.unassigned', view, { user: { id: u } })
+  if (view.trashed && !old.trashed) emitCard(deps, actor, 'card.deleted', view, { permanent: false })
+  emitCard(deps, actor, 'card.updated', view, { changes })
+  if (view.list !== old.list || view.board !== old.board) {
+    emitCard(deps, actor, 'card.moved', view, { from_list: listRef(deps, old.list), to_list: listRef(deps, view.list), from_board: boardRef(deps, old.board) })
+  }
+  if (view.completed !== old.completed) emitCard(deps, actor, view.completed ? 'card.completed' : 'card.reopened', view)
+  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) emitCard(deps, actor, 'card.assigned', view, { user: userRef(deps, u) })
+  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) emitCard(deps, actor, 'card.unassigned', view, { user: userRef(deps, u) })
   return view
 }
 
@@ -157,7 +165,7 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
     const view = cardViews(deps.sql, [card])[0]
     const data = cardEventData(deps.sql, deps.config, view)
     deleteCardRow(deps.sql, id)
-    emitEvent(deps, { name: 'card.deleted', boardId: card.board_id, data: { ...data, permanent: true } })
+    emitEvent(deps, { name: 'card.deleted', boardId: card.board_id, data: { ...data, permanent: true, actor: { id: actor.user.id, name: actor.user.name } } })
   })
 }
 

@@ -19,8 +19,9 @@ export function visibleList(deps: Deps, actor: Actor, id: string): ListsTable {
   return list
 }
 
-const listEventData = (list: ListsTable, board: { id: string; name: string }) => ({
+const listEventData = (list: ListsTable, board: { id: string; name: string }, actor: Actor) => ({
   id: list.id, name: list.name, category: list.category, position: list.position, board: { id: board.id, name: board.name },
+  actor: { id: actor.user.id, name: actor.user.name },
 })
 
 export function createList(deps: Deps, actor: Actor, input: { board: string; name: string; category?: Category; position?: number }) {
@@ -33,7 +34,7 @@ export function createList(deps: Deps, actor: Actor, input: { board: string; nam
       position: input.position ?? maxListPosition(sql, board.id) + 1, created_at: at, updated_at: at,
     }
     insertList(sql, row)
-    emitEvent(deps, { name: 'list.created', boardId: board.id, data: listEventData(row, board) })
+    emitEvent(deps, { name: 'list.created', boardId: board.id, data: listEventData(row, board, actor) })
     return listView(row)
   })
 }
@@ -64,6 +65,6 @@ export function deleteList(deps: Deps, actor: Actor, id: string, moveTo: string 
       throw conflict('The list still holds cards; pass move_to=<list id> to move them first.')
     }
     deleteListRow(sql, list.id)
-    emitEvent(deps, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board) })
+    emitEvent(deps, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board, actor) })
   })
 }

@@ -24,7 +24,7 @@ export function createTag(deps: Deps, actor: Actor, input: { board: string; name
     const at = isoAt(deps.clock.now())
     const row: TagsTable = { id: newId(), board_id: board.id, name: input.name, color: input.color ?? null, created_at: at, updated_at: at }
     insertTag(sql, row)
-    emitEvent(deps, { name: 'tag.created', boardId: board.id, data: { id: row.id, name: row.name, color: row.color, board: { id: board.id, name: board.name } } })
+    emitEvent(deps, { name: 'tag.created', boardId: board.id, data: { id: row.id, name: row.name, color: row.color, board: { id: board.id, name: board.name }, actor: { id: actor.user.id, name: actor.user.name } } })
     return tagView(row)
   })
 }
@@ -49,6 +49,6 @@ export function deleteTag(deps: Deps, actor: Actor, id: string): void {
     const tag = visibleTag(deps, actor, id)
     const board = visibleBoard(sql, actor, tag.board_id)
     deleteTagRow(sql, id)
-    emitEvent(deps, { name: 'tag.deleted', boardId: board.id, data: { id: tag.id, name: tag.name, color: tag.color, board: { id: board.id, name: board.name } } })
+    emitEvent(deps, { name: 'tag.deleted', boardId: board.id, data: { id: tag.id, name: tag.name, color: tag.color, board: { id: board.id, name: board.name }, actor: { id: actor.user.id, name: actor.user.name } } })
   })
 }

@@ -47,16 +47,23 @@ const TASK: F[] = [
   ['title', 'string', 'Task title'],
   ['url', 'string', 'Link to the task'],
   BOARD,
-  ref('list', 'list holding the task'),
+  ['list', 'object', '{ id, name, category } of the list holding the task; category is its flow state'],
   ['assignees', 'array', 'Assigned members, each { id, name }'],
+  ['watchers', 'array', 'Watchers, each { id, name }'],
   ['tags', 'array', 'Tags, each { id, name }'],
   ['priority', 'number', 'Priority, 0 (none) to 4 (urgent)'],
   ['priority_name', 'string', 'Priority name: none, low, medium, high or urgent'],
-  ['start_date', 'string|null', 'Start date, ISO 8601'],
-  ['due_date', 'string|null', 'Due date, ISO 8601'],
+  ['start_date', 'string|null', 'Start date, YYYY-MM-DD or ISO 8601'],
+  ['due_date', 'string|null', 'Due date, YYYY-MM-DD or ISO 8601'],
   ['completed', 'boolean', 'Whether the task is completed'],
+  ['completed_at', 'string|null', 'When it was completed, ISO 8601'],
+  ['archived', 'boolean', 'Whether the task is archived'],
+  ['trashed', 'boolean', 'Whether the task is in the trash'],
+  ['position', 'number', 'Order within its list'],
   ['description_excerpt', 'string', 'First part of the Markdown description'],
-  ref('created_by', 'user who created the task'),
+  ['created', 'string', 'When the task was created, ISO 8601'],
+  ['updated', 'string', 'When the task last changed, ISO 8601'],
+  ['created_by', 'object|null', '{ id, name } of the user who created the task'],
 ];
 
 const ACTOR: F = ref('actor', 'user or agent who caused the event');
@@ -70,10 +77,10 @@ const AGENT: F[] = [
 ];
 
 const catalog: Record<EventName, [summary: string, fields: F[]]> = {
-  'card.created': ['A task was created.', TASK],
+  'card.created': ['A task was created.', [...TASK, ACTOR]],
   'card.updated': ['Fields of a task changed.', [...TASK, ['changes', 'array', 'Names of the fields that changed, e.g. ["title", "due_date"]'], ACTOR]],
   'card.deleted': ['A task was deleted or moved to the trash.', [...TASK, ['permanent', 'boolean', 'True when deleted for good, false when moved to the trash'], ACTOR]],
-  'card.completed': ['A task was marked completed.', [...TASK, ['completed_at', 'string', 'When it was completed, ISO 8601'], ACTOR]],
+  'card.completed': ['A task was marked completed.', [...TASK, ACTOR]],
   'card.reopened': ['A completed task was reopened.', [...TASK, ACTOR]],
   'card.assigned': ['A member was assigned to a task.', [...TASK, ref('user', 'member assigned'), ACTOR]],
   'card.unassigned': ['A member was removed from a task.', [...TASK, ref('user', 'member unassigned'), ACTOR]],
@@ -99,8 +106,10 @@ const catalog: Record<EventName, [summary: string, fields: F[]]> = {
     ['id', 'string', 'List id'], ['name', 'string', 'List name'],
     ['category', 'string', 'backlog, unstarted, started, completed or canceled'], ['position', 'number', 'Order within the board'], BOARD, ACTOR,
   ]],
-  'list.deleted': ['A list was deleted.', [['id', 'string', 'List id'], ['name', 'string', 'List name'], ['category', 'string', 'List category'], BOARD, ACTOR]],
-  'board.member_added': ['A user became a member of a board.', [BOARD, ['user', 'object', '{ id, name, kind } of the member; kind is user or agent'], ACTOR]],
+  'list.deleted': ['A list was deleted.', [
+    ['id', 'string', 'List id'], ['name', 'string', 'List name'], ['category', 'string', 'List category'], ['position', 'number', 'Order it had within the board'], BOARD, ACTOR,
+  ]],
+  'board.member_added': ['A user became a member of a board.', [BOARD, ['user', 'object', '{ id, name, kind } of the member; kind is human or agent'], ACTOR]],
   'board.member_removed': ['A user stopped being a member of a board.', [BOARD, ['user', 'object', '{ id, name, kind } of the former member'], ACTOR]],
   'tag.created': ['A tag was created on a board.', [['id', 'string', 'Tag id'], ['name', 'string', 'Tag name'], ['color', 'string|null', 'Tag colour'], BOARD, ACTOR]],
   'tag.deleted': ['A tag was deleted.', [['id', 'string', 'Tag id'], ['name', 'string', 'Tag name'], ['color', 'string|null', 'Tag colour'], BOARD, ACTOR]],

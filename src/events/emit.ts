@@ -31,7 +31,7 @@ export function emitEvent(deps: Deps, event: NewEvent): string {
   for (const webhookId of subs) {
     const deliveryId = newId()
     sql.run(qb.insertInto('outbox').values({
-      id: deliveryId, webhook_id: webhookId, event_id: id, event: event.name,
+      id: deliveryId, webhook_id: webhookId, event_id: id, board_id: event.boardId, event: event.name,
       body: deliveryBody(deliveryId, event.name, timestamp, event.data), attempts: 0, status: 'pending',
       due_at: now, lease_until: 0, created_at: timestamp,
     }))

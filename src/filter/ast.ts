@@ -2,8 +2,6 @@
 
 export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=' | '~' | '!~'
 
-export const COMPARE_OPS: readonly CompareOp[] = ['=', '!=', '>', '>=', '<', '<=', '~', '!~']
-
 /** A literal: double-quoted string, number, `true`/`false`, or `null`. */
 export type FilterValue = string | number | boolean | null
 

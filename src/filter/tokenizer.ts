@@ -87,7 +87,9 @@ export class Tokenizer {
         const e = s[i + 1]
         if (e === undefined) break
         if (e !== '"' && e !== '\\') {
-          failAt(i + 1, `invalid escape ${JSON.stringify('\\' + String.fromCodePoint(s.codePointAt(i + 1)!))} in a string; only \\" and \\\\ are allowed`)
+          const code = s.codePointAt(i + 1)!
+          const shown = code > 32 && code < 127 ? `"\\${e}"` : `"\\" followed by U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+          failAt(i + 1, `invalid escape ${shown} in a string; only \\" and \\\\ are allowed`)
         }
         parts.push(s.slice(from, i), e)
         from = i + 2

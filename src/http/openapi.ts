@@ -13,16 +13,15 @@ export const VERSION: string = require('../../../package.json').version
 function errorsFor(spec: RouteSpec<any, any, any>): Record<number, string> {
   const e: Record<number, string> = {}
   if (spec.access !== 'public') {
+    e[400] = 'Bad query parameter, unknown sort field or invalid filter'
     e[401] = 'Missing, malformed, unknown, revoked or expired token'
     e[403] = 'Token permission too low'
+    e[404] = 'No such record, or not visible to the token'
   }
-  if (spec.query || spec.params) e[400] = 'Bad query parameter, unknown sort field or invalid filter'
-  if (spec.params) e[404] = 'No such record, or not visible to the token'
+  if (spec.body || spec.query) e[422] = 'A value breaks a rule; details lists each problem'
   if (spec.body) {
-    e[400] = e[400] ?? 'Malformed JSON'
     e[413] = 'Body over 1 MB'
     e[415] = 'Body is not application/json'
-    e[422] = 'Body breaks a rule; details lists each problem'
   }
   if (spec.method !== 'get') e[409] = 'State conflict'
   e[500] = 'Internal error (never carries a stack trace)'

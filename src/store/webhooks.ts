@@ -1,8 +1,33 @@
-// Subscription queries used by emit and delivery.
+// Subscription queries: rows, their boards, last-delivery marks, and who receives an event.
 import { sql as rawSql } from 'kysely'
 import type { Sql } from '../db/sql.js'
 import { qb } from '../db/sql.js'
+import type { WebhooksTable } from '../db/types.js'
 import { matchesSelectors } from '../events/catalog.js'
+
+export const getWebhook = (sql: Sql, id: string) => sql.first(qb.selectFrom('webhooks').selectAll().where('id', '=', id))
+export const getWebhooks = (sql: Sql, ids: readonly string[]): WebhooksTable[] =>
+  ids.length === 0 ? [] : sql.all(qb.selectFrom('webhooks').selectAll().where('id', 'in', [...new Set(ids)]))
+export const insertWebhook = (sql: Sql, row: WebhooksTable) => sql.run(qb.insertInto('webhooks').values(row))
+export const updateWebhookRow = (sql: Sql, id: string, set: Partial<WebhooksTable>) => sql.run(qb.updateTable('webhooks').set(set).where('id', '=', id))
+export const deleteWebhookRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('webhooks').where('id', '=', id))
+
+export function setWebhookBoards(sql: Sql, webhookId: string, boardIds: readonly string[]): void {
+  sql.run(qb.deleteFrom('webhook_boards').where('webhook_id', '=', webhookId))
+  if (boardIds.length) sql.run(qb.insertInto('webhook_boards').values(boardIds.map((board_id) => ({ webhook_id: webhookId, board_id }))))
+}
+
+/** Board ids of several subscriptions in one query (no N+1 on a page). */
+export function boardsOfWebhooks(sql: Sql, webhookIds: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  if (webhookIds.length === 0) return out
+  const rows = sql.all(qb.selectFrom('webhook_boards').select(['webhook_id', 'board_id']).where('webhook_id', 'in', [...new Set(webhookIds)]).orderBy('board_id'))
+  for (const r of rows) (out.get(r.webhook_id) ?? out.set(r.webhook_id, []).get(r.webhook_id)!).push(r.board_id)
+  return out
+}
+
+export const setLastDelivery = (sql: Sql, id: string, mark: { status_code: number | null; outcome: string; at: string }) =>
+  sql.run(qb.updateTable('webhooks').set({ last_status_code: mark.status_code, last_outcome: mark.outcome, last_at: mark.at }).where('id', '=', id))
 
 /**
  * Active subscriptions that should receive an event of this board: whole-workspace ones, or ones naming

@@ -1,0 +1,270 @@
+// The machine's limit: a bare node:http + better-sqlite3 server doing the SQLite work of the two benchmarked taskd
+// routes with hand-written SQL and prepared statements, and nothing else (no Express, no Kysely, no zod).
+//
+//   POST /v1/cards   Same writes as taskd's createCard for a body with title, board, priority, tags, assignees,
+//                    watchers, dates: token lookup, board + membership check, the referenced users/tags checked,
+//                    the board's first list, the key number from boards.next_key (UPDATE ... RETURNING, read with
+//                    .all()), max position, the card row, its card_assignees / card_watchers / card_tags rows, and
+//                    one `events` row for card.created plus one per assignee for card.assigned (with the same
+//                    enriched data), plus the webhook subscription lookup per event, all in one IMMEDIATE
+//                    transaction. It does not re-read the card it has just written.
+//   GET /v1/cards    Only the two filters the bench sends, with the same WHERE semantics as taskd (visibility
+//                    subquery on board_members, trashed = 0, the filter) and the same COUNT(*) total, the page in
+//                    the default order (position, created, id), then the page's assignees, watchers, tags and
+//                    list categories (one query each). The JSON has the same shape as taskd's.
+//
+//   node bench/limit-server.js <db-file> [port]   prints "limit listening on http://127.0.0.1:<port>"
+//   Under fork() it sends { port } to the parent and closes on the message "close".
+import crypto from 'node:crypto'
+import http from 'node:http'
+import Database from 'better-sqlite3'
+
+const file = process.argv[2]
+if (!file) {
+  console.error('usage: node bench/limit-server.js <db-file> [port]')
+  process.exit(2)
+}
+const db = new Database(file)
+// The pragmas of taskd's openDatabase.
+db.pragma('journal_mode = WAL')
+db.pragma('busy_timeout = 5000')
+db.pragma('foreign_keys = ON')
+db.pragma('synchronous = NORMAL')
+
+const VISIBLE = 'cards.board_id IN (SELECT board_members.board_id FROM board_members WHERE board_members.user_id = ?) AND cards.trashed = 0'
+const SELECTIVE = `${VISIBLE} AND cards.board_id = ? AND cards.priority >= ? AND EXISTS (SELECT 1 FROM card_tags ct
+  JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = cards.id AND (t.id = ? OR t.name = ? COLLATE NOCASE))`
+const TEXT = `${VISIBLE} AND instr(lower(cards.title), lower(?)) > 0`
+const ORDER = 'ORDER BY cards.position, cards.created_at, cards.id LIMIT ? OFFSET ?'
+const IN_JSON = 'IN (SELECT value FROM json_each(?))'
+
+const q = {
+  auth: db.prepare(`SELECT t.id, t.user_id, t.permission, t.expires_at, u.role FROM tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.hash = ?`),
+  touch: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
+  board: db.prepare('SELECT id, name, key_prefix FROM boards WHERE id = ?'),
+  member: db.prepare('SELECT 1 FROM board_members WHERE board_id = ? AND user_id = ?').pluck(),
+  users: db.prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
+  tags: db.prepare(`SELECT id, board_id, name FROM tags WHERE id ${IN_JSON}`),
+  list: db.prepare('SELECT id, board_id, name, category FROM lists WHERE id = ?'),
+  firstList: db.prepare('SELECT id, board_id, name, category FROM lists WHERE board_id = ? ORDER BY position, created_at LIMIT 1'),
+  // .all(), never .get(), on RETURNING: see DESIGN.md "Performance" (the WAL stops checkpointing otherwise).
+  takeNumber: db.prepare('UPDATE boards SET next_key = next_key + 1 WHERE id = ? RETURNING next_key').pluck(),
+  maxPosition: db.prepare('SELECT max(position) FROM cards WHERE list_id = ?').pluck(),
+  insertCard: db.prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority,
+    start_date, due_date, completed, completed_at, archived, trashed, idempotency_key, created_by, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NULL, ?, ?, ?)`),
+  insertAssignee: db.prepare('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)'),
+  insertWatcher: db.prepare('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)'),
+  insertTag: db.prepare('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)'),
+  insertEvent: db.prepare(`INSERT INTO events (id, seq, name, board_id, data, created_at)
+    VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), ?, ?, ?, ?)`),
+  subscriptions: db.prepare(`SELECT w.id, w.events FROM webhooks w JOIN users u ON u.id = w.created_by WHERE w.active = 1
+    AND (NOT EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = w.id)
+      OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = w.id AND wb.board_id = ?))
+    AND (u.role IN ('owner', 'admin') OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ? AND bm.user_id = w.created_by))`),
+  countSelective: db.prepare(`SELECT count(*) FROM cards WHERE ${SELECTIVE}`).pluck(),
+  pageSelective: db.prepare(`SELECT cards.* FROM cards WHERE ${SELECTIVE} ${ORDER}`),
+  countText: db.prepare(`SELECT count(*) FROM cards WHERE ${TEXT}`).pluck(),
+  pageText: db.prepare(`SELECT cards.* FROM cards WHERE ${TEXT} ${ORDER}`),
+  assigneesOf: db.prepare(`SELECT card_id, user_id AS v FROM card_assignees WHERE card_id ${IN_JSON} ORDER BY user_id`),
+  watchersOf: db.prepare(`SELECT card_id, user_id AS v FROM card_watchers WHERE card_id ${IN_JSON} ORDER BY user_id`),
+  tagsOf: db.prepare(`SELECT card_id, tag_id AS v FROM card_tags WHERE card_id ${IN_JSON} ORDER BY tag_id`),
+  categories: db.prepare(`SELECT id, category FROM lists WHERE id ${IN_JSON}`),
+}
+
+class Fail extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code }
+}
+
+const lastTouched = new Map()
+function authenticate(req) {
+  const m = /^Bearer\s+(tt_[0-9A-Za-z]{40,200})\s*$/i.exec(req.headers.authorization ?? '')
+  if (!m) throw new Fail(401, 'unauthorized', 'Missing or malformed token.')
+  const t = q.auth.get(crypto.createHash('sha256').update(m[1]).digest('hex'))
+  const now = Date.now()
+  if (!t || (t.expires_at !== null && Date.parse(t.expires_at) <= now)) throw new Fail(401, 'unauthorized', 'Unknown token.')
+  if (now - (lastTouched.get(t.id) ?? 0) >= 60_000) {
+    lastTouched.set(t.id, now)
+    q.touch.run(new Date(now).toISOString(), t.id)
+  }
+  return t
+}
+
+const LOWER36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+function newId() {
+  const bytes = crypto.randomBytes(24)
+  let s = ''
+  for (let i = 0; i < bytes.length && s.length < 16; i++) if (bytes[i] < 252) s += LOWER36[bytes[i] % 36]
+  return s.length === 16 ? s : newId()
+}
+
+const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent']
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+const dateValue = (v) => (v == null ? null : DAY.test(v) ? v : new Date(v).toISOString())
+const idList = (v, field) => {
+  if (v === undefined) return []
+  if (!Array.isArray(v) || v.length > 100 || v.some((x) => typeof x !== 'string' || x.length === 0)) {
+    throw new Fail(422, 'validation_failed', `${field} must be an array of ids`)
+  }
+  return [...new Set(v)]
+}
+
+function createCard(auth, body) {
+  if (typeof body !== 'object' || body === null) throw new Fail(422, 'validation_failed', 'Body must be an object.')
+  const title = typeof body.title === 'string' ? body.title.trim() : ''
+  if (!title || title.length > 500 || typeof body.board !== 'string') throw new Fail(422, 'validation_failed', 'title and board are required.')
+  const priority = body.priority ?? 0
+  if (!Number.isInteger(priority) || priority < 0 || priority > 4) throw new Fail(422, 'validation_failed', 'priority is 0 to 4.')
+  const description = body.description ?? ''
+  if (typeof description !== 'string' || description.length > 100_000) throw new Fail(422, 'validation_failed', 'description')
+  for (const f of ['start_date', 'due_date']) {
+    const v = body[f]
+    if (v != null && (typeof v !== 'string' || Number.isNaN(Date.parse(v)))) throw new Fail(422, 'validation_failed', `${f} is a date`)
+  }
+  const assignees = idList(body.assignees, 'assignees')
+  const watchers = idList(body.watchers, 'watchers')
+  const tagIds = idList(body.tags, 'tags')
+
+  return db.transaction(() => {
+    const board = q.board.get(body.board)
+    if (!board || q.member.get(board.id, auth.user_id) === undefined) throw new Fail(404, 'not_found', 'No such board.')
+    const people = new Map()
+    for (const ids of [assignees, watchers]) {
+      if (ids.length === 0) continue
+      const found = q.users.all(JSON.stringify(ids))
+      if (found.length !== ids.length) throw new Fail(422, 'validation_failed', 'unknown user')
+      for (const u of found) people.set(u.id, u.name)
+    }
+    const tags = tagIds.length ? q.tags.all(JSON.stringify(tagIds)) : []
+    if (tags.length !== tagIds.length || tags.some((t) => t.board_id !== board.id)) throw new Fail(422, 'validation_failed', 'unknown tag')
+    const list = body.list !== undefined ? q.list.get(body.list) : q.firstList.get(board.id)
+    if (!list || list.board_id !== board.id) throw new Fail(422, 'validation_failed', 'No such list on this board.')
+    const num = q.takeNumber.all(board.id)[0] - 1
+    const position = body.position ?? (q.maxPosition.get(list.id) ?? 0) + 1
+    const now = Date.now()
+    const at = new Date(now).toISOString()
+    const id = newId()
+    const key = `${board.key_prefix}-${num}`
+    const start = dateValue(body.start_date), due = dateValue(body.due_date)
+    const completed = body.completed === true
+    q.insertCard.run(id, board.id, list.id, num, key, title, description, position, priority, start, due,
+      completed ? 1 : 0, completed ? at : null, auth.user_id, at, at)
+    for (const u of assignees) q.insertAssignee.run(id, u)
+    for (const u of watchers) q.insertWatcher.run(id, u)
+    for (const t of tagIds) q.insertTag.run(id, t)
+    assignees.sort(); watchers.sort(); tagIds.sort()
+    const card = {
+      id, key, title, description, board: board.id, list: list.id, position, priority, assignees, tags: tagIds, watchers,
+      start_date: start, due_date: due, completed, completed_at: completed ? at : null, archived: false, trashed: false,
+      state: list.category, created: at, updated: at, created_by: auth.user_id,
+    }
+    if (!people.has(auth.user_id)) people.set(auth.user_id, q.users.all(JSON.stringify([auth.user_id]))[0]?.name ?? null)
+    const person = (u) => ({ id: u, name: people.get(u) ?? null })
+    const data = {
+      id, key, title, url: `http://127.0.0.1/v1/cards/${id}`, board: { id: board.id, name: board.name },
+      list: { id: list.id, name: list.name, category: list.category }, assignees: assignees.map(person), watchers: watchers.map(person),
+      tags: tagIds.map((t) => ({ id: t, name: tags.find((x) => x.id === t)?.name ?? null })),
+      priority, priority_name: PRIORITY_NAMES[priority], start_date: start, due_date: due, completed,
+      completed_at: card.completed_at, archived: false, trashed: false, position,
+      description_excerpt: description.length <= 280 ? description : `${description.slice(0, 279)}…`, created: at, updated: at,
+      created_by: person(auth.user_id),
+    }
+    const emit = (name, extra) => {
+      q.insertEvent.run(newId(), name, board.id, JSON.stringify(extra ? { ...data, ...extra } : data), at)
+      q.subscriptions.all(board.id, board.id) // none in the bench; taskd asks the same question per event
+    }
+    emit('card.created')
+    for (const u of assignees) emit('card.assigned', { user: { id: u } })
+    return card
+  }).immediate()
+}
+
+const SELECTIVE_RE = /^board="([^"]*)" && priority>=([0-4]) && tags~"([^"]*)"$/
+const TEXT_RE = /^title~"([^"]*)"$/
+
+function listCards(auth, params) {
+  const perPage = Number(params.get('per_page') ?? 30)
+  const page = Number(params.get('page') ?? 1)
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 500 || !Number.isInteger(page) || page < 1) {
+    throw new Fail(400, 'bad_request', 'Invalid query parameter.')
+  }
+  const filter = params.get('filter') ?? ''
+  let count, rows
+  let m
+  if ((m = SELECTIVE_RE.exec(filter))) {
+    const args = [auth.user_id, m[1], Number(m[2]), m[3], m[3]]
+    count = q.countSelective.get(...args)
+    rows = q.pageSelective.all(...args, perPage, (page - 1) * perPage)
+  } else if ((m = TEXT_RE.exec(filter))) {
+    const args = [auth.user_id, m[1]]
+    count = q.countText.get(...args)
+    rows = q.pageText.all(...args, perPage, (page - 1) * perPage)
+  } else {
+    throw new Fail(400, 'bad_request', 'The limit server knows only the two filters of the bench.')
+  }
+  const group = (sel, ids) => {
+    const map = new Map()
+    for (const r of sel.all(ids)) (map.get(r.card_id) ?? map.set(r.card_id, []).get(r.card_id)).push(r.v)
+    return map
+  }
+  let assignees = new Map(), watchers = new Map(), tags = new Map(), states = new Map()
+  if (rows.length) {
+    const ids = JSON.stringify(rows.map((r) => r.id))
+    assignees = group(q.assigneesOf, ids)
+    watchers = group(q.watchersOf, ids)
+    tags = group(q.tagsOf, ids)
+    states = new Map(q.categories.all(JSON.stringify([...new Set(rows.map((r) => r.list_id))])).map((r) => [r.id, r.category]))
+  }
+  const items = rows.map((r) => ({
+    id: r.id, key: r.key, title: r.title, description: r.description, board: r.board_id, list: r.list_id, position: r.position,
+    priority: r.priority, assignees: assignees.get(r.id) ?? [], tags: tags.get(r.id) ?? [], watchers: watchers.get(r.id) ?? [],
+    start_date: r.start_date, due_date: r.due_date, completed: r.completed === 1, completed_at: r.completed_at,
+    archived: r.archived === 1, trashed: r.trashed === 1, state: states.get(r.list_id) ?? 'unstarted',
+    created: r.created_at, updated: r.updated_at, created_by: r.created_by,
+  }))
+  return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
+}
+
+function send(res, status, body) {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = []
+  req.on('data', (c) => chunks.push(c))
+  req.on('end', () => {
+    try {
+      const url = new URL(req.url, 'http://x')
+      if (url.pathname !== '/v1/cards') throw new Fail(404, 'not_found', 'No route.')
+      const auth = authenticate(req)
+      if (req.method === 'GET') return send(res, 200, listCards(auth, url.searchParams))
+      if (req.method !== 'POST') throw new Fail(404, 'not_found', 'No route.')
+      if (auth.permission === 'read') throw new Fail(403, 'forbidden', 'Read-only token.')
+      if (!/^application\/(.+\+)?json\b/.test(req.headers['content-type'] ?? '')) throw new Fail(415, 'unsupported_media_type', 'JSON only.')
+      let body
+      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') } catch { throw new Fail(400, 'bad_request', 'Invalid JSON.') }
+      send(res, 201, { card: createCard(auth, body) })
+    } catch (err) {
+      if (err instanceof Fail) send(res, err.status, { error: { code: err.code, message: err.message } })
+      else { console.error(err); send(res, 500, { error: { code: 'internal', message: 'Internal error.' } }) }
+    }
+  })
+})
+server.keepAliveTimeout = 5000
+
+function close() {
+  server.close(() => { db.close(); process.exit(0) })
+  server.closeAllConnections()
+}
+process.on('SIGTERM', close)
+process.on('SIGINT', close)
+process.on('message', (m) => { if (m === 'close') close() })
+
+server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
+  const { port } = server.address()
+  if (process.send) process.send({ port })
+  else console.log(`limit listening on http://127.0.0.1:${port}`)
+})

@@ -1,0 +1,81 @@
+// Encrypts stored secrets (webhook secrets, delivery credentials) with AES-256-GCM under the workspace master key.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import type { Deps } from './domain/context.js'
+
+const KEY_BYTES = 32
+const IV_BYTES = 12
+const TAG_BYTES = 16
+const PREFIX = 'v1.'
+
+/** Seals and opens short secrets. `context` is bound as associated data, so a sealed value copied
+ *  into another row or field fails to open instead of silently becoming that row's secret. */
+export class SecretBox {
+  readonly #key: Buffer
+
+  constructor(key: Buffer) {
+    if (key.length !== KEY_BYTES) throw new Error(`the master key must be ${KEY_BYTES} bytes`)
+    this.#key = Buffer.from(key)
+  }
+
+  seal(plain: string, context: string): string {
+    const iv = crypto.randomBytes(IV_BYTES)
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.#key, iv)
+    cipher.setAAD(Buffer.from(context, 'utf8'))
+    const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64url')
+  }
+
+  open(sealed: string, context: string): string {
+    if (!sealed.startsWith(PREFIX)) throw new Error('unknown secret format')
+    const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url')
+    if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('sealed secret is truncated')
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, IV_BYTES))
+    decipher.setAAD(Buffer.from(context, 'utf8'))
+    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8')
+  }
+}
+
+/** TASKD_MASTER_KEY as 64 hex characters or base64/base64url of 32 bytes. */
+export function parseMasterKey(text: string): Buffer {
+  const t = text.trim()
+  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64')
+  if (key.length !== KEY_BYTES || (!/^[0-9a-fA-F]{64}$/.test(t) && !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t))) {
+    throw new Error('TASKD_MASTER_KEY must be 32 bytes written as 64 hex characters or base64')
+  }
+  return key
+}
+
+export const keyFileFor = (dbFile: string): string => `${dbFile}.key`
+
+/** Reads `<db>.key`, creating it (mode 0600) on first use; 'wx' makes two processes starting at once agree on one key. */
+function keyFromFile(file: string): Buffer {
+  try {
+    fs.writeFileSync(file, `${crypto.randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+  try {
+    return parseMasterKey(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new Error(`cannot use the key file ${file}: ${(err as Error).message}`)
+  }
+}
+
+/** The key comes from TASKD_MASTER_KEY, else the key file beside the database; an in-memory database gets a process-local key. */
+export function loadSecretBox(dbFile: string, env: NodeJS.ProcessEnv = process.env): SecretBox {
+  if (env.TASKD_MASTER_KEY) return new SecretBox(parseMasterKey(env.TASKD_MASTER_KEY))
+  if (dbFile === ':memory:' || dbFile === '') return new SecretBox(crypto.randomBytes(KEY_BYTES))
+  return new SecretBox(keyFromFile(keyFileFor(dbFile)))
+}
+
+const fallback = new Map<string, SecretBox>()
+
+/** Deps built before secrets existed (older test helpers) get the same box startServer would load, once per database. */
+export function secretsOf(deps: Pick<Deps, 'secrets' | 'config'>): SecretBox {
+  if (deps.secrets) return deps.secrets
+  let box = fallback.get(deps.config.db)
+  if (!box) fallback.set(deps.config.db, (box = loadSecretBox(deps.config.db)))
+  return box
+}

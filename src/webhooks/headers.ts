@@ -1,0 +1,55 @@
+// Delivery headers (fixed, signature, auth, static) and the rules for which static header names a subscription may set.
+import { legacySignature, serviceSignature } from './signing.js'
+
+/** Names a subscription's static `headers` may not use: hop-by-hop and framing headers would corrupt the request,
+ *  and the delivery's own headers are the contract receivers verify against. */
+const FORBIDDEN = new Set([
+  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding',
+  'upgrade', 'host', 'content-length', 'expect',
+  'content-type', 'x-webhook-event', 'x-webhook-delivery', 'x-service-signature', 'x-webhook-signature',
+])
+
+// RFC 9110 token characters.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** Why a header name cannot be used, or undefined when it can. */
+export function headerNameProblem(name: string): string | undefined {
+  if (!TOKEN.test(name) || name.length > 100) return 'Not a valid header name.'
+  if (FORBIDDEN.has(name.toLowerCase())) return `The header ${name} is set by taskd or by HTTP itself and cannot be configured.`
+  return undefined
+}
+
+/** Values travel verbatim on the wire, so CR/LF (header injection) and other control characters are refused. */
+export function headerValueProblem(value: string): string | undefined {
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return 'Header values must not contain control characters or line breaks.'
+  if (value.length > 4096) return 'Header values must be at most 4096 characters.'
+  return undefined
+}
+
+export interface DeliveryHeaderInput {
+  event: string
+  deliveryId: string
+  body: string
+  secret: string | null
+  userAgent: string
+  auth: Record<string, string>
+  static: Record<string, string>
+}
+
+/** Fixed headers, signatures when a secret is set, then static headers with authentication winning on a
+ *  name clash; names are compared case-insensitively so a clash never sends the header twice. */
+export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
+  const out = new Map<string, [string, string]>()
+  const put = (name: string, value: string) => out.set(name.toLowerCase(), [name, value])
+  put('Content-Type', 'application/json')
+  put('User-Agent', input.userAgent)
+  put('X-Webhook-Event', input.event)
+  put('X-Webhook-Delivery', input.deliveryId)
+  if (input.secret !== null) {
+    put('X-Service-Signature', serviceSignature(input.secret, input.body))
+    put('X-Webhook-Signature', legacySignature(input.secret, input.body))
+  }
+  for (const [name, value] of Object.entries(input.static)) if (headerNameProblem(name) === undefined) put(name, value)
+  for (const [name, value] of Object.entries(input.auth)) put(name, value)
+  return Object.fromEntries([...out.values()])
+}

@@ -1,0 +1,184 @@
+// The outbox scheduler: claims due rows under a lease, delivers them with bounded concurrency, records results, stops gracefully.
+import PQueue from 'p-queue'
+import type { Dispatcher } from 'undici'
+import { isoAt } from '../clock.js'
+import type { OutboxTable } from '../db/types.js'
+import type { Deps } from '../domain/context.js'
+import { VERSION } from '../http/openapi.js'
+import { claimDueRows, nextDueAfter, purgeFinishedRows, releaseLeases } from '../store/outbox.js'
+import { deliverRow, writeSettlements, type DeliveryEnv, type Settlement } from './deliver.js'
+import { createDeliveryAgent } from './send.js'
+import type { LookupAll } from './url-safety.js'
+
+export interface SchedulerOptions {
+  /** Attempts in flight at once. */
+  concurrency?: number
+  /** Safety-net poll; commits wake the scheduler at once and retries arm their own timer. */
+  pollMs?: number
+  /** Resolver for delivery-time address checks (tests inject one); builds a private agent. */
+  lookup?: LookupAll
+  dispatcher?: Dispatcher
+  log?: (msg: string, err?: unknown) => void
+}
+
+const FINISHED_KEPT_MS = 24 * 3600_000
+const PURGE_EVERY_MS = 60_000
+
+export class OutboxScheduler {
+  private readonly queue: PQueue
+  private readonly concurrency: number
+  private readonly pollMs: number
+  private readonly leaseMs: number
+  private readonly env: DeliveryEnv
+  private readonly ownAgent?: Dispatcher
+  private readonly log: (msg: string, err?: unknown) => void
+  /** Claimed by this process and not yet recorded: never claimed twice even if a lease runs out mid-attempt. */
+  private readonly inflight = new Set<string>()
+  /** Claimed but not started; handed back on shutdown. */
+  private readonly waiting = new Set<string>()
+  private settled: Settlement[] = []
+  private running = false
+  private stopped = false
+  private closed = false
+  private wakeQueued = false
+  private flushQueued = false
+  private pollTimer?: NodeJS.Timeout
+  private dueTimer?: NodeJS.Timeout
+  private lastPurge = 0
+
+  constructor(private readonly deps: Deps, opts: SchedulerOptions = {}) {
+    this.concurrency = opts.concurrency ?? 16
+    this.pollMs = opts.pollMs ?? 1000
+    this.leaseMs = deps.config.webhookLeaseMs ?? deps.config.webhookTimeoutMs + 20_000
+    this.queue = new PQueue({ concurrency: this.concurrency })
+    this.log = opts.log ?? ((msg, err) => console.error(msg, err))
+    if (!opts.dispatcher && opts.lookup) this.ownAgent = createDeliveryAgent({ allowPrivate: deps.config.allowPrivateTargets, lookup: opts.lookup })
+    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, dispatcher: opts.dispatcher ?? this.ownAgent }
+  }
+
+  /** Starts background delivery: a poll as safety net plus wake() after each commit. */
+  start(): void {
+    if (this.running || this.stopped) return
+    this.running = true
+    this.pollTimer = setInterval(() => this.wake(), this.pollMs)
+    this.pollTimer.unref()
+    this.wake()
+  }
+
+  /** Called from deps.onOutboxWrite inside the writing transaction; setImmediate runs after it committed. */
+  wake(): void {
+    if (!this.running || this.stopped || this.wakeQueued) return
+    this.wakeQueued = true
+    setImmediate(() => {
+      this.wakeQueued = false
+      this.pump()
+    })
+  }
+
+  /** Claims what is due now and hands it to the queue; returns how many rows were claimed. */
+  private pump(): number {
+    if (this.stopped) return 0
+    // Claim only what can start soon, so a claimed row never waits in memory long enough for its lease to run out.
+    const free = this.concurrency * 2 - this.inflight.size
+    if (free <= 0) return 0
+    const now = this.deps.clock.now()
+    let rows: OutboxTable[]
+    try {
+      rows = claimDueRows(this.deps.sql, now, now + this.leaseMs, free).filter((r) => !this.inflight.has(r.id))
+      if (rows.length < free && this.running) this.armDueTimer(now)
+      this.purge(now)
+    } catch (err) {
+      this.log('webhook outbox claim failed', err)
+      return 0
+    }
+    for (const row of rows) {
+      this.inflight.add(row.id)
+      this.waiting.add(row.id)
+      void this.queue.add(() => this.attempt(row))
+    }
+    return rows.length
+  }
+
+  private async attempt(row: OutboxTable): Promise<void> {
+    this.waiting.delete(row.id)
+    try {
+      // Awaited before touching this.settled: `this.settled.push(await …)` would push into the array a flush already took.
+      const settlement = await deliverRow(this.env, row)
+      this.settled.push(settlement)
+    } catch (err) {
+      // Unexpected (deliverRow's sender never throws); the lease brings the row back later.
+      this.inflight.delete(row.id)
+      this.log('webhook delivery failed unexpectedly', err)
+    }
+    if (!this.flushQueued) {
+      this.flushQueued = true
+      setImmediate(() => this.flush())
+    }
+  }
+
+  private flush(): void {
+    this.flushQueued = false
+    const batch = this.settled
+    this.settled = []
+    if (batch.length === 0 || this.closed) return
+    try {
+      writeSettlements(this.deps.sql, batch)
+    } catch (err) {
+      this.log('recording webhook attempts failed', err)
+    } finally {
+      for (const s of batch) this.inflight.delete(s.id)
+    }
+    this.wake()
+  }
+
+  /** A timer for the next retry or sample due before the next poll, so "about one second" stays about one second. */
+  private armDueTimer(now: number): void {
+    const next = nextDueAfter(this.deps.sql, now)
+    if (next === undefined || next - now >= this.pollMs) return
+    clearTimeout(this.dueTimer)
+    this.dueTimer = setTimeout(() => this.wake(), next - now)
+    this.dueTimer.unref()
+  }
+
+  private purge(now: number): void {
+    if (now - this.lastPurge < PURGE_EVERY_MS) return
+    this.lastPurge = now
+    purgeFinishedRows(this.deps.sql, isoAt(now - FINISHED_KEPT_MS))
+  }
+
+  /** Test driver: delivers everything due at the clock's current time and waits until it is recorded. */
+  async runOnce(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const n = this.pump()
+      total += n
+      await this.queue.onIdle()
+      this.flush()
+      if (n === 0) return total
+    }
+  }
+
+  /** Stops claiming, lets attempts in flight finish for up to graceMs, records them, and hands back unstarted claims. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.closed) return
+    this.stopped = true
+    clearInterval(this.pollTimer)
+    clearTimeout(this.dueTimer)
+    this.queue.clear()
+    const unstarted = [...this.waiting]
+    this.waiting.clear()
+    for (const id of unstarted) this.inflight.delete(id)
+    try {
+      releaseLeases(this.deps.sql, unstarted)
+    } catch (err) {
+      this.log('releasing webhook claims failed', err)
+    }
+    let timer: NodeJS.Timeout | undefined
+    // Attempts still running after the grace period keep their lease and are sent again after restart.
+    await Promise.race([this.queue.onIdle(), new Promise<void>((r) => { timer = setTimeout(r, graceMs) })])
+    clearTimeout(timer)
+    this.flush()
+    this.closed = true
+    await (this.ownAgent as { close?: () => Promise<void> } | undefined)?.close?.()
+  }
+}

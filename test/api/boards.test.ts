@@ -1,0 +1,100 @@
+// Boards, members, lists, tags and users through HTTP.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { seededApp } from '../helpers/app.js'
+import { runScenarios } from '../helpers/scenarios.js'
+
+type Fixture = Awaited<ReturnType<typeof seededApp>>
+
+runScenarios('boards', seededApp, [
+  { name: 'create with default lists', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: { name: 'Marketing site' }, status: 201,
+    expect: { board: { name: 'Marketing site', key_prefix: 'MAR', description: '' }, lists: [{ name: 'To do', category: 'unstarted' }, { name: 'In progress', category: 'started' }, { name: 'Done', category: 'completed' }] } },
+  { name: 'create with named lists', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: { name: 'B', key_prefix: 'BB', lists: ['One', 'Two'] }, status: 201,
+    expect: { board: { key_prefix: 'BB' }, lists: [{ name: 'One' }, { name: 'Two' }] } },
+  { name: 'bad key prefix', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: { name: 'B', key_prefix: 'b-1' }, status: 422, expect: { error: { details: [{ path: 'key_prefix' }] } } },
+  { name: 'empty name', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: { name: '  ' }, status: 422 },
+  { name: 'list shows only visible boards', method: 'GET', path: '/v1/boards', token: (c) => c.tokens.outsider.read, status: 200, expect: { page: 1, perPage: 30, totalItems: 0, totalPages: 0, items: [] } },
+  { name: 'list for a member', method: 'GET', path: '/v1/boards?expand=lists,members', token: (c) => c.tokens.member.read, status: 200,
+    expect: (c: Fixture) => ({ totalItems: 1, items: [{ id: c.board.id, expand: { lists: [{}, {}, {}], members: [{}, {}, {}] } }] }) },
+  { name: 'unknown expand', method: 'GET', path: '/v1/boards?expand=cards', token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'bad_request' } } },
+  { name: 'get', method: 'GET', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.read, status: 200, expect: (c: Fixture) => ({ board: { id: c.board.id, name: 'Launch' } }) },
+  { name: 'get invisible', method: 'GET', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.outsider.read, status: 404, expect: { error: { code: 'not_found' } } },
+  { name: 'update', method: 'PATCH', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { name: 'Renamed' }, status: 200, expect: { board: { name: 'Renamed' } } },
+  { name: 'delete', method: 'DELETE', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, status: 204,
+    after: async (c) => assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.read })).status, 404) },
+  { name: 'clone', method: 'POST', path: (c) => `/v1/boards/${c.board.id}/clone`, token: (c) => c.tokens.member.write, body: { name: 'Copy' }, status: 201,
+    expect: { board: { name: 'Copy', key_prefix: 'LCH' }, lists: [{ name: 'To do' }, { name: 'In progress' }, { name: 'Done' }], tags: [], xattr_fields: [] } },
+  { name: 'members list', method: 'GET', path: (c) => `/v1/boards/${c.board.id}/members`, token: (c) => c.tokens.member.read, status: 200, expect: { totalItems: 3 } },
+  { name: 'add member twice', method: 'POST', path: (c) => `/v1/boards/${c.board.id}/members`, token: (c) => c.tokens.owner.write, body: (c: Fixture) => ({ user: c.member.id }), status: 409 },
+  { name: 'add unknown user', method: 'POST', path: (c) => `/v1/boards/${c.board.id}/members`, token: (c) => c.tokens.owner.write, body: { user: 'ghost' }, status: 422 },
+  { name: 'outsider cannot add themselves', method: 'POST', path: (c) => `/v1/boards/${c.board.id}/members`, token: (c) => c.tokens.outsider.write, body: (c: Fixture) => ({ user: c.outsider.id }), status: 404 },
+  { name: 'member with read token cannot add', method: 'POST', path: (c) => `/v1/boards/${c.board.id}/members`, token: (c) => c.tokens.member.read, body: (c: Fixture) => ({ user: c.outsider.id }), status: 403 },
+  { name: 'member adds outsider', method: 'POST', path: (c) => `/v1/boards/${c.board.id}/members`, token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ user: c.outsider.id }), status: 201,
+    after: async (c) => assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.outsider.read })).status, 200) },
+  { name: 'remove non-member', method: 'DELETE', path: (c) => `/v1/boards/${c.board.id}/members/${c.outsider.id}`, token: (c) => c.tokens.owner.write, status: 404 },
+])
+
+runScenarios('lists', seededApp, [
+  { name: 'create', method: 'POST', path: '/v1/lists', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id, name: 'Review', category: 'started' }), status: 201,
+    expect: (c: Fixture) => ({ list: { board: c.board.id, name: 'Review', category: 'started', position: 4 } }) },
+  { name: 'bad category', method: 'POST', path: '/v1/lists', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id, name: 'R', category: 'doing' }), status: 422 },
+  { name: 'list by board', method: 'GET', path: (c) => `/v1/lists?board=${c.board.id}`, token: (c) => c.tokens.member.read, status: 200, expect: { totalItems: 3, items: [{ name: 'To do' }, { name: 'In progress' }, { name: 'Done' }] } },
+  { name: 'list with filter', method: 'GET', path: `/v1/lists?filter=${encodeURIComponent('category="completed"')}`, token: (c) => c.tokens.member.read, status: 200, expect: { totalItems: 1, items: [{ name: 'Done' }] } },
+  { name: 'list with bad filter', method: 'GET', path: `/v1/lists?filter=${encodeURIComponent('category=')}`, token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
+  { name: 'get', method: 'GET', path: (c) => `/v1/lists/${c.lists[0].id}`, token: (c) => c.tokens.member.read, status: 200, expect: { list: { name: 'To do' } } },
+  { name: 'get invisible', method: 'GET', path: (c) => `/v1/lists/${c.lists[0].id}`, token: (c) => c.tokens.outsider.read, status: 404 },
+  { name: 'update', method: 'PATCH', path: (c) => `/v1/lists/${c.lists[0].id}`, token: (c) => c.tokens.member.write, body: { name: 'Backlog', category: 'backlog', position: 0.5 }, status: 200,
+    expect: { list: { name: 'Backlog', category: 'backlog', position: 0.5 } } },
+  { name: 'delete empty list', method: 'DELETE', path: (c) => `/v1/lists/${c.lists[1].id}`, token: (c) => c.tokens.member.write, status: 204 },
+])
+
+test('a list holding cards is deleted only with move_to', async () => {
+  const c = await seededApp()
+  const card = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { board: c.board.id, title: 'x' } })
+  const refused = await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}`, { token: c.tokens.member.write })
+  assert.equal(refused.status, 409)
+  assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=nope`, { token: c.tokens.member.write })).status, 422)
+  assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[2].id}`, { token: c.tokens.member.write })).status, 204)
+  assert.equal((await c.t.req('GET', `/v1/cards/${card.body.card.id}`, { token: c.tokens.member.read })).body.card.list, c.lists[2].id)
+  await c.t.close()
+})
+
+test('deleting the last list of a board is a conflict', async () => {
+  const c = await seededApp()
+  const b = (await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'One', lists: ['Only'] } })).body
+  const r = await c.t.req('DELETE', `/v1/lists/${b.lists[0].id}`, { token: c.tokens.member.write })
+  assert.equal(r.status, 409)
+  assert.equal(r.body.error.code, 'conflict')
+  await c.t.close()
+})
+
+runScenarios('tags', seededApp, [
+  { name: 'create', method: 'POST', path: '/v1/tags', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id, name: 'bug', color: '#aa0000' }), status: 201, expect: { tag: { name: 'bug', color: '#aa0000' } } },
+  { name: 'name clash is a conflict, case-insensitively', method: 'POST', path: '/v1/tags', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id, name: 'Bug' }), status: 201,
+    async after(c) {
+      const again = await c.t.req('POST', '/v1/tags', { token: c.tokens.member.write, body: { board: c.board.id, name: 'BUG' } })
+      assert.equal(again.status, 409)
+      const list = await c.t.req('GET', `/v1/tags?board=${c.board.id}`, { token: c.tokens.member.read })
+      assert.equal(list.body.totalItems, 1)
+      const tag = list.body.items[0]
+      assert.equal((await c.t.req('PATCH', `/v1/tags/${tag.id}`, { token: c.tokens.member.write, body: { name: 'defect' } })).body.tag.name, 'defect')
+      assert.equal((await c.t.req('GET', `/v1/tags/${tag.id}`, { token: c.tokens.outsider.read })).status, 404)
+      assert.equal((await c.t.req('DELETE', `/v1/tags/${tag.id}`, { token: c.tokens.member.write })).status, 204)
+    } },
+  { name: 'bad color', method: 'POST', path: '/v1/tags', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id, name: 'x', color: 'red' }), status: 422 },
+  { name: 'board not visible', method: 'POST', path: '/v1/tags', token: (c) => c.tokens.outsider.write, body: (c: Fixture) => ({ board: c.board.id, name: 'x' }), status: 404 },
+])
+
+runScenarios('users', seededApp, [
+  { name: 'me', method: 'GET', path: '/v1/users/me', token: (c) => c.tokens.member.read, status: 200,
+    expect: (c: Fixture) => ({ user: { id: c.member.id, email: c.member.email, role: 'member', kind: 'human' } }) },
+  { name: 'list', method: 'GET', path: '/v1/users?sort=-created&per_page=2', token: (c) => c.tokens.member.read, status: 200, expect: { page: 1, perPage: 2, totalItems: 4, totalPages: 2 } },
+  { name: 'list filtered', method: 'GET', path: `/v1/users?filter=${encodeURIComponent('role="admin"')}`, token: (c) => c.tokens.member.read, status: 200, expect: { totalItems: 1, items: [{ role: 'admin' }] } },
+  { name: 'create by admin', method: 'POST', path: '/v1/users', token: (c) => c.tokens.admin.full, body: { email: 'new@x.test', name: 'New', role: 'member' }, status: 201, expect: { user: { email: 'new@x.test', role: 'member' } } },
+  { name: 'duplicate email', method: 'POST', path: '/v1/users', token: (c) => c.tokens.admin.full, body: (c: Fixture) => ({ email: c.member.email, name: 'Dup' }), status: 409 },
+  { name: 'admin cannot make an owner', method: 'POST', path: '/v1/users', token: (c) => c.tokens.admin.full, body: { email: 'o@x.test', name: 'O', role: 'owner' }, status: 403 },
+  { name: 'bad email', method: 'POST', path: '/v1/users', token: (c) => c.tokens.admin.full, body: { email: 'nope', name: 'N' }, status: 422, expect: { error: { details: [{ path: 'email' }] } } },
+  { name: 'change role', method: 'PATCH', path: (c) => `/v1/users/${c.member.id}`, token: (c) => c.tokens.owner.full, body: { role: 'admin' }, status: 200, expect: { user: { role: 'admin' } } },
+  { name: 'last owner keeps the role', method: 'PATCH', path: (c) => `/v1/users/${c.owner.id}`, token: (c) => c.tokens.owner.full, body: { role: 'member' }, status: 409 },
+  { name: 'member cannot change roles', method: 'PATCH', path: (c) => `/v1/users/${c.member.id}`, token: (c) => c.tokens.member.write, body: { role: 'admin' }, status: 403 },
+])

@@ -1,0 +1,176 @@
+// Cards: keys, idempotency, trash, fields, query parameters, move and complete.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { seededApp } from '../helpers/app.js'
+import { runScenarios } from '../helpers/scenarios.js'
+
+type Fixture = Awaited<ReturnType<typeof seededApp>>
+const card = (c: Fixture, body: Record<string, unknown>, token = c.tokens.member.write) =>
+  c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, ...body } })
+
+runScenarios('POST /v1/cards', seededApp, [
+  { name: 'creates with key and id', method: 'POST', path: '/v1/cards/', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'First', board: c.board.id }), status: 201,
+    expect: (c: Fixture) => ({ card: { key: 'LCH-1', title: 'First', board: c.board.id, list: c.lists[0].id, completed: false, trashed: false, state: 'unstarted', priority: 0 } }) },
+  { name: 'title required', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id }), status: 422,
+    expect: { error: { code: 'validation_failed', details: [{ path: 'title' }] } } },
+  { name: 'board required', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: { title: 'x' }, status: 422 },
+  { name: 'unknown field refused', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, colour: 1 }), status: 422 },
+  { name: 'priority out of range', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, priority: 9 }), status: 422,
+    expect: { error: { details: [{ path: 'priority' }] } } },
+  { name: 'bad due date', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, due_date: 'tomorrow' }), status: 422 },
+  { name: 'list of another board', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, list: 'nope' }), status: 422,
+    expect: { error: { details: [{ path: 'list' }] } } },
+  { name: 'unknown assignee', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, assignees: ['nobody'] }), status: 422 },
+  { name: 'board not visible', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.outsider.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id }), status: 404 },
+  { name: 'read token', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.read, body: (c: Fixture) => ({ title: 'x', board: c.board.id }), status: 403 },
+  { name: 'every field', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'Full', board: c.board.id, list: c.lists[1].id, description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T10:00:00+02:00' }),
+    status: 201,
+    expect: (c: Fixture) => ({ card: { list: c.lists[1].id, state: 'started', description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T08:00:00.000Z', created_by: c.member.id } }) },
+])
+
+test('keys count per board and are never reused, even after permanent delete', async () => {
+  const c = await seededApp()
+  const a = await card(c, { title: 'a' }), b = await card(c, { title: 'b' })
+  assert.deepEqual([a.body.card.key, b.body.card.key], ['LCH-1', 'LCH-2'])
+  assert.notEqual(a.body.card.id, a.body.card.key)
+  assert.equal((await c.t.req('DELETE', `/v1/cards/${b.body.card.id}?permanent=true`, { token: c.tokens.member.write })).status, 204)
+  assert.equal((await c.t.req('GET', `/v1/cards/${b.body.card.id}`, { token: c.tokens.member.write })).status, 404)
+  const d = await card(c, { title: 'd' })
+  assert.equal(d.body.card.key, 'LCH-3')
+  const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other', key_prefix: 'OTH' } })
+  const e = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { title: 'e', board: other.body.board.id } })
+  assert.equal(e.body.card.key, 'OTH-1')
+  await c.t.close()
+})
+
+test('idempotency: a replay returns the card with existing: true and creates nothing, even concurrently', async () => {
+  const c = await seededApp()
+  const replies = await Promise.all(Array.from({ length: 20 }, () => card(c, { title: 'Once', idempotency_key: 'k-1' })))
+  const created = replies.filter((r) => r.status === 201)
+  const replays = replies.filter((r) => r.status === 200)
+  assert.equal(created.length, 1)
+  assert.equal(replays.length, 19)
+  assert.ok(replays.every((r) => r.body.card.existing === true && r.body.card.id === created[0].body.card.id))
+  assert.equal(created[0].body.card.existing, undefined)
+  const list = await c.t.req('GET', `/v1/cards?board=${c.board.id}`, { token: c.tokens.member.read })
+  assert.equal(list.body.totalItems, 1)
+  // the key is scoped per board
+  const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other' } })
+  const elsewhere = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { title: 'Once', board: other.body.board.id, idempotency_key: 'k-1' } })
+  assert.equal(elsewhere.status, 201)
+  // trashing frees the key
+  assert.equal((await c.t.req('DELETE', `/v1/cards/${created[0].body.card.id}`, { token: c.tokens.member.write })).status, 204)
+  const again = await card(c, { title: 'Twice', idempotency_key: 'k-1' })
+  assert.equal(again.status, 201)
+  assert.notEqual(again.body.card.id, created[0].body.card.id)
+  await c.t.close()
+})
+
+test('trash: hidden unless asked for, restorable, and events never lose the card', async () => {
+  const c = await seededApp()
+  const a = await card(c, { title: 'a' })
+  await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write })
+  const got = await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })
+  assert.equal(got.body.card.trashed, true)
+  assert.equal((await c.t.req('GET', '/v1/cards', { token: c.tokens.member.read })).body.totalItems, 0)
+  assert.equal((await c.t.req('GET', '/v1/cards?trashed=true', { token: c.tokens.member.read })).body.totalItems, 1)
+  const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
+  assert.equal(restored.body.card.trashed, false)
+  await c.t.close()
+})
+
+test('a card on a board you are not a member of is 404, also in lists and filters, even as its assignee', async () => {
+  const c = await seededApp()
+  const a = await card(c, { title: 'secret', assignees: [c.outsider.id] })
+  assert.equal(a.status, 201)
+  const tok = c.tokens.outsider.write
+  assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
+  assert.equal((await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: tok, body: { title: 'x' } })).status, 404)
+  assert.equal((await c.t.req('POST', `/v1/cards/${a.body.card.id}/complete`, { token: tok, body: { completed: true } })).status, 404)
+  assert.equal((await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
+  for (const q of ['', '?assignee=me', `?board=${c.board.id}`, `?filter=${encodeURIComponent(`board="${c.board.id}"`)}`, `?filter=${encodeURIComponent('title~"secret"')}`]) {
+    const r = await c.t.req('GET', `/v1/cards${q}`, { token: tok })
+    assert.equal(r.status, 200)
+    assert.equal(r.body.totalItems, 0, q)
+  }
+  // removing a member narrows every token of theirs at once
+  assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })).status, 200)
+  assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.member.id}`, { token: c.tokens.owner.write })).status, 204)
+  assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })).status, 404)
+  assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write })).status, 404)
+  await c.t.close()
+})
+
+test('query parameters: completed, archived, state, assignee, team', async () => {
+  const c = await seededApp()
+  const tok = c.tokens.member.write
+  const a = (await card(c, { title: 'a', assignees: [c.member.id] })).body.card
+  const b = (await card(c, { title: 'b', list: c.lists[1].id, watchers: [c.member.id] }, c.tokens.admin.write)).body.card
+  const d = (await card(c, { title: 'd', list: c.lists[2].id, assignees: [c.admin.id] }, c.tokens.admin.write)).body.card
+  await c.t.req('POST', `/v1/cards/${d.id}/complete`, { token: tok, body: { completed: true } })
+  await c.t.req('PATCH', `/v1/cards/${b.id}`, { token: tok, body: { archived: true } })
+  const ids = async (q: string) => (await c.t.req('GET', `/v1/cards?${q}`, { token: tok })).body.items.map((i: any) => i.title).sort().join(',')
+  assert.equal(await ids('completed=true'), 'd')
+  assert.equal(await ids('completed=false'), 'a,b')
+  assert.equal(await ids('archived=true'), 'b')
+  assert.equal(await ids('state=started,completed'), 'b,d')
+  assert.equal(await ids('state=unstarted'), 'a')
+  assert.equal(await ids('assignee=me'), 'a')
+  assert.equal(await ids('assignee=watching'), 'b')
+  assert.equal(await ids('assignee=none'), 'b')
+  assert.equal(await ids(`assignee=${c.admin.id}`), 'd')
+  assert.equal(await ids('assignee=mine'), 'a')
+  assert.equal((await c.t.req('GET', '/v1/cards?state=done', { token: tok })).status, 400)
+  assert.equal((await c.t.req('GET', '/v1/cards?completed=yes', { token: tok })).status, 400)
+  const team = 'team1'
+  c.t.deps.sql.raw.prepare("INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')").run(team)
+  c.t.deps.sql.raw.prepare('INSERT INTO team_members (team_id, user_id) VALUES (?, ?)').run(team, c.admin.id)
+  assert.equal(await ids(`team=${team}`), 'd')
+  await c.t.close()
+})
+
+test('move and complete', async () => {
+  const c = await seededApp()
+  const tok = c.tokens.member.write
+  const a = (await card(c, { title: 'a' })).body.card
+  const moved = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: c.lists[1].id, position: 5 } })
+  assert.equal(moved.status, 200)
+  assert.equal(moved.body.card.list, c.lists[1].id)
+  assert.equal(moved.body.card.position, 5)
+  assert.equal(moved.body.card.state, 'started')
+  const done = await c.t.req('POST', `/v1/cards/${a.id}/complete`, { token: tok, body: { completed: true } })
+  assert.equal(done.body.card.completed, true)
+  assert.equal(done.body.card.completed_at, new Date(c.t.clock.now()).toISOString())
+  const reopened = await c.t.req('POST', `/v1/cards/${a.id}/complete`, { token: tok, body: { completed: false } })
+  assert.equal(reopened.body.card.completed, false)
+  assert.equal(reopened.body.card.completed_at, null)
+  const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Next', key_prefix: 'NXT' } })).body
+  const across = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: other.lists[0].id, board: other.board.id } })
+  assert.equal(across.status, 200)
+  assert.equal(across.body.card.key, 'NXT-1')
+  assert.equal(across.body.card.board, other.board.id)
+  const bad = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: 'nope' } })
+  assert.equal(bad.status, 422)
+  await c.t.close()
+})
+
+test('PATCH replaces assignees, tags and watchers, and keeps the rest', async () => {
+  const c = await seededApp()
+  const tok = c.tokens.member.write
+  const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug', color: '#ff0000' } })).body.tag
+  const a = (await card(c, { title: 'a', assignees: [c.member.id], priority: 2 })).body.card
+  c.t.clock.advance(1000)
+  const p = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { assignees: [c.admin.id], tags: [tag.id], due_date: null } })
+  assert.equal(p.status, 200)
+  assert.deepEqual(p.body.card.assignees, [c.admin.id])
+  assert.deepEqual(p.body.card.tags, [tag.id])
+  assert.equal(p.body.card.priority, 2)
+  assert.notEqual(p.body.card.updated, a.updated)
+  const otherBoard = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'O' } })).body.board
+  const foreignTag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: otherBoard.id, name: 'x' } })).body.tag
+  const bad = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { tags: [foreignTag.id] } })
+  assert.equal(bad.status, 422)
+  assert.deepEqual((await c.t.req('GET', `/v1/cards/${a.id}`, { token: tok })).body.card.tags, [tag.id], 'no partial write')
+  await c.t.close()
+})

@@ -1,0 +1,24 @@
+// One error shape everywhere: unknown routes, bad JSON, content type, body size, paging and sorting.
+import { seededApp } from '../helpers/app.js'
+import { runScenarios } from '../helpers/scenarios.js'
+
+const big = JSON.stringify({ name: 'x'.repeat(1_100_000) })
+
+runScenarios('errors', seededApp, [
+  { name: 'unknown route is JSON 404', method: 'GET', path: '/v1/nothing-here', token: (c) => c.tokens.member.read, status: 404, expect: { error: { code: 'not_found' } } },
+  { name: 'unknown route without token', method: 'GET', path: '/nope', status: 404, expect: { error: { code: 'not_found' } } },
+  { name: 'malformed JSON', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: '{"name":', headers: { 'content-type': 'application/json' }, status: 400, expect: { error: { code: 'bad_request' } } },
+  { name: 'wrong content type', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, expect: { error: { code: 'unsupported_media_type' } } },
+  { name: 'text body', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: '{"name":"x"}', headers: { 'content-type': 'text/plain' }, status: 415 },
+  { name: 'too large', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: big, headers: { 'content-type': 'application/json' }, status: 413, expect: { error: { code: 'payload_too_large' } } },
+  { name: 'JSON array body', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: [1, 2], status: 422, expect: { error: { code: 'validation_failed' } } },
+  { name: 'page 0', method: 'GET', path: '/v1/cards?page=0', token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'bad_request', details: [{ path: 'page' }] } } },
+  { name: 'per_page over 500', method: 'GET', path: '/v1/cards?per_page=501', token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'bad_request', details: [{ path: 'per_page' }] } } },
+  { name: 'per_page not a number', method: 'GET', path: '/v1/boards?per_page=abc', token: (c) => c.tokens.member.read, status: 400 },
+  { name: 'unknown sort field', method: 'GET', path: '/v1/cards?sort=-colour', token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'bad_request' } } },
+  { name: 'unknown expand', method: 'GET', path: '/v1/cards?expand=owner', token: (c) => c.tokens.member.read, status: 400 },
+  { name: 'unparseable filter', method: 'GET', path: `/v1/cards?filter=${encodeURIComponent('title = ')}`, token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
+  { name: 'filter on tokens', method: 'GET', path: `/v1/tokens?filter=${encodeURIComponent("name='x'")}`, token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
+  { name: 'unknown card', method: 'GET', path: '/v1/cards/doesnotexist', token: (c) => c.tokens.member.read, status: 404 },
+  { name: 'PATCH with unknown field', method: 'PATCH', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { owner: 'me' }, status: 422 },
+])

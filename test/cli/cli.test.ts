@@ -1,0 +1,93 @@
+// The built CLI as a child process: user create, token create, serve, a request, backup while serving, integrity check.
+import assert from 'node:assert/strict'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import Database from 'better-sqlite3'
+
+const bin = path.resolve('bin/taskd.js')
+const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '' }
+const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env })
+
+function serve(db: string): Promise<{ child: ChildProcess; url: string; out: () => string; startMs: number }> {
+  const started = performance.now()
+  const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
+    child.stdout!.on('data', (d) => {
+      out += d
+      const m = /listening on (http:\/\/\S+)/.exec(out)
+      if (m) { clearTimeout(timer); resolve({ child, url: m[1], out: () => out, startMs: performance.now() - started }) }
+    })
+    child.stderr!.on('data', (d) => { out += d })
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}: ${out}`)) })
+  })
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM') })
+
+test('CLI: user create, token create, serve, request, backup while serving', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
+  const db = path.join(dir, 'data', 'taskd.db')
+  try {
+    const user = run(['user', 'create', '--db', db, '--email', 'ann@example.test', '--name', 'Ann', '--role', 'admin'])
+    assert.equal(user.status, 0, user.stderr)
+    assert.match(user.stdout, /^[a-z0-9]{16}\n$/)
+    const token = run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 'ci', '--permission', 'full'])
+    assert.equal(token.status, 0, token.stderr)
+    assert.match(token.stdout, /^tt_[0-9A-Za-z]{40,}\n$/, 'only the raw value on stdout')
+    const value = token.stdout.trim()
+    assert.equal(run(['token', 'create', '--db', db, '--user', 'nobody@x', '--name', 'x']).status, 1)
+    assert.notEqual(run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 'x', '--permission', 'root']).status, 0)
+
+    const server = await serve(db)
+    assert.doesNotMatch(server.out(), /Setup token/, 'a non-empty database prints no setup token')
+    const me = await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${value}` } })
+    assert.equal(me.status, 200)
+    assert.equal((await me.json()).user.email, 'ann@example.test')
+    const board = await fetch(`${server.url}/v1/boards`, { method: 'POST', headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ops' }) })
+    assert.equal(board.status, 201)
+
+    const list = run(['token', 'list', '--db', db])
+    assert.match(list.stdout, /ci\s+full\s+tt_/)
+    const backupFile = path.join(dir, 'backup.db')
+    const backup = run(['backup', '--db', db, backupFile])
+    assert.equal(backup.status, 0, backup.stderr)
+    const copy = new Database(backupFile, { readonly: true })
+    assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok')
+    assert.equal((copy.prepare('SELECT count(*) AS n FROM boards').get() as { n: number }).n, 1)
+    copy.close()
+
+    const id = /^(\S+)\s+ci\s/m.exec(list.stdout)![1]
+    assert.equal(run(['token', 'revoke', '--db', db, id]).status, 0)
+    assert.equal((await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${value}` } })).status, 401)
+    await stop(server.child)
+    assert.match(run(['migrate', '--db', db]).stdout, /schema at version \d+/)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('CLI: serve on an empty database creates the owner and prints a one-time setup token', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
+  const db = path.join(dir, 'taskd.db')
+  try {
+    const first = await serve(db)
+    const token = /Setup token[^:]*: (tt_\S+)/.exec(first.out())?.[1]
+    assert.ok(token, first.out())
+    const started = performance.now()
+    const me = await fetch(`${first.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } })
+    assert.equal(me.status, 200)
+    assert.equal((await me.json()).user.role, 'owner')
+    console.log(`cold start to first 200: ${Math.round(first.startMs + performance.now() - started)} ms`)
+    await stop(first.child)
+    const second = await serve(db)
+    assert.doesNotMatch(second.out(), /Setup token/)
+    await stop(second.child)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

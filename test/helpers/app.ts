@@ -1,0 +1,100 @@
+// Test harness: a real taskd app on a fresh SQLite file, listening on 127.0.0.1, with a fake clock and seeded users/tokens.
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { createApp } from '../../src/app.js'
+import { loadConfig, type Config } from '../../src/config.js'
+import { openDatabase } from '../../src/db/open.js'
+import type { Deps, Permission } from '../../src/domain/context.js'
+import { issueToken } from '../../src/domain/tokens.js'
+import { ensureWorkspace, insertNewUser, type Role } from '../../src/domain/users.js'
+import { createDeps } from '../../src/server.js'
+import { checkResponse } from './openapi-check.js'
+
+export class FakeClock {
+  constructor(public t = Date.parse('2026-11-21T12:00:00.000Z')) {}
+  now = (): number => this.t
+  advance(ms: number): void { this.t += ms }
+}
+
+export interface Reply { status: number; body: any; headers: Headers; text: string }
+
+export interface TestApp {
+  url: string
+  deps: Deps
+  clock: FakeClock
+  dir: string
+  dbFile: string
+  close(): Promise<void>
+  /** Creates a user with the given role and returns its id. */
+  user(role: Role, name?: string): { id: string; email: string }
+  /** Creates a token for a user id. */
+  token(userId: string, permission?: Permission, expiresAt?: string): string
+  req(method: string, urlPath: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Reply>
+}
+
+let counter = 0
+
+export async function startTestApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}): Promise<TestApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-test-'))
+  const dbFile = path.join(dir, 'taskd.db')
+  const config = loadConfig({ db: dbFile, port: 0, baseUrl: 'http://taskd.test', ...configOverrides }, {})
+  const clock = new FakeClock()
+  const sql = openDatabase(dbFile)
+  sql.tx(() => ensureWorkspace(sql, clock.now()))
+  const deps = createDeps(sql, config, clock)
+  const { app, api } = createApp(deps, { log: () => {} })
+  const server = http.createServer(app)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url, deps, clock, dir, dbFile,
+    async close() {
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections() })
+      sql.raw.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+    user(role, name) {
+      const n = ++counter
+      const row = sql.tx(() => insertNewUser(sql, clock.now(), { email: `${role}${n}@example.test`, name: name ?? `${role} ${n}`, role }))
+      return { id: row.id, email: row.email }
+    },
+    token(userId, permission = 'write', expiresAt) {
+      return sql.tx(() => issueToken(sql, clock.now(), userId, { name: `t${++counter}`, permission, expires_at: expiresAt })).value
+    },
+    async req(method, urlPath, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`
+      let body: string | undefined = opts.raw
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body)
+        headers['content-type'] ??= 'application/json'
+      }
+      const res = await fetch(url + urlPath, { method, headers, body })
+      const text = await res.text()
+      let parsed: unknown = undefined
+      try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = undefined }
+      checkResponse(api.routes, method, urlPath, res.status, parsed)
+      return { status: res.status, body: parsed, headers: res.headers, text }
+    },
+  }
+}
+
+/** A workspace with an owner, an admin and a member, each with read, write and full (where allowed) tokens, and one board. */
+export async function seededApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}) {
+  const t = await startTestApp(configOverrides)
+  const owner = t.user('owner'), admin = t.user('admin'), member = t.user('member'), outsider = t.user('member')
+  const tokens = {
+    owner: { read: t.token(owner.id, 'read'), write: t.token(owner.id, 'write'), full: t.token(owner.id, 'full') },
+    admin: { read: t.token(admin.id, 'read'), write: t.token(admin.id, 'write'), full: t.token(admin.id, 'full') },
+    member: { read: t.token(member.id, 'read'), write: t.token(member.id, 'write') },
+    outsider: { read: t.token(outsider.id, 'read'), write: t.token(outsider.id, 'write') },
+  }
+  const created = await t.req('POST', '/v1/boards', { token: tokens.owner.write, body: { name: 'Launch', key_prefix: 'LCH' } })
+  const board = created.body.board as { id: string }
+  const lists = created.body.lists as { id: string; name: string }[]
+  for (const u of [admin, member]) await t.req('POST', `/v1/boards/${board.id}/members`, { token: tokens.owner.write, body: { user: u.id } })
+  return { t, owner, admin, member, outsider, tokens, board, lists }
+}

@@ -1,0 +1,62 @@
+// Table-driven API scenarios: each row is a request and the status and JSON subset it must answer.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import type { TestApp } from './app.js'
+
+/** Asserts that `actual` contains everything in `expected` (objects by key, arrays element-wise and same length). */
+export function assertSubset(actual: unknown, expected: unknown, at = 'body'): void {
+  if (expected !== null && typeof expected === 'object') {
+    assert.ok(actual !== null && typeof actual === 'object', `${at}: expected an object, got ${JSON.stringify(actual)}`)
+    if (Array.isArray(expected)) {
+      assert.ok(Array.isArray(actual), `${at}: expected an array`)
+      assert.equal((actual as unknown[]).length, expected.length, `${at}: array length`)
+      expected.forEach((e, i) => assertSubset((actual as unknown[])[i], e, `${at}[${i}]`))
+      return
+    }
+    for (const [k, v] of Object.entries(expected)) assertSubset((actual as Record<string, unknown>)[k], v, `${at}.${k}`)
+    return
+  }
+  assert.deepEqual(actual, expected, `${at}: ${JSON.stringify(actual)} !== ${JSON.stringify(expected)}`)
+}
+
+export interface Scenario<C> {
+  name: string
+  method: string
+  path: string | ((c: C) => string)
+  token?: (c: C) => string | undefined
+  body?: unknown | ((c: C) => unknown)
+  raw?: string
+  headers?: Record<string, string>
+  status: number
+  expect?: unknown | ((c: C) => unknown)
+  /** Extra checks after the response. */
+  after?: (c: C, reply: { status: number; body: any }) => void | Promise<void>
+}
+
+/** Runs each scenario as its own test on a fresh fixture from `setup`. */
+export function runScenarios<C extends { t: TestApp }>(title: string, setup: () => Promise<C>, scenarios: Scenario<C>[]): void {
+  for (const s of scenarios) {
+    test(`${title}: ${s.name}`, async () => {
+      const c = await setup()
+      try {
+        const reply = await c.t.req(s.method, typeof s.path === 'function' ? s.path(c) : s.path, {
+          token: s.token?.(c), body: typeof s.body === 'function' ? (s.body as (c: C) => unknown)(c) : s.body, raw: s.raw, headers: s.headers,
+        })
+        assert.equal(reply.status, s.status, `status ${reply.status}: ${reply.text}`)
+        if (reply.status >= 400) assertErrorShape(reply.body)
+        if (s.expect !== undefined) assertSubset(reply.body, typeof s.expect === 'function' ? (s.expect as (c: C) => unknown)(c) : s.expect)
+        await s.after?.(c, reply)
+      } finally {
+        await c.t.close()
+      }
+    })
+  }
+}
+
+export function assertErrorShape(body: any): void {
+  assert.ok(body && typeof body.error === 'object', `error body: ${JSON.stringify(body)}`)
+  assert.equal(typeof body.error.code, 'string')
+  assert.equal(typeof body.error.message, 'string')
+  assert.ok(!/\bat .*\.(js|ts):\d+/.test(JSON.stringify(body)), 'no stack trace in errors')
+  assert.deepEqual(Object.keys(body).sort(), ['error'])
+}

@@ -1,0 +1,138 @@
+// /v1/webhooks CRUD and validation through HTTP: table-driven scenarios on a fresh database each.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { seededApp } from '../helpers/app.js'
+import { runScenarios, type Scenario } from '../helpers/scenarios.js'
+
+// A public IP literal: savable with private targets refused, and no DNS (tests never need the internet).
+const URL_OK = 'https://93.184.216.34/hooks/taskd'
+type C = Awaited<ReturnType<typeof seededApp>>
+const setup = () => seededApp()
+const owner = (c: C) => c.tokens.owner.write
+const member = (c: C) => c.tokens.member.write
+const body = (extra: Record<string, unknown>) => ({ name: 'n8n: sync', url: URL_OK, events: ['card.created'], boards: [], ...extra })
+
+/** Checks the 422 carries a readable reason at this path. */
+function detail(path: string, pattern: RegExp) {
+  return (_c: C, reply: { body: any }) => {
+    const d = reply.body.error.details.find((x: any) => x.path === path)
+    assert.ok(d, `a detail for ${path}: ${JSON.stringify(reply.body.error.details)}`)
+    assert.match(d.message, pattern)
+  }
+}
+
+const create: Scenario<C>[] = [
+  { name: 'owner creates a whole-workspace subscription', method: 'POST', path: '/v1/webhooks', token: owner, body: body({}), status: 201,
+    expect: (c: C) => ({ webhook: { name: 'n8n: sync', url: URL_OK, method: 'POST', events: ['card.created'], boards: [], headers: {}, active: true,
+      has_secret: false, auth: { type: 'none' }, created_by: { id: c.owner.id }, last_delivery: null } }),
+    after: (_c, r) => { assert.equal(r.body.secret, undefined); assert.ok(r.body.webhook.created && r.body.webhook.updated) } },
+  { name: 'generate_secret returns the secret once, top-level', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ generate_secret: true }), status: 201,
+    after: async (c, r) => {
+      assert.match(r.body.secret, /^whsec_[A-Za-z0-9_-]{40,}$/)
+      assert.equal(r.body.webhook.has_secret, true)
+      const again = await c.t.req('GET', `/v1/webhooks/${r.body.webhook.id}`, { token: owner(c) })
+      assert.ok(!again.text.includes(r.body.secret))
+      const stored = c.t.deps.sql.raw.prepare('SELECT secret_enc FROM webhooks').get() as { secret_enc: string }
+      assert.ok(!stored.secret_enc.includes(r.body.secret), 'encrypted at rest')
+    } },
+  { name: 'credentials are write-only and encrypted', method: 'POST', path: '/v1/webhooks', token: owner,
+    body: body({ secret: 'plain-secret-1', auth: { type: 'header', header_name: 'X-Api-Key', header_value: 'value-abc' }, headers: { 'X-Team': 'ops' }, method: 'PATCH' }), status: 201,
+    expect: { webhook: { has_secret: true, auth: { type: 'header', header_name: 'X-Api-Key' }, headers: { 'X-Team': 'ops' }, method: 'PATCH' } },
+    after: (c, r) => {
+      for (const s of ['plain-secret-1', 'value-abc']) assert.ok(!JSON.stringify(r.body).includes(s))
+      const dump = JSON.stringify(c.t.deps.sql.raw.prepare('SELECT * FROM webhooks').all())
+      for (const s of ['plain-secret-1', 'value-abc']) assert.ok(!dump.includes(s), `${s} not stored in clear`)
+    } },
+  { name: 'events by family, * and none are accepted', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ events: ['card.*', '*', 'tag.deleted'] }), status: 201 },
+  { name: 'events [] (none) is accepted', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ events: [] }), status: 201, expect: { webhook: { events: [] } } },
+  { name: 'unknown event → 422 naming it', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ events: ['card.created', 'card.exploded'] }), status: 422, after: detail('events.1', /Unknown event "card.exploded"/) },
+  { name: 'ftp URL → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ url: 'ftp://example.com/x' }), status: 422, after: detail('url', /must start with http:\/\/ or https:\/\//) },
+  { name: 'URL with a fragment → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ url: 'https://93.184.216.34/x#frag' }), status: 422, after: detail('url', /fragment/) },
+  { name: 'loopback URL → 422 unless private targets are allowed', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ url: 'http://127.0.0.1:9/x' }), status: 422, after: detail('url', /127\.0\.0\.1.*TASKD_ALLOW_PRIVATE_TARGETS/) },
+  { name: 'private address → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ url: 'http://10.1.2.3/x' }), status: 422, after: detail('url', /10\.1\.2\.3/) },
+  { name: 'localhost → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ url: 'http://localhost:8080/x' }), status: 422, after: detail('url', /internal host name/) },
+  { name: 'method GET → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ method: 'GET' }), status: 422, after: detail('method', /.+/) },
+  { name: 'member with no boards → 422', method: 'POST', path: '/v1/webhooks', token: member, body: body({}), status: 422, after: detail('boards', /at least one board they belong to/) },
+  { name: 'member naming their board → 201', method: 'POST', path: '/v1/webhooks', token: member, body: (c: C) => body({ boards: [c.board.id] }), status: 201,
+    expect: (c: C) => ({ webhook: { boards: [c.board.id], created_by: { id: c.member.id } } }) },
+  { name: 'outsider naming a board they do not belong to → 422', method: 'POST', path: '/v1/webhooks', token: (c) => c.tokens.outsider.write, body: (c: C) => body({ boards: [c.board.id] }), status: 422,
+    after: detail('boards.0', /not a member/) },
+  { name: 'admin may name any existing board', method: 'POST', path: '/v1/webhooks', token: (c) => c.tokens.admin.write, body: (c: C) => body({ boards: [c.board.id] }), status: 201 },
+  { name: 'admin naming an unknown board → 422', method: 'POST', path: '/v1/webhooks', token: (c) => c.tokens.admin.write, body: body({ boards: ['nope'] }), status: 422, after: detail('boards.0', /No such board/) },
+  { name: 'bearer without token → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ auth: { type: 'bearer' } }), status: 422, after: detail('auth.token', /needs token/) },
+  { name: 'header auth on a reserved header → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ auth: { type: 'header', header_name: 'X-Webhook-Signature', header_value: 'x' } }), status: 422, after: detail('auth.header_name', /cannot be configured/) },
+  { name: 'static Host header → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ headers: { Host: 'evil' } }), status: 422, after: detail('headers.Host', /cannot be configured/) },
+  { name: 'static hop-by-hop header → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ headers: { Connection: 'close', 'Content-Length': '3' } }), status: 422, after: detail('headers.Content-Length', /cannot be configured/) },
+  { name: 'header value with a line break → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ headers: { 'X-Ok': 'a\r\nX-Injected: 1' } }), status: 422, after: detail('headers.X-Ok', /line breaks/) },
+  { name: 'secret and generate_secret together → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ secret: 'x', generate_secret: true }), status: 422, after: detail('secret', /either/) },
+  { name: 'unknown field → 422', method: 'POST', path: '/v1/webhooks', token: owner, body: body({ colour: 'red' }), status: 422 },
+  { name: 'read-only token → 403', method: 'POST', path: '/v1/webhooks', token: (c) => c.tokens.owner.read, body: body({}), status: 403 },
+  { name: 'no token → 401', method: 'POST', path: '/v1/webhooks', body: body({}), status: 401 },
+]
+runScenarios('POST /v1/webhooks', setup, create)
+
+/** A fixture with one subscription of the member and one of the owner. */
+async function withSubs() {
+  const c = await seededApp()
+  const mk = async (token: string, extra: Record<string, unknown>) =>
+    (await c.t.req('POST', '/v1/webhooks', { token, body: body({ boards: [c.board.id], ...extra }) })).body.webhook
+  const memberSub = await mk(c.tokens.member.write, { name: 'member hook', secret: 'm-secret', auth: { type: 'bearer', token: 'm-token' } })
+  const ownerSub = await mk(c.tokens.owner.write, { name: 'owner hook' })
+  return { ...c, memberSub, ownerSub }
+}
+type S = Awaited<ReturnType<typeof withSubs>>
+const storedAuth = async (c: S, id: string) => {
+  const { openAuth } = await import('../../src/webhooks/credentials.js')
+  const { secretsOf } = await import('../../src/crypto.js')
+  const row = c.t.deps.sql.raw.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as any
+  return { type: row.auth_type, creds: openAuth(secretsOf(c.t.deps), row), hasSecret: row.secret_enc !== null }
+}
+
+runScenarios<S>('webhooks visibility and edits', withSubs, [
+  { name: 'member lists only their own', method: 'GET', path: '/v1/webhooks', token: (c) => c.tokens.member.read, status: 200,
+    expect: (c: S) => ({ page: 1, perPage: 30, totalItems: 1, totalPages: 1, items: [{ id: c.memberSub.id }] }) },
+  { name: 'owner lists every subscription', method: 'GET', path: '/v1/webhooks?sort=name', token: (c) => c.tokens.owner.read, status: 200,
+    expect: (c: S) => ({ totalItems: 2, items: [{ id: c.memberSub.id }, { id: c.ownerSub.id }] }) },
+  { name: 'filter by name', method: 'GET', path: '/v1/webhooks?filter=name~"owner"', token: (c) => c.tokens.owner.read, status: 200, expect: (c: S) => ({ totalItems: 1, items: [{ id: c.ownerSub.id }] }) },
+  { name: 'filter by board membership', method: 'GET', path: (c) => `/v1/webhooks?filter=${encodeURIComponent(`boards~"${c.board.id}" && active=true`)}`, token: (c) => c.tokens.owner.read, status: 200, expect: { totalItems: 2 } },
+  { name: 'unparseable filter → 400', method: 'GET', path: '/v1/webhooks?filter=name~', token: (c) => c.tokens.owner.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
+  { name: 'unknown sort → 400', method: 'GET', path: '/v1/webhooks?sort=url', token: (c) => c.tokens.owner.read, status: 400 },
+  { name: 'member cannot read the owner\'s subscription', method: 'GET', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.member.read, status: 404 },
+  { name: 'member cannot edit it', method: 'PATCH', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.member.write, body: { name: 'x' }, status: 404 },
+  { name: 'member cannot delete it', method: 'DELETE', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.member.write, status: 404 },
+  { name: 'admin reads a member\'s subscription', method: 'GET', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.admin.read, status: 200,
+    expect: (c: S) => ({ webhook: { created_by: { id: c.member.id, name: c.memberSub.created_by.name }, has_secret: true, auth: { type: 'bearer' } } }) },
+  { name: 'blank secret and blank token keep the stored values', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { secret: '', auth: { type: 'bearer', token: '' }, name: 'renamed' }, status: 200, expect: { webhook: { name: 'renamed', has_secret: true, auth: { type: 'bearer' } } },
+    after: async (c) => assert.deepEqual(await storedAuth(c, c.memberSub.id), { type: 'bearer', creds: { token: 'm-token' }, hasSecret: true }) },
+  { name: 'null clears the secret; auth null removes authentication', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { secret: null, auth: null }, status: 200, expect: { webhook: { has_secret: false, auth: { type: 'none' } } },
+    after: async (c) => assert.deepEqual(await storedAuth(c, c.memberSub.id), { type: 'none', creds: {}, hasSecret: false }) },
+  { name: 'a new token replaces the old one', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { auth: { token: 'new-token' } }, status: 200, after: async (c) => assert.deepEqual((await storedAuth(c, c.memberSub.id)).creds, { token: 'new-token' }) },
+  { name: 'changing the auth type needs the new credentials', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { auth: { type: 'basic', password: '' } }, status: 422, after: detail('auth.username', /needs username/) },
+  { name: 'switching to basic keeps nothing of the bearer token', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { auth: { type: 'basic', username: 'u', password: 'p' } }, status: 200, expect: { webhook: { auth: { type: 'basic' } } },
+    after: async (c) => assert.deepEqual((await storedAuth(c, c.memberSub.id)).creds, { username: 'u', password: 'p' }) },
+  { name: 'generate_secret on edit returns the new secret once', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { generate_secret: true }, status: 200, after: (_c, r) => assert.match(r.body.secret, /^whsec_/) },
+  { name: 'a member cannot widen their subscription to the whole workspace', method: 'PATCH', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write,
+    body: { boards: [] }, status: 422, after: detail('boards', /at least one board/) },
+  { name: 'PATCH re-checks a new URL', method: 'PATCH', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.owner.write, body: { url: 'http://192.168.1.1/x' }, status: 422, after: detail('url', /192\.168\.1\.1/) },
+  { name: 'pause and change method and events', method: 'PATCH', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.owner.write,
+    body: { active: false, method: 'PUT', events: ['list.*'], headers: { 'X-A': 'b' } }, status: 200, expect: { webhook: { active: false, method: 'PUT', events: ['list.*'], headers: { 'X-A': 'b' } } } },
+  { name: 'creator deletes their own', method: 'DELETE', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.member.write, status: 204,
+    after: async (c) => assert.equal((await c.t.req('GET', `/v1/webhooks/${c.memberSub.id}`, { token: c.tokens.owner.read })).status, 404) },
+  { name: 'admin deletes anyone\'s', method: 'DELETE', path: (c) => `/v1/webhooks/${c.memberSub.id}`, token: (c) => c.tokens.admin.write, status: 204 },
+])
+
+test('allowPrivateTargets lets loopback URLs be saved', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  try {
+    const r = await c.t.req('POST', '/v1/webhooks', { token: c.tokens.owner.write, body: body({ url: 'http://127.0.0.1:9/x' }) })
+    assert.equal(r.status, 201, r.text)
+    const bad = await c.t.req('POST', '/v1/webhooks', { token: c.tokens.owner.write, body: body({ url: 'http://127.0.0.1:9/x#y' }) })
+    assert.equal(bad.status, 422, 'syntax rules still apply')
+  } finally { await c.t.close() }
+})

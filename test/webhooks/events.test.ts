@@ -1,0 +1,79 @@
+// Every change with an event emits it in its own transaction, with data exactly as the catalog documents; rollbacks emit nothing.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { EVENT_CATALOG } from '../../src/events/catalog.js'
+import { seededApp } from '../helpers/app.js'
+
+type C = Awaited<ReturnType<typeof seededApp>>
+
+const events = (c: C) => c.t.deps.sql.raw.prepare('SELECT name, board_id, data FROM events ORDER BY seq').all() as { name: string; board_id: string | null; data: string }[]
+const outboxCount = (c: C) => (c.t.deps.sql.raw.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n
+const documented = (event: string) => EVENT_CATALOG.find((e) => e.event === event)!.fields.map((f) => f.name).sort()
+
+async function ok(c: C, method: string, path: string, body?: unknown, token = c.tokens.owner.write) {
+  const r = await c.t.req(method, path, { token, body })
+  assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`)
+  return r.body
+}
+
+test('every supported change emits its event, with data matching the catalog field for field', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  try {
+    await ok(c, 'POST', '/v1/webhooks', { name: 'all', url: 'http://127.0.0.1:9/x', events: ['*'], boards: [] })
+    const seeded = events(c).length // the fixture's member_added events, from before the subscription existed
+    const board = c.board.id
+    const [todo, doing] = c.lists
+    const card = (await ok(c, 'POST', '/v1/cards', { board, title: 'One', assignees: [c.member.id] })).card
+    await ok(c, 'PATCH', `/v1/cards/${card.id}`, { title: 'One, renamed', assignees: [c.admin.id] })
+    await ok(c, 'POST', `/v1/cards/${card.id}/move`, { list: doing.id })
+    await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: true })
+    await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: false })
+    await ok(c, 'DELETE', `/v1/cards/${card.id}`)
+    await ok(c, 'DELETE', `/v1/cards/${card.id}?permanent=true`)
+    const list = (await ok(c, 'POST', '/v1/lists', { board, name: 'Review' })).list
+    await ok(c, 'DELETE', `/v1/lists/${list.id}`)
+    const tag = (await ok(c, 'POST', '/v1/tags', { board, name: 'bug', color: '#ff0000' })).tag
+    await ok(c, 'DELETE', `/v1/tags/${tag.id}`)
+    await ok(c, 'POST', `/v1/boards/${board}/members`, { user: c.outsider.id })
+    await ok(c, 'DELETE', `/v1/boards/${board}/members/${c.outsider.id}`)
+
+    const got = events(c)
+    const names = got.map((e) => e.name)
+    for (const name of ['card.created', 'card.assigned', 'card.updated', 'card.unassigned', 'card.moved', 'card.completed', 'card.reopened',
+      'card.deleted', 'list.created', 'list.deleted', 'tag.created', 'tag.deleted', 'board.member_added', 'board.member_removed']) {
+      assert.ok(names.includes(name), `${name} emitted; got ${names.join(', ')}`)
+    }
+    for (const e of got) {
+      assert.equal(e.board_id, board, `${e.name} carries its board`)
+      assert.deepEqual(Object.keys(JSON.parse(e.data)).sort(), documented(e.name), `${e.name} data matches the catalog`)
+    }
+    assert.equal(names.filter((n) => n === 'card.deleted').length, 2, 'trash and permanent delete')
+    const data = (name: string) => JSON.parse(got.find((e) => e.name === name)!.data)
+    assert.deepEqual(data('card.assigned').user, { id: c.member.id, name: data('card.assigned').assignees[0].name })
+    assert.deepEqual(data('card.moved').from_list, { id: todo.id, name: todo.name })
+    assert.deepEqual(data('card.moved').to_list, { id: doing.id, name: doing.name })
+    assert.equal(data('card.updated').actor.id, c.owner.id)
+    assert.deepEqual(Object.keys(data('board.member_added').user).sort(), ['id', 'kind', 'name'], 'no email leaves the workspace')
+    assert.equal(outboxCount(c), got.length - seeded, 'one outbox row per later event for the one matching subscription')
+  } finally { await c.t.close() }
+})
+
+test('a rolled-back change emits nothing: no event, no outbox row', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  try {
+    await ok(c, 'POST', '/v1/webhooks', { name: 'all', url: 'http://127.0.0.1:9/x', events: ['*'], boards: [] })
+    await ok(c, 'POST', '/v1/tags', { board: c.board.id, name: 'dup' })
+    await ok(c, 'POST', '/v1/cards', { board: c.board.id, title: 'keeps the list busy', list: c.lists[0].id })
+    const before = { events: events(c).length, outbox: outboxCount(c) }
+    // Each of these fails after the service has started its transaction (and, for the card, after choosing its key).
+    const bad = await c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board: c.board.id, title: 'x', tags: ['no-such-tag'], assignees: [c.member.id] } })
+    assert.equal(bad.status, 422)
+    const clash = await c.t.req('POST', '/v1/tags', { token: c.tokens.owner.write, body: { board: c.board.id, name: 'DUP' } })
+    assert.equal(clash.status, 409)
+    const busy = await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}`, { token: c.tokens.owner.write })
+    assert.equal(busy.status, 409)
+    assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, before)
+    await ok(c, 'DELETE', `/v1/lists/${c.lists[1].id}`)
+    assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, { events: before.events + 1, outbox: before.outbox + 1 })
+  } finally { await c.t.close() }
+})

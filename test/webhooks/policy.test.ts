@@ -1,0 +1,54 @@
+// Pure rules: how an attempt's result is judged, the retry schedule, and how delivery headers combine.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { deliveryHeaders, headerNameProblem } from '../../src/webhooks/headers.js'
+import { judgeAttempt, MAX_ATTEMPTS, retryDelayMs } from '../../src/webhooks/policy.js'
+import type { SendResult } from '../../src/webhooks/send.js'
+
+const r = (outcome: SendResult['outcome'], statusCode: number | null = null): SendResult => ({ outcome, statusCode, responseExcerpt: '', durationMs: 1 })
+
+test('judgeAttempt: only timeouts, connection errors and 5xx are retried, up to five attempts', () => {
+  const table: [SendResult, number, string, string][] = [
+    [r('ok', 204), 1, 'delivered', 'delivered'],
+    [r('redirect', 301), 1, 'failed', 'failed'],
+    [r('client_error', 404), 1, 'dropped', 'dropped'],
+    [r('client_error', 429), 1, 'dropped', 'dropped'],
+    [r('refused_target'), 1, 'failed', 'failed'],
+    [r('server_error', 503), 1, 'retrying', 'pending'],
+    [r('timeout'), 4, 'retrying', 'pending'],
+    [r('network_error'), 2, 'retrying', 'pending'],
+    [r('server_error', 500), MAX_ATTEMPTS, 'failed', 'failed'],
+    [r('timeout'), MAX_ATTEMPTS, 'failed', 'failed'],
+  ]
+  for (const [result, attempt, outcome, status] of table) {
+    const v = judgeAttempt(result, attempt)
+    assert.deepEqual([v.outcome, v.status], [outcome, status], `${result.outcome} ${result.statusCode} attempt ${attempt}`)
+    assert.equal(v.error === undefined, outcome === 'delivered')
+  }
+})
+
+test('retryDelayMs follows the configured list and repeats its last entry', () => {
+  assert.deepEqual([1, 2, 3, 4].map((a) => retryDelayMs([60, 120, 300, 1800], a)), [60_000, 120_000, 300_000, 1_800_000])
+  assert.deepEqual([1, 2, 3, 4].map((a) => retryDelayMs([0.05], a)), [50, 50, 50, 50])
+})
+
+test('deliveryHeaders: fixed headers, signatures, static headers, and auth winning case-insensitively', () => {
+  const h = deliveryHeaders({
+    event: 'card.created', deliveryId: 'd1', body: '{}', secret: 's', userAgent: 'taskd-webhooks/1.0.0',
+    auth: { Authorization: 'Bearer a' }, static: { authorization: 'static', 'X-Team': 'ops', 'Content-Type': 'text/plain' },
+  })
+  assert.equal(h.Authorization, 'Bearer a')
+  assert.equal(h.authorization, undefined, 'never sent twice under two spellings')
+  assert.equal(h['X-Team'], 'ops')
+  assert.equal(h['Content-Type'], 'application/json', 'a forbidden static header is ignored even if it slipped into storage')
+  assert.match(h['X-Service-Signature'], /^sha256=[0-9a-f]{64}$/)
+  assert.match(h['X-Webhook-Signature'], /^[0-9a-f]{64}$/)
+  assert.equal(h['X-Webhook-Delivery'], 'd1')
+})
+
+test('headerNameProblem refuses framing, hop-by-hop and taskd\'s own headers', () => {
+  for (const bad of ['Host', 'content-length', 'Transfer-Encoding', 'Connection', 'X-Webhook-Delivery', 'bad name', 'x:y', '']) {
+    assert.ok(headerNameProblem(bad), bad)
+  }
+  for (const good of ['Authorization', 'X-Api-Key', 'User-Agent']) assert.equal(headerNameProblem(good), undefined, good)
+})
