@@ -106,6 +106,8 @@ CREATE INDEX cards_created ON cards(created_at);
 CREATE INDEX cards_due ON cards(due_date);
 CREATE INDEX cards_priority ON cards(priority);
 CREATE INDEX cards_created_by ON cards(created_by);
+-- The default order of card lists: a page of a non-selective filter reads this index in order and stops at the limit.
+CREATE INDEX cards_order ON cards(position, created_at, id);
 
 CREATE TABLE card_assignees (
   card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,

@@ -35,7 +35,7 @@ const editable = {
 }
 const title = z.string().trim().min(1).max(500)
 
-const SORT = {
+export const CARD_SORT = {
   position: 'cards.position', created: 'cards.created_at', updated: 'cards.updated_at', title: 'cards.title', priority: 'cards.priority',
   due_date: 'cards.due_date', start_date: 'cards.start_date', completed_at: 'cards.completed_at', key: 'cards.key_num',
 }
@@ -51,6 +51,33 @@ const listQuery = z.object({
   team: z.string().optional().meta({ description: 'Team id: cards assigned to a member of the team.' }),
 })
 
+/** The visible cards matching the list parameters (without `filter`, paging and sort). */
+export function cardListQuery(me: string, query: Partial<z.infer<typeof listQuery>>) {
+  let base = qb.selectFrom('cards').where('cards.board_id', 'in', memberBoardIds(me)).where('cards.trashed', '=', query.trashed ? 1 : 0)
+  if (query.board) base = base.where('cards.board_id', '=', query.board)
+  if (query.list) base = base.where('cards.list_id', '=', query.list)
+  if (query.completed !== undefined) base = base.where('cards.completed', '=', query.completed ? 1 : 0)
+  if (query.archived !== undefined) base = base.where('cards.archived', '=', query.archived ? 1 : 0)
+  if (query.state) {
+    const states = query.state.split(',').map((s) => s.trim())
+    const bad = states.filter((s) => !ListCategory.safeParse(s).success)
+    if (bad.length) throw badRequest(`Unknown state "${bad[0]}"; use backlog, unstarted, started, completed or canceled.`)
+    base = base.where('cards.list_id', 'in', qb.selectFrom('lists').select('lists.id').where('lists.category', 'in', states as never[]))
+  }
+  // IN (subquery) rather than a correlated EXISTS lets SQLite start from the link table's index.
+  const assignedTo = (user: string) => qb.selectFrom('card_assignees').select('card_assignees.card_id').where('card_assignees.user_id', '=', user)
+  if (query.assignee === 'me') base = base.where('cards.id', 'in', assignedTo(me))
+  else if (query.assignee === 'mine') base = base.where((eb) => eb.or([eb('cards.id', 'in', assignedTo(me)), eb('cards.created_by', '=', me)]))
+  else if (query.assignee === 'watching') base = base.where('cards.id', 'in', qb.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
+  else if (query.assignee === 'none') base = base.where('cards.id', 'not in', qb.selectFrom('card_assignees').select('card_assignees.card_id'))
+  else if (query.assignee) base = base.where('cards.id', 'in', assignedTo(query.assignee))
+  if (query.team) {
+    base = base.where('cards.id', 'in', qb.selectFrom('card_assignees').innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
+      .select('card_assignees.card_id').where('team_members.team_id', '=', query.team))
+  }
+  return withFilter(base, 'cards', query.filter)
+}
+
 export function cardRoutes(api: Api): void {
   api.add({
     method: 'get', path: '/v1/cards', tag: 'Cards', access: 'read', summary: 'List cards of the visible boards',
@@ -58,33 +85,9 @@ export function cardRoutes(api: Api): void {
     query: listQuery,
     responses: { 200: { description: 'A page of cards', schema: pageSchema(CardSchema, 'CardPage') } },
     handler: ({ deps, actor, query }) => {
-      const me = actor.user.id
-      let base = qb.selectFrom('cards').where('cards.board_id', 'in', memberBoardIds(me)).where('cards.trashed', '=', query.trashed ? 1 : 0)
-      if (query.board) base = base.where('cards.board_id', '=', query.board)
-      if (query.list) base = base.where('cards.list_id', '=', query.list)
-      if (query.completed !== undefined) base = base.where('cards.completed', '=', query.completed ? 1 : 0)
-      if (query.archived !== undefined) base = base.where('cards.archived', '=', query.archived ? 1 : 0)
-      if (query.state) {
-        const states = query.state.split(',').map((s) => s.trim())
-        const bad = states.filter((s) => !ListCategory.safeParse(s).success)
-        if (bad.length) throw badRequest(`Unknown state "${bad[0]}"; use backlog, unstarted, started, completed or canceled.`)
-        base = base.where('cards.list_id', 'in', qb.selectFrom('lists').select('lists.id').where('lists.category', 'in', states as never[]))
-      }
-      if (query.assignee) {
-        const a = query.assignee
-        const assigned = (user: string) => rawSql<boolean>`EXISTS (SELECT 1 FROM card_assignees ca WHERE ca.card_id = cards.id AND ca.user_id = ${user})`
-        if (a === 'me') base = base.where(assigned(me))
-        else if (a === 'mine') base = base.where(rawSql<boolean>`(${assigned(me)} OR cards.created_by = ${me})`)
-        else if (a === 'watching') base = base.where(rawSql<boolean>`EXISTS (SELECT 1 FROM card_watchers cw WHERE cw.card_id = cards.id AND cw.user_id = ${me})`)
-        else if (a === 'none') base = base.where(rawSql<boolean>`NOT EXISTS (SELECT 1 FROM card_assignees ca WHERE ca.card_id = cards.id)`)
-        else base = base.where(assigned(a))
-      }
-      if (query.team) {
-        base = base.where(rawSql<boolean>`EXISTS (SELECT 1 FROM card_assignees ca JOIN team_members tm ON tm.user_id = ca.user_id WHERE ca.card_id = cards.id AND tm.team_id = ${query.team})`)
-      }
-      base = withFilter(base, 'cards', query.filter)
+      const base = cardListQuery(actor.user.id, query)
       const expand = parseExpand(query.expand, CARD_EXPANDS)
-      const order = parseSort(query.sort ?? 'position,created', SORT)
+      const order = parseSort(query.sort ?? 'position,created', CARD_SORT)
       return { status: 200, body: runPage(deps.sql, base, 'cards', { page: query.page, perPage: query.per_page, order }, (rows: CardsTable[]) => cardViews(deps.sql, rows, expand)) }
     },
   })

@@ -13,5 +13,7 @@ export function openDatabase(file: string): Sql {
   raw.pragma('foreign_keys = ON')
   raw.pragma('synchronous = NORMAL')
   migrate(raw)
+  // Gathers planner statistics where they are missing or stale, so filters pick their indexes (cheap when fresh).
+  raw.pragma('optimize = 0x10002')
   return new Sql(raw)
 }

@@ -42,7 +42,7 @@ function comparison(resource: string, table: string, n: Comparison): Cond {
   if (!r.many && leaf.type !== 'multi') {
     if (hops.length === 0) return scalar(leaf, n.op, n.value, ref(table, leaf.column))
     // A chain of to-one relations reads one value: a scalar subquery, null when a link is missing.
-    const value = sql.raw(`(select ${colText(`t${hops.length}`, leaf.column)} ${fromWhere(table, hops)})`)
+    const value = sql.raw(`(select ${colText(`t${hops.length}`, leaf.column)} ${fromWhere(table, hops).correlated})`)
     return scalar(leaf, n.op, n.value, value)
   }
   // Through many rows, "!=" and "!~" mean "no such row": NOT EXISTS of the positive test.
@@ -56,33 +56,45 @@ function comparison(resource: string, table: string, n: Comparison): Cond {
   } else {
     test = scalar(leaf, op, n.value, ref(`t${hops.length}`, leaf.column))
   }
-  const head = `${negative ? 'not ' : ''}exists (select 1 ${fromWhere(table, all, leaf.type === 'multi' ? leaf : undefined)} and `
-  return sql<SqlBool>`${sql.raw(head)}${test})`
+  // Decorrelated as `outer IN (subquery)`, so SQLite can drive the query from the link table's index instead of
+  // scanning the outer table and probing the subquery once per row.
+  const { outer, inner, body } = fromWhere(table, all, leaf.type === 'multi' ? leaf : undefined)
+  const head = negative ? `(${outer} is null or ${outer} not in (select ${inner} ${body} and ` : `${outer} in (select ${inner} ${body} and `
+  return sql<SqlBool>`${sql.raw(head)}${test}${sql.raw(negative ? '))' : ')')}`
 }
 
 /**
- * `from … join … where <first hop joined to the outer row>`, as SQL text. Hop k is aliased t<k> (its link table
- * j<k>), so nested paths never clash with each other or with the outer table. A membership test by id through a
- * link table needs only the link table.
+ * `from … join … where …` as SQL text, and the pair of columns that ties the first hop to the outer row. Hop k is
+ * aliased t<k> (its link table j<k>), so nested paths never clash with each other or with the outer table. A
+ * membership test by id through a link table needs only the link table.
  */
-function fromWhere(table: string, hops: Hop[], membership?: MultiField): string {
+function fromWhere(table: string, hops: Hop[], membership?: MultiField): { outer: string; inner: string; body: string; correlated: string } {
   const parts: { src: string; on: string }[] = []
   const as = (name: string, alias: string) => `${quote(name)} as ${quote(alias)}`
+  let outer = '', inner = ''
   hops.forEach((h, i) => {
     const k = i + 1
     const prev = k === 1 ? table : `t${k - 1}`
     const t = `t${k}`
-    if (h.kind === 'one') parts.push({ src: as(h.table, t), on: `${colText(t, 'id')} = ${colText(prev, h.fk)}` })
-    else if (h.kind === 'back') parts.push({ src: as(h.table, t), on: `${colText(t, h.back)} = ${colText(prev, 'id')}` })
-    else {
+    let near: [string, string]
+    if (h.kind === 'one') {
+      near = [colText(t, 'id'), colText(prev, h.fk)]
+      parts.push({ src: as(h.table, t), on: `${near[0]} = ${near[1]}` })
+    } else if (h.kind === 'back') {
+      near = [colText(t, h.back), colText(prev, 'id')]
+      parts.push({ src: as(h.table, t), on: `${near[0]} = ${near[1]}` })
+    } else {
       const j = `j${k}`
-      parts.push({ src: as(h.link.table, j), on: `${colText(j, h.link.from)} = ${colText(prev, 'id')}` })
+      near = [colText(j, h.link.from), colText(prev, 'id')]
+      parts.push({ src: as(h.link.table, j), on: `${near[0]} = ${near[1]}` })
       const linkOnly = membership && k === hops.length && !membership.byName
       if (!linkOnly) parts.push({ src: as(h.table, t), on: `${colText(t, 'id')} = ${colText(j, h.link.to)}` })
     }
+    if (k === 1) [inner, outer] = near
   })
   const [first, ...rest] = parts
-  return `from ${first.src}${rest.map((p) => ` join ${p.src} on ${p.on}`).join('')} where ${first.on}`
+  const from = `from ${first.src}${rest.map((p) => ` join ${p.src} on ${p.on}`).join('')}`
+  return { outer, inner, body: `${from} where ${inner} is not null`, correlated: `${from} where ${first.on}` }
 }
 
 function member(f: MultiField, k: number, value: string): Cond {

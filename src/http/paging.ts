@@ -65,13 +65,19 @@ export function runPage<Row, T>(
   opts: { page: number; perPage: number; order: [string, 'asc' | 'desc'][] },
   present: (rows: Row[]) => T[],
 ): Page<T> {
-  const count = sql.first(base.clearSelect().select(rawSql<number>`count(*)`.as('n'))) as { n: number }
-  let q = base.clearSelect().selectAll(table as any)
-  for (const [column, dir] of opts.order) q = q.orderBy(rawSql.ref(column), dir)
-  q = q.orderBy(rawSql.ref(`${table}.id`), 'asc').limit(opts.perPage).offset((opts.page - 1) * opts.perPage)
-  const rows = sql.all(q) as Row[]
-  const totalItems = count.n
+  const q = pageQueries(base, table, opts)
+  const totalItems = (sql.first(q.count) as { n: number }).n
+  const rows = sql.all(q.rows) as Row[]
   return { page: opts.page, perPage: opts.perPage, totalItems, totalPages: Math.ceil(totalItems / opts.perPage), items: present(rows) }
+}
+
+/** The two queries of a page; exported so the query plans can be tested. */
+export function pageQueries(base: SelectQueryBuilder<any, any, any>, table: string, opts: { page: number; perPage: number; order: [string, 'asc' | 'desc'][] }) {
+  const count = base.clearSelect().select(rawSql<number>`count(*)`.as('n'))
+  let rows = base.clearSelect().selectAll(table as any)
+  for (const [column, dir] of opts.order) rows = rows.orderBy(rawSql.ref(column), dir)
+  rows = rows.orderBy(rawSql.ref(`${table}.id`), 'asc').limit(opts.perPage).offset((opts.page - 1) * opts.perPage)
+  return { count, rows }
 }
 
 /** Adds the `filter` parameter to a list query (AND with what it already has). */
