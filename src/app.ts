@@ -1,5 +1,6 @@
 // createApp(deps): middleware order, routers, JSON 404, error handler last.
 import express from 'express'
+import { actionRoutes } from './api/actions.js'
 import { boardRoutes } from './api/boards.js'
 import { cardRoutes } from './api/cards.js'
 import { listRoutes } from './api/lists.js'
@@ -32,6 +33,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   listRoutes(api)
   cardRoutes(api)
   tagRoutes(api)
+  actionRoutes(api)
   webhookRoutes(api)
 
   let document: object | undefined

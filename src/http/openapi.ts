@@ -17,6 +17,7 @@ function errorsFor(spec: RouteSpec<any, any, any>): Record<number, string> {
     e[401] = 'Missing, malformed, unknown, revoked or expired token'
     e[403] = 'Token permission too low'
     e[404] = 'No such record, or not visible to the token'
+    e[429] = 'Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After'
   }
   if (spec.body || spec.query) e[422] = 'A value breaks a rule; details lists each problem'
   if (spec.body) {

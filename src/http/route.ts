@@ -4,6 +4,7 @@ import { z, type ZodObject, type ZodType } from 'zod'
 import type { Actor, Deps, Permission } from '../domain/context.js'
 import { authenticate } from './auth.js'
 import { badRequest, forbidden, HttpError, unprocessable } from './errors.js'
+import { RateLimiter } from './rate-limit.js'
 
 export type Access = 'public' | Permission
 
@@ -44,8 +45,11 @@ export function zodDetails(error: z.ZodError): { path: string; message: string }
 export class Api {
   readonly routes: RouteSpec<any, any, any>[] = []
   readonly router = express.Router()
+  private readonly limiter: RateLimiter | undefined
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    this.limiter = deps.config.rateLimit ? new RateLimiter(deps.clock) : undefined
+  }
 
   add<P extends ZodObject, Q extends ZodObject, B extends ZodType>(spec: RouteSpec<P, Q, B>): void {
     this.routes.push(spec as RouteSpec<any, any, any>)
@@ -53,6 +57,7 @@ export class Api {
     this.router[spec.method](expressPath, async (req: Request, res: Response) => {
       const actor = spec.access === 'public' ? (undefined as unknown as Actor) : authenticate(req, this.deps)
       if (spec.access !== 'public') {
+        this.limiter?.take(actor.tokenId)
         if (actor.permission === 'read' && spec.method !== 'get') {
           throw forbidden('This token is read only.')
         }

@@ -1,4 +1,6 @@
 // One error shape everywhere: unknown routes, bad JSON, content type, body size, paging and sorting.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
 import { runScenarios } from '../helpers/scenarios.js'
 
@@ -22,3 +24,18 @@ runScenarios('errors', seededApp, [
   { name: 'unknown card', method: 'GET', path: '/v1/cards/doesnotexist', token: (c) => c.tokens.member.read, status: 404 },
   { name: 'PATCH with unknown field', method: 'PATCH', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { owner: 'me' }, status: 422 },
 ])
+
+test('TASKD_RATE_LIMIT=on: 429 with Retry-After after 600 requests a minute per token, by the injected clock', async () => {
+  const c = await seededApp({ rateLimit: 'on' })
+  let last
+  for (let i = 0; i < 600; i++) last = await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })
+  assert.equal(last!.status, 200)
+  const limited = await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })
+  assert.equal(limited.status, 429)
+  assert.equal(limited.body.error.code, 'rate_limited')
+  assert.ok(Number(limited.headers.get('retry-after')) >= 1)
+  assert.equal((await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.write })).status, 200, 'other tokens are not affected')
+  c.t.clock.advance(60_000)
+  assert.equal((await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })).status, 200)
+  await c.t.close()
+})
