@@ -3,25 +3,25 @@ import { z } from 'zod'
 import { qb } from '../db/sql.js'
 import type { ListsTable } from '../db/types.js'
 import { createList, deleteList, updateList, visibleList } from '../domain/lists.js'
-import { listView } from '../domain/views.js'
-import { pageQuery, pageSchema, withFilter, parseSort, runPage } from '../http/paging.js'
+import { expandBoards, listView } from '../domain/views.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, withFilter, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { memberBoardIds } from '../store/boards.js'
-import { idParam, ListCategory, ListSchema, name } from './schemas.js'
+import { BoardSchema, idParam, ListCategory, ListSchema, name } from './schemas.js'
 
 const SORT = { position: 'lists.position', created: 'lists.created_at', updated: 'lists.updated_at', name: 'lists.name' }
 
 export function listRoutes(api: Api): void {
   api.add({
     method: 'get', path: '/v1/lists', tag: 'Lists', access: 'read', summary: 'List lists of the visible boards',
-    query: z.object({ ...pageQuery, board: z.string().optional().meta({ description: 'Only the lists of this board.' }) }),
-    responses: { 200: { description: 'A page of lists', schema: pageSchema(ListSchema, 'ListPage') } },
+    query: z.object({ ...pageQuery, ...expandQuery(['board']), board: z.string().optional().meta({ description: 'Only the lists of this board.' }) }),
+    responses: { 200: { description: 'A page of lists', schema: pageSchema(ListSchema.extend({ expand: z.object({ board: BoardSchema }).optional() }), 'ListPage') } },
     handler: ({ deps, actor, query }) => {
       let base = qb.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(actor.user.id))
       if (query.board) base = base.where('lists.board_id', '=', query.board)
       base = withFilter(base, 'lists', query.filter)
       const order = parseSort(query.sort ?? 'position,created', SORT)
-      return { status: 200, body: runPage(deps.sql, base, 'lists', { page: query.page, perPage: query.per_page, order }, (rows: ListsTable[]) => rows.map(listView)) }
+      return { status: 200, body: runPage(deps.sql, base, 'lists', { page: query.page, perPage: query.per_page, order }, (rows: ListsTable[]) => expandBoards(deps.sql, rows.map(listView), parseExpand(query.expand, ['board']))) }
     },
   })
   api.add({
@@ -49,3 +49,4 @@ export function listRoutes(api: Api): void {
     handler: ({ deps, actor, params, query }) => { deleteList(deps, actor, params.id, query.move_to); return { status: 204 } },
   })
 }
+

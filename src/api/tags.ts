@@ -3,11 +3,11 @@ import { z } from 'zod'
 import { qb } from '../db/sql.js'
 import type { TagsTable } from '../db/types.js'
 import { createTag, deleteTag, updateTag, visibleTag } from '../domain/tags.js'
-import { tagView } from '../domain/views.js'
-import { pageQuery, pageSchema, withFilter, parseSort, runPage } from '../http/paging.js'
+import { expandBoards, tagView } from '../domain/views.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, withFilter, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { memberBoardIds } from '../store/boards.js'
-import { idParam, name, TagSchema } from './schemas.js'
+import { BoardSchema, idParam, name, TagSchema } from './schemas.js'
 
 const SORT = { name: 'tags.name', created: 'tags.created_at', updated: 'tags.updated_at' }
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #ff8800.').nullable()
@@ -15,14 +15,14 @@ const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #f
 export function tagRoutes(api: Api): void {
   api.add({
     method: 'get', path: '/v1/tags', tag: 'Tags', access: 'read', summary: 'List tags of the visible boards',
-    query: z.object({ ...pageQuery, board: z.string().optional().meta({ description: 'Only the tags of this board.' }) }),
-    responses: { 200: { description: 'A page of tags', schema: pageSchema(TagSchema, 'TagPage') } },
+    query: z.object({ ...pageQuery, ...expandQuery(['board']), board: z.string().optional().meta({ description: 'Only the tags of this board.' }) }),
+    responses: { 200: { description: 'A page of tags', schema: pageSchema(TagSchema.extend({ expand: z.object({ board: BoardSchema }).optional() }), 'TagPage') } },
     handler: ({ deps, actor, query }) => {
       let base = qb.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(actor.user.id))
       if (query.board) base = base.where('tags.board_id', '=', query.board)
       base = withFilter(base, 'tags', query.filter)
       const order = parseSort(query.sort ?? 'name', SORT)
-      return { status: 200, body: runPage(deps.sql, base, 'tags', { page: query.page, perPage: query.per_page, order }, (rows: TagsTable[]) => rows.map(tagView)) }
+      return { status: 200, body: runPage(deps.sql, base, 'tags', { page: query.page, perPage: query.per_page, order }, (rows: TagsTable[]) => expandBoards(deps.sql, rows.map(tagView), parseExpand(query.expand, ['board']))) }
     },
   })
   api.add({
@@ -48,3 +48,4 @@ export function tagRoutes(api: Api): void {
     handler: ({ deps, actor, params }) => { deleteTag(deps, actor, params.id); return { status: 204 } },
   })
 }
+

@@ -1,5 +1,7 @@
 // API shapes of boards, lists and tags (cards have src/domain/card-view.ts).
+import type { Sql } from '../db/sql.js'
 import type { BoardsTable, ListsTable, TagsTable } from '../db/types.js'
+import { getBoards } from '../store/boards.js'
 
 export interface BoardView { id: string; name: string; description: string; key_prefix: string; created_by: string | null; created: string; updated: string }
 export interface ListView { id: string; board: string; name: string; position: number; category: ListsTable['category']; created: string; updated: string }
@@ -14,3 +16,10 @@ export const listView = (l: ListsTable): ListView => ({
 export const tagView = (t: TagsTable): TagView => ({
   id: t.id, board: t.board_id, name: t.name, color: t.color, created: t.created_at, updated: t.updated_at,
 })
+
+/** `expand=board` on a page of lists or tags: their boards in one query. */
+export function expandBoards<T extends { board: string }>(sql: Sql, items: T[], expand: ReadonlySet<string>): (T & { expand?: { board?: BoardView } })[] {
+  if (!expand.has('board')) return items
+  const boards = new Map(getBoards(sql, items.map((i) => i.board)).map((b) => [b.id, boardView(b)]))
+  return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
+}
