@@ -132,6 +132,8 @@ CREATE TABLE tags (
   updated_at TEXT NOT NULL
 );
 CREATE UNIQUE INDEX tags_board_name ON tags(board_id, name COLLATE NOCASE);
+-- `tags ~ "bug"` matches by name across boards.
+CREATE INDEX tags_name ON tags(name COLLATE NOCASE);
 
 CREATE TABLE card_tags (
   card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,

@@ -1,12 +1,13 @@
 // /v1/boards: boards, clone and membership.
 import { z } from 'zod'
+import { applyFilter } from '../filter/index.js'
 import { qb } from '../db/sql.js'
 import type { BoardsTable, UsersTable } from '../db/types.js'
 import { addMember, cloneBoard, createBoard, deleteBoard, getBoardFor, removeMember, updateBoard } from '../domain/boards.js'
 import { visibleBoard } from '../domain/access.js'
 import { userView } from '../domain/users.js'
 import { boardView } from '../domain/views.js'
-import { expandQuery, pageQuery, pageSchema, withFilter, parseExpand, parseSort, runPage } from '../http/paging.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { memberBoardIds } from '../store/boards.js'
 import { BoardSchema, idParam, ListSchema, name, TagSchema, UserSchema } from './schemas.js'
@@ -23,7 +24,7 @@ export function boardRoutes(api: Api): void {
     responses: { 200: { description: 'A page of boards', schema: pageSchema(BoardSchema.extend({ expand: z.record(z.string(), z.unknown()).optional() }), 'BoardPage') } },
     handler: ({ deps, actor, query }) => {
       const expand = parseExpand(query.expand, EXPANDS)
-      const base = withFilter(qb.selectFrom('boards').where('boards.id', 'in', memberBoardIds(actor.user.id)), 'boards', query.filter)
+      const base = applyFilter(qb.selectFrom('boards').where('boards.id', 'in', memberBoardIds(actor.user.id)), 'boards', query.filter)
       const order = parseSort(query.sort ?? 'created', SORT)
       const page = runPage(deps.sql, base, 'boards', { page: query.page, perPage: query.per_page, order }, (rows: BoardsTable[]) => {
         const views = rows.map((b) => ({ ...boardView(b), ...(expand.size ? { expand: {} as Record<string, unknown> } : {}) }))

@@ -1,12 +1,13 @@
 // /v1/cards: the heart. List with query parameters and filter, create (idempotent), update, trash, move, complete.
 import { z } from 'zod'
+import { applyFilter } from '../filter/index.js'
 import { sql as rawSql } from 'kysely'
 import { qb } from '../db/sql.js'
 import type { CardsTable } from '../db/types.js'
 import { CARD_EXPANDS, cardViews } from '../domain/card-view.js'
 import { createCard, getCardFor, moveCard, trashCard, updateCard } from '../domain/cards.js'
 import { badRequest } from '../http/errors.js'
-import { expandQuery, pageQuery, pageSchema, withFilter, parseExpand, parseSort, runPage } from '../http/paging.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { memberBoardIds } from '../store/boards.js'
 import { dateOrDateTime, idParam, ListCategory, queryBool } from './schemas.js'
@@ -75,7 +76,7 @@ export function cardListQuery(me: string, query: Partial<z.infer<typeof listQuer
     base = base.where('cards.id', 'in', qb.selectFrom('card_assignees').innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
       .select('card_assignees.card_id').where('team_members.team_id', '=', query.team))
   }
-  return withFilter(base, 'cards', query.filter)
+  return applyFilter(base, 'cards', query.filter, { anchored: Boolean(query.board || query.list) })
 }
 
 export function cardRoutes(api: Api): void {

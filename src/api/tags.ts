@@ -1,10 +1,11 @@
 // /v1/tags: board-scoped tags.
 import { z } from 'zod'
+import { applyFilter } from '../filter/index.js'
 import { qb } from '../db/sql.js'
 import type { TagsTable } from '../db/types.js'
 import { createTag, deleteTag, updateTag, visibleTag } from '../domain/tags.js'
 import { expandBoards, tagView } from '../domain/views.js'
-import { expandQuery, pageQuery, pageSchema, parseExpand, withFilter, parseSort, runPage } from '../http/paging.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { memberBoardIds } from '../store/boards.js'
 import { BoardSchema, idParam, name, TagSchema } from './schemas.js'
@@ -20,7 +21,7 @@ export function tagRoutes(api: Api): void {
     handler: ({ deps, actor, query }) => {
       let base = qb.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(actor.user.id))
       if (query.board) base = base.where('tags.board_id', '=', query.board)
-      base = withFilter(base, 'tags', query.filter)
+      base = applyFilter(base, 'tags', query.filter)
       const order = parseSort(query.sort ?? 'name', SORT)
       return { status: 200, body: runPage(deps.sql, base, 'tags', { page: query.page, perPage: query.per_page, order }, (rows: TagsTable[]) => expandBoards(deps.sql, rows.map(tagView), parseExpand(query.expand, ['board']))) }
     },

@@ -1,10 +1,11 @@
 // /v1/tokens: personal access tokens. The raw value is returned once, on creation.
 import { z } from 'zod'
+import { applyFilter } from '../filter/index.js'
 import { qb } from '../db/sql.js'
 import type { TokensTable } from '../db/types.js'
 import { isAdmin } from '../domain/context.js'
 import { createToken, revokeToken, tokenView } from '../domain/tokens.js'
-import { pageQuery, pageSchema, withFilter, parseSort, runPage } from '../http/paging.js'
+import { pageQuery, pageSchema, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { getUsers } from '../store/users.js'
 import { dateOrDateTime, idParam, name } from './schemas.js'
@@ -23,7 +24,7 @@ export function tokenRoutes(api: Api): void {
     query: z.object({ ...pageQuery }),
     responses: { 200: { description: 'A page of tokens', schema: pageSchema(TokenSchema, 'TokenPage') } },
     handler: ({ deps, actor, query }) => {
-      let base = withFilter(qb.selectFrom('tokens'), 'tokens', query.filter)
+      let base = applyFilter(qb.selectFrom('tokens'), 'tokens', query.filter)
       if (!isAdmin(actor)) base = base.where('tokens.user_id', '=', actor.user.id)
       const order = parseSort(query.sort ?? '-created', SORT)
       const page = runPage(deps.sql, base, 'tokens', { page: query.page, perPage: query.per_page, order }, (rows: TokensTable[]) => {

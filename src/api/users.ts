@@ -1,10 +1,11 @@
 // /v1/users: the caller, the workspace's users, and (owners/admins) user management.
 import { z } from 'zod'
+import { applyFilter } from '../filter/index.js'
 import { qb } from '../db/sql.js'
 import { createUser, updateUser, userView } from '../domain/users.js'
 import type { UsersTable } from '../db/types.js'
 import { notFound } from '../http/errors.js'
-import { pageQuery, pageSchema, withFilter, parseSort, runPage } from '../http/paging.js'
+import { pageQuery, pageSchema, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { getUser } from '../store/users.js'
 import { idParam, name, UserSchema } from './schemas.js'
@@ -23,7 +24,7 @@ export function userRoutes(api: Api): void {
     query: z.object({ ...pageQuery }),
     responses: { 200: { description: 'A page of users', schema: pageSchema(UserSchema, 'UserPage') } },
     handler: ({ deps, query }) => {
-      const base = withFilter(qb.selectFrom('users'), 'users', query.filter)
+      const base = applyFilter(qb.selectFrom('users'), 'users', query.filter)
       const order = query.sort ? parseSort(query.sort, SORT) : parseSort('created', SORT)
       return { status: 200, body: runPage(deps.sql, base, 'users', { page: query.page, perPage: query.per_page, order }, (rows: UsersTable[]) => rows.map(userView)) }
     },

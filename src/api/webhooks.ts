@@ -1,5 +1,6 @@
 // /v1/webhooks: outgoing subscriptions, the event catalog, samples, logs, and the test and sample actions.
 import { z } from 'zod'
+import { applyFilter } from '../filter/index.js'
 import { qb } from '../db/sql.js'
 import type { WebhooksTable } from '../db/types.js'
 import { isAdmin } from '../domain/context.js'
@@ -7,7 +8,7 @@ import { listSamples, sendSampleDelivery, sendTestDelivery, webhookLogs } from '
 import { createWebhook, deleteWebhook, getWebhookFor, updateWebhook, webhookViews } from '../domain/webhooks.js'
 import { EVENT_CATALOG } from '../events/catalog.js'
 import { registerFilterResource } from '../filter/index.js'
-import { pageQuery, pageSchema, parseSort, runPage, withFilter } from '../http/paging.js'
+import { pageQuery, pageSchema, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { idParam, name } from './schemas.js'
 import { EventCatalogSchema, LogSchema, SampleSchema, WebhookSchema } from './webhook-schemas.js'
@@ -67,7 +68,7 @@ export function webhookRoutes(api: Api): void {
     handler: ({ deps, actor, query }) => {
       let base = qb.selectFrom('webhooks')
       if (!isAdmin(actor)) base = base.where('webhooks.created_by', '=', actor.user.id)
-      base = withFilter(base, 'webhooks', query.filter)
+      base = applyFilter(base, 'webhooks', query.filter)
       const order = parseSort(query.sort ?? 'created', SORT)
       return { status: 200, body: runPage(deps.sql, base, 'webhooks', { page: query.page, perPage: query.per_page, order }, (rows: WebhooksTable[]) => webhookViews(deps.sql, rows)) }
     },

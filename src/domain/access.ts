@@ -2,13 +2,13 @@
 import type { Sql } from '../db/sql.js'
 import type { BoardsTable } from '../db/types.js'
 import { forbidden, notFound } from '../http/errors.js'
-import { getBoard, isBoardMember } from '../store/boards.js'
+import { getBoard, getMemberBoard } from '../store/boards.js'
 import { type Actor, isAdmin } from './context.js'
 
 /** The board if the actor is a member of it; otherwise 404, so other boards' existence never leaks. */
 export function visibleBoard(sql: Sql, actor: Actor, boardId: string, what = 'board'): BoardsTable {
-  const board = getBoard(sql, boardId)
-  if (!board || !isBoardMember(sql, boardId, actor.user.id)) throw notFound(what)
+  const board = getMemberBoard(sql, boardId, actor.user.id)
+  if (!board) throw notFound(what)
   return board
 }
 

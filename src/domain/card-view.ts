@@ -20,17 +20,22 @@ export interface CardView {
 export const CARD_EXPANDS = ['board', 'list', 'tags', 'assignees', 'members', 'watchers', 'priority', 'created_by'] as const
 
 /** Cards in API shape; relations for the whole page come from a fixed number of queries (no N+1). */
-export function cardViews(sql: Sql, rows: CardsTable[], expand: ReadonlySet<string> = new Set()): CardView[] {
-  const ids = rows.map((r) => r.id)
-  const links = loadCardLinks(sql, ids)
-  const states = listCategoryOf(sql, rows.map((r) => r.list_id))
-  const views: CardView[] = rows.map((r) => ({
+/** One card in API shape, from its row, its links and its list's category. */
+export function cardView(r: CardsTable, links: { assignees: string[]; tags: string[]; watchers: string[] }, state: string): CardView {
+  return {
     id: r.id, key: r.key, title: r.title, description: r.description, board: r.board_id, list: r.list_id, position: r.position,
-    priority: r.priority, assignees: links.assignees.get(r.id) ?? [], tags: links.tags.get(r.id) ?? [], watchers: links.watchers.get(r.id) ?? [],
+    priority: r.priority, assignees: links.assignees, tags: links.tags, watchers: links.watchers,
     start_date: r.start_date, due_date: r.due_date, completed: r.completed === 1, completed_at: r.completed_at,
-    archived: r.archived === 1, trashed: r.trashed === 1, state: states.get(r.list_id) ?? 'unstarted',
-    created: r.created_at, updated: r.updated_at, created_by: r.created_by,
-  }))
+    archived: r.archived === 1, trashed: r.trashed === 1, state, created: r.created_at, updated: r.updated_at, created_by: r.created_by,
+  }
+}
+
+export function cardViews(sql: Sql, rows: CardsTable[], expand: ReadonlySet<string> = new Set()): CardView[] {
+  const links = loadCardLinks(sql, rows.map((r) => r.id))
+  const states = listCategoryOf(sql, rows.map((r) => r.list_id))
+  const views = rows.map((r) => cardView(r, {
+    assignees: links.assignees.get(r.id) ?? [], tags: links.tags.get(r.id) ?? [], watchers: links.watchers.get(r.id) ?? [],
+  }, states.get(r.list_id) ?? 'unstarted'))
   if (expand.size > 0) addExpansions(sql, views, expand)
   return views
 }
@@ -59,9 +64,12 @@ function addExpansions(sql: Sql, views: CardView[], expand: ReadonlySet<string>)
 const excerpt = (text: string, max = 280): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
-export function cardEventData(sql: Sql, config: Config, card: CardView): Record<string, unknown> {
-  const board = getBoards(sql, [card.board])[0]
-  const list = getLists(sql, [card.list])[0]
+/** Names the caller already holds, so enrichment need not read them again. */
+export interface KnownNames { board?: { id: string; name: string }; list?: { id: string; name: string } }
+
+export function cardEventData(sql: Sql, config: Config, card: CardView, known: KnownNames = {}): Record<string, unknown> {
+  const board = known.board?.id === card.board ? known.board : getBoards(sql, [card.board])[0]
+  const list = known.list?.id === card.list ? known.list : getLists(sql, [card.list])[0]
   const users = new Map(getUsers(sql, [...card.assignees, ...card.watchers, ...(card.created_by ? [card.created_by] : [])]).map((u) => [u.id, u]))
   const tags = getTags(sql, card.tags)
   const person = (id: string) => ({ id, name: users.get(id)?.name ?? null })

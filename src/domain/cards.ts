@@ -1,17 +1,17 @@
 // Cards: create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
-import type { CardsTable } from '../db/types.js'
+import type { CardsTable, ListsTable } from '../db/types.js'
 import { isoAt } from '../clock.js'
 import { newId } from '../ids.js'
 import { notFound, unprocessable, type ErrorDetail } from '../http/errors.js'
 import { getBoards, getList, getTags, listsOfBoard, takeCardNumber } from '../store/boards.js'
 import {
-  deleteCardRow, findByIdempotencyKey, getCard, insertCard, maxCardPosition, setTagLinks, setUserLinks, updateCardRow,
+  addTagLinks, addUserLinks, deleteCardRow, findByIdempotencyKey, getCard, insertCard, maxCardPosition, setTagLinks, setUserLinks, updateCardRow,
 } from '../store/cards.js'
 import { getUsers } from '../store/users.js'
 import { emitEvent } from '../events/emit.js'
 import type { EventName } from '../events/catalog.js'
 import { visibleBoard } from './access.js'
-import { cardEventData, cardViews, type CardView } from './card-view.js'
+import { cardEventData, cardView, cardViews, type CardView, type KnownNames } from './card-view.js'
 import type { Actor, Deps } from './context.js'
 
 export interface CardFields {
@@ -35,9 +35,11 @@ export function visibleCard(deps: Deps, actor: Actor, id: string): CardsTable {
 
 const viewOf = (deps: Deps, id: string): CardView => cardViews(deps.sql, [getCard(deps.sql, id)!])[0]
 
-function checkRefs(deps: Deps, boardId: string, input: CardFields): void {
+/** Checks every id the input names; returns the list it names, if any. */
+function checkRefs(deps: Deps, boardId: string, input: CardFields): ListsTable | undefined {
   const details: ErrorDetail[] = []
-  if (input.list !== undefined && getList(deps.sql, input.list)?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
+  const list = input.list === undefined ? undefined : getList(deps.sql, input.list)
+  if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
   for (const field of ['assignees', 'watchers'] as const) {
     const ids = input[field]
     if (ids && getUsers(deps.sql, ids).length !== new Set(ids).size) details.push({ path: field, message: 'Every entry must be an existing user id.' })
@@ -47,10 +49,11 @@ function checkRefs(deps: Deps, boardId: string, input: CardFields): void {
     if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId)) details.push({ path: 'tags', message: 'Every entry must be a tag id of this board.' })
   }
   if (details.length) throw invalid(details)
+  return list
 }
 
-function emitCard(deps: Deps, actor: Actor, name: EventName, view: CardView, extra: Record<string, unknown> = {}): void {
-  const data = { ...cardEventData(deps.sql, deps.config, view), ...extra, actor: { id: actor.user.id, name: actor.user.name } }
+function emitCard(deps: Deps, actor: Actor, name: EventName, view: CardView, extra: Record<string, unknown> = {}, known?: KnownNames): void {
+  const data = { ...cardEventData(deps.sql, deps.config, view, known), ...extra, actor: { id: actor.user.id, name: actor.user.name } }
   emitEvent(deps, { name, boardId: view.board, data })
 }
 
@@ -67,25 +70,28 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
       const found = findByIdempotencyKey(sql, board.id, input.idempotency_key)
       if (found) return { card: { ...cardViews(sql, [found])[0], existing: true }, existing: true }
     }
-    checkRefs(deps, board.id, input)
-    const listId = input.list ?? listsOfBoard(sql, board.id)[0]?.id
-    if (!listId) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+    const named = checkRefs(deps, board.id, input)
+    const list = named ?? listsOfBoard(sql, board.id)[0]
+    if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
     const num = takeCardNumber(sql, board.id)
     const now = deps.clock.now(), at = isoAt(now)
     const row: CardsTable = {
-      id: newId(), board_id: board.id, list_id: listId, key_num: num, key: `${board.key_prefix}-${num}`, title: input.title,
-      description: input.description ?? '', position: input.position ?? maxCardPosition(sql, listId) + 1, priority: input.priority ?? 0,
+      id: newId(), board_id: board.id, list_id: list.id, key_num: num, key: `${board.key_prefix}-${num}`, title: input.title,
+      description: input.description ?? '', position: input.position ?? maxCardPosition(sql, list.id) + 1, priority: input.priority ?? 0,
       start_date: normalizeDate(input.start_date) ?? null, due_date: normalizeDate(input.due_date) ?? null,
       completed: input.completed ? 1 : 0, completed_at: input.completed ? at : null, archived: input.archived ? 1 : 0, trashed: 0,
       idempotency_key: input.idempotency_key ?? null, created_by: actor.user.id, created_at: at, updated_at: at,
     }
     insertCard(sql, row)
-    if (input.assignees?.length) setUserLinks(sql, 'card_assignees', row.id, [...new Set(input.assignees)])
-    if (input.watchers?.length) setUserLinks(sql, 'card_watchers', row.id, [...new Set(input.watchers)])
-    if (input.tags?.length) setTagLinks(sql, row.id, [...new Set(input.tags)])
-    const view = viewOf(deps, row.id)
-    emitCard(deps, actor, 'card.created', view)
-    for (const user of view.assignees) emitCard(deps, actor, 'card.assigned', view, { user: userRef(deps, user) })
+    const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
+    addUserLinks(sql, 'card_assignees', row.id, links.assignees)
+    addUserLinks(sql, 'card_watchers', row.id, links.watchers)
+    addTagLinks(sql, row.id, links.tags)
+    // The view is built from what was just written: reading it back would double the statements of a create.
+    const view = cardView(row, links, list.category)
+    const known = { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } }
+    emitCard(deps, actor, 'card.created', view, {}, known)
+    for (const user of view.assignees) emitCard(deps, actor, 'card.assigned', view, { user: userRef(deps, user) }, known)
     return { card: view, existing: false }
   })
 }

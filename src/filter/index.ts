@@ -1,7 +1,7 @@
 // Public API of the filter language (SPEC "Filter grammar", API-DECISIONS §4).
 //
 //   parseFilter(input)                  → FilterNode | null   syntax only; null for an empty or blank filter
-//   filterExpression(resource, input)   → ((eb) => Expression<SqlBool>) | null
+//   filterExpression(resource, input, { anchored? })   → ((eb) => Expression<SqlBool>) | null
 //       Parses and checks every field, operator and value against the resource's field map right away, so a bad
 //       filter throws before any query is built. Use:
 //         const f = filterExpression('cards', req.query.filter)
@@ -34,17 +34,17 @@ export function parseFilter(input: string): FilterNode | null {
 }
 
 /** `resource` names a field map (cards, boards, lists, users, tokens, tags, files, or a registered one). */
-export function filterExpression(resource: string, input: string | null | undefined): FilterFactory | null {
+export function filterExpression(resource: string, input: string | null | undefined, opts: { anchored?: boolean } = {}): FilterFactory | null {
   filterResource(resource) // an unknown resource is a programming error: plain Error, before the input is looked at
   if (input == null) return null
   const node = parse(input, comparisonCheck(resource))
-  return node && ((eb) => compileFilter(eb, resource, node))
+  return node && ((eb) => compileFilter(eb, resource, node, opts.anchored))
 }
 
 /** Shorthand for list routes: `applyFilter(qb.selectFrom('cards'), 'cards', query.filter)`. */
 export function applyFilter<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>, resource: string, input: string | null | undefined,
+  query: SelectQueryBuilder<DB, TB, O>, resource: string, input: string | null | undefined, opts: { anchored?: boolean } = {},
 ): SelectQueryBuilder<DB, TB, O> {
-  const f = filterExpression(resource, input)
+  const f = filterExpression(resource, input, opts)
   return f ? query.where(f as never) : query
 }

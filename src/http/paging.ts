@@ -2,7 +2,6 @@
 import { z } from 'zod'
 import { sql as rawSql, type SelectQueryBuilder } from 'kysely'
 import type { Sql } from '../db/sql.js'
-import { filterExpression } from '../filter/index.js'
 import { badRequest } from './errors.js'
 
 export const pageQuery = {
@@ -80,8 +79,3 @@ export function pageQueries(base: SelectQueryBuilder<any, any, any>, table: stri
   return { count, rows }
 }
 
-/** Adds the `filter` parameter to a list query (AND with what it already has). */
-export function withFilter<Q extends SelectQueryBuilder<any, any, any>>(query: Q, resource: string, filter: string | undefined): Q {
-  const expression = filterExpression(resource, filter)
-  return expression ? (query.where(expression) as Q) : query
-}

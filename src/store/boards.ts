@@ -4,6 +4,10 @@ import { qb } from '../db/sql.js'
 import type { BoardsTable, ListsTable, TagsTable } from '../db/types.js'
 
 export const getBoard = (sql: Sql, id: string) => sql.first(qb.selectFrom('boards').selectAll().where('id', '=', id))
+/** The board if the user is a member of it, in one query. */
+export const getMemberBoard = (sql: Sql, id: string, userId: string) =>
+  sql.first(qb.selectFrom('boards').selectAll().where('id', '=', id)
+    .where((eb) => eb.exists(eb.selectFrom('board_members').select('user_id').whereRef('board_members.board_id', '=', 'boards.id').where('board_members.user_id', '=', userId))))
 export const getBoards = (sql: Sql, ids: readonly string[]): BoardsTable[] =>
   ids.length === 0 ? [] : sql.all(qb.selectFrom('boards').selectAll().where('id', 'in', [...new Set(ids)]))
 export const insertBoard = (sql: Sql, row: BoardsTable) => sql.run(qb.insertInto('boards').values(row))

@@ -22,14 +22,22 @@ export const moveCardsOfList = (sql: Sql, fromList: string, toList: string, at: 
 
 type Link = 'card_assignees' | 'card_watchers'
 
+export function addUserLinks(sql: Sql, table: Link, cardId: string, userIds: readonly string[]): void {
+  if (userIds.length) sql.run(qb.insertInto(table).values(userIds.map((user_id) => ({ card_id: cardId, user_id }))))
+}
+
 export function setUserLinks(sql: Sql, table: Link, cardId: string, userIds: readonly string[]): void {
   sql.run(qb.deleteFrom(table).where('card_id', '=', cardId))
-  if (userIds.length) sql.run(qb.insertInto(table).values(userIds.map((user_id) => ({ card_id: cardId, user_id }))))
+  addUserLinks(sql, table, cardId, userIds)
+}
+
+export function addTagLinks(sql: Sql, cardId: string, tagIds: readonly string[]): void {
+  if (tagIds.length) sql.run(qb.insertInto('card_tags').values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id }))))
 }
 
 export function setTagLinks(sql: Sql, cardId: string, tagIds: readonly string[]): void {
   sql.run(qb.deleteFrom('card_tags').where('card_id', '=', cardId))
-  if (tagIds.length) sql.run(qb.insertInto('card_tags').values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id }))))
+  addTagLinks(sql, cardId, tagIds)
 }
 
 export interface CardLinks { assignees: Map<string, string[]>; watchers: Map<string, string[]>; tags: Map<string, string[]> }
