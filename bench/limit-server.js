@@ -6,7 +6,7 @@
 //                    the board's first list, the key number from boards.next_key (UPDATE ... RETURNING, read with
 //                    .all()), max position, the card row, its card_assignees / card_watchers / card_tags rows, and
 //                    one `events` row for card.created plus one per assignee for card.assigned (with the same
-//                    enriched data), plus the webhook subscription lookup per event, all in one IMMEDIATE
+//                    enriched data, names included), plus the webhook subscription lookup per event, all in one IMMEDIATE
 //                    transaction. It does not re-read the card it has just written.
 //   GET /v1/cards    Only the two filters the bench sends, with the same WHERE semantics as taskd (visibility
 //                    subquery on board_members, trashed = 0, the filter) and the same COUNT(*) total, the page in
@@ -39,7 +39,7 @@ const ORDER = 'ORDER BY cards.position, cards.created_at, cards.id LIMIT ? OFFSE
 const IN_JSON = 'IN (SELECT value FROM json_each(?))'
 
 const q = {
-  auth: db.prepare(`SELECT t.id, t.user_id, t.permission, t.expires_at, u.role FROM tokens t JOIN users u ON u.id = t.user_id
+  auth: db.prepare(`SELECT t.id, t.user_id, t.permission, t.expires_at, u.role, u.name FROM tokens t JOIN users u ON u.id = t.user_id
     WHERE t.hash = ?`),
   touch: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
   board: db.prepare('SELECT id, name, key_prefix FROM boards WHERE id = ?'),
@@ -159,7 +159,7 @@ function createCard(auth, body) {
       start_date: start, due_date: due, completed, completed_at: completed ? at : null, archived: false, trashed: false,
       state: list.category, created: at, updated: at, created_by: auth.user_id,
     }
-    if (!people.has(auth.user_id)) people.set(auth.user_id, q.users.all(JSON.stringify([auth.user_id]))[0]?.name ?? null)
+    if (!people.has(auth.user_id)) people.set(auth.user_id, auth.name)
     const person = (u) => ({ id: u, name: people.get(u) ?? null })
     const data = {
       id, key, title, url: `http://127.0.0.1/v1/cards/${id}`, board: { id: board.id, name: board.name },
@@ -170,12 +170,13 @@ function createCard(auth, body) {
       description_excerpt: description.length <= 280 ? description : `${description.slice(0, 279)}…`, created: at, updated: at,
       created_by: person(auth.user_id),
     }
+    const actor = person(auth.user_id)
     const emit = (name, extra) => {
-      q.insertEvent.run(newId(), name, board.id, JSON.stringify(extra ? { ...data, ...extra } : data), at)
+      q.insertEvent.run(newId(), name, board.id, JSON.stringify({ ...data, ...extra, actor }), at)
       q.subscriptions.all(board.id, board.id) // none in the bench; taskd asks the same question per event
     }
     emit('card.created')
-    for (const u of assignees) emit('card.assigned', { user: { id: u } })
+    for (const u of assignees) emit('card.assigned', { user: person(u) })
     return card
   }).immediate()
 }
@@ -255,13 +256,17 @@ const server = http.createServer((req, res) => {
 })
 server.keepAliveTimeout = 5000
 
+let closing = false
 function close() {
+  if (closing) return
+  closing = true
   server.close(() => { db.close(); process.exit(0) })
   server.closeAllConnections()
 }
 process.on('SIGTERM', close)
 process.on('SIGINT', close)
 process.on('message', (m) => { if (m === 'close') close() })
+process.on('disconnect', close) // under fork(): never outlive the parent
 
 server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
   const { port } = server.address()

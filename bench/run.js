@@ -20,7 +20,6 @@ const here = path.dirname(self)
 const root = path.resolve(here, '..')
 const outDir = path.join(here, 'out')
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // The taskd server under test: taskd's own startServer on the given database file.
 async function taskdChild(db) {
@@ -31,6 +30,7 @@ async function taskdChild(db) {
   const close = async () => { await running.close(); process.exit(0) } // a clean exit also writes the --cpu-prof profile
   process.on('message', (m) => { if (m === 'close') void close() })
   process.on('SIGTERM', () => void close())
+  process.on('disconnect', () => void close()) // never outlive the orchestrator
   // Under --profile: when the server became ready, on the profile's clock (µs, monotonic), so startup can be left out.
   if (process.env.BENCH_READY_FILE) fs.writeFileSync(process.env.BENCH_READY_FILE, String(process.hrtime.bigint() / 1000n))
   process.send({ port: running.port })
@@ -40,6 +40,7 @@ async function taskdChild(db) {
 // The load generator: autocannon, a warm-up run that is thrown away, then the measured run. Latencies are taken from
 // autocannon's per-response event (hrtime, sub-millisecond) rather than its histogram (1 ms resolution).
 async function clientChild(opts) {
+  process.on('disconnect', () => process.exit(1)) // never outlive the orchestrator
   const { default: autocannon } = await import('autocannon')
   const base = { url: opts.url, method: opts.method, headers: opts.headers, body: opts.body, connections: opts.connections, pipelining: 1, timeout: 30 }
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup })
@@ -135,21 +136,21 @@ function scenarios(meta, opts) {
   }
   return {
     create: {
-      title: 'POST /v1/cards', what: `title, board, priority, 1 tag, 1 assignee, due_date; c=${opts.connections}`,
+      title: 'POST /v1/cards',
       method: 'POST', path: '/v1/cards', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(createBody),
       connections: opts.connections, expect: 201,
     },
     selective: {
-      title: 'GET /v1/cards selective', what: `board="<board 1>" && priority>=3 && tags~"bug", per_page 50; c=${opts.listConnections}`,
+      title: 'GET /v1/cards selective',
       ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`), expect: 200,
     },
     // The same request one at a time: latency without queueing, which is what the p99 target is checked against.
     'selective-c1': {
-      title: 'GET /v1/cards selective c=1', what: 'the same, one connection',
+      title: 'GET /v1/cards selective c=1',
       ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`), connections: 1, expect: 200,
     },
     text: {
-      title: 'GET /v1/cards text', what: `title~"report", per_page 50; c=${opts.listConnections}`,
+      title: 'GET /v1/cards text',
       ...list('title~"report"'), expect: 200,
     },
   }
@@ -250,7 +251,7 @@ async function main(opts) {
   }
   const noisy = opts.only.flatMap((name) => Object.entries(results[name])
     .filter(([, r]) => r.cpu && r.cpu.others > 0.25).map(([server, r]) => `${name}/${server} ${r.cpu.others.toFixed(2)}`))
-  if (noisy.length) console.log(`\nNOTE: other processes used CPU (cores) during: ${noisy.join(', ')}; those figures are noisy.`)
+  if (noisy.length) console.log(`\nNOTE: other processes used CPU (cores) during: ${noisy.join(', ')}; those figures are noisy (a server at ~1.00 CPU still had its core).`)
   const report = { when: new Date().toISOString(), machine: { ...m, sqlite: sqliteVersion }, seed: path.basename(seedFile), opts, results, problems }
   fs.writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`)
   if (opts.profile) {
