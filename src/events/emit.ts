@@ -11,7 +11,11 @@ export interface NewEvent { name: EventName; boardId: string | null; data: Recor
 
 /** The exact body every attempt of one delivery sends. */
 export const deliveryBody = (deliveryId: string, event: string, timestamp: string, data: unknown): string =>
-  JSON.stringify({ id: deliveryId, event, timestamp, data })
+  bodyWithData(deliveryId, event, timestamp, JSON.stringify(data))
+
+/** Byte-for-byte what JSON.stringify({ id, event, timestamp, data }) gives, reusing data already serialised for the event row. */
+const bodyWithData = (deliveryId: string, event: string, timestamp: string, dataJson: string): string =>
+  `{"id":${JSON.stringify(deliveryId)},"event":${JSON.stringify(event)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`
 
 /**
  * Must run inside the transaction of the change: a rolled-back change then leaves neither the event
@@ -23,8 +27,9 @@ export function emitEvent(deps: Deps, event: NewEvent): string {
   const now = deps.clock.now()
   const timestamp = isoAt(now)
   const id = newId()
+  const data = JSON.stringify(event.data)
   sql.run(qb.insertInto('events').values({
-    id, name: event.name, board_id: event.boardId, data: JSON.stringify(event.data), created_at: timestamp,
+    id, name: event.name, board_id: event.boardId, data, created_at: timestamp,
     seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`,
   }))
   const subs = subscriptionsForEvent(sql, event.name, event.boardId)
@@ -32,7 +37,7 @@ export function emitEvent(deps: Deps, event: NewEvent): string {
     const deliveryId = newId()
     sql.run(qb.insertInto('outbox').values({
       id: deliveryId, webhook_id: webhookId, event_id: id, board_id: event.boardId, event: event.name,
-      body: deliveryBody(deliveryId, event.name, timestamp, event.data), attempts: 0, status: 'pending',
+      body: bodyWithData(deliveryId, event.name, timestamp, data), attempts: 0, status: 'pending',
       due_at: now, lease_until: 0, created_at: timestamp,
     }))
   }

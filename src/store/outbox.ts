@@ -6,6 +6,10 @@ import type { OutboxTable, WebhookLogsTable } from '../db/types.js'
 
 export const LOGS_KEPT = 25
 
+// `+status` keeps SQLite on the primary key for id lookups: with a plain `status =` it picks the partial
+// outbox_due index and walks every pending row, which costs milliseconds once a backlog builds up.
+const stillPending = rawSql<boolean>`+status = 'pending'`
+
 export const insertOutboxRow = (sql: Sql, row: OutboxTable) => sql.run(qb.insertInto('outbox').values(row))
 export const getOutboxRow = (sql: Sql, id: string) => sql.first(qb.selectFrom('outbox').selectAll().where('id', '=', id))
 
@@ -18,6 +22,8 @@ export function claimDueRows(sql: Sql, now: number, leaseUntil: number, limit: n
   const due = qb.selectFrom('outbox').select('id')
     .where('status', '=', 'pending').where('due_at', '<=', now).where('lease_until', '<=', now)
     .orderBy('due_at').limit(limit)
+  // A plain read first: an idle poll then never takes the write lock, which other connections (backup, CLI) would wait on.
+  if (sql.first(due.limit(1)) === undefined) return []
   return sql.tx(() => sql.all(qb.updateTable('outbox').set({ lease_until: leaseUntil }).where('id', 'in', due).returningAll()))
 }
 
@@ -25,19 +31,35 @@ export function claimDueRows(sql: Sql, now: number, leaseUntil: number, limit: n
 export const nextDueAfter = (sql: Sql, now: number): number | undefined =>
   sql.first(qb.selectFrom('outbox').select((eb) => eb.fn.min('due_at').as('t')).where('status', '=', 'pending').where('due_at', '>', now))?.t ?? undefined
 
-/** Settles one attempt; only a still-pending row changes, so a late writer cannot undo a final state. */
-export const settleOutboxRow = (sql: Sql, id: string, set: Pick<OutboxTable, 'status' | 'attempts' | 'due_at'>) =>
-  sql.run(qb.updateTable('outbox').set({ ...set, lease_until: 0 }).where('id', '=', id).where('status', '=', 'pending'))
+/**
+ * Settles attempts that share an outcome (and, for retries, a due time) in one statement; only still-pending rows
+ * change, so a late writer cannot undo a final state. Returns the ids that changed: a missing id went with its subscription.
+ */
+export function settleOutboxRows(sql: Sql, ids: readonly string[], status: OutboxTable['status'], dueAt?: number): string[] {
+  if (ids.length === 0) return []
+  const set = { status, lease_until: 0, ...(dueAt !== undefined ? { due_at: dueAt } : {}) }
+  return sql.all(qb.updateTable('outbox').set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', [...ids]).where(stillPending).returning('id')).map((r) => r.id)
+}
 
 /** Finished rows are only history (their bodies live on in the logs); old ones are removed so the table stays small. */
 export const purgeFinishedRows = (sql: Sql, beforeIso: string) =>
   sql.run(qb.deleteFrom('outbox').where('status', '<>', 'pending').where('created_at', '<', beforeIso))
 
-export function insertLog(sql: Sql, row: Omit<WebhookLogsTable, 'seq'>): void {
-  sql.run(qb.insertInto('webhook_logs').values({
-    ...row, seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM webhook_logs WHERE webhook_id = ${row.webhook_id})`,
-  }))
+/** Appends attempts to their subscriptions' logs in one statement; seq orders each subscription's log. */
+export function insertLogs(sql: Sql, rows: readonly Omit<WebhookLogsTable, 'seq'>[]): void {
+  if (rows.length === 0) return
+  const next = new Map<string, number>()
+  const values = rows.map((row) => {
+    const seq = next.get(row.webhook_id) ?? lastLogSeq(sql, row.webhook_id) + 1
+    next.set(row.webhook_id, seq + 1)
+    return { ...row, seq }
+  })
+  sql.run(qb.insertInto('webhook_logs').values(values))
 }
+
+const lastLogSeq = (sql: Sql, webhookId: string): number =>
+  sql.first(qb.selectFrom('webhook_logs').select('seq').where('webhook_id', '=', webhookId).orderBy('seq', 'desc').limit(1))?.seq ?? 0
 
 /** Keeps the newest LOGS_KEPT attempts of a subscription. */
 export function pruneLogs(sql: Sql, webhookId: string): void {
@@ -50,4 +72,4 @@ export const listLogs = (sql: Sql, webhookId: string): WebhookLogsTable[] =>
 
 /** Gives back claims that never started (shutdown), so the next process sends them at once instead of after the lease. */
 export const releaseLeases = (sql: Sql, ids: readonly string[]) =>
-  ids.length === 0 ? 0 : sql.run(qb.updateTable('outbox').set({ lease_until: 0 }).where('id', 'in', [...ids]).where('status', '=', 'pending'))
+  ids.length === 0 ? 0 : sql.run(qb.updateTable('outbox').set({ lease_until: 0 }).where('id', 'in', [...ids]).where(stillPending))

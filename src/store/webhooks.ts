@@ -46,3 +46,12 @@ export function subscriptionsForEvent(sql: Sql, event: string, boardId: string |
   )
   return rows.filter((r) => matchesSelectors(JSON.parse(r.events) as string[], event)).map((r) => r.id)
 }
+
+/** Which of these (board, user) pairs are memberships, for a whole batch of deliveries in one query. */
+export function membershipPairs(sql: Sql, pairs: readonly { boardId: string; userId: string }[]): Set<string> {
+  if (pairs.length === 0) return new Set()
+  const rows = sql.all(qb.selectFrom('board_members').select(['board_id', 'user_id'])
+    .where('board_id', 'in', [...new Set(pairs.map((p) => p.boardId))]).where('user_id', 'in', [...new Set(pairs.map((p) => p.userId))]))
+  return new Set(rows.map((r) => membershipKey(r.board_id, r.user_id)))
+}
+export const membershipKey = (boardId: string, userId: string): string => `${boardId}\u0000${userId}`

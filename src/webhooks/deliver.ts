@@ -1,4 +1,4 @@
-// One attempt of one outbox row: re-check the subscription, send it signed, judge the answer, and record the outcome.
+// One attempt of one outbox row: re-check the subscription, send it signed, judge the answer.
 import type { Dispatcher } from 'undici'
 import { isoAt } from '../clock.js'
 import { secretsOf } from '../crypto.js'
@@ -6,10 +6,8 @@ import type { Sql } from '../db/sql.js'
 import type { OutboxTable, WebhookLogsTable, WebhooksTable } from '../db/types.js'
 import type { Deps } from '../domain/context.js'
 import { newId } from '../ids.js'
-import { isBoardMember } from '../store/boards.js'
-import { insertLog, pruneLogs, settleOutboxRow } from '../store/outbox.js'
-import { getUser } from '../store/users.js'
-import { getWebhook, setLastDelivery } from '../store/webhooks.js'
+import { getUsers } from '../store/users.js'
+import { getWebhooks, membershipKey, membershipPairs } from '../store/webhooks.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders } from './headers.js'
 import { judgeAttempt, retryDelayMs } from './policy.js'
@@ -20,95 +18,99 @@ export interface DeliveryEnv {
   userAgent: string
   /** Replaces the shared SSRF-guarded agent (tests inject one with a fake resolver). */
   dispatcher?: Dispatcher
+  /** Opened secrets and headers per subscription, reused until the stored values change. */
+  material: Map<string, Material>
 }
 
-/** What an attempt decided; written in batches by writeSettlements. `log` is null when the row vanished with its subscription. */
+interface Material { key: string; secret: string | null; auth: Record<string, string>; static: Record<string, string> }
+
+/** What an attempt decided; recorded in batches by src/webhooks/record.ts. `log` is null when the row vanished with its subscription. */
 export interface Settlement {
   id: string
   webhookId: string
   status: OutboxTable['status']
-  attempts: number
-  dueAt: number
+  dueAt?: number
   log: Omit<WebhookLogsTable, 'seq'> | null
 }
 
-type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
+export type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
 
-/** Checked at delivery, not only when the event was queued: SPEC says a member who leaves a board stops receiving it. */
-function gate(sql: Sql, row: OutboxTable): Gate {
-  const sub = getWebhook(sql, row.webhook_id)
-  if (!sub) return { gone: true }
-  // A test delivery is an explicit request to try the endpoint, so it goes out even while the subscription is paused.
-  if (row.event === 'webhook.test') return { sub }
-  if (!sub.active) return { drop: 'the subscription is inactive; not sent' }
-  if (row.board_id !== null) {
-    const creator = getUser(sql, sub.created_by)
-    const exempt = creator?.role === 'owner' || creator?.role === 'admin'
-    if (!exempt && !isBoardMember(sql, row.board_id, sub.created_by)) {
-      return { drop: 'the subscription\'s creator is no longer a member of the event\'s board; not sent' }
-    }
+/**
+ * Decides for a claimed batch, right before sending, whether each row may go out: SPEC re-checks membership at
+ * delivery time, so a member who left the board stops receiving even what was queued. One query per table per batch.
+ */
+export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, Gate> {
+  const subs = new Map(getWebhooks(sql, rows.map((r) => r.webhook_id)).map((w) => [w.id, w]))
+  const creators = new Map(getUsers(sql, [...subs.values()].map((s) => s.created_by)).map((u) => [u.id, u]))
+  const exempt = (sub: WebhooksTable) => ['owner', 'admin'].includes(creators.get(sub.created_by)?.role ?? '')
+  const pairs = rows.flatMap((r) => {
+    const sub = subs.get(r.webhook_id)
+    return sub && r.board_id !== null && !exempt(sub) ? [{ boardId: r.board_id, userId: sub.created_by }] : []
+  })
+  const members = membershipPairs(sql, pairs)
+  const gates = new Map<string, Gate>()
+  for (const row of rows) {
+    const sub = subs.get(row.webhook_id)
+    // A test delivery is an explicit request to try the endpoint, so it goes out even while the subscription is paused.
+    if (!sub) gates.set(row.id, { gone: true })
+    else if (row.event === 'webhook.test') gates.set(row.id, { sub })
+    else if (!sub.active) gates.set(row.id, { drop: 'the subscription is inactive; not sent' })
+    else if (row.board_id !== null && !exempt(sub) && !members.has(membershipKey(row.board_id, sub.created_by))) {
+      gates.set(row.id, { drop: 'the subscription\'s creator is no longer a member of the event\'s board; not sent' })
+    } else gates.set(row.id, { sub })
   }
-  return { sub }
+  return gates
 }
 
-export async function deliverRow(env: DeliveryEnv, row: OutboxTable): Promise<Settlement> {
+/** Decrypting per delivery would cost more than the signature; the key includes the sealed values, so any edit misses. */
+function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
+  const key = [sub.secret_enc, sub.auth_enc, sub.auth_type, sub.auth_header_name, sub.headers].join('\u0000')
+  const cached = env.material.get(sub.id)
+  if (cached?.key === key) return cached
+  const box = secretsOf(env.deps)
+  const m: Material = {
+    key, secret: openSecret(box, sub), auth: authHeaders(sub.auth_type, sub.auth_header_name, openAuth(box, sub)),
+    static: JSON.parse(sub.headers) as Record<string, string>,
+  }
+  if (env.material.size > 1000) env.material.clear()
+  env.material.set(sub.id, m)
+  return m
+}
+
+export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate): Promise<Settlement> {
   const { deps } = env
   const attempt = row.attempts + 1
   const at = isoAt(deps.clock.now())
   const logOf = (l: Pick<WebhookLogsTable, 'status_code' | 'outcome' | 'error' | 'duration_ms' | 'response_excerpt'>) => ({
     id: newId(), webhook_id: row.webhook_id, delivery_id: row.id, event: row.event, attempt, at, request_body: row.body, ...l,
   })
-  const g = gate(deps.sql, row)
-  if ('gone' in g) return { id: row.id, webhookId: row.webhook_id, status: 'dropped', attempts: row.attempts, dueAt: row.due_at, log: null }
-  if ('drop' in g) {
-    return {
-      id: row.id, webhookId: row.webhook_id, status: 'dropped', attempts: attempt, dueAt: row.due_at,
-      log: logOf({ status_code: null, outcome: 'dropped', error: g.drop, duration_ms: 0, response_excerpt: '' }),
-    }
+  if ('gone' in gate) return { id: row.id, webhookId: row.webhook_id, status: 'dropped', log: null }
+  if ('drop' in gate) {
+    return { id: row.id, webhookId: row.webhook_id, status: 'dropped', log: logOf({ status_code: null, outcome: 'dropped', error: gate.drop, duration_ms: 0, response_excerpt: '' }) }
   }
-  const { sub } = g
-  let headers: Record<string, string>
+  const { sub } = gate
+  let material: Material
   try {
-    const box = secretsOf(deps)
-    headers = deliveryHeaders({
-      event: row.event, deliveryId: row.id, body: row.body, secret: openSecret(box, sub), userAgent: env.userAgent,
-      auth: authHeaders(sub.auth_type, sub.auth_header_name, openAuth(box, sub)), static: JSON.parse(sub.headers) as Record<string, string>,
-    })
+    material = materialFor(env, sub)
   } catch {
     // Sending unsigned or without credentials would be worse than not sending; the message never includes the secret.
-    return {
-      id: row.id, webhookId: row.webhook_id, status: 'failed', attempts: attempt, dueAt: row.due_at,
-      log: logOf({ status_code: null, outcome: 'failed', error: 'stored secret or credentials cannot be decrypted (was the master key changed?)', duration_ms: 0, response_excerpt: '' }),
-    }
+    const error = 'stored secret or credentials cannot be decrypted (was the master key changed?)'
+    return { id: row.id, webhookId: row.webhook_id, status: 'failed', log: logOf({ status_code: null, outcome: 'failed', error, duration_ms: 0, response_excerpt: '' }) }
   }
+  const headers = deliveryHeaders({
+    event: row.event, deliveryId: row.id, body: row.body, secret: material.secret, userAgent: env.userAgent, auth: material.auth, static: material.static,
+  })
   const result = await sendWebhook({
     url: sub.url, method: sub.method, headers, body: row.body, timeoutMs: deps.config.webhookTimeoutMs,
     allowPrivate: deps.config.allowPrivateTargets, dispatcher: env.dispatcher,
   })
   const verdict = judgeAttempt(result, attempt)
-  const dueAt = verdict.status === 'pending' ? deps.clock.now() + retryDelayMs(deps.config.webhookRetryDelays, attempt) : row.due_at
   return {
-    id: row.id, webhookId: row.webhook_id, status: verdict.status, attempts: attempt, dueAt,
+    id: row.id, webhookId: row.webhook_id, status: verdict.status,
+    dueAt: verdict.status === 'pending' ? deps.clock.now() + retryDelayMs(deps.config.webhookRetryDelays, attempt) : undefined,
     log: logOf({
       status_code: result.statusCode, outcome: verdict.outcome, error: verdict.error ?? null,
       duration_ms: result.durationMs, response_excerpt: result.responseExcerpt,
     }),
   }
-}
-
-/** Records many attempts in one transaction (one commit instead of one per delivery keeps throughput up). */
-export function writeSettlements(sql: Sql, batch: readonly Settlement[]): void {
-  sql.tx(() => {
-    const touched = new Map<string, Settlement['log']>()
-    for (const s of batch) {
-      // Zero rows changed: the subscription was deleted meanwhile (cascade), so there is nothing to log against.
-      if (settleOutboxRow(sql, s.id, { status: s.status, attempts: s.attempts, due_at: s.dueAt }) === 0 || !s.log) continue
-      insertLog(sql, s.log)
-      touched.set(s.webhookId, s.log)
-    }
-    for (const [webhookId, log] of touched) {
-      setLastDelivery(sql, webhookId, { status_code: log!.status_code, outcome: log!.outcome, at: log!.at })
-      pruneLogs(sql, webhookId)
-    }
-  })
 }

@@ -6,7 +6,8 @@ import type { OutboxTable } from '../db/types.js'
 import type { Deps } from '../domain/context.js'
 import { VERSION } from '../http/openapi.js'
 import { claimDueRows, nextDueAfter, purgeFinishedRows, releaseLeases } from '../store/outbox.js'
-import { deliverRow, writeSettlements, type DeliveryEnv, type Settlement } from './deliver.js'
+import { deliverRow, gateBatch, type DeliveryEnv, type Gate, type Settlement } from './deliver.js'
+import { writeSettlements } from './record.js'
 import { createDeliveryAgent } from './send.js'
 import type { LookupAll } from './url-safety.js'
 
@@ -23,6 +24,8 @@ export interface SchedulerOptions {
 
 const FINISHED_KEPT_MS = 24 * 3600_000
 const PURGE_EVERY_MS = 60_000
+const FLUSH_DELAY_MS = 5
+const REGATE_AFTER_MS = 100
 
 export class OutboxScheduler {
   private readonly queue: PQueue
@@ -53,7 +56,7 @@ export class OutboxScheduler {
     this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     if (!opts.dispatcher && opts.lookup) this.ownAgent = createDeliveryAgent({ allowPrivate: deps.config.allowPrivateTargets, lookup: opts.lookup })
-    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, dispatcher: opts.dispatcher ?? this.ownAgent }
+    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, dispatcher: opts.dispatcher ?? this.ownAgent, material: new Map() }
   }
 
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
@@ -83,27 +86,32 @@ export class OutboxScheduler {
     if (free <= 0) return 0
     const now = this.deps.clock.now()
     let rows: OutboxTable[]
+    let gates: Map<string, Gate>
     try {
       rows = claimDueRows(this.deps.sql, now, now + this.leaseMs, free).filter((r) => !this.inflight.has(r.id))
+      gates = gateBatch(this.deps.sql, rows)
       if (rows.length < free && this.running) this.armDueTimer(now)
       this.purge(now)
     } catch (err) {
       this.log('webhook outbox claim failed', err)
       return 0
     }
+    const claimedAt = performance.now()
     for (const row of rows) {
       this.inflight.add(row.id)
       this.waiting.add(row.id)
-      void this.queue.add(() => this.attempt(row))
+      void this.queue.add(() => this.attempt(row, gates.get(row.id)!, claimedAt))
     }
     return rows.length
   }
 
-  private async attempt(row: OutboxTable): Promise<void> {
+  private async attempt(row: OutboxTable, claimGate: Gate, claimedAt: number): Promise<void> {
     this.waiting.delete(row.id)
     try {
+      // A row that waited for a free slot is judged again, so membership is checked when it is sent, not when claimed.
+      const gate = performance.now() - claimedAt > REGATE_AFTER_MS ? gateBatch(this.deps.sql, [row]).get(row.id)! : claimGate
       // Awaited before touching this.settled: `this.settled.push(await …)` would push into the array a flush already took.
-      const settlement = await deliverRow(this.env, row)
+      const settlement = await deliverRow(this.env, row, gate)
       this.settled.push(settlement)
     } catch (err) {
       // Unexpected (deliverRow's sender never throws); the lease brings the row back later.
@@ -112,7 +120,8 @@ export class OutboxScheduler {
     }
     if (!this.flushQueued) {
       this.flushQueued = true
-      setImmediate(() => this.flush())
+      // A few milliseconds of gathering turn many one-row commits into one; receivers already have their payloads.
+      setTimeout(() => this.flush(), FLUSH_DELAY_MS)
     }
   }
 

@@ -77,3 +77,21 @@ test('a rolled-back change emits nothing: no event, no outbox row', async () => 
     assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, { events: before.events + 1, outbox: before.outbox + 1 })
   } finally { await c.t.close() }
 })
+
+test('a bulk change emits one event per card; a card that fails inside it emits nothing', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  try {
+    await ok(c, 'POST', '/v1/webhooks', { name: 'all', url: 'http://127.0.0.1:9/x', events: ['card.completed'], boards: [] })
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) ids.push((await ok(c, 'POST', '/v1/cards', { board: c.board.id, title: `bulk ${i}` })).card.id)
+    const other = (await ok(c, 'POST', '/v1/boards', { name: 'Not the member\'s' })).board
+    const hidden = (await ok(c, 'POST', '/v1/cards', { board: other.id, title: 'hidden' })).card.id
+    const r = await ok(c, 'POST', '/v1/actions/bulk-complete-cards', { cards: [...ids, hidden], completed: true }, c.tokens.member.write)
+    assert.equal(r.updated, 3)
+    assert.deepEqual(r.failed.map((f: any) => f.id), [hidden])
+    const completed = events(c).filter((e) => e.name === 'card.completed').map((e) => JSON.parse(e.data).id)
+    assert.deepEqual(completed.sort(), [...ids].sort())
+    const rows = c.t.deps.sql.raw.prepare("SELECT body FROM outbox WHERE event = 'card.completed'").all() as { body: string }[]
+    assert.deepEqual(rows.map((row) => JSON.parse(row.body).data.id).sort(), [...ids].sort(), 'one delivery per card')
+  } finally { await c.t.close() }
+})

@@ -12,7 +12,6 @@ export interface Hit { method: string; path: string; headers: http.IncomingHttpH
 export interface Receiver {
   url: string
   hits: Hit[]
-  /** Paths answered with a status or behaviour; unknown paths answer 200. */
   close(): Promise<void>
 }
 
@@ -57,6 +56,7 @@ export async function startReceiver(): Promise<Receiver> {
 /** A seeded workspace whose webhooks may target 127.0.0.1, with a short attempt timeout and a scheduler driven by hand. */
 export async function webhookApp(overrides: Record<string, unknown> = {}) {
   const s = await seededApp({ allowPrivateTargets: 'true', webhookTimeoutMs: 300, ...overrides })
+  // Scheduler errors are swallowed by design (the lease retries); DEBUG_WEBHOOKS=1 shows them while debugging a test.
   const scheduler = new OutboxScheduler(s.t.deps, { log: (m, e) => { if (process.env.DEBUG_WEBHOOKS) console.error(m, e) } })
   const receiver = await startReceiver()
   const close = async () => {
