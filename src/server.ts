@@ -10,6 +10,7 @@ import type { Sql } from './db/sql.js'
 import type { Deps } from './domain/context.js'
 import { issueToken } from './domain/tokens.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './domain/users.js'
+import { createLogger } from './log.js'
 import { OutboxScheduler } from './webhooks/scheduler.js'
 import { closeDeliveryAgents } from './webhooks/send.js'
 
@@ -40,9 +41,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const sql = openDatabase(config.db)
   const setup = firstRunSetup(sql, clock.now())
   const deps = createDeps(sql, config, clock)
-  const scheduler = new OutboxScheduler(deps)
+  const logger = createLogger(config.logLevel)
+  const scheduler = new OutboxScheduler(deps, { log: logger.error })
   deps.onOutboxWrite = () => scheduler.wake()
-  const { app } = createApp(deps)
+  const { app } = createApp(deps, { log: logger.error })
   const server = http.createServer(app)
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {

@@ -5,10 +5,11 @@ import { qb } from '../db/sql.js'
 import type { TokensTable } from '../db/types.js'
 import { isAdmin } from '../domain/context.js'
 import { createToken, revokeToken, tokenView } from '../domain/tokens.js'
-import { pageQuery, pageSchema, parseSort, runPage } from '../http/paging.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
+import { userView } from '../domain/users.js'
 import type { Api } from '../http/route.js'
 import { getUsers } from '../store/users.js'
-import { dateOrDateTime, idParam, name } from './schemas.js'
+import { dateOrDateTime, idParam, name, UserSchema } from './schemas.js'
 
 const TokenSchema = z.object({
   id: z.string(), name: z.string(), permission: z.enum(['read', 'write', 'full']), prefix: z.string(),
@@ -21,15 +22,20 @@ export function tokenRoutes(api: Api): void {
   api.add({
     method: 'get', path: '/v1/tokens', tag: 'Tokens', access: 'read',
     summary: 'List tokens: your own, or every token of the workspace for owners and admins',
-    query: z.object({ ...pageQuery }),
-    responses: { 200: { description: 'A page of tokens', schema: pageSchema(TokenSchema, 'TokenPage') } },
+    query: z.object({ ...pageQuery, ...expandQuery(['owner']) }),
+    responses: { 200: { description: 'A page of tokens', schema: pageSchema(TokenSchema.extend({ expand: z.object({ owner: UserSchema }).optional() }), 'TokenPage') } },
     handler: ({ deps, actor, query }) => {
+      const expand = parseExpand(query.expand, ['owner'])
       let base = applyFilter(qb.selectFrom('tokens'), 'tokens', query.filter)
       if (!isAdmin(actor)) base = base.where('tokens.user_id', '=', actor.user.id)
       const order = parseSort(query.sort ?? '-created', SORT)
       const page = runPage(deps.sql, base, 'tokens', { page: query.page, perPage: query.per_page, order }, (rows: TokensTable[]) => {
-        const owners = new Map(getUsers(deps.sql, rows.map((r) => r.user_id)).map((u) => [u.id, { id: u.id, name: u.name }]))
-        return rows.map((r) => tokenView(r, owners.get(r.user_id)!))
+        const owners = new Map(getUsers(deps.sql, rows.map((r) => r.user_id)).map((u) => [u.id, u]))
+        return rows.map((r) => {
+          const owner = owners.get(r.user_id)!
+          const view = tokenView(r, { id: owner.id, name: owner.name })
+          return expand.has('owner') ? { ...view, expand: { owner: userView(owner) } } : view
+        })
       })
       return { status: 200, body: page }
     },

@@ -8,9 +8,10 @@ import { listSamples, sendSampleDelivery, sendTestDelivery, webhookLogs } from '
 import { createWebhook, deleteWebhook, getWebhookFor, updateWebhook, webhookViews } from '../domain/webhooks.js'
 import { EVENT_CATALOG } from '../events/catalog.js'
 import { registerFilterResource } from '../filter/index.js'
-import { pageQuery, pageSchema, parseSort, runPage } from '../http/paging.js'
+import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
+import { expandBoardList } from '../domain/views.js'
 import type { Api } from '../http/route.js'
-import { idParam, name } from './schemas.js'
+import { BoardSchema, idParam, name } from './schemas.js'
 import { EventCatalogSchema, LogSchema, SampleSchema, WebhookSchema } from './webhook-schemas.js'
 
 registerFilterResource('webhooks', { table: 'webhooks', fields: {
@@ -63,14 +64,15 @@ export function webhookRoutes(api: Api): void {
   })
   api.add({
     method: 'get', path: '/v1/webhooks', tag: 'Webhooks', access: 'read', summary: 'List subscriptions (owners and admins see all, others their own)',
-    query: z.object(pageQuery),
-    responses: { 200: { description: 'A page of subscriptions', schema: pageSchema(WebhookSchema, 'WebhookPage') } },
+    query: z.object({ ...pageQuery, ...expandQuery(['boards']) }),
+    responses: { 200: { description: 'A page of subscriptions', schema: pageSchema(WebhookSchema.extend({ expand: z.object({ boards: z.array(BoardSchema) }).optional() }), 'WebhookPage') } },
     handler: ({ deps, actor, query }) => {
+      const expand = parseExpand(query.expand, ['boards'])
       let base = qb.selectFrom('webhooks')
       if (!isAdmin(actor)) base = base.where('webhooks.created_by', '=', actor.user.id)
       base = applyFilter(base, 'webhooks', query.filter)
       const order = parseSort(query.sort ?? 'created', SORT)
-      return { status: 200, body: runPage(deps.sql, base, 'webhooks', { page: query.page, perPage: query.per_page, order }, (rows: WebhooksTable[]) => webhookViews(deps.sql, rows)) }
+      return { status: 200, body: runPage(deps.sql, base, 'webhooks', { page: query.page, perPage: query.per_page, order }, (rows: WebhooksTable[]) => expandBoardList(deps.sql, webhookViews(deps.sql, rows), expand)) }
     },
   })
   api.add({

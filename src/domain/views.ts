@@ -23,3 +23,10 @@ export function expandBoards<T extends { board: string }>(sql: Sql, items: T[], 
   const boards = new Map(getBoards(sql, items.map((i) => i.board)).map((b) => [b.id, boardView(b)]))
   return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
 }
+
+/** `expand=boards` on records holding a `boards` id list: their boards in one query. */
+export function expandBoardList<T extends { boards: string[] }>(sql: Sql, items: T[], expand: ReadonlySet<string>): (T & { expand?: { boards: BoardView[] } })[] {
+  if (!expand.has('boards')) return items
+  const boards = new Map(getBoards(sql, items.flatMap((i) => i.boards)).map((b) => [b.id, boardView(b)]))
+  return items.map((i) => ({ ...i, expand: { boards: i.boards.map((id) => boards.get(id)).filter((b): b is BoardView => b !== undefined) } }))
+}

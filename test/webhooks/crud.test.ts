@@ -96,6 +96,8 @@ runScenarios<S>('webhooks visibility and edits', withSubs, [
   { name: 'filter by name', method: 'GET', path: '/v1/webhooks?filter=name~"owner"', token: (c) => c.tokens.owner.read, status: 200, expect: (c: S) => ({ totalItems: 1, items: [{ id: c.ownerSub.id }] }) },
   { name: 'filter by board membership', method: 'GET', path: (c) => `/v1/webhooks?filter=${encodeURIComponent(`boards~"${c.board.id}" && active=true`)}`, token: (c) => c.tokens.owner.read, status: 200, expect: { totalItems: 2 } },
   { name: 'unparseable filter → 400', method: 'GET', path: '/v1/webhooks?filter=name~', token: (c) => c.tokens.owner.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
+  { name: 'expand=boards', method: 'GET', path: '/v1/webhooks?expand=boards', token: (c) => c.tokens.member.read, status: 200,
+    expect: (c: S) => ({ items: [{ id: c.memberSub.id, boards: [c.board.id], expand: { boards: [{ id: c.board.id, name: 'Launch' }] } }] }) },
   { name: 'unknown sort → 400', method: 'GET', path: '/v1/webhooks?sort=url', token: (c) => c.tokens.owner.read, status: 400 },
   { name: 'member cannot read the owner\'s subscription', method: 'GET', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.member.read, status: 404 },
   { name: 'member cannot edit it', method: 'PATCH', path: (c) => `/v1/webhooks/${c.ownerSub.id}`, token: (c) => c.tokens.member.write, body: { name: 'x' }, status: 404 },
