@@ -13,7 +13,9 @@ export async function urlProblems(url: string, allowPrivate: boolean): Promise<E
   if (!syntax.ok) return [{ path: 'url', message: `${syntax.reason}.` }]
   const target = await checkTargetAtSave(url, { allowPrivate })
   if (target.ok) return []
-  return [{ path: 'url', message: `${target.reason}; private network targets are refused unless the instance allows them (TASKD_ALLOW_PRIVATE_TARGETS).` }]
+  // The hint about private targets only helps when that was the reason, not for a name that does not resolve.
+  const hint = /does not resolve/.test(target.reason) ? '' : '; private network targets are refused unless the instance allows them (TASKD_ALLOW_PRIVATE_TARGETS)'
+  return [{ path: 'url', message: `${target.reason}${hint}.` }]
 }
 
 /** Keeps the selectors as written (so `card.*` also covers task events added later), after checking each one. */
