@@ -52,9 +52,19 @@ function checkRefs(deps: Deps, boardId: string, input: CardFields): ListsTable |
   return list
 }
 
-function emitCard(deps: Deps, actor: Actor, name: EventName, view: CardView, extra: Record<string, unknown> = {}, known?: KnownNames): void {
-  const data = { ...cardEventData(deps.sql, deps.config, view, known), ...extra, actor: { id: actor.user.id, name: actor.user.name } }
-  emitEvent(deps, { name, boardId: view.board, data })
+/** Emits the events of one change of a card; their enriched data is read once and shared by all of them. */
+function cardEmitter(deps: Deps, actor: Actor, view: CardView, known?: KnownNames) {
+  let base: Record<string, unknown> | undefined
+  const emit = (name: EventName, extra: Record<string, unknown> = {}): void => {
+    base ??= cardEventData(deps.sql, deps.config, view, known)
+    emitEvent(deps, { name, boardId: view.board, data: { ...base, ...extra, actor: { id: actor.user.id, name: actor.user.name } } })
+  }
+  /** `{ id, name }` of an assignee, from the data already read. */
+  const assignee = (id: string) => {
+    base ??= cardEventData(deps.sql, deps.config, view, known)
+    return (base.assignees as { id: string; name: string | null }[]).find((a) => a.id === id) ?? userRef(deps, id)
+  }
+  return { emit, assignee }
 }
 
 /** `{ id, name }` references for event data, so receivers need no second lookup. */
@@ -89,9 +99,9 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
     addTagLinks(sql, row.id, links.tags)
     // The view is built from what was just written: reading it back would double the statements of a create.
     const view = cardView(row, links, list.category)
-    const known = { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } }
-    emitCard(deps, actor, 'card.created', view, {}, known)
-    for (const user of view.assignees) emitCard(deps, actor, 'card.assigned', view, { user: userRef(deps, user) }, known)
+    const events = cardEmitter(deps, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
+    events.emit('card.created')
+    for (const user of view.assignees) events.emit('card.assigned', { user: events.assignee(user) })
     return { card: view, existing: false }
   })
 }
@@ -136,14 +146,15 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
     updateCardRow(sql, before.id, { updated_at: before.updated_at })
     return { ...view, updated: before.updated_at }
   }
-  if (view.trashed && !old.trashed) emitCard(deps, actor, 'card.deleted', view, { permanent: false })
-  emitCard(deps, actor, 'card.updated', view, { changes })
+  const events = cardEmitter(deps, actor, view)
+  if (view.trashed && !old.trashed) events.emit('card.deleted', { permanent: false })
+  events.emit('card.updated', { changes })
   if (view.list !== old.list || view.board !== old.board) {
-    emitCard(deps, actor, 'card.moved', view, { from_list: listRef(deps, old.list), to_list: listRef(deps, view.list), from_board: boardRef(deps, old.board) })
+    events.emit('card.moved', { from_list: listRef(deps, old.list), to_list: listRef(deps, view.list), from_board: boardRef(deps, old.board) })
   }
-  if (view.completed !== old.completed) emitCard(deps, actor, view.completed ? 'card.completed' : 'card.reopened', view)
-  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) emitCard(deps, actor, 'card.assigned', view, { user: userRef(deps, u) })
-  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) emitCard(deps, actor, 'card.unassigned', view, { user: userRef(deps, u) })
+  if (view.completed !== old.completed) events.emit(view.completed ? 'card.completed' : 'card.reopened')
+  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) events.emit('card.assigned', { user: events.assignee(u) })
+  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) events.emit('card.unassigned', { user: userRef(deps, u) })
   return view
 }
 

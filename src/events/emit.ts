@@ -1,7 +1,7 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
 import { isoAt } from '../clock.js'
 import { sql as rawSql } from 'kysely'
-import { qb } from '../db/sql.js'
+import { fixedQuery, qb } from '../db/sql.js'
 import type { Deps } from '../domain/context.js'
 import { newId } from '../ids.js'
 import { subscriptionsForEvent } from '../store/webhooks.js'
@@ -21,6 +21,9 @@ const bodyWithData = (deliveryId: string, event: string, timestamp: string, data
  * Must run inside the transaction of the change: a rolled-back change then leaves neither the event
  * nor its deliveries behind. Delivery itself starts after commit (onOutboxWrite defers to the scheduler).
  */
+const insertEvent = fixedQuery((id: string, name: string, boardId: string | null, data: string, at: string) =>
+  qb.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)` }))
+
 export function emitEvent(deps: Deps, event: NewEvent): string {
   const { sql } = deps
   if (!sql.raw.inTransaction) throw new Error('emitEvent must run inside a transaction')
@@ -28,10 +31,7 @@ export function emitEvent(deps: Deps, event: NewEvent): string {
   const timestamp = isoAt(now)
   const id = newId()
   const data = JSON.stringify(event.data)
-  sql.run(qb.insertInto('events').values({
-    id, name: event.name, board_id: event.boardId, data, created_at: timestamp,
-    seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`,
-  }))
+  sql.run(insertEvent(id, event.name, event.boardId, data, timestamp))
   const subs = subscriptionsForEvent(sql, event.name, event.boardId)
   for (const webhookId of subs) {
     const deliveryId = newId()

@@ -1,13 +1,13 @@
 // Board, membership, list and tag queries.
 import type { Sql } from '../db/sql.js'
-import { qb } from '../db/sql.js'
+import { fixedQuery, qb } from '../db/sql.js'
 import type { BoardsTable, ListsTable, TagsTable } from '../db/types.js'
 
 export const getBoard = (sql: Sql, id: string) => sql.first(qb.selectFrom('boards').selectAll().where('id', '=', id))
 /** The board if the user is a member of it, in one query. */
-export const getMemberBoard = (sql: Sql, id: string, userId: string) =>
-  sql.first(qb.selectFrom('boards').selectAll().where('id', '=', id)
-    .where((eb) => eb.exists(eb.selectFrom('board_members').select('user_id').whereRef('board_members.board_id', '=', 'boards.id').where('board_members.user_id', '=', userId))))
+const memberBoard = fixedQuery((id: string, userId: string) => qb.selectFrom('boards').selectAll().where('id', '=', id)
+  .where((eb) => eb.exists(eb.selectFrom('board_members').select('user_id').whereRef('board_members.board_id', '=', 'boards.id').where('board_members.user_id', '=', userId))))
+export const getMemberBoard = (sql: Sql, id: string, userId: string) => sql.first(memberBoard(id, userId))
 export const getBoards = (sql: Sql, ids: readonly string[]): BoardsTable[] =>
   ids.length === 0 ? [] : sql.all(qb.selectFrom('boards').selectAll().where('id', 'in', [...new Set(ids)]))
 export const insertBoard = (sql: Sql, row: BoardsTable) => sql.run(qb.insertInto('boards').values(row))
@@ -15,8 +15,9 @@ export const updateBoardRow = (sql: Sql, id: string, set: Partial<BoardsTable>) 
 export const deleteBoardRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('boards').where('id', '=', id))
 
 /** Takes the next card number of a board; numbers are never handed out twice. */
+const nextKey = fixedQuery((boardId: string) => qb.updateTable('boards').set((eb) => ({ next_key: eb('next_key', '+', 1) })).where('id', '=', boardId).returning('next_key'))
 export function takeCardNumber(sql: Sql, boardId: string): number {
-  const row = sql.first(qb.updateTable('boards').set((eb) => ({ next_key: eb('next_key', '+', 1) })).where('id', '=', boardId).returning('next_key'))
+  const row = sql.first(nextKey(boardId))
   return row!.next_key - 1
 }
 
@@ -29,11 +30,12 @@ export const removeBoardMember = (sql: Sql, boardId: string, userId: string) =>
 /** Ids of the boards a user belongs to, as a subquery for visibility. */
 export const memberBoardIds = (userId: string) => qb.selectFrom('board_members').select('board_members.board_id').where('board_members.user_id', '=', userId)
 
-export const getList = (sql: Sql, id: string) => sql.first(qb.selectFrom('lists').selectAll().where('id', '=', id))
+const listById = fixedQuery((id: string) => qb.selectFrom('lists').selectAll().where('id', '=', id))
+export const getList = (sql: Sql, id: string) => sql.first(listById(id))
 export const getLists = (sql: Sql, ids: readonly string[]): ListsTable[] =>
   ids.length === 0 ? [] : sql.all(qb.selectFrom('lists').selectAll().where('id', 'in', [...new Set(ids)]))
-export const listsOfBoard = (sql: Sql, boardId: string): ListsTable[] =>
-  sql.all(qb.selectFrom('lists').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('created_at'))
+const boardLists = fixedQuery((boardId: string) => qb.selectFrom('lists').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('created_at'))
+export const listsOfBoard = (sql: Sql, boardId: string): ListsTable[] => sql.all(boardLists(boardId))
 export const insertList = (sql: Sql, row: ListsTable) => sql.run(qb.insertInto('lists').values(row))
 export const updateListRow = (sql: Sql, id: string, set: Partial<ListsTable>) => sql.run(qb.updateTable('lists').set(set).where('id', '=', id))
 export const deleteListRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('lists').where('id', '=', id))

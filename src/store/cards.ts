@@ -1,18 +1,19 @@
 // Card queries: rows, their many-valued relations, and keys.
 import type { Sql } from '../db/sql.js'
-import { qb } from '../db/sql.js'
+import { fixedQuery, qb } from '../db/sql.js'
 import type { CardsTable } from '../db/types.js'
 
-export const getCard = (sql: Sql, id: string) => sql.first(qb.selectFrom('cards').selectAll().where('id', '=', id))
+const cardById = fixedQuery((id: string) => qb.selectFrom('cards').selectAll().where('id', '=', id))
+export const getCard = (sql: Sql, id: string) => sql.first(cardById(id))
 export const insertCard = (sql: Sql, row: CardsTable) => sql.run(qb.insertInto('cards').values(row))
 export const updateCardRow = (sql: Sql, id: string, set: Partial<CardsTable>) => sql.run(qb.updateTable('cards').set(set).where('id', '=', id))
 export const deleteCardRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('cards').where('id', '=', id))
 
-export const findByIdempotencyKey = (sql: Sql, boardId: string, key: string) =>
-  sql.first(qb.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key))
+const byIdempotencyKey = fixedQuery((boardId: string, key: string) => qb.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key))
+export const findByIdempotencyKey = (sql: Sql, boardId: string, key: string) => sql.first(byIdempotencyKey(boardId, key))
 
-export const maxCardPosition = (sql: Sql, listId: string): number =>
-  sql.first(qb.selectFrom('cards').select((eb) => eb.fn.max('position').as('p')).where('list_id', '=', listId))?.p ?? 0
+const maxPosition = fixedQuery((listId: string) => qb.selectFrom('cards').select((eb) => eb.fn.max('position').as('p')).where('list_id', '=', listId))
+export const maxCardPosition = (sql: Sql, listId: string): number => sql.first(maxPosition(listId))?.p ?? 0
 
 export const countCardsInList = (sql: Sql, listId: string): number =>
   sql.first(qb.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('list_id', '=', listId))!.n

@@ -1,18 +1,19 @@
 // Token queries.
 import type { Sql } from '../db/sql.js'
-import { qb } from '../db/sql.js'
+import { fixedQuery, qb } from '../db/sql.js'
 import type { TokensTable, UsersTable } from '../db/types.js'
 
-export function findTokenByHash(sql: Sql, hash: string): { token: TokensTable; user: UsersTable } | undefined {
-  const row = sql.first(
-    qb.selectFrom('tokens').innerJoin('users', 'users.id', 'tokens.user_id')
+const byHash = fixedQuery((hash: string) =>
+  qb.selectFrom('tokens').innerJoin('users', 'users.id', 'tokens.user_id')
       .select([
         'tokens.id as t_id', 'tokens.user_id', 'tokens.name as t_name', 'tokens.permission', 'tokens.hash', 'tokens.prefix',
         'tokens.expires_at', 'tokens.last_used_at', 'tokens.created_at as t_created_at',
         'users.id as u_id', 'users.email', 'users.name as u_name', 'users.role', 'users.kind', 'users.created_at as u_created_at',
       ])
-      .where('tokens.hash', '=', hash),
-  )
+      .where('tokens.hash', '=', hash))
+
+export function findTokenByHash(sql: Sql, hash: string): { token: TokensTable; user: UsersTable } | undefined {
+  const row = sql.first(byHash(hash))
   if (!row) return undefined
   return {
     token: {
@@ -23,8 +24,9 @@ export function findTokenByHash(sql: Sql, hash: string): { token: TokensTable; u
   }
 }
 
+const touch = fixedQuery((id: string, at: string) => qb.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id))
 export function touchToken(sql: Sql, id: string, at: string): void {
-  sql.run(qb.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id))
+  sql.run(touch(id, at))
 }
 
 export function insertToken(sql: Sql, row: TokensTable): void {

@@ -1,7 +1,7 @@
 // Subscription queries: rows, their boards, last-delivery marks, and who receives an event.
 import { sql as rawSql } from 'kysely'
 import type { Sql } from '../db/sql.js'
-import { qb } from '../db/sql.js'
+import { fixedQuery, qb } from '../db/sql.js'
 import type { WebhooksTable } from '../db/types.js'
 import { matchesSelectors } from '../events/catalog.js'
 
@@ -33,8 +33,7 @@ export const setLastDelivery = (sql: Sql, id: string, mark: { status_code: numbe
  * Active subscriptions that should receive an event of this board: whole-workspace ones, or ones naming
  * the board, whose creator is an owner/admin or still a member of the board.
  */
-export function subscriptionsForEvent(sql: Sql, event: string, boardId: string | null): string[] {
-  const rows = sql.all(
+const receivers = fixedQuery((boardId: string | null) =>
     qb.selectFrom('webhooks').innerJoin('users', 'users.id', 'webhooks.created_by')
       .select(['webhooks.id', 'webhooks.events'])
       .where('webhooks.active', '=', 1)
@@ -42,8 +41,10 @@ export function subscriptionsForEvent(sql: Sql, event: string, boardId: string |
         NOT EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id)
         OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id AND wb.board_id = ${boardId}))`)
       .where(rawSql<boolean>`(users.role IN ('owner', 'admin')
-        OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`),
-  )
+        OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`))
+
+export function subscriptionsForEvent(sql: Sql, event: string, boardId: string | null): string[] {
+  const rows = sql.all(receivers(boardId))
   return rows.filter((r) => matchesSelectors(JSON.parse(r.events) as string[], event)).map((r) => r.id)
 }
 
