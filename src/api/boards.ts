@@ -10,6 +10,7 @@ import { boardView } from '../domain/views.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
 import { memberBoardIds } from '../store/boards.js'
+import { USER_SORT } from './users.js'
 import { BoardSchema, idParam, ListSchema, name, TagSchema, UserSchema } from './schemas.js'
 import { listView } from '../domain/views.js'
 
@@ -74,12 +75,13 @@ export function boardRoutes(api: Api): void {
   })
   api.add({
     method: 'get', path: '/v1/boards/{id}/members', tag: 'Boards', access: 'read', summary: 'List a board\'s members',
-    params: idParam, query: z.object({ page: pageQuery.page, per_page: pageQuery.per_page }),
+    params: idParam, query: z.object({ ...pageQuery }),
     responses: { 200: { description: 'A page of users', schema: pageSchema(UserSchema, 'MemberPage') } },
     handler: ({ deps, actor, params, query }) => {
       visibleBoard(deps.sql, actor, params.id)
-      const base = qb.selectFrom('users').where('users.id', 'in', qb.selectFrom('board_members').select('user_id').where('board_id', '=', params.id))
-      return { status: 200, body: runPage(deps.sql, base, 'users', { page: query.page, perPage: query.per_page, order: [['users.name', 'asc']] }, (rows: UsersTable[]) => rows.map(userView)) }
+      const base = applyFilter(qb.selectFrom('users').where('users.id', 'in', qb.selectFrom('board_members').select('user_id').where('board_id', '=', params.id)), 'users', query.filter)
+      const order = parseSort(query.sort ?? 'name', USER_SORT)
+      return { status: 200, body: runPage(deps.sql, base, 'users', { page: query.page, perPage: query.per_page, order }, (rows: UsersTable[]) => rows.map(userView)) }
     },
   })
   api.add({

@@ -13,7 +13,7 @@ import { getUser } from '../store/users.js'
 import { BoardSchema, idParam, name, UserSchema } from './schemas.js'
 
 const Role = z.enum(['owner', 'admin', 'member'])
-const SORT = { created: 'users.created_at', name: 'users.name', email: 'users.email', role: 'users.role' }
+export const USER_SORT = { created: 'users.created_at', name: 'users.name', email: 'users.email', role: 'users.role' }
 
 export function userRoutes(api: Api): void {
   api.add({
@@ -28,7 +28,7 @@ export function userRoutes(api: Api): void {
     handler: ({ deps, actor, query }) => {
       const expand = parseExpand(query.expand, ['boards'])
       const base = applyFilter(qb.selectFrom('users'), 'users', query.filter)
-      const order = query.sort ? parseSort(query.sort, SORT) : parseSort('created', SORT)
+      const order = query.sort ? parseSort(query.sort, USER_SORT) : parseSort('created', USER_SORT)
       return { status: 200, body: runPage(deps.sql, base, 'users', { page: query.page, perPage: query.per_page, order }, (rows: UsersTable[]) => {
         if (!expand.has('boards')) return rows.map(userView)
         const ids = rows.map((r) => r.id)
