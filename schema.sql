@@ -177,6 +177,8 @@ CREATE TABLE webhooks (
   auth_header_name TEXT,
   headers TEXT NOT NULL DEFAULT '{}',
   active INTEGER NOT NULL DEFAULT 1,
+  -- 1: every board (owners and admins). Explicit, so a subscription whose boards were all deleted never widens to all.
+  all_boards INTEGER NOT NULL DEFAULT 0,
   created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   last_status_code INTEGER,
   last_outcome TEXT,
@@ -213,6 +215,7 @@ CREATE TABLE webhook_logs (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,
   webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  board_id TEXT,                 -- the event's board: logs show a non-admin only what their boards allow
   delivery_id TEXT NOT NULL,
   event TEXT NOT NULL,
   attempt INTEGER NOT NULL,

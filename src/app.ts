@@ -39,7 +39,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   let document: object | undefined
   app.use(docsRouter(() => (document ??= buildOpenApi(api.routes))))
   app.use(api.router)
-  app.use((req, _res, next) => next(new HttpError(404, 'not_found', `No route ${req.method} ${req.path}.`)))
+  app.use((req, _res, next) => {
+    const allowed = api.methodsFor(req.path)
+    if (allowed.length > 0) {
+      next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }))
+    } else next(new HttpError(404, 'not_found', `No route ${req.method} ${req.path}.`))
+  })
   app.use(errorHandler(log))
   return { app, api }
 }

@@ -14,12 +14,15 @@ import type { Api } from '../http/route.js'
 import { BoardSchema, idParam, name } from './schemas.js'
 import { EventCatalogSchema, LogSchema, SampleSchema, WebhookSchema } from './webhook-schemas.js'
 
+// A subscription may name boards its creator has since left: the filter tests membership by board id only and
+// never follows `boards` into board fields.
+registerFilterResource('board_ids', { table: 'boards', fields: { id: { type: 'id', column: 'id' } } })
 registerFilterResource('webhooks', { table: 'webhooks', fields: {
   id: { type: 'id', column: 'id' }, name: { type: 'text', column: 'name' }, url: { type: 'text', column: 'url' },
   method: { type: 'enum', column: 'method', values: ['POST', 'PUT', 'PATCH'] }, active: { type: 'boolean', column: 'active' },
   created: { type: 'date', column: 'created_at' }, updated: { type: 'date', column: 'updated_at' },
   created_by: { type: 'id', column: 'created_by', to: 'users' },
-  boards: { type: 'multi', target: 'boards', link: { table: 'webhook_boards', from: 'webhook_id', to: 'board_id' } },
+  boards: { type: 'multi', target: 'board_ids', link: { table: 'webhook_boards', from: 'webhook_id', to: 'board_id' } },
 } })
 
 const SORT = { name: 'webhooks.name', created: 'webhooks.created_at', updated: 'webhooks.updated_at' }
@@ -72,7 +75,7 @@ export function webhookRoutes(api: Api): void {
       if (!isAdmin(actor)) base = base.where('webhooks.created_by', '=', actor.user.id)
       base = applyFilter(base, 'webhooks', query.filter)
       const order = parseSort(query.sort ?? 'created', SORT)
-      return { status: 200, body: runPage(deps.sql, base, 'webhooks', { page: query.page, perPage: query.per_page, order }, (rows: WebhooksTable[]) => expandBoardList(deps.sql, webhookViews(deps.sql, rows), expand)) }
+      return { status: 200, body: runPage(deps.sql, base, 'webhooks', { page: query.page, perPage: query.per_page, order }, (rows: WebhooksTable[]) => expandBoardList(deps.sql, webhookViews(deps.sql, rows), expand, isAdmin(actor) ? undefined : actor.user.id)) }
     },
   })
   api.add({

@@ -29,7 +29,7 @@ export interface EventsTable { id: string; seq: number; name: string; board_id: 
 export interface WebhooksTable {
   id: string; name: string; url: string; method: 'POST' | 'PUT' | 'PATCH'; events: string; secret_enc: string | null
   auth_type: 'none' | 'bearer' | 'basic' | 'header'; auth_enc: string | null; auth_header_name: string | null; headers: string
-  active: number; created_by: string; last_status_code: number | null; last_outcome: string | null; last_at: string | null
+  active: number; all_boards: number; created_by: string; last_status_code: number | null; last_outcome: string | null; last_at: string | null
   created_at: string; updated_at: string
 }
 export interface WebhookBoardsTable { webhook_id: string; board_id: string }
@@ -38,7 +38,7 @@ export interface OutboxTable {
   status: 'pending' | 'delivered' | 'failed' | 'dropped'; due_at: number; lease_until: number; created_at: string
 }
 export interface WebhookLogsTable {
-  id: string; seq: number; webhook_id: string; delivery_id: string; event: string; attempt: number; status_code: number | null
+  id: string; seq: number; webhook_id: string; board_id: string | null; delivery_id: string; event: string; attempt: number; status_code: number | null
   outcome: 'delivered' | 'failed' | 'retrying' | 'dropped'; error: string | null; duration_ms: number; at: string
   request_body: string; response_excerpt: string
 }

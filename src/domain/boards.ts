@@ -10,7 +10,10 @@ import {
 import { getUser } from '../store/users.js'
 import { qb } from '../db/sql.js'
 import { emitEvent } from '../events/emit.js'
+import { pauseSubscriptionsOnlyOn } from '../store/webhooks.js'
 import { boardForMembershipChange, visibleBoard } from './access.js'
+import { deleteAllCards } from './cards.js'
+import { listEventData } from './lists.js'
 import type { Actor, Deps } from './context.js'
 import { userView, type UserView } from './users.js'
 import { boardView, listView, tagView } from './views.js'
@@ -64,7 +67,11 @@ export function updateBoard(deps: Deps, actor: Actor, id: string, input: { name?
 
 export function deleteBoard(deps: Deps, actor: Actor, id: string): void {
   deps.sql.tx(() => {
-    visibleBoard(deps.sql, actor, id)
+    const board = visibleBoard(deps.sql, actor, id)
+    pauseSubscriptionsOnlyOn(deps.sql, id, isoAt(deps.clock.now()))
+    // Receivers keep copies of cards and lists: each one gets its deletion event, in this same transaction.
+    deleteAllCards(deps, actor, id)
+    for (const list of listsOfBoard(deps.sql, id)) emitEvent(deps, { name: 'list.deleted', boardId: id, data: listEventData(list, board, actor) })
     deleteBoardRow(deps.sql, id)
   })
 }

@@ -1,9 +1,10 @@
 // Cards: create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
+import { qb } from '../db/sql.js'
 import type { CardsTable, ListsTable } from '../db/types.js'
 import { isoAt } from '../clock.js'
 import { newId } from '../ids.js'
 import { notFound, unprocessable, type ErrorDetail } from '../http/errors.js'
-import { getBoards, getList, getTags, listsOfBoard, takeCardNumber } from '../store/boards.js'
+import { getBoards, getList, getMemberBoard, getTags, listsOfBoard, takeCardNumber } from '../store/boards.js'
 import {
   addTagLinks, addUserLinks, deleteCardRow, findByIdempotencyKey, getCard, insertCard, maxCardPosition, setTagLinks, setUserLinks, updateCardRow,
 } from '../store/cards.js'
@@ -150,7 +151,12 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
   if (view.trashed && !old.trashed) events.emit('card.deleted', { permanent: false })
   events.emit('card.updated', { changes })
   if (view.list !== old.list || view.board !== old.board) {
-    events.emit('card.moved', { from_list: listRef(deps, old.list), to_list: listRef(deps, view.list), from_board: boardRef(deps, old.board) })
+    // Across boards, the receivers of the new board may not see the old one: its ids only, not its names.
+    const across = view.board !== old.board
+    events.emit('card.moved', {
+      from_list: across ? { id: old.list, name: null } : listRef(deps, old.list), to_list: listRef(deps, view.list),
+      from_board: across ? { id: old.board, name: null } : boardRef(deps, old.board),
+    })
   }
   if (view.completed !== old.completed) events.emit(view.completed ? 'card.completed' : 'card.reopened')
   for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) events.emit('card.assigned', { user: events.assignee(u) })
@@ -165,7 +171,9 @@ export function updateCard(deps: Deps, actor: Actor, id: string, input: CardFiel
 export function moveCard(deps: Deps, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): CardView {
   return deps.sql.tx(() => {
     const card = visibleCard(deps, actor, id)
-    const list = getList(deps.sql, input.list)
+    const found = getList(deps.sql, input.list)
+    // A list on a board the caller cannot see answers like an unknown one, so its existence does not leak.
+    const list = found && getMemberBoard(deps.sql, found.board_id, actor.user.id) ? found : undefined
     const boardId = input.board ?? list?.board_id ?? card.board_id
     if (!list || list.board_id !== boardId) throw invalid([{ path: 'list', message: input.board ? 'No such list on the target board.' : 'No such list.' }])
     return applyChange(deps, actor, card, { list: input.list, position: input.position, board: boardId })
@@ -188,4 +196,16 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
 
 export function getCardFor(deps: Deps, actor: Actor, id: string, expand?: ReadonlySet<string>): CardView {
   return cardViews(deps.sql, [visibleCard(deps, actor, id)], expand)[0]
+}
+
+/** Moves every card of a list to another list of the same board, each with its own events (a list deleted with move_to). */
+export function moveAllCards(deps: Deps, actor: Actor, fromList: string, toList: string): void {
+  for (const card of deps.sql.all(qb.selectFrom('cards').selectAll().where('list_id', '=', fromList).orderBy('position'))) {
+    applyChange(deps, actor, card, { list: toList })
+  }
+}
+
+/** Deletes every card of a board for good, each with its card.deleted event (a board being deleted). */
+export function deleteAllCards(deps: Deps, actor: Actor, boardId: string): void {
+  for (const card of deps.sql.all(qb.selectFrom('cards').select('id').where('board_id', '=', boardId))) trashCard(deps, actor, card.id, true)
 }

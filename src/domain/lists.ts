@@ -4,7 +4,8 @@ import { isoAt } from '../clock.js'
 import { newId } from '../ids.js'
 import { conflict, notFound, unprocessable } from '../http/errors.js'
 import { deleteListRow, getList, insertList, listsOfBoard, maxListPosition, updateListRow } from '../store/boards.js'
-import { countCardsInList, moveCardsOfList } from '../store/cards.js'
+import { countCardsInList } from '../store/cards.js'
+import { moveAllCards } from './cards.js'
 import { emitEvent } from '../events/emit.js'
 import { visibleBoard } from './access.js'
 import type { Actor, Deps } from './context.js'
@@ -19,7 +20,7 @@ export function visibleList(deps: Deps, actor: Actor, id: string): ListsTable {
   return list
 }
 
-const listEventData = (list: ListsTable, board: { id: string; name: string }, actor: Actor) => ({
+export const listEventData = (list: ListsTable, board: { id: string; name: string }, actor: Actor) => ({
   id: list.id, name: list.name, category: list.category, position: list.position, board: { id: board.id, name: board.name },
   actor: { id: actor.user.id, name: actor.user.name },
 })
@@ -60,7 +61,7 @@ export function deleteList(deps: Deps, actor: Actor, id: string, moveTo: string 
       if (!target || target.board_id !== list.board_id || target.id === list.id) {
         throw unprocessable('move_to must be another list of the same board.', [{ path: 'move_to', message: 'Not another list of this board.' }])
       }
-      moveCardsOfList(sql, list.id, target.id, isoAt(deps.clock.now()))
+      moveAllCards(deps, actor, list.id, target.id)
     } else if (countCardsInList(sql, list.id) > 0) {
       throw conflict('The list still holds cards; pass move_to=<list id> to move them first.')
     }

@@ -1,7 +1,7 @@
 // API shapes of boards, lists and tags (cards have src/domain/card-view.ts).
 import type { Sql } from '../db/sql.js'
 import type { BoardsTable, ListsTable, TagsTable } from '../db/types.js'
-import { getBoards } from '../store/boards.js'
+import { getBoards, memberBoardIds } from '../store/boards.js'
 
 export interface BoardView { id: string; name: string; description: string; key_prefix: string; created_by: string | null; created: string; updated: string }
 export interface ListView { id: string; board: string; name: string; position: number; category: ListsTable['category']; created: string; updated: string }
@@ -24,9 +24,14 @@ export function expandBoards<T extends { board: string }>(sql: Sql, items: T[], 
   return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
 }
 
-/** `expand=boards` on records holding a `boards` id list: their boards in one query. */
-export function expandBoardList<T extends { boards: string[] }>(sql: Sql, items: T[], expand: ReadonlySet<string>): (T & { expand?: { boards: BoardView[] } })[] {
+/** `expand=boards` on records holding a `boards` id list: their boards in one query; with `visibleTo`, only that user's boards. */
+export function expandBoardList<T extends { boards: string[] }>(sql: Sql, items: T[], expand: ReadonlySet<string>, visibleTo?: string): (T & { expand?: { boards: BoardView[] } })[] {
   if (!expand.has('boards')) return items
-  const boards = new Map(getBoards(sql, items.flatMap((i) => i.boards)).map((b) => [b.id, boardView(b)]))
+  let rows = getBoards(sql, items.flatMap((i) => i.boards))
+  if (visibleTo !== undefined) {
+    const mine = new Set(sql.all(memberBoardIds(visibleTo)).map((r) => r.board_id))
+    rows = rows.filter((b) => mine.has(b.id))
+  }
+  const boards = new Map(rows.map((b) => [b.id, boardView(b)]))
   return items.map((i) => ({ ...i, expand: { boards: i.boards.map((id) => boards.get(id)).filter((b): b is BoardView => b !== undefined) } }))
 }

@@ -27,8 +27,12 @@ const logView = (l: WebhookLogsTable): LogView => ({
   ...(l.error !== null ? { error: l.error } : {}), duration_ms: l.duration_ms, at: l.at, request_body: l.request_body, response_excerpt: l.response_excerpt,
 })
 
+/** A member who left a board no longer sees the bodies of its events, even in their own subscription's log. */
 export function webhookLogs(deps: Deps, actor: Actor, id: string): LogView[] {
-  return listLogs(deps.sql, visibleWebhook(deps, actor, id).id).map(logView)
+  const logs = listLogs(deps.sql, visibleWebhook(deps, actor, id).id)
+  if (isAdmin(actor)) return logs.map(logView)
+  const mine = new Set(deps.sql.all(memberBoardIds(actor.user.id)).map((r) => r.board_id))
+  return logs.filter((l) => l.board_id === null || mine.has(l.board_id)).map(logView)
 }
 
 function enqueue(deps: Deps, row: { webhookId: string; eventId: string | null; boardId: string | null; event: string; timestamp: string; data: unknown; dueAt: number }): string {
@@ -64,7 +68,10 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): { deli
     if (names.length === 0) throw notFound('event for this subscription\'s events')
     let q = qb.selectFrom('events').selectAll().where('name', 'in', names)
     const boards = boardsOfWebhooks(deps.sql, [sub.id]).get(sub.id) ?? []
-    if (boards.length) q = q.where('board_id', 'in', boards)
+    if (!sub.all_boards) {
+      if (boards.length === 0) throw notFound('event for this subscription\'s boards')
+      q = q.where('board_id', 'in', boards)
+    }
     const creator = getUser(deps.sql, sub.created_by)
     if (creator?.role === 'member') q = q.where('board_id', 'in', memberBoardIds(creator.id))
     const ev = deps.sql.first(q.orderBy('seq', 'desc').limit(1))

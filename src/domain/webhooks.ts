@@ -6,6 +6,7 @@ import type { WebhooksTable } from '../db/types.js'
 import { newId } from '../ids.js'
 import { notFound, unprocessable, type ErrorDetail } from '../http/errors.js'
 import { getUser, getUsers } from '../store/users.js'
+import { redactStaticHeaders } from '../webhooks/headers.js'
 import { boardsOfWebhooks, deleteWebhookRow, getWebhook, insertWebhook, setWebhookBoards, updateWebhookRow } from '../store/webhooks.js'
 import { openAuth, sealAuth, sealSecret, type AuthType } from '../webhooks/credentials.js'
 import { generateSecret } from '../webhooks/signing.js'
@@ -31,7 +32,7 @@ export function webhookViews(sql: Sql, rows: WebhooksTable[]): WebhookView[] {
   const users = new Map(getUsers(sql, rows.map((r) => r.created_by)).map((u) => [u.id, u.name]))
   return rows.map((r) => ({
     id: r.id, name: r.name, url: r.url, method: r.method, events: JSON.parse(r.events) as string[], boards: boards.get(r.id) ?? [],
-    headers: JSON.parse(r.headers) as Record<string, string>, active: r.active === 1, has_secret: r.secret_enc !== null,
+    headers: redactStaticHeaders(JSON.parse(r.headers) as Record<string, string>), active: r.active === 1, has_secret: r.secret_enc !== null,
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },
     created_by: { id: r.created_by, name: users.get(r.created_by) ?? '' },
     last_delivery: r.last_outcome && r.last_at ? { status_code: r.last_status_code, outcome: r.last_outcome, at: r.last_at } : null,
@@ -86,7 +87,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: WebhookInpu
     const row: WebhooksTable = {
       id: newId(), name: input.name, url: input.url, method: input.method ?? 'POST', events: JSON.stringify([...new Set(input.events)]),
       secret_enc: null, auth_type: 'none', auth_enc: null, auth_header_name: null, headers: JSON.stringify(input.headers ?? {}),
-      active: input.active === false ? 0 : 1, created_by: actor.user.id, last_status_code: null, last_outcome: null, last_at: null,
+      active: input.active === false ? 0 : 1, all_boards: boards.length === 0 ? 1 : 0, created_by: actor.user.id, last_status_code: null, last_outcome: null, last_at: null,
       created_at: at, updated_at: at,
     }
     const secret = nextSecret(input)
@@ -125,6 +126,7 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
     if (input.events !== undefined) set.events = JSON.stringify([...new Set(input.events)])
     if (input.headers !== undefined) set.headers = JSON.stringify(input.headers)
     if (input.active !== undefined) set.active = input.active ? 1 : 0
+    if (input.boards !== undefined) set.all_boards = input.boards.length === 0 ? 1 : 0
     const secret = nextSecret(input)
     if (secret.value !== undefined) set.secret_enc = secret.value === null ? null : sealSecret(secretsOf(deps), row.id, secret.value)
     updateWebhookRow(sql, id, { ...set, updated_at: isoAt(deps.clock.now()) })

@@ -51,6 +51,12 @@ export class Api {
     this.limiter = deps.config.rateLimit ? new RateLimiter(deps.clock) : undefined
   }
 
+  /** Methods some route answers on this path (for 405 and its Allow header). */
+  methodsFor(path: string): string[] {
+    const matches = this.routes.filter((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}/?$`).test(path))
+    return [...new Set(matches.map((r) => r.method.toUpperCase()))]
+  }
+
   add<P extends ZodObject, Q extends ZodObject, B extends ZodType>(spec: RouteSpec<P, Q, B>): void {
     this.routes.push(spec as RouteSpec<any, any, any>)
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1')

@@ -18,8 +18,6 @@ export const maxCardPosition = (sql: Sql, listId: string): number => sql.first(m
 export const countCardsInList = (sql: Sql, listId: string): number =>
   sql.first(qb.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('list_id', '=', listId))!.n
 
-export const moveCardsOfList = (sql: Sql, fromList: string, toList: string, at: string) =>
-  sql.run(qb.updateTable('cards').set({ list_id: toList, updated_at: at }).where('list_id', '=', fromList))
 
 type Link = 'card_assignees' | 'card_watchers'
 

@@ -38,7 +38,7 @@ const receivers = fixedQuery((boardId: string | null) =>
       .select(['webhooks.id', 'webhooks.events'])
       .where('webhooks.active', '=', 1)
       .where(rawSql<boolean>`(
-        NOT EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id)
+        webhooks.all_boards = 1
         OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id AND wb.board_id = ${boardId}))`)
       .where(rawSql<boolean>`(users.role IN ('owner', 'admin')
         OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`))
@@ -56,3 +56,9 @@ export function membershipPairs(sql: Sql, pairs: readonly { boardId: string; use
   return new Set(rows.map((r) => membershipKey(r.board_id, r.user_id)))
 }
 export const membershipKey = (boardId: string, userId: string): string => `${boardId}\u0000${userId}`
+
+/** Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted. */
+export const pauseSubscriptionsOnlyOn = (sql: Sql, boardId: string, at: string) =>
+  sql.run(qb.updateTable('webhooks').set({ active: 0, updated_at: at }).where('all_boards', '=', 0)
+    .where('id', 'in', qb.selectFrom('webhook_boards').select('webhook_id').where('board_id', '=', boardId))
+    .where(rawSql<boolean>`NOT EXISTS (SELECT 1 FROM webhook_boards other WHERE other.webhook_id = webhooks.id AND other.board_id != ${boardId})`))

@@ -7,7 +7,8 @@ import type { OutboxTable, WebhookLogsTable, WebhooksTable } from '../db/types.j
 import type { Deps } from '../domain/context.js'
 import { newId } from '../ids.js'
 import { getUsers } from '../store/users.js'
-import { getWebhooks, membershipKey, membershipPairs } from '../store/webhooks.js'
+import { boardsOfWebhooks, getWebhooks, membershipKey, membershipPairs } from '../store/webhooks.js'
+import { matchesSelectors } from '../events/catalog.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders } from './headers.js'
 import { judgeAttempt, retryDelayMs } from './policy.js'
@@ -48,6 +49,11 @@ export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, G
     return sub && r.board_id !== null && !exempt(sub) ? [{ boardId: r.board_id, userId: sub.created_by }] : []
   })
   const members = membershipPairs(sql, pairs)
+  const boards = boardsOfWebhooks(sql, [...subs.keys()])
+  // A subscription edited after the event was queued is judged as it is now: events and boards it no longer wants stay unsent.
+  const stillWanted = (sub: WebhooksTable, row: OutboxTable) =>
+    matchesSelectors(JSON.parse(sub.events) as string[], row.event) &&
+    (sub.all_boards === 1 || row.board_id === null || (boards.get(sub.id) ?? []).includes(row.board_id))
   const gates = new Map<string, Gate>()
   for (const row of rows) {
     const sub = subs.get(row.webhook_id)
@@ -55,6 +61,7 @@ export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, G
     if (!sub) gates.set(row.id, { gone: true })
     else if (row.event === 'webhook.test') gates.set(row.id, { sub })
     else if (!sub.active) gates.set(row.id, { drop: 'the subscription is inactive; not sent' })
+    else if (!stillWanted(sub, row)) gates.set(row.id, { drop: 'the subscription no longer covers this event or board; not sent' })
     else if (row.board_id !== null && !exempt(sub) && !members.has(membershipKey(row.board_id, sub.created_by))) {
       gates.set(row.id, { drop: 'the subscription\'s creator is no longer a member of the event\'s board; not sent' })
     } else gates.set(row.id, { sub })
@@ -82,7 +89,7 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
   const attempt = row.attempts + 1
   const at = isoAt(deps.clock.now())
   const logOf = (l: Pick<WebhookLogsTable, 'status_code' | 'outcome' | 'error' | 'duration_ms' | 'response_excerpt'>) => ({
-    id: newId(), webhook_id: row.webhook_id, delivery_id: row.id, event: row.event, attempt, at, request_body: row.body, ...l,
+    id: newId(), webhook_id: row.webhook_id, board_id: row.board_id, delivery_id: row.id, event: row.event, attempt, at, request_body: row.body, ...l,
   })
   if ('gone' in gate) return { id: row.id, webhookId: row.webhook_id, status: 'dropped', log: null }
   if ('drop' in gate) {

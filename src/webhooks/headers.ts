@@ -26,6 +26,11 @@ export function headerValueProblem(value: string): string | undefined {
   return undefined
 }
 
+/** Static headers that carry credentials: allowed (SPEC: first-class auth wins on a clash) but never shown back. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'])
+export const redactStaticHeaders = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? '[redacted]' : v]))
+
 export interface DeliveryHeaderInput {
   event: string
   deliveryId: string

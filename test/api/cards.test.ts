@@ -174,3 +174,37 @@ test('PATCH replaces assignees, tags and watchers, and keeps the rest', async ()
   assert.deepEqual((await c.t.req('GET', `/v1/cards/${a.id}`, { token: tok })).body.card.tags, [tag.id], 'no partial write')
   await c.t.close()
 })
+
+test('moving to a list of an invisible board answers like an unknown list', async () => {
+  const c = await seededApp()
+  const a = (await card(c, { title: 'a' })).body.card
+  const hidden = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'H' } })).body
+  const toHidden = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.member.write, body: { list: hidden.lists[0].id } })
+  const toNothing = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.member.write, body: { list: 'nope' } })
+  assert.equal(toHidden.status, 422)
+  assert.deepEqual(toHidden.body, toNothing.body)
+  await c.t.close()
+})
+
+test('dates outside the years 0000-9999 (in UTC) are refused, so text order stays time order', async () => {
+  const c = await seededApp()
+  const r = await card(c, { title: 'x', start_date: '9999-12-31T23:59:59.999-23:59' })
+  assert.equal(r.status, 422)
+  assert.equal(r.body.error.details[0].path, 'start_date')
+  assert.equal((await card(c, { title: 'y', due_date: '9999-12-31T23:59:59Z' })).status, 201)
+  await c.t.close()
+})
+
+test('list deleted with move_to and board deleted: every card and list gets its event', async () => {
+  const c = await seededApp()
+  const tok = c.tokens.member.write
+  const ids = [(await card(c, { title: 'a' })).body.card.id, (await card(c, { title: 'b' })).body.card.id]
+  const count = (name: string) => (c.t.deps.sql.raw.prepare('SELECT count(*) AS n FROM events WHERE name = ?').get(name) as { n: number }).n
+  assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
+  assert.equal(count('card.moved'), 2)
+  for (const id of ids) assert.equal((await c.t.req('GET', `/v1/cards/${id}`, { token: tok })).body.card.list, c.lists[1].id)
+  assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}`, { token: tok })).status, 204)
+  assert.equal(count('card.deleted'), 2)
+  assert.equal(count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
+  await c.t.close()
+})

@@ -21,6 +21,9 @@ runScenarios('errors', seededApp, [
   { name: 'unknown expand', method: 'GET', path: '/v1/cards?expand=owner', token: (c) => c.tokens.member.read, status: 400 },
   { name: 'unparseable filter', method: 'GET', path: `/v1/cards?filter=${encodeURIComponent('title = ')}`, token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
   { name: 'filter on tokens', method: 'GET', path: `/v1/tokens?filter=${encodeURIComponent("name='x'")}`, token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'invalid_filter' } } },
+  { name: 'very long id is just not found', method: 'GET', path: `/v1/cards/${'x'.repeat(300)}`, token: (c) => c.tokens.member.read, status: 404, expect: { error: { code: 'not_found' } } },
+  { name: 'unsupported method on a known path is 405 with Allow', method: 'PUT', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { name: 'x' }, status: 405,
+    expect: { error: { code: 'method_not_allowed' } }, after: (_c, r: any) => assert.equal(r.headers.get('allow'), 'GET, PATCH, DELETE') },
   { name: 'unknown card', method: 'GET', path: '/v1/cards/doesnotexist', token: (c) => c.tokens.member.read, status: 404 },
   { name: 'PATCH with unknown field', method: 'PATCH', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { owner: 'me' }, status: 422 },
 ])
