@@ -12,7 +12,7 @@ import { qb } from '../db/sql.js'
 import { emitEvent } from '../events/emit.js'
 import { pauseSubscriptionsOnlyOn } from '../store/webhooks.js'
 import { boardForMembershipChange, visibleBoard } from './access.js'
-import { deleteAllCards } from './cards.js'
+import { announceKeyChanges, deleteAllCards } from './cards.js'
 import { listEventData } from './lists.js'
 import type { Actor, Deps } from './context.js'
 import { userView, type UserView } from './users.js'
@@ -58,8 +58,9 @@ export function updateBoard(deps: Deps, actor: Actor, id: string, input: { name?
     const at = isoAt(deps.clock.now())
     updateBoardRow(sql, id, { ...input, updated_at: at })
     if (input.key_prefix && input.key_prefix !== board.key_prefix) {
-      // Keys follow the board's prefix; their numbers never change.
+      // Keys follow the board's prefix; their numbers never change. Receivers that stored keys hear of each one.
       sql.run(qb.updateTable('cards').set((eb) => ({ key: eb.fn('concat', [eb.val(`${input.key_prefix}-`), eb.ref('key_num')]) })).where('board_id', '=', id))
+      announceKeyChanges(deps, actor, id)
     }
     return boardView(getBoard(sql, id)!)
   })

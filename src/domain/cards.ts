@@ -209,3 +209,9 @@ export function moveAllCards(deps: Deps, actor: Actor, fromList: string, toList:
 export function deleteAllCards(deps: Deps, actor: Actor, boardId: string): void {
   for (const card of deps.sql.all(qb.selectFrom('cards').select('id').where('board_id', '=', boardId))) trashCard(deps, actor, card.id, true)
 }
+
+/** card.updated (changes: key) for every card of a board whose key prefix changed. */
+export function announceKeyChanges(deps: Deps, actor: Actor, boardId: string): void {
+  const rows = deps.sql.all(qb.selectFrom('cards').selectAll().where('board_id', '=', boardId))
+  for (const view of cardViews(deps.sql, rows)) cardEmitter(deps, actor, view).emit('card.updated', { changes: ['key'] })
+}

@@ -208,3 +208,15 @@ test('list deleted with move_to and board deleted: every card and list gets its 
   assert.equal(count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
   await c.t.close()
 })
+
+test('a new key prefix renames every key (numbers kept) and announces each card', async () => {
+  const c = await seededApp()
+  const a = (await card(c, { title: 'a' })).body.card
+  await card(c, { title: 'b' })
+  assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix: 'NEW' } })).status, 200)
+  assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
+  const events = c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated'").all() as { data: string }[]
+  assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [['NEW-1', ['key']], ['NEW-2', ['key']]])
+  assert.equal((await card(c, { title: 'c' })).body.card.key, 'NEW-3')
+  await c.t.close()
+})
