@@ -23,7 +23,4 @@ export const newId = (): string => randomString(LOWER36, 16)
 /** A token value: `tt_` + 43 base62 characters (about 256 bits). */
 export const newTokenValue = (): string => `tt_${randomString(BASE62, 43)}`
 
-/** A random URL-safe string of at least 128 bits, for incoming paths and secrets. */
-export const newRandomPath = (): string => randomString(BASE62, 32)
-
 export const sha256Hex = (value: string): string => crypto.createHash('sha256').update(value).digest('hex')

@@ -11,7 +11,6 @@ export const ErrorSchema = z.object({
 
 export const idParam = z.object({ id: z.string().min(1) })
 export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true')
-export const isoDateTime = z.string().datetime({ offset: true })
 /** Stored as ISO text in UTC, whose text order is time order only for years 0000 to 9999. */
 const inStorableRange = (v: string) => { const y = new Date(v.length === 10 ? `${v}T00:00:00Z` : v).getUTCFullYear(); return y >= 0 && y <= 9999 }
 export const dateOrDateTime = z.union([z.string().date(), z.string().datetime({ offset: true })])

@@ -11,7 +11,6 @@ export const LOGS_KEPT = 25
 const stillPending = rawSql<boolean>`+status = 'pending'`
 
 export const insertOutboxRow = (sql: Sql, row: OutboxTable) => sql.run(qb.insertInto('outbox').values(row))
-export const getOutboxRow = (sql: Sql, id: string) => sql.first(qb.selectFrom('outbox').selectAll().where('id', '=', id))
 
 /**
  * Reserves up to `limit` due rows until `leaseUntil`, oldest due first, in one statement: a row whose

@@ -16,4 +16,3 @@ export const countOwners = (sql: Sql) =>
 export const getWorkspace = (sql: Sql) => sql.first(qb.selectFrom('workspace').selectAll())
 export const insertWorkspace = (sql: Sql, row: { id: string; name: string; created_at: string }) => sql.run(qb.insertInto('workspace').values(row))
 
-export const getTeam = (sql: Sql, id: string) => sql.first(qb.selectFrom('teams').selectAll().where('id', '=', id))
