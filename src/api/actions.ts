@@ -1,6 +1,6 @@
 // /v1/actions: bulk card operations ({ cards: [ids], ... } → { updated, failed }) and the workspace export.
 import { z } from 'zod'
-import { qb } from '../db/sql.js'
+import { exportRows } from '../store/users.js'
 import { bulkManage, bulkMove, bulkUpdate } from '../domain/bulk.js'
 import { isAdmin } from '../domain/context.js'
 import { forbidden } from '../http/errors.js'
@@ -47,14 +47,7 @@ export function actionRoutes(api: Api): void {
     responses: { 200: { description: 'Every record of the workspace', schema: z.object({ exported_at: z.string() }).catchall(z.array(z.unknown())).meta({ id: 'WorkspaceExport' }) } },
     handler: ({ deps, actor }) => {
       if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins can export the workspace.')
-      const all = <T extends 'users' | 'teams' | 'team_members' | 'boards' | 'board_members' | 'lists' | 'cards' | 'card_assignees' | 'card_watchers' | 'tags' | 'card_tags'>(t: T) => deps.sql.all(qb.selectFrom(t).selectAll())
-      const body = {
-        exported_at: new Date(deps.clock.now()).toISOString(),
-        workspace: deps.sql.all(qb.selectFrom('workspace').selectAll()),
-        users: all('users'), teams: all('teams'), team_members: all('team_members'), boards: all('boards'), board_members: all('board_members'),
-        lists: all('lists'), cards: all('cards'), card_assignees: all('card_assignees'), card_watchers: all('card_watchers'), tags: all('tags'), card_tags: all('card_tags'),
-      }
-      return { status: 200, body }
+      return { status: 200, body: { exported_at: new Date(deps.clock.now()).toISOString(), ...exportRows(deps.sql) } }
     },
   })
 }

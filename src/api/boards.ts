@@ -1,7 +1,6 @@
 // /v1/boards: boards, clone and membership.
 import { z } from 'zod'
 import { applyFilter } from '../filter/index.js'
-import { qb } from '../db/sql.js'
 import type { BoardsTable, UsersTable } from '../db/types.js'
 import { addMember, cloneBoard, createBoard, deleteBoard, getBoardFor, removeMember, updateBoard } from '../domain/boards.js'
 import { visibleBoard } from '../domain/access.js'
@@ -9,7 +8,7 @@ import { userView } from '../domain/users.js'
 import { boardView } from '../domain/views.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
-import { memberBoardIds } from '../store/boards.js'
+import { boardMembersQuery, listsOfBoards, membersOfBoards, visibleBoardsQuery } from '../store/boards.js'
 import { USER_SORT } from './users.js'
 import { BoardSchema, idParam, ListSchema, name, TagSchema, UserSchema } from './schemas.js'
 import { listView } from '../domain/views.js'
@@ -25,17 +24,17 @@ export function boardRoutes(api: Api): void {
     responses: { 200: { description: 'A page of boards', schema: pageSchema(BoardSchema.extend({ expand: z.record(z.string(), z.unknown()).optional() }), 'BoardPage') } },
     handler: ({ deps, actor, query }) => {
       const expand = parseExpand(query.expand, EXPANDS)
-      const base = applyFilter(qb.selectFrom('boards').where('boards.id', 'in', memberBoardIds(actor.user.id)), 'boards', query.filter)
+      const base = applyFilter(visibleBoardsQuery(actor.user.id), 'boards', query.filter)
       const order = parseSort(query.sort ?? 'created', SORT)
       const page = runPage(deps.sql, base, 'boards', { page: query.page, perPage: query.per_page, order }, (rows: BoardsTable[]) => {
         const views = rows.map((b) => ({ ...boardView(b), ...(expand.size ? { expand: {} as Record<string, unknown> } : {}) }))
         const ids = rows.map((r) => r.id)
         if (expand.has('lists')) {
-          const lists = ids.length ? deps.sql.all(qb.selectFrom('lists').selectAll().where('board_id', 'in', ids).orderBy('position')) : []
+          const lists = listsOfBoards(deps.sql, ids)
           for (const v of views) v.expand!.lists = lists.filter((l) => l.board_id === v.id).map(listView)
         }
         if (expand.has('members')) {
-          const rows = ids.length ? deps.sql.all(qb.selectFrom('board_members').innerJoin('users', 'users.id', 'board_members.user_id').selectAll('users').select('board_members.board_id').where('board_members.board_id', 'in', ids)) : []
+          const rows = membersOfBoards(deps.sql, ids)
           for (const v of views) v.expand!.members = rows.filter((r) => r.board_id === v.id).map((r) => userView(r))
         }
         return views
@@ -79,7 +78,7 @@ export function boardRoutes(api: Api): void {
     responses: { 200: { description: 'A page of users', schema: pageSchema(UserSchema, 'MemberPage') } },
     handler: ({ deps, actor, params, query }) => {
       visibleBoard(deps.sql, actor, params.id)
-      const base = applyFilter(qb.selectFrom('users').where('users.id', 'in', qb.selectFrom('board_members').select('user_id').where('board_id', '=', params.id)), 'users', query.filter)
+      const base = applyFilter(boardMembersQuery(params.id), 'users', query.filter)
       const order = parseSort(query.sort ?? 'name', USER_SORT)
       return { status: 200, body: runPage(deps.sql, base, 'users', { page: query.page, perPage: query.per_page, order }, (rows: UsersTable[]) => rows.map(userView)) }
     },

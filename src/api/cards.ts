@@ -1,15 +1,11 @@
 // /v1/cards: the heart. List with query parameters and filter, create (idempotent), update, trash, move, complete.
 import { z } from 'zod'
-import { applyFilter } from '../filter/index.js'
-import { sql as rawSql } from 'kysely'
-import { qb } from '../db/sql.js'
 import type { CardsTable } from '../db/types.js'
 import { CARD_EXPANDS, cardViews } from '../domain/card-view.js'
 import { createCard, getCardFor, moveCard, trashCard, updateCard } from '../domain/cards.js'
-import { badRequest } from '../http/errors.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
-import { memberBoardIds } from '../store/boards.js'
+import { cardListQuery } from '../store/cards.js'
 import { dateOrDateTime, idParam, ListCategory, queryBool } from './schemas.js'
 
 const ids = z.array(z.string().min(1)).max(100)
@@ -47,37 +43,13 @@ const listQuery = z.object({
   list: z.string().optional().meta({ description: 'List id.' }),
   completed: queryBool.optional(), archived: queryBool.optional(),
   trashed: queryBool.default(false).meta({ description: 'Trashed cards are hidden unless `trashed=true`.' }),
-  state: z.string().optional().meta({ description: 'Comma-separated list categories: backlog, unstarted, started, completed, canceled.' }),
+  state: z.string().optional()
+    .refine((v) => v === undefined || v.split(',').every((x) => ListCategory.safeParse(x.trim()).success), 'Use backlog, unstarted, started, completed or canceled, separated by commas.')
+    .transform((v) => v?.split(',').map((x) => ListCategory.parse(x.trim())))
+    .meta({ description: 'Comma-separated list categories: backlog, unstarted, started, completed, canceled.' }),
   assignee: z.string().optional().meta({ description: '`me` (assigned to you), `mine` (assigned to or created by you), `watching`, `none` (unassigned), or a user id.' }),
   team: z.string().optional().meta({ description: 'Team id: cards assigned to a member of the team.' }),
 })
-
-/** The visible cards matching the list parameters (without `filter`, paging and sort). */
-export function cardListQuery(me: string, query: Partial<z.infer<typeof listQuery>>) {
-  let base = qb.selectFrom('cards').where('cards.board_id', 'in', memberBoardIds(me)).where('cards.trashed', '=', query.trashed ? 1 : 0)
-  if (query.board) base = base.where('cards.board_id', '=', query.board)
-  if (query.list) base = base.where('cards.list_id', '=', query.list)
-  if (query.completed !== undefined) base = base.where('cards.completed', '=', query.completed ? 1 : 0)
-  if (query.archived !== undefined) base = base.where('cards.archived', '=', query.archived ? 1 : 0)
-  if (query.state) {
-    const states = query.state.split(',').map((s) => s.trim())
-    const bad = states.filter((s) => !ListCategory.safeParse(s).success)
-    if (bad.length) throw badRequest(`Unknown state "${bad[0]}"; use backlog, unstarted, started, completed or canceled.`)
-    base = base.where('cards.list_id', 'in', qb.selectFrom('lists').select('lists.id').where('lists.category', 'in', states as never[]))
-  }
-  // IN (subquery) rather than a correlated EXISTS lets SQLite start from the link table's index.
-  const assignedTo = (user: string) => qb.selectFrom('card_assignees').select('card_assignees.card_id').where('card_assignees.user_id', '=', user)
-  if (query.assignee === 'me') base = base.where('cards.id', 'in', assignedTo(me))
-  else if (query.assignee === 'mine') base = base.where((eb) => eb.or([eb('cards.id', 'in', assignedTo(me)), eb('cards.created_by', '=', me)]))
-  else if (query.assignee === 'watching') base = base.where('cards.id', 'in', qb.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
-  else if (query.assignee === 'none') base = base.where('cards.id', 'not in', qb.selectFrom('card_assignees').select('card_assignees.card_id'))
-  else if (query.assignee) base = base.where('cards.id', 'in', assignedTo(query.assignee))
-  if (query.team) {
-    base = base.where('cards.id', 'in', qb.selectFrom('card_assignees').innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
-      .select('card_assignees.card_id').where('team_members.team_id', '=', query.team))
-  }
-  return applyFilter(base, 'cards', query.filter, { anchored: Boolean(query.board || query.list) })
-}
 
 export function cardRoutes(api: Api): void {
   api.add({

@@ -1,13 +1,12 @@
 // /v1/lists: a board's columns, each with a flow category.
 import { z } from 'zod'
 import { applyFilter } from '../filter/index.js'
-import { qb } from '../db/sql.js'
 import type { ListsTable } from '../db/types.js'
 import { createList, deleteList, updateList, visibleList } from '../domain/lists.js'
 import { expandBoards, listView } from '../domain/views.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
-import { memberBoardIds } from '../store/boards.js'
+import { visibleListsQuery } from '../store/boards.js'
 import { BoardSchema, idParam, ListCategory, ListSchema, name } from './schemas.js'
 
 const SORT = { position: 'lists.position', created: 'lists.created_at', updated: 'lists.updated_at', name: 'lists.name' }
@@ -18,9 +17,7 @@ export function listRoutes(api: Api): void {
     query: z.object({ ...pageQuery, ...expandQuery(['board']), board: z.string().optional().meta({ description: 'Only the lists of this board.' }) }),
     responses: { 200: { description: 'A page of lists', schema: pageSchema(ListSchema.extend({ expand: z.object({ board: BoardSchema }).optional() }), 'ListPage') } },
     handler: ({ deps, actor, query }) => {
-      let base = qb.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(actor.user.id))
-      if (query.board) base = base.where('lists.board_id', '=', query.board)
-      base = applyFilter(base, 'lists', query.filter)
+      const base = applyFilter(visibleListsQuery(actor.user.id, query.board), 'lists', query.filter, { anchored: Boolean(query.board) })
       const order = parseSort(query.sort ?? 'position,created', SORT)
       return { status: 200, body: runPage(deps.sql, base, 'lists', { page: query.page, perPage: query.per_page, order }, (rows: ListsTable[]) => expandBoards(deps.sql, rows.map(listView), parseExpand(query.expand, ['board']))) }
     },

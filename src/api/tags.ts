@@ -1,13 +1,12 @@
 // /v1/tags: board-scoped tags.
 import { z } from 'zod'
 import { applyFilter } from '../filter/index.js'
-import { qb } from '../db/sql.js'
 import type { TagsTable } from '../db/types.js'
 import { createTag, deleteTag, updateTag, visibleTag } from '../domain/tags.js'
 import { expandBoards, tagView } from '../domain/views.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import type { Api } from '../http/route.js'
-import { memberBoardIds } from '../store/boards.js'
+import { visibleTagsQuery } from '../store/boards.js'
 import { BoardSchema, idParam, name, TagSchema } from './schemas.js'
 
 const SORT = { name: 'tags.name', created: 'tags.created_at', updated: 'tags.updated_at' }
@@ -19,9 +18,7 @@ export function tagRoutes(api: Api): void {
     query: z.object({ ...pageQuery, ...expandQuery(['board']), board: z.string().optional().meta({ description: 'Only the tags of this board.' }) }),
     responses: { 200: { description: 'A page of tags', schema: pageSchema(TagSchema.extend({ expand: z.object({ board: BoardSchema }).optional() }), 'TagPage') } },
     handler: ({ deps, actor, query }) => {
-      let base = qb.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(actor.user.id))
-      if (query.board) base = base.where('tags.board_id', '=', query.board)
-      base = applyFilter(base, 'tags', query.filter)
+      const base = applyFilter(visibleTagsQuery(actor.user.id, query.board), 'tags', query.filter, { anchored: Boolean(query.board) })
       const order = parseSort(query.sort ?? 'name', SORT)
       return { status: 200, body: runPage(deps.sql, base, 'tags', { page: query.page, perPage: query.per_page, order }, (rows: TagsTable[]) => expandBoards(deps.sql, rows.map(tagView), parseExpand(query.expand, ['board']))) }
     },

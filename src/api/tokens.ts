@@ -1,13 +1,13 @@
 // /v1/tokens: personal access tokens. The raw value is returned once, on creation.
 import { z } from 'zod'
 import { applyFilter } from '../filter/index.js'
-import { qb } from '../db/sql.js'
 import type { TokensTable } from '../db/types.js'
 import { isAdmin } from '../domain/context.js'
 import { createToken, revokeToken, tokenView } from '../domain/tokens.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import { userView } from '../domain/users.js'
 import type { Api } from '../http/route.js'
+import { tokensQuery } from '../store/tokens.js'
 import { getUsers } from '../store/users.js'
 import { dateOrDateTime, idParam, name, UserSchema } from './schemas.js'
 
@@ -26,8 +26,7 @@ export function tokenRoutes(api: Api): void {
     responses: { 200: { description: 'A page of tokens', schema: pageSchema(TokenSchema.extend({ expand: z.object({ owner: UserSchema }).optional() }), 'TokenPage') } },
     handler: ({ deps, actor, query }) => {
       const expand = parseExpand(query.expand, ['owner'])
-      let base = applyFilter(qb.selectFrom('tokens'), 'tokens', query.filter)
-      if (!isAdmin(actor)) base = base.where('tokens.user_id', '=', actor.user.id)
+      const base = applyFilter(tokensQuery(isAdmin(actor) ? undefined : actor.user.id), 'tokens', query.filter)
       const order = parseSort(query.sort ?? '-created', SORT)
       const page = runPage(deps.sql, base, 'tokens', { page: query.page, perPage: query.per_page, order }, (rows: TokensTable[]) => {
         const owners = new Map(getUsers(deps.sql, rows.map((r) => r.user_id)).map((u) => [u.id, u]))

@@ -1,15 +1,14 @@
 // /v1/users: the caller, the workspace's users, and (owners/admins) user management.
 import { z } from 'zod'
 import { applyFilter } from '../filter/index.js'
-import { qb } from '../db/sql.js'
 import { createUser, updateUser, userView } from '../domain/users.js'
 import type { UsersTable } from '../db/types.js'
 import { notFound } from '../http/errors.js'
 import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } from '../http/paging.js'
 import { boardView } from '../domain/views.js'
-import { memberBoardIds } from '../store/boards.js'
+import { boardsSharedWith } from '../store/boards.js'
 import type { Api } from '../http/route.js'
-import { getUser } from '../store/users.js'
+import { getUser, usersQuery } from '../store/users.js'
 import { BoardSchema, idParam, name, UserSchema } from './schemas.js'
 
 const Role = z.enum(['owner', 'admin', 'member'])
@@ -27,13 +26,11 @@ export function userRoutes(api: Api): void {
     responses: { 200: { description: 'A page of users; `expand=boards` lists the boards each shares with you', schema: pageSchema(UserSchema.extend({ expand: z.object({ boards: z.array(BoardSchema) }).optional() }), 'UserPage') } },
     handler: ({ deps, actor, query }) => {
       const expand = parseExpand(query.expand, ['boards'])
-      const base = applyFilter(qb.selectFrom('users'), 'users', query.filter)
+      const base = applyFilter(usersQuery(), 'users', query.filter)
       const order = query.sort ? parseSort(query.sort, USER_SORT) : parseSort('created', USER_SORT)
       return { status: 200, body: runPage(deps.sql, base, 'users', { page: query.page, perPage: query.per_page, order }, (rows: UsersTable[]) => {
         if (!expand.has('boards')) return rows.map(userView)
-        const ids = rows.map((r) => r.id)
-        const shared = ids.length ? deps.sql.all(qb.selectFrom('board_members').innerJoin('boards', 'boards.id', 'board_members.board_id').selectAll('boards')
-          .select('board_members.user_id').where('board_members.user_id', 'in', ids).where('boards.id', 'in', memberBoardIds(actor.user.id)).orderBy('boards.name')) : []
+        const shared = boardsSharedWith(deps.sql, rows.map((r) => r.id), actor.user.id)
         return rows.map((r) => ({ ...userView(r), expand: { boards: shared.filter((b) => b.user_id === r.id).map(boardView) } }))
       }) }
     },

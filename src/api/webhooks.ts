@@ -1,7 +1,6 @@
 // /v1/webhooks: outgoing subscriptions, the event catalog, samples, logs, and the test and sample actions.
 import { z } from 'zod'
 import { applyFilter } from '../filter/index.js'
-import { qb } from '../db/sql.js'
 import type { WebhooksTable } from '../db/types.js'
 import { isAdmin } from '../domain/context.js'
 import { listSamples, sendSampleDelivery, sendTestDelivery, webhookLogs } from '../domain/webhook-actions.js'
@@ -12,6 +11,7 @@ import { expandQuery, pageQuery, pageSchema, parseExpand, parseSort, runPage } f
 import { expandBoardList } from '../domain/views.js'
 import type { Api } from '../http/route.js'
 import { BoardSchema, idParam, name } from './schemas.js'
+import { webhooksQuery } from '../store/webhooks.js'
 import { EventCatalogSchema, LogSchema, SampleSchema, WebhookSchema } from './webhook-schemas.js'
 
 // A subscription may name boards its creator has since left: the filter tests membership by board id only and
@@ -71,9 +71,7 @@ export function webhookRoutes(api: Api): void {
     responses: { 200: { description: 'A page of subscriptions', schema: pageSchema(WebhookSchema.extend({ expand: z.object({ boards: z.array(BoardSchema) }).optional() }), 'WebhookPage') } },
     handler: ({ deps, actor, query }) => {
       const expand = parseExpand(query.expand, ['boards'])
-      let base = qb.selectFrom('webhooks')
-      if (!isAdmin(actor)) base = base.where('webhooks.created_by', '=', actor.user.id)
-      base = applyFilter(base, 'webhooks', query.filter)
+      const base = applyFilter(webhooksQuery(isAdmin(actor) ? undefined : actor.user.id), 'webhooks', query.filter)
       const order = parseSort(query.sort ?? 'created', SORT)
       return { status: 200, body: runPage(deps.sql, base, 'webhooks', { page: query.page, perPage: query.per_page, order }, (rows: WebhooksTable[]) => expandBoardList(deps.sql, webhookViews(deps.sql, rows), expand, isAdmin(actor) ? undefined : actor.user.id)) }
     },

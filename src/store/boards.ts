@@ -51,3 +51,27 @@ export const getTagByName = (sql: Sql, boardId: string, name: string) =>
 export const insertTag = (sql: Sql, row: TagsTable) => sql.run(qb.insertInto('tags').values(row))
 export const updateTagRow = (sql: Sql, id: string, set: Partial<TagsTable>) => sql.run(qb.updateTable('tags').set(set).where('id', '=', id))
 export const deleteTagRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('tags').where('id', '=', id))
+
+/** Base queries of list routes: the rows of the boards a user belongs to (filters and paging are added on top). */
+export const visibleBoardsQuery = (userId: string) => qb.selectFrom('boards').where('boards.id', 'in', memberBoardIds(userId))
+export function visibleListsQuery(userId: string, boardId?: string) {
+  const q = qb.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(userId))
+  return boardId ? q.where('lists.board_id', '=', boardId) : q
+}
+export function visibleTagsQuery(userId: string, boardId?: string) {
+  const q = qb.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(userId))
+  return boardId ? q.where('tags.board_id', '=', boardId) : q
+}
+export const boardMembersQuery = (boardId: string) =>
+  qb.selectFrom('users').where('users.id', 'in', qb.selectFrom('board_members').select('user_id').where('board_id', '=', boardId))
+
+/** Lists and members of a page of boards, one query each. */
+export const listsOfBoards = (sql: Sql, ids: readonly string[]): ListsTable[] =>
+  ids.length === 0 ? [] : sql.all(qb.selectFrom('lists').selectAll().where('board_id', 'in', [...ids]).orderBy('position'))
+export const membersOfBoards = (sql: Sql, ids: readonly string[]) =>
+  ids.length === 0 ? [] : sql.all(qb.selectFrom('board_members').innerJoin('users', 'users.id', 'board_members.user_id')
+    .selectAll('users').select('board_members.board_id').where('board_members.board_id', 'in', [...ids]))
+/** For each of these users, the boards they share with `viewerId`. */
+export const boardsSharedWith = (sql: Sql, userIds: readonly string[], viewerId: string) =>
+  userIds.length === 0 ? [] : sql.all(qb.selectFrom('board_members').innerJoin('boards', 'boards.id', 'board_members.board_id').selectAll('boards')
+    .select('board_members.user_id').where('board_members.user_id', 'in', [...userIds]).where('boards.id', 'in', memberBoardIds(viewerId)).orderBy('boards.name'))

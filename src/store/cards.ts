@@ -1,7 +1,9 @@
 // Card queries: rows, their many-valued relations, and keys.
 import type { Sql } from '../db/sql.js'
 import { fixedQuery, qb } from '../db/sql.js'
-import type { CardsTable } from '../db/types.js'
+import type { CardsTable, ListCategory } from '../db/types.js'
+import { applyFilter } from '../filter/index.js'
+import { memberBoardIds } from './boards.js'
 
 const cardById = fixedQuery((id: string) => qb.selectFrom('cards').selectAll().where('id', '=', id))
 export const getCard = (sql: Sql, id: string) => sql.first(cardById(id))
@@ -56,3 +58,30 @@ export function loadCardLinks(sql: Sql, cardIds: readonly string[]): CardLinks {
 
 export const listCategoryOf = (sql: Sql, listIds: readonly string[]): Map<string, string> =>
   new Map(listIds.length === 0 ? [] : sql.all(qb.selectFrom('lists').select(['id', 'category']).where('id', 'in', [...new Set(listIds)])).map((r) => [r.id, r.category]))
+
+/** The visible cards matching the list parameters (without `filter`, paging and sort). */
+export interface CardListParams {
+  board?: string; list?: string; completed?: boolean; archived?: boolean; trashed?: boolean; state?: ListCategory[]
+  assignee?: string; team?: string; filter?: string
+}
+
+export function cardListQuery(me: string, query: CardListParams) {
+  let base = qb.selectFrom('cards').where('cards.board_id', 'in', memberBoardIds(me)).where('cards.trashed', '=', query.trashed ? 1 : 0)
+  if (query.board) base = base.where('cards.board_id', '=', query.board)
+  if (query.list) base = base.where('cards.list_id', '=', query.list)
+  if (query.completed !== undefined) base = base.where('cards.completed', '=', query.completed ? 1 : 0)
+  if (query.archived !== undefined) base = base.where('cards.archived', '=', query.archived ? 1 : 0)
+  if (query.state?.length) base = base.where('cards.list_id', 'in', qb.selectFrom('lists').select('lists.id').where('lists.category', 'in', query.state))
+  // IN (subquery) rather than a correlated EXISTS lets SQLite start from the link table's index.
+  const assignedTo = (user: string) => qb.selectFrom('card_assignees').select('card_assignees.card_id').where('card_assignees.user_id', '=', user)
+  if (query.assignee === 'me') base = base.where('cards.id', 'in', assignedTo(me))
+  else if (query.assignee === 'mine') base = base.where((eb) => eb.or([eb('cards.id', 'in', assignedTo(me)), eb('cards.created_by', '=', me)]))
+  else if (query.assignee === 'watching') base = base.where('cards.id', 'in', qb.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
+  else if (query.assignee === 'none') base = base.where('cards.id', 'not in', qb.selectFrom('card_assignees').select('card_assignees.card_id'))
+  else if (query.assignee) base = base.where('cards.id', 'in', assignedTo(query.assignee))
+  if (query.team) {
+    base = base.where('cards.id', 'in', qb.selectFrom('card_assignees').innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
+      .select('card_assignees.card_id').where('team_members.team_id', '=', query.team))
+  }
+  return applyFilter(base, 'cards', query.filter, { anchored: Boolean(query.board || query.list) })
+}

@@ -40,3 +40,6 @@ export function getToken(sql: Sql, id: string): TokensTable | undefined {
 export function deleteToken(sql: Sql, id: string): void {
   sql.run(qb.deleteFrom('tokens').where('id', '=', id))
 }
+
+/** Base query of the token list: one owner's tokens, or every token. */
+export const tokensQuery = (ownerId?: string) => (ownerId ? qb.selectFrom('tokens').where('tokens.user_id', '=', ownerId) : qb.selectFrom('tokens'))

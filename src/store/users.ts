@@ -16,3 +16,16 @@ export const countOwners = (sql: Sql) =>
 export const getWorkspace = (sql: Sql) => sql.first(qb.selectFrom('workspace').selectAll())
 export const insertWorkspace = (sql: Sql, row: { id: string; name: string; created_at: string }) => sql.run(qb.insertInto('workspace').values(row))
 
+
+export const usersQuery = () => qb.selectFrom('users')
+
+/** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. */
+export function exportRows(sql: Sql) {
+  const all = <T extends 'workspace' | 'users' | 'teams' | 'team_members' | 'boards' | 'board_members' | 'lists' | 'cards' | 'card_assignees' | 'card_watchers' | 'tags' | 'card_tags'>(t: T) =>
+    sql.all(qb.selectFrom(t).selectAll())
+  return {
+    workspace: all('workspace'), users: all('users'), teams: all('teams'), team_members: all('team_members'), boards: all('boards'),
+    board_members: all('board_members'), lists: all('lists'), cards: all('cards'), card_assignees: all('card_assignees'),
+    card_watchers: all('card_watchers'), tags: all('tags'), card_tags: all('card_tags'),
+  }
+}

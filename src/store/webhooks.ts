@@ -62,3 +62,6 @@ export const pauseSubscriptionsOnlyOn = (sql: Sql, boardId: string, at: string) 
   sql.run(qb.updateTable('webhooks').set({ active: 0, updated_at: at }).where('all_boards', '=', 0)
     .where('id', 'in', qb.selectFrom('webhook_boards').select('webhook_id').where('board_id', '=', boardId))
     .where(rawSql<boolean>`NOT EXISTS (SELECT 1 FROM webhook_boards other WHERE other.webhook_id = webhooks.id AND other.board_id != ${boardId})`))
+
+/** Base query of the subscription list: one creator's subscriptions, or every one. */
+export const webhooksQuery = (creatorId?: string) => (creatorId ? qb.selectFrom('webhooks').where('webhooks.created_by', '=', creatorId) : qb.selectFrom('webhooks'))

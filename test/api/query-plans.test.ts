@@ -1,7 +1,9 @@
 // The common card filters use an index: EXPLAIN QUERY PLAN of the real list queries never scans the cards table.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { cardListQuery, CARD_SORT } from '../../src/api/cards.js'
+import { CARD_SORT } from '../../src/api/cards.js'
+import { cardListQuery } from '../../src/store/cards.js'
+import type { ListCategory } from '../../src/db/types.js'
 import { openDatabase } from '../../src/db/open.js'
 import { pageQueries, parseSort } from '../../src/http/paging.js'
 
@@ -56,6 +58,7 @@ for (const [name, params] of cases) {
       trashed: params.trashed === 'true',
       completed: params.completed === undefined ? undefined : params.completed === 'true',
       archived: params.archived === undefined ? undefined : params.archived === 'true',
+      state: params.state?.split(',') as ListCategory[] | undefined,
     }
     const base = cardListQuery('u2', query)
     const { count, rows } = pageQueries(base, 'cards', { page: 1, perPage: 50, order: parseSort(params.sort ?? 'position,created', CARD_SORT) })
