@@ -109,6 +109,12 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x))
 
+/** Names of changed columns in card.updated `changes`; bookkeeping columns (key numbers, completed_at) are left out. */
+const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
+  title: 'title', description: 'description', board_id: 'board', list_id: 'list', position: 'position', priority: 'priority',
+  start_date: 'start_date', due_date: 'due_date', completed: 'completed', archived: 'archived', trashed: 'trashed',
+}
+
 /** Applies a change to a card the actor can see; emits card.updated plus the specific events. Call inside a transaction. */
 function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFields & { board?: string }): CardView {
   const { sql } = deps
@@ -117,36 +123,38 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
   const target = boardId === before.board_id ? undefined : visibleBoard(sql, actor, boardId)
   checkRefs(deps, boardId, input)
   const at = isoAt(deps.clock.now())
+  // The next state is worked out before anything is written: a change that changes nothing writes nothing.
   const set: Partial<CardsTable> = {}
+  const put = <K extends keyof CardsTable>(k: K, v: CardsTable[K] | undefined) => { if (v !== undefined && v !== before[k]) set[k] = v }
   if (target) {
     const num = takeCardNumber(sql, target.id)
     Object.assign(set, { board_id: target.id, key_num: num, key: `${target.key_prefix}-${num}`, idempotency_key: null })
-    if (input.tags === undefined) setTagLinks(sql, before.id, [])
   }
-  for (const f of ['title', 'description', 'list', 'position', 'priority'] as const) {
-    if (input[f] !== undefined) (set as Record<string, unknown>)[f === 'list' ? 'list_id' : f] = input[f]
+  put('title', input.title)
+  put('description', input.description)
+  put('priority', input.priority)
+  put('list_id', input.list)
+  put('position', input.position ?? (set.list_id !== undefined ? maxCardPosition(sql, set.list_id) + 1 : undefined))
+  if (input.start_date !== undefined) put('start_date', normalizeDate(input.start_date) ?? null)
+  if (input.due_date !== undefined) put('due_date', normalizeDate(input.due_date) ?? null)
+  if (input.completed !== undefined) put('completed', input.completed ? 1 : 0)
+  if (set.completed !== undefined) set.completed_at = set.completed ? at : null
+  if (input.archived !== undefined) put('archived', input.archived ? 1 : 0)
+  if (input.trashed !== undefined) put('trashed', input.trashed ? 1 : 0)
+  if (set.trashed === 1) set.idempotency_key = null // trashing frees the key
+  const links = {
+    assignees: input.assignees ? [...new Set(input.assignees)] : old.assignees,
+    watchers: input.watchers ? [...new Set(input.watchers)] : old.watchers,
+    tags: input.tags ? [...new Set(input.tags)] : target ? [] : old.tags, // tags belong to a board: they stay behind
   }
-  if (input.list !== undefined && input.position === undefined && input.list !== before.list_id) set.position = maxCardPosition(sql, input.list) + 1
-  if (input.start_date !== undefined) set.start_date = normalizeDate(input.start_date) ?? null
-  if (input.due_date !== undefined) set.due_date = normalizeDate(input.due_date) ?? null
-  if (input.completed !== undefined && input.completed !== (before.completed === 1)) Object.assign(set, { completed: input.completed ? 1 : 0, completed_at: input.completed ? at : null })
-  if (input.archived !== undefined) set.archived = input.archived ? 1 : 0
-  if (input.trashed !== undefined && input.trashed !== (before.trashed === 1)) {
-    set.trashed = input.trashed ? 1 : 0
-    if (input.trashed) set.idempotency_key = null // trashing frees the key
-  }
-  if (input.assignees) setUserLinks(sql, 'card_assignees', before.id, [...new Set(input.assignees)])
-  if (input.watchers) setUserLinks(sql, 'card_watchers', before.id, [...new Set(input.watchers)])
-  if (input.tags) setTagLinks(sql, before.id, [...new Set(input.tags)])
+  const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
+  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
+  if (changes.length === 0) return old
+  if (changedLinks.includes('assignees')) setUserLinks(sql, 'card_assignees', before.id, links.assignees)
+  if (changedLinks.includes('watchers')) setUserLinks(sql, 'card_watchers', before.id, links.watchers)
+  if (changedLinks.includes('tags')) setTagLinks(sql, before.id, links.tags)
   updateCardRow(sql, before.id, { ...set, updated_at: at })
   const view = viewOf(deps, before.id)
-  const changes = (['title', 'description', 'board', 'list', 'position', 'priority', 'start_date', 'due_date', 'completed', 'archived', 'trashed'] as const)
-    .filter((k) => old[k] !== view[k])
-    .concat((['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], view[k])) as never[])
-  if (changes.length === 0) {
-    updateCardRow(sql, before.id, { updated_at: before.updated_at })
-    return { ...view, updated: before.updated_at }
-  }
   const events = cardEmitter(deps, actor, view)
   if (view.trashed && !old.trashed) events.emit('card.deleted', { permanent: false })
   events.emit('card.updated', { changes })

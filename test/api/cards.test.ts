@@ -220,3 +220,19 @@ test('a new key prefix renames every key (numbers kept) and announces each card'
   assert.equal((await card(c, { title: 'c' })).body.card.key, 'NEW-3')
   await c.t.close()
 })
+
+test('card.updated names exactly the changed fields; a PATCH that changes nothing writes and emits nothing', async () => {
+  const c = await seededApp()
+  const tok = c.tokens.member.write
+  const a = (await card(c, { title: 'a', priority: 2, assignees: [c.member.id] })).body.card
+  const updates = () => (c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq").all() as { data: string }[]).map((e) => JSON.parse(e.data).changes)
+  c.t.clock.advance(1000)
+  const same = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'a', priority: 2, assignees: [c.member.id], due_date: null } })
+  assert.equal(same.status, 200)
+  assert.equal(same.body.card.updated, a.updated)
+  assert.deepEqual(updates(), [])
+  const changed = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'b', priority: 2, due_date: '2027-01-01', watchers: [c.admin.id] } })
+  assert.notEqual(changed.body.card.updated, a.updated)
+  assert.deepEqual(updates(), [['title', 'due_date', 'watchers']])
+  await c.t.close()
+})
