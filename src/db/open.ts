@@ -14,6 +14,7 @@ export function openDatabase(file: string): Sql {
   raw.pragma('synchronous = NORMAL')
   migrate(raw)
   // Gathers planner statistics where they are missing or stale, so filters pick their indexes (cheap when fresh).
+  raw.pragma('analysis_limit = 1000') // bounds the work optimize may do at open, however large the tables
   raw.pragma('optimize = 0x10002')
   return new Sql(raw)
 }

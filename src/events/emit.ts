@@ -1,9 +1,9 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
 import { isoAt } from '../clock.js'
-import { sql as rawSql } from 'kysely'
-import { fixedQuery, qb } from '../db/sql.js'
 import type { Deps } from '../domain/context.js'
 import { newId } from '../ids.js'
+import { insertEvent } from '../store/events.js'
+import { insertOutboxRow } from '../store/outbox.js'
 import { subscriptionsForEvent } from '../store/webhooks.js'
 import type { EventName } from './catalog.js'
 
@@ -21,9 +21,6 @@ const bodyWithData = (deliveryId: string, event: string, timestamp: string, data
  * Must run inside the transaction of the change: a rolled-back change then leaves neither the event
  * nor its deliveries behind. Delivery itself starts after commit (onOutboxWrite defers to the scheduler).
  */
-const insertEvent = fixedQuery((id: string, name: string, boardId: string | null, data: string, at: string) =>
-  qb.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)` }))
-
 export function emitEvent(deps: Deps, event: NewEvent): string {
   const { sql } = deps
   if (!sql.raw.inTransaction) throw new Error('emitEvent must run inside a transaction')
@@ -31,15 +28,15 @@ export function emitEvent(deps: Deps, event: NewEvent): string {
   const timestamp = isoAt(now)
   const id = newId()
   const data = JSON.stringify(event.data)
-  sql.run(insertEvent(id, event.name, event.boardId, data, timestamp))
+  insertEvent(sql, id, event.name, event.boardId, data, timestamp)
   const subs = subscriptionsForEvent(sql, event.name, event.boardId)
   for (const webhookId of subs) {
     const deliveryId = newId()
-    sql.run(qb.insertInto('outbox').values({
+    insertOutboxRow(sql, {
       id: deliveryId, webhook_id: webhookId, event_id: id, board_id: event.boardId, event: event.name,
       body: bodyWithData(deliveryId, event.name, timestamp, data), attempts: 0, status: 'pending',
       due_at: now, lease_until: 0, created_at: timestamp,
-    }))
+    })
   }
   if (subs.length > 0) deps.onOutboxWrite()
   return id
