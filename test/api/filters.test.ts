@@ -107,3 +107,27 @@ test('errors: position and what was expected', async () => {
   assert.match(await err(`${'('.repeat(33)}priority = 1${')'.repeat(33)}`), /32/)
   assert.match(await err('board.created_by.email.name.x = "a"'), /^at 1: /)
 })
+
+test('expand loads relations for the whole page at once: as many statements for 1 card as for 4 (no N+1)', async () => {
+  const sql = c.t.deps.sql
+  const statements = async (perPage: number, path: string) => {
+    let n = 0
+    const [all, run] = [sql.all.bind(sql), sql.run.bind(sql)]
+    sql.all = ((q: any) => { n++; return all(q) }) as typeof sql.all
+    sql.run = ((q: any) => { n++; return run(q) }) as typeof sql.run
+    try {
+      const r = await c.t.req('GET', `${path}&per_page=${perPage}`, { token: c.tokens.member.read })
+      assert.equal(r.status, 200)
+      assert.equal(r.body.items.length, perPage)
+    } finally {
+      sql.all = all
+      sql.run = run
+    }
+    return n
+  }
+  const cards = '/v1/cards?expand=board,list,tags,assignees,members,watchers,priority,created_by&sort=title'
+  await statements(1, cards) // a token's first use in a minute also writes last_used_at: keep that out of the counts
+  const one = await statements(1, cards), four = await statements(4, cards)
+  assert.equal(one, four)
+  assert.ok(one <= 12, `${one} statements`)
+})
