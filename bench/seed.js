@@ -37,7 +37,7 @@ async function taskd() {
   if (!fs.existsSync(path.join(dist, 'db', 'open.js'))) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` first')
   const load = (p) => import(pathToFileURL(path.join(dist, p)).href)
   const [{ openDatabase }, { ensureWorkspace, insertNewUser }, { issueToken }] =
-    await Promise.all([load('db/open.js'), load('domain/users.js'), load('domain/tokens.js')])
+    await Promise.all([load('db/open.js'), load('resources/users/service.js'), load('resources/tokens/service.js')])
   return { openDatabase, ensureWorkspace, insertNewUser, issueToken }
 }
 

@@ -1,20 +1,11 @@
-// createApp(deps): middleware order, routers, JSON 404, error handler last.
+// createApp(deps): the module list mounted as routes, the OpenAPI document and docs, JSON 404/405, the error handler last.
 import express from 'express'
-import { actionRoutes } from './api/actions.js'
-import { boardRoutes } from './api/boards.js'
-import { cardRoutes } from './api/cards.js'
-import { listRoutes } from './api/lists.js'
-import { tagRoutes } from './api/tags.js'
-import { tokenRoutes } from './api/tokens.js'
-import { userRoutes } from './api/users.js'
-import { webhookRoutes } from './api/webhooks.js'
-import type { Deps } from './domain/context.js'
+import type { Deps } from './deps.js'
+import { emittedEvents } from './events/catalog.js'
 import { errorHandler } from './http/error-handler.js'
 import { HttpError } from './http/errors.js'
-import { buildOpenApi, docsRouter } from './http/openapi.js'
 import { Api } from './http/route.js'
-
-export const BODY_LIMIT = '1mb'
+import { authenticate, MODULES } from './resources/index.js'
 
 export interface AppOptions { log?: (msg: string, err?: unknown) => void }
 
@@ -23,21 +14,22 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
-  app.use(requireJsonBody)
-  app.use(express.json({ limit: BODY_LIMIT, type: () => true }))
 
-  const api = new Api(deps)
-  userRoutes(api)
-  tokenRoutes(api)
-  boardRoutes(api)
-  listRoutes(api)
-  cardRoutes(api)
-  tagRoutes(api)
-  actionRoutes(api)
-  webhookRoutes(api)
+  const api = new Api(deps, { authenticate, clock: deps.clock })
+  for (const module of MODULES) for (const route of module.routes) api.add(route)
 
+  // The document and the docs pages load their libraries on first use, so starting the server does not wait for them.
   let document: object | undefined
-  app.use(docsRouter(() => (document ??= buildOpenApi(api.routes))))
+  app.get('/v1/openapi.json', async (_req, res) => {
+    const { buildOpenApi } = await import('./http/openapi.js')
+    res.json((document ??= buildOpenApi(api.routes, emittedEvents())))
+  })
+  let docs: Promise<express.Router> | undefined
+  app.use((req, res, next) => {
+    if (!/^\/v1\/(docs|redoc)(\/|$)/.test(req.path)) return next()
+    docs ??= import('./http/docs.js').then((m) => m.docsRouter())
+    docs.then((router) => router(req, res, next), next)
+  })
   app.use(api.router)
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)
@@ -47,14 +39,4 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   })
   app.use(errorHandler(log))
   return { app, api }
-}
-
-/** A body on a write must be JSON (415 otherwise); an empty body is read as {}. */
-function requireJsonBody(req: express.Request, _res: express.Response, next: express.NextFunction): void {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
-  if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
-    next(new HttpError(415, 'unsupported_media_type', 'Send the body as application/json.'))
-    return
-  }
-  next()
 }

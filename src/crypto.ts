@@ -1,7 +1,7 @@
 // Encrypts stored secrets (webhook secrets, delivery credentials) with AES-256-GCM under the workspace master key.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import type { Deps } from './domain/context.js'
+
 
 const KEY_BYTES = 32
 const IV_BYTES = 12
@@ -68,14 +68,4 @@ export function loadSecretBox(dbFile: string, env: NodeJS.ProcessEnv = process.e
   if (env.TASKD_MASTER_KEY) return new SecretBox(parseMasterKey(env.TASKD_MASTER_KEY))
   if (dbFile === ':memory:' || dbFile === '') return new SecretBox(crypto.randomBytes(KEY_BYTES))
   return new SecretBox(keyFromFile(keyFileFor(dbFile)))
-}
-
-const fallback = new Map<string, SecretBox>()
-
-/** Deps built before secrets existed (older test helpers) get the same box startServer would load, once per database. */
-export function secretsOf(deps: Pick<Deps, 'secrets' | 'config'>): SecretBox {
-  if (deps.secrets) return deps.secrets
-  let box = fallback.get(deps.config.db)
-  if (!box) fallback.set(deps.config.db, (box = loadSecretBox(deps.config.db)))
-  return box
 }

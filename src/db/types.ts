@@ -1,46 +1,190 @@
-// Row types of schema.sql, for Kysely. Keep in step with schema.sql.
-export interface WorkspaceTable { id: string; name: string; created_at: string }
-export interface UsersTable { id: string; email: string; name: string; role: 'owner' | 'admin' | 'member'; kind: 'human' | 'agent'; created_at: string }
+// Generated from schema.sql by scripts/db-types.ts (npm run db:types). Do not edit by hand.
+
+export interface WorkspaceTable {
+  id: string
+  name: string
+  created_at: string
+}
+
+export interface UsersTable {
+  id: string
+  email: string
+  name: string
+  role: 'owner' | 'admin' | 'member'
+  kind: 'human' | 'agent'
+  created_at: string
+}
+
 export interface TokensTable {
-  id: string; user_id: string; name: string; permission: 'read' | 'write' | 'full'; hash: string; prefix: string
-  expires_at: string | null; last_used_at: string | null; created_at: string
+  id: string
+  user_id: string
+  name: string
+  permission: 'read' | 'write' | 'full'
+  hash: string
+  prefix: string
+  expires_at: string | null
+  last_used_at: string | null
+  created_at: string
 }
-export interface TeamsTable { id: string; name: string; created_at: string }
-export interface TeamMembersTable { team_id: string; user_id: string }
+
+export interface TeamsTable {
+  id: string
+  name: string
+  created_at: string
+}
+
+export interface TeamMembersTable {
+  team_id: string
+  user_id: string
+}
+
 export interface BoardsTable {
-  id: string; name: string; description: string; key_prefix: string; next_key: number
-  created_by: string | null; created_at: string; updated_at: string
+  id: string
+  name: string
+  description: string
+  key_prefix: string
+  next_key: number
+  created_by: string | null
+  created_at: string
+  updated_at: string
 }
-export interface BoardMembersTable { board_id: string; user_id: string; created_at: string }
-export type ListCategory = 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled'
-export interface ListsTable { id: string; board_id: string; name: string; position: number; category: ListCategory; created_at: string; updated_at: string }
+
+export interface BoardMembersTable {
+  board_id: string
+  user_id: string
+  created_at: string
+}
+
+export interface ListsTable {
+  id: string
+  board_id: string
+  name: string
+  position: number
+  category: 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled'
+  created_at: string
+  updated_at: string
+}
+
 export interface CardsTable {
-  id: string; board_id: string; list_id: string; key_num: number; key: string; title: string; description: string
-  position: number; priority: number; start_date: string | null; due_date: string | null
-  completed: number; completed_at: string | null; archived: number; trashed: number; idempotency_key: string | null
-  created_by: string | null; created_at: string; updated_at: string
+  id: string
+  board_id: string
+  list_id: string
+  key_num: number
+  key: string
+  title: string
+  description: string
+  position: number
+  priority: number
+  start_date: string | null
+  due_date: string | null
+  completed: number
+  completed_at: string | null
+  archived: number
+  trashed: number
+  idempotency_key: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
 }
-export interface CardAssigneesTable { card_id: string; user_id: string }
-export interface CardWatchersTable { card_id: string; user_id: string }
-export interface TagsTable { id: string; board_id: string; name: string; color: string | null; created_at: string; updated_at: string }
-export interface CardTagsTable { card_id: string; tag_id: string }
-export interface FilesTable { id: string; card_id: string | null; name: string; mime: string; size: number; data: Buffer; created_at: string }
-export interface EventsTable { id: string; seq: number; name: string; board_id: string | null; data: string; created_at: string }
+
+export interface CardAssigneesTable {
+  card_id: string
+  user_id: string
+}
+
+export interface CardWatchersTable {
+  card_id: string
+  user_id: string
+}
+
+export interface TagsTable {
+  id: string
+  board_id: string
+  name: string
+  color: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface CardTagsTable {
+  card_id: string
+  tag_id: string
+}
+
+export interface FilesTable {
+  id: string
+  card_id: string | null
+  name: string
+  mime: string
+  size: number
+  data: Buffer
+  created_at: string
+}
+
+export interface EventsTable {
+  id: string
+  seq: number
+  name: string
+  board_id: string | null
+  data: string
+  created_at: string
+}
+
 export interface WebhooksTable {
-  id: string; name: string; url: string; method: 'POST' | 'PUT' | 'PATCH'; events: string; secret_enc: string | null
-  auth_type: 'none' | 'bearer' | 'basic' | 'header'; auth_enc: string | null; auth_header_name: string | null; headers: string
-  active: number; all_boards: number; created_by: string; last_status_code: number | null; last_outcome: string | null; last_at: string | null
-  created_at: string; updated_at: string
+  id: string
+  name: string
+  url: string
+  method: 'POST' | 'PUT' | 'PATCH'
+  events: string
+  secret_enc: string | null
+  auth_type: 'none' | 'bearer' | 'basic' | 'header'
+  auth_enc: string | null
+  auth_header_name: string | null
+  headers: string
+  active: number
+  all_boards: number
+  created_by: string
+  last_status_code: number | null
+  last_outcome: string | null
+  last_at: string | null
+  created_at: string
+  updated_at: string
 }
-export interface WebhookBoardsTable { webhook_id: string; board_id: string }
+
+export interface WebhookBoardsTable {
+  webhook_id: string
+  board_id: string
+}
+
 export interface OutboxTable {
-  id: string; webhook_id: string; event_id: string | null; board_id: string | null; event: string; body: string; attempts: number
-  status: 'pending' | 'delivered' | 'failed' | 'dropped'; due_at: number; lease_until: number; created_at: string
+  id: string
+  webhook_id: string
+  event_id: string | null
+  board_id: string | null
+  event: string
+  body: string
+  attempts: number
+  status: 'pending' | 'delivered' | 'failed' | 'dropped'
+  due_at: number
+  lease_until: number
+  created_at: string
 }
+
 export interface WebhookLogsTable {
-  id: string; seq: number; webhook_id: string; board_id: string | null; delivery_id: string; event: string; attempt: number; status_code: number | null
-  outcome: 'delivered' | 'failed' | 'retrying' | 'dropped'; error: string | null; duration_ms: number; at: string
-  request_body: string; response_excerpt: string
+  id: string
+  seq: number
+  webhook_id: string
+  board_id: string | null
+  delivery_id: string
+  event: string
+  attempt: number
+  status_code: number | null
+  outcome: 'delivered' | 'failed' | 'retrying' | 'dropped'
+  error: string | null
+  duration_ms: number
+  at: string
+  request_body: string
+  response_excerpt: string
 }
 
 export interface DB {

@@ -3,7 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type Sql
 import type { CompareOp, Comparison, FilterNode, FilterValue } from './ast.js'
 import { parseDateLiteral } from './dates.js'
 import { filterResource, memberHop, resolveField, type Hop, type MultiField, type ScalarField } from './fields.js'
-import { invalidFilter } from '../http/errors.js'
+import { FilterError } from './error.js'
 
 type Cond = Expression<SqlBool>
 
@@ -47,7 +47,7 @@ const ref = (alias: string, column: string) => sql.raw(colText(alias, column))
 
 function comparison(resource: string, table: string, n: Comparison, anchored: boolean): Cond {
   const r = resolveField(resource, n.field)
-  if (typeof r === 'string') throw invalidFilter(r) // only for a tree that skipped comparisonCheck
+  if (typeof r === 'string') throw new FilterError(r) // only for a tree that skipped comparisonCheck
   const { hops, leaf } = r
   if (!r.many && leaf.type !== 'multi') {
     if (hops.length === 0) return scalar(leaf, n.op, n.value, ref(table, leaf.column))
@@ -128,7 +128,7 @@ function scalar(f: ScalarField, op: CompareOp, value: FilterValue, col: Expressi
  */
 function date(f: ScalarField, op: CompareOp, value: string, col: Expression<unknown>): Cond {
   const lit = parseDateLiteral(value)
-  if (!lit) throw invalidFilter(`not a date: ${JSON.stringify(value)}`)
+  if (!lit) throw new FilterError(`not a date: ${JSON.stringify(value)}`)
   if (lit.kind === 'day') {
     const { day, next } = lit
     switch (op) {

@@ -1,4 +1,5 @@
 // Field maps: which filter fields each resource has, their SQL columns and types, and how dots cross relations.
+// The maps themselves live with their families (src/resources/<family>/query.ts); this holds the registry.
 import type { CompareOp } from './ast.js'
 import { FILTER_LIMITS } from './parser.js'
 
@@ -48,63 +49,25 @@ export const DEFAULT_OPS: Record<ScalarType | 'multi', readonly CompareOp[]> = {
   multi: ['~', '!~'],
 }
 
-const text = (column: string): ScalarField => ({ type: 'text', column })
-const num = (column: string): ScalarField => ({ type: 'number', column })
-const bool = (column: string): ScalarField => ({ type: 'boolean', column })
-const date = (column: string, mixed = false): ScalarField => ({ type: 'date', column, mixed })
-const id = (column: string, to?: string): ScalarField => ({ type: 'id', column, to })
-const oneOf = (column: string, values: readonly string[]): ScalarField => ({ type: 'enum', column, values })
-const users = (table: string, from: string): MultiField => ({ type: 'multi', target: 'users', link: { table, from, to: 'user_id' } })
+/** Builders for the field maps each resource family declares in its query.ts. */
+export const field = {
+  text: (column: string): ScalarField => ({ type: 'text', column }),
+  number: (column: string): ScalarField => ({ type: 'number', column }),
+  boolean: (column: string): ScalarField => ({ type: 'boolean', column }),
+  /** `mixed`: the column may hold a bare `YYYY-MM-DD` as well as a full ISO string (due_date, start_date). */
+  date: (column: string, mixed = false): ScalarField => ({ type: 'date', column, mixed }),
+  /** `to`: the column is also a to-one relation to that resource. */
+  id: (column: string, to?: string): ScalarField => ({ type: 'id', column, to }),
+  oneOf: (column: string, values: readonly string[]): ScalarField => ({ type: 'enum', column, values }),
+  /** Users linked through a join table `table(from, user_id)`. */
+  users: (table: string, from: string): MultiField => ({ type: 'multi', target: 'users', link: { table, from, to: 'user_id' } }),
+}
 
-export const LIST_CATEGORIES = ['backlog', 'unstarted', 'started', 'completed', 'canceled'] as const
+const resources = new Map<string, FilterResource>()
 
-const resources = new Map<string, FilterResource>([
-  ['cards', { table: 'cards', fields: {
-    id: id('id'), key: text('key'), title: text('title'), description: text('description'),
-    board: id('board_id', 'boards'), list: id('list_id', 'lists'),
-    position: num('position'), priority: num('priority'),
-    start_date: date('start_date', true), due_date: date('due_date', true),
-    completed: bool('completed'), archived: bool('archived'), trashed: bool('trashed'),
-    completed_at: date('completed_at'), created: date('created_at'), updated: date('updated_at'),
-    created_by: id('created_by', 'users'),
-    state: { alias: 'list.category' },
-    assignees: users('card_assignees', 'card_id'),
-    members: { alias: 'assignees' },
-    watchers: users('card_watchers', 'card_id'),
-    tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true },
-    files: { type: 'multi', target: 'files', back: 'card_id' },
-  } }],
-  ['boards', { table: 'boards', fields: {
-    id: id('id'), name: text('name'), description: text('description'), key_prefix: text('key_prefix'),
-    created: date('created_at'), updated: date('updated_at'), created_by: id('created_by', 'users'),
-    members: users('board_members', 'board_id'),
-  } }],
-  ['lists', { table: 'lists', fields: {
-    id: id('id'), name: text('name'), board: id('board_id', 'boards'), category: oneOf('category', LIST_CATEGORIES),
-    position: num('position'), created: date('created_at'), updated: date('updated_at'),
-  } }],
-  ['users', { table: 'users', fields: {
-    id: id('id'), email: text('email'), name: text('name'),
-    role: oneOf('role', ['owner', 'admin', 'member']), kind: oneOf('kind', ['human', 'agent']), created: date('created_at'),
-  } }],
-  ['tokens', { table: 'tokens', fields: {
-    id: id('id'), name: text('name'), permission: oneOf('permission', ['read', 'write', 'full']), prefix: text('prefix'),
-    expires_at: date('expires_at'), last_used_at: date('last_used_at'), created: date('created_at'),
-    owner: id('user_id', 'users'),
-  } }],
-  ['tags', { table: 'tags', fields: {
-    id: id('id'), name: text('name'), color: text('color'), board: id('board_id', 'boards'),
-    created: date('created_at'), updated: date('updated_at'),
-  } }],
-  // Reached through cards `files`; the BLOB is deliberately not a field.
-  ['files', { table: 'files', fields: {
-    id: id('id'), name: text('name'), mime: text('mime'), size: num('size'), created: date('created_at'),
-  } }],
-])
-
-/** Adds the field map of a resource that is not built in (e.g. notes); names must be new. */
+/** Adds a resource's field map; src/resources/index.ts registers every family's maps once at start. */
 export function registerFilterResource(name: string, resource: FilterResource): void {
-  if (resources.has(name)) throw new Error(`filter resource "${name}" is already registered`)
+  if (resources.has(name) && resources.get(name) !== resource) throw new Error(`filter resource "${name}" is already registered`)
   resources.set(name, resource)
 }
 

@@ -11,7 +11,7 @@
 //   printFilter(node), quoteFilterString(value)   canonical text; safe quoting of values from outside
 //   registerFilterResource(name, map)             field maps of resources added later (see fields.ts)
 //
-// Every error is HttpError 400 `invalid_filter` with the message `at <N>: <reason>`, where N is the 1-based
+// Every error is a FilterError (answered as HTTP 400 `invalid_filter`) with the message `at <N>: <reason>`, where N is the 1-based
 // position (in UTF-16 code units) of the offending token's first character, or length + 1 at the end of the input.
 // Limits: 3,500 characters, 200 comparisons, nesting depth 32 (each "(" and "!"), 4 relation hops (dots).
 import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from 'kysely'
@@ -23,7 +23,7 @@ import { comparisonCheck } from './validate.js'
 
 export type { CompareOp, Comparison, FilterNode, FilterValue } from './ast.js'
 export type { FieldDef, FilterResource, MultiField, ScalarField } from './fields.js'
-export { registerFilterResource } from './fields.js'
+export { field, registerFilterResource } from './fields.js'
 export { FILTER_LIMITS } from './parser.js'
 export { printFilter, quoteFilterString } from './print.js'
 

@@ -1,5 +1,5 @@
 // Splits a filter string into tokens on demand, left to right, so the first error in the text is the one reported.
-import { invalidFilter } from '../http/errors.js'
+import { FilterError } from './error.js'
 import type { CompareOp } from './ast.js'
 
 export type Token =
@@ -12,7 +12,7 @@ export type Token =
 
 /** Every filter error goes through here: `at <1-based position>: <message>`, HTTP 400 invalid_filter. */
 export function failAt(pos: number, message: string): never {
-  throw invalidFilter(`at ${pos}: ${message}`)
+  throw new FilterError(`at ${pos}: ${message}`)
 }
 
 /** How a token is named in an error message; long text is cut so messages stay short. */

@@ -1,11 +1,13 @@
 // The one place errors become responses: the API-DECISIONS §1 shape, never a stack trace.
 import type { NextFunction, Request, Response } from 'express'
+import { FilterError } from '../filter/error.js'
 import { HttpError } from './errors.js'
 
 interface BodyParserError { type?: string; status?: number; expose?: boolean }
 
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err
+  if (err instanceof FilterError) return new HttpError(400, err.code, err.message)
   const e = err as BodyParserError
   if (e?.type === 'entity.parse.failed') return new HttpError(400, 'bad_request', 'The request body is not valid JSON.')
   if (e?.type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'The request body is too large.')

@@ -1,8 +1,9 @@
 // One route definition drives both the Express handler and its OpenAPI entry, so the document cannot drift.
-import express, { type Request, type Response } from 'express'
-import { z, type ZodObject, type ZodType } from 'zod'
-import type { Actor, Deps, Permission } from '../domain/context.js'
-import { authenticate } from './auth.js'
+import express, { type NextFunction, type Request, type Response } from 'express'
+import type { ZodObject, ZodType, z } from 'zod'
+import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
+import type { Clock } from '../clock.js'
+import type { Deps } from '../deps.js'
 import { badRequest, forbidden, HttpError, unprocessable } from './errors.js'
 import { RateLimiter } from './rate-limit.js'
 
@@ -23,6 +24,8 @@ export interface RouteSpec<P extends ZodObject = ZodObject, Q extends ZodObject 
   method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** OpenAPI-style path, e.g. `/v1/cards/{id}`. */
   path: string
+  /** Stable name of the operation (`listCards`, `createCard`): the OpenAPI operationId, and later the MCP tool and n8n operation. */
+  operationId: string
   tag: string
   summary: string
   description?: string
@@ -32,45 +35,54 @@ export interface RouteSpec<P extends ZodObject = ZodObject, Q extends ZodObject 
   query?: Q
   body?: B
   responses: Record<number, { description: string; schema?: ZodType }>
+  /** Error statuses the handler itself can answer beyond those its shape implies (see errorStatuses in openapi.ts), e.g. 409. */
+  errors?: readonly number[]
   handler: (ctx: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Reply | Promise<Reply>
 }
 
-const RANK: Record<Permission, number> = { read: 0, write: 1, full: 2 }
+export type AnyRoute = RouteSpec<any, any, any>
+
+/** Keeps each route's handler typed by its own schemas inside a family's route list. */
+export const defineRoute = <P extends ZodObject, Q extends ZodObject, B extends ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute => spec as AnyRoute
 
 export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }))
 }
 
+export interface ApiOptions {
+  /** Resolves the bearer token of a request to its actor, or throws 401. */
+  authenticate: (req: Request, deps: Deps) => Actor
+  clock: Clock
+}
+
 /** Collects route specs and mounts them on an Express router. */
 export class Api {
-  readonly routes: RouteSpec<any, any, any>[] = []
+  readonly routes: AnyRoute[] = []
   readonly router = express.Router()
   private readonly limiter: RateLimiter | undefined
+  private readonly matchers: { re: RegExp; method: string }[] = []
 
-  constructor(private readonly deps: Deps) {
-    this.limiter = deps.config.rateLimit ? new RateLimiter(deps.clock) : undefined
+  constructor(private readonly deps: Deps, private readonly opts: ApiOptions) {
+    this.limiter = deps.config.rateLimit ? new RateLimiter(opts.clock) : undefined
   }
 
   /** Methods some route answers on this path (for 405 and its Allow header). */
   methodsFor(path: string): string[] {
-    const matches = this.routes.filter((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}/?$`).test(path))
-    return [...new Set(matches.map((r) => r.method.toUpperCase()))]
+    return [...new Set(this.matchers.filter((m) => m.re.test(path)).map((m) => m.method))]
   }
 
-  add<P extends ZodObject, Q extends ZodObject, B extends ZodType>(spec: RouteSpec<P, Q, B>): void {
-    this.routes.push(spec as RouteSpec<any, any, any>)
+  add(spec: AnyRoute): void {
+    this.routes.push(spec)
+    this.matchers.push({ re: new RegExp(`^${spec.path.replace(/\{\w+\}/g, '[^/]+')}/?$`), method: spec.method.toUpperCase() })
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1')
-    this.router[spec.method](expressPath, async (req: Request, res: Response) => {
-      const actor = spec.access === 'public' ? (undefined as unknown as Actor) : authenticate(req, this.deps)
-      if (spec.access !== 'public') {
-        this.limiter?.take(actor.tokenId)
-        if (actor.permission === 'read' && spec.method !== 'get') {
-          throw forbidden('This token is read only.')
-        }
-        if (RANK[actor.permission] < RANK[spec.access]) {
-          throw forbidden(`This route needs a token with ${spec.access} permission.`)
-        }
-      }
+    // The token is checked before a body is read; routes without a body never read one.
+    const authorize = (req: Request, res: Response, next: NextFunction) => {
+      res.locals.actor = spec.access === 'public' ? undefined : this.authorize(req, spec)
+      next()
+    }
+    const bodyParsers = spec.body ? [requireJsonBody, jsonBody] : []
+    this.router[spec.method](expressPath, authorize, ...bodyParsers, async (req: Request, res: Response) => {
+      const actor = res.locals.actor as Actor
       const params = parsePart(spec.params, req.params, 'path parameter')
       const query = parsePart(spec.query, req.query, 'query parameter')
       let body: unknown = undefined
@@ -79,12 +91,35 @@ export class Api {
         if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
         body = parsed.data
       }
-      const reply = await spec.handler({ actor, params, query, body, deps: this.deps, req } as RouteContext<any, any, any>)
+      const reply = await spec.handler({ actor, params, query, body, deps: this.deps, req })
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v)
       if (reply.body === undefined) res.status(reply.status).end()
       else res.status(reply.status).json(reply.body)
     })
   }
+
+  private authorize(req: Request, spec: AnyRoute): Actor {
+    const actor = this.opts.authenticate(req, this.deps)
+    this.limiter?.take(actor.tokenId)
+    if (actor.permission === 'read' && spec.method !== 'get') throw forbidden('This token is read only.')
+    if (PERMISSION_RANK[actor.permission] < PERMISSION_RANK[spec.access as Permission]) {
+      throw forbidden(`This route needs a token with ${spec.access} permission.`)
+    }
+    return actor
+  }
+}
+
+export const BODY_LIMIT = '1mb'
+const jsonBody = express.json({ limit: BODY_LIMIT, type: () => true })
+
+/** A body must be JSON (415 otherwise); an empty body is read as {}. */
+function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+  if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
+    next(new HttpError(415, 'unsupported_media_type', 'Send the body as application/json.'))
+    return
+  }
+  next()
 }
 
 function parsePart(schema: ZodObject | undefined, value: unknown, what: string): unknown {

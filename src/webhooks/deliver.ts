@@ -1,18 +1,17 @@
 // One attempt of one outbox row: re-check the subscription, send it signed, judge the answer.
 import type { Dispatcher } from 'undici'
 import { isoAt } from '../clock.js'
-import { secretsOf } from '../crypto.js'
+import { isAdminRole } from '../access/roles.js'
 import type { Sql } from '../db/sql.js'
 import type { OutboxTable, WebhookLogsTable, WebhooksTable } from '../db/types.js'
-import type { Deps } from '../domain/context.js'
+import type { Deps } from '../deps.js'
+import { matchesSelectors } from '../events/names.js'
 import { newId } from '../ids.js'
-import { getUsers } from '../store/users.js'
-import { boardsOfWebhooks, getWebhooks, membershipKey, membershipPairs } from '../store/webhooks.js'
-import { matchesSelectors } from '../events/catalog.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders } from './headers.js'
 import { judgeAttempt, retryDelayMs } from './policy.js'
 import { sendWebhook } from './send.js'
+import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
 
 export interface DeliveryEnv {
   deps: Deps
@@ -42,8 +41,8 @@ export type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
  */
 export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, Gate> {
   const subs = new Map(getWebhooks(sql, rows.map((r) => r.webhook_id)).map((w) => [w.id, w]))
-  const creators = new Map(getUsers(sql, [...subs.values()].map((s) => s.created_by)).map((u) => [u.id, u]))
-  const exempt = (sub: WebhooksTable) => ['owner', 'admin'].includes(creators.get(sub.created_by)?.role ?? '')
+  const roles = creatorRoles(sql, [...subs.values()].map((s) => s.created_by))
+  const exempt = (sub: WebhooksTable) => { const role = roles.get(sub.created_by); return role !== undefined && isAdminRole(role) }
   const pairs = rows.flatMap((r) => {
     const sub = subs.get(r.webhook_id)
     return sub && r.board_id !== null && !exempt(sub) ? [{ boardId: r.board_id, userId: sub.created_by }] : []
@@ -74,7 +73,7 @@ function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
   const key = [sub.secret_enc, sub.auth_enc, sub.auth_type, sub.auth_header_name, sub.headers].join('\u0000')
   const cached = env.material.get(sub.id)
   if (cached?.key === key) return cached
-  const box = secretsOf(env.deps)
+  const box = env.deps.secrets
   const m: Material = {
     key, secret: openSecret(box, sub), auth: authHeaders(sub.auth_type, sub.auth_header_name, openAuth(box, sub)),
     static: JSON.parse(sub.headers) as Record<string, string>,

@@ -1,8 +1,7 @@
 // Records settled attempts: outbox state, log rows, the subscription's last-delivery mark, and log pruning, in one transaction.
 import type { Sql } from '../db/sql.js'
-import { insertLogs, pruneLogs, settleOutboxRows } from '../store/outbox.js'
-import { setLastDelivery } from '../store/webhooks.js'
 import type { Settlement } from './deliver.js'
+import { insertLogs, pruneLogs, setLastDelivery, settleOutboxRows } from './store.js'
 
 /** One commit for a whole batch instead of one per delivery: at a thousand deliveries a second that is most of the cost. */
 export function writeSettlements(sql: Sql, batch: readonly Settlement[]): void {

@@ -81,7 +81,7 @@ test('token list: members see their own, owners and admins every token with owne
   assert.ok(all.body.items.length > own.body.items.length)
   const used = all.body.items.find((i: any) => i.owner.id === member.id && i.permission === 'read')
   assert.equal(used.last_used_at, new Date(t.clock.now()).toISOString())
-  assert.deepEqual(Object.keys(used).sort(), ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'owner', 'permission', 'prefix'])
+  assert.deepEqual(Object.keys(used).sort(), ['created', 'created_at', 'expires_at', 'id', 'last_used_at', 'name', 'owner', 'permission', 'prefix'])
   await t.close()
 })
 

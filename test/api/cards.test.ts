@@ -26,7 +26,7 @@ runScenarios('POST /v1/cards', seededApp, [
   { name: 'every field', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write,
     body: (c: Fixture) => ({ title: 'Full', board: c.board.id, list: c.lists[1].id, description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T10:00:00+02:00' }),
     status: 201,
-    expect: (c: Fixture) => ({ card: { list: c.lists[1].id, state: 'started', description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T08:00:00.000Z', created_by: c.member.id } }) },
+    expect: (c: Fixture) => ({ card: { list: c.lists[1].id, state: 'started', description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T08:00:00.000Z', created_by: { id: c.member.id } } }) },
 ])
 
 test('keys count per board and are never reused, even after permanent delete', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { startTestApp, type TestApp } from '../helpers/app.js'
-import type { Permission } from '../../src/domain/context.js'
+import type { Permission } from '../../src/access/roles.js'
 
 type Role = 'owner' | 'admin' | 'member'
 let t: TestApp

@@ -1,11 +1,12 @@
 // The common card filters use an index: EXPLAIN QUERY PLAN of the real list queries never scans the cards table.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { CARD_SORT } from '../../src/api/cards.js'
-import { cardListQuery } from '../../src/store/cards.js'
-import type { ListCategory } from '../../src/db/types.js'
 import { openDatabase } from '../../src/db/open.js'
-import { pageQueries, parseSort } from '../../src/http/paging.js'
+import { listQueries } from '../../src/query/list-page.js'
+import '../../src/resources/index.js'
+import { CARD_LIST } from '../../src/resources/cards/query.js'
+import { cardListQuery } from '../../src/resources/cards/store.js'
+import type { ListCategory } from '../../src/resources/lists/schema.js'
 
 const sql = openDatabase(':memory:')
 // A realistic spread of data, analyzed, so the planner chooses as it would on a real database.
@@ -61,7 +62,7 @@ for (const [name, params] of cases) {
       state: params.state?.split(',') as ListCategory[] | undefined,
     }
     const base = cardListQuery('u2', query)
-    const { count, rows } = pageQueries(base, 'cards', { page: 1, perPage: 50, order: parseSort(params.sort ?? 'position,created', CARD_SORT) })
+    const { count, rows } = listQueries(base, CARD_LIST, { page: 1, per_page: 50, sort: params.sort, filter: params.filter }, { anchored: Boolean(params.board || params.list) })
     for (const q of [count, rows]) {
       const c = q.compile()
       const plan = sql.raw.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...c.parameters.map((p) => (p === true ? 1 : p === false ? 0 : p))) as { detail: string }[]

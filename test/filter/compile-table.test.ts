@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { qb } from '../../src/db/sql.js'
 import { applyFilter, filterExpression } from '../../src/filter/index.js'
+import '../../src/resources/index.js' // registers the families' filter field maps
 
 type Table = 'cards' | 'boards' | 'lists' | 'users' | 'tokens' | 'tags'
 

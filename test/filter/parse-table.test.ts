@@ -1,8 +1,10 @@
 // Parser table: valid filters → exact AST; invalid filters → exact error position and message.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { HttpError } from '../../src/http/errors.js'
+import { FilterError } from '../../src/filter/error.js'
+import { toHttpError } from '../../src/http/error-handler.js'
 import { filterExpression, parseFilter, type CompareOp, type FilterNode, type FilterValue } from '../../src/filter/index.js'
+import '../../src/resources/index.js' // registers the families' filter field maps
 
 const c = (field: string, op: CompareOp, value: FilterValue): FilterNode => ({ kind: 'compare', field, op, value })
 const and = (...items: FilterNode[]): FilterNode => ({ kind: 'and', items })
@@ -159,8 +161,8 @@ test('invalid filters fail with HttpError 400 invalid_filter at the exact positi
     } catch (e) {
       error = e
     }
-    assert.ok(error instanceof HttpError, `${input}: expected an HttpError, got ${String(error)}`)
-    assert.equal(error.status, 400, input)
+    assert.ok(error instanceof FilterError, `${input}: expected a FilterError, got ${String(error)}`)
+    assert.equal(toHttpError(error).status, 400, input)
     assert.equal(error.code, 'invalid_filter', input)
     assert.equal(error.message, message, input)
   })
@@ -168,7 +170,7 @@ test('invalid filters fail with HttpError 400 invalid_filter at the exact positi
 
 test('limits: past 3,500 characters, 200 comparisons, depth 32 or 4 hops → invalid_filter', () => {
   const fails = (input: string, message: string) =>
-    assert.throws(() => parseFilter(input), (e: unknown) => e instanceof HttpError && e.code === 'invalid_filter' && e.message === message, message)
+    assert.throws(() => parseFilter(input), (e: unknown) => e instanceof FilterError && toHttpError(e).status === 400 && e.code === 'invalid_filter' && e.message === message, message)
   fails(`title = "${'x'.repeat(3491)}"`, 'at 3501: filter is longer than 3500 characters')
   fails(' '.repeat(3501), 'at 3501: filter is longer than 3500 characters')
   fails(Array(201).fill('a = 1').join(' && '), `at ${200 * 9 + 1}: more than 200 comparisons`)
@@ -178,5 +180,5 @@ test('limits: past 3,500 characters, 200 comparisons, depth 32 or 4 hops → inv
 })
 
 test('an unknown resource is a programming error, not a filter error', () => {
-  assert.throws(() => filterExpression('nope', 'a = 1'), (e: unknown) => e instanceof Error && !(e instanceof HttpError))
+  assert.throws(() => filterExpression('nope', 'a = 1'), (e: unknown) => e instanceof Error && !(e instanceof FilterError))
 })

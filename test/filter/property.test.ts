@@ -4,8 +4,10 @@ import { test } from 'node:test'
 import fc from 'fast-check'
 import { openDatabase } from '../../src/db/open.js'
 import { qb } from '../../src/db/sql.js'
-import { HttpError } from '../../src/http/errors.js'
+import { FilterError } from '../../src/filter/error.js'
+import { toHttpError } from '../../src/http/error-handler.js'
 import { FILTER_LIMITS, filterExpression, parseFilter, printFilter, type CompareOp, type FilterNode } from '../../src/filter/index.js'
+import '../../src/resources/index.js' // registers the families' filter field maps
 
 const OPS: CompareOp[] = ['=', '!=', '>', '>=', '<', '<=', '~', '!~']
 const db = openDatabase(':memory:')
@@ -48,8 +50,8 @@ function once(input: string): number {
     const f = filterExpression('cards', input)
     if (f) db.all(qb.selectFrom('cards').select('cards.id').where(f))
   } catch (e) {
-    assert.ok(e instanceof HttpError, `${JSON.stringify(input)} threw ${String(e)}`)
-    assert.equal(e.status, 400)
+    assert.ok(e instanceof FilterError, `${JSON.stringify(input)} threw ${String(e)}`)
+    assert.equal(toHttpError(e).status, 400)
     assert.equal(e.code, 'invalid_filter')
     const at = /^at (\d+): ./.exec(e.message)
     assert.ok(at, e.message)

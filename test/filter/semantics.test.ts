@@ -4,6 +4,7 @@ import { before, test } from 'node:test'
 import { openDatabase } from '../../src/db/open.js'
 import { qb, type Sql } from '../../src/db/sql.js'
 import { filterExpression } from '../../src/filter/index.js'
+import '../../src/resources/index.js' // registers the families' filter field maps
 
 let db: Sql
 const T0 = '2026-01-01T00:00:00.000Z'

@@ -1,7 +1,10 @@
 // The test, sample, samples, events and logs routes of /v1/webhooks.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { EVENT_CATALOG } from '../../src/events/catalog.js'
+import { eventCatalog } from '../../src/events/catalog.js'
+import '../../src/resources/index.js'
+
+const EVENT_CATALOG = eventCatalog()
 import { createCard, createSub, signaturesValid, webhookApp, type WebhookApp } from './fixtures.js'
 
 async function withApp(fn: (c: WebhookApp) => Promise<void>): Promise<void> {

@@ -83,9 +83,8 @@ async function withSubs() {
 type S = Awaited<ReturnType<typeof withSubs>>
 const storedAuth = async (c: S, id: string) => {
   const { openAuth } = await import('../../src/webhooks/credentials.js')
-  const { secretsOf } = await import('../../src/crypto.js')
   const row = c.t.deps.sql.raw.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as any
-  return { type: row.auth_type, creds: openAuth(secretsOf(c.t.deps), row), hasSecret: row.secret_enc !== null }
+  return { type: row.auth_type, creds: openAuth(c.t.deps.secrets, row), hasSecret: row.secret_enc !== null }
 }
 
 runScenarios<S>('webhooks visibility and edits', withSubs, [

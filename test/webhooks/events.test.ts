@@ -1,7 +1,10 @@
 // Every change with an event emits it in its own transaction, with data exactly as the catalog documents; rollbacks emit nothing.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { EVENT_CATALOG } from '../../src/events/catalog.js'
+import { eventCatalog } from '../../src/events/catalog.js'
+import '../../src/resources/index.js'
+
+const EVENT_CATALOG = eventCatalog()
 import { seededApp } from '../helpers/app.js'
 
 type C = Awaited<ReturnType<typeof seededApp>>

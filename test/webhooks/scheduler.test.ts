@@ -1,9 +1,9 @@
 // Scheduler guarantees: membership re-checked at delivery, paused/deleted subscriptions, leases, DNS refusal, graceful stop, wake on commit.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createWebhook } from '../../src/domain/webhooks.js'
-import { getUser } from '../../src/store/users.js'
-import { claimDueRows } from '../../src/store/outbox.js'
+import { createWebhook } from '../../src/resources/webhooks/service.js'
+import { getUser } from '../../src/resources/users/store.js'
+import { claimDueRows } from '../../src/webhooks/store.js'
 import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
 import { createCard, createSub, outboxRows, webhookApp, type WebhookApp } from './fixtures.js'
 

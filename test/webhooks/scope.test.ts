@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { createCard, createSub, webhookApp } from './fixtures.js'
-import { subscriptionsForEvent } from '../../src/store/webhooks.js'
+import { subscriptionsForEvent } from '../../src/events/store.js'
 
 test('deleting the only board of a subscription pauses it; it never widens to every board', async () => {
   const c = await webhookApp()

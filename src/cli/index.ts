@@ -1,0 +1,25 @@
+// The taskd command line (API-DECISIONS §3): serve, user, token, backup, migrate; one file per command group.
+import { Command } from 'commander'
+import { VERSION } from '../version.js'
+import { databaseCommands } from './database.js'
+import { serveCommand } from './serve.js'
+import { tokenCommand } from './token.js'
+import { userCommand } from './user.js'
+
+export function buildProgram(): Command {
+  const program = new Command('taskd').version(VERSION).description('Self-hosted task and project management API').showHelpAfterError()
+  serveCommand(program)
+  userCommand(program)
+  tokenCommand(program)
+  databaseCommands(program)
+  return program
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv)
+  } catch (err) {
+    process.stderr.write(`taskd: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  }
+}

@@ -1,0 +1,22 @@
+// What every command does first: the config from flags and environment, and the database, created and migrated if new.
+import { InvalidArgumentError, type Command } from 'commander'
+import { loadConfig } from '../config.js'
+import { openDatabase } from '../db/open.js'
+import { ensureWorkspace } from '../resources/users/service.js'
+
+export const dbOption = (cmd: Command) => cmd.option('--db <path>', 'database file (env TASKD_DB, default ./data/taskd.db)')
+
+export function openForCli(dbFlag: string | undefined) {
+  const config = loadConfig({ db: dbFlag })
+  const sql = openDatabase(config.db)
+  sql.tx(() => ensureWorkspace(sql, Date.now()))
+  return { config, sql }
+}
+
+/** A commander option parser that accepts only these values. */
+export function oneOf<T extends string>(values: readonly T[]) {
+  return (v: string): T => {
+    if (!values.includes(v as T)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`)
+    return v as T
+  }
+}

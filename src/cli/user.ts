@@ -1,0 +1,17 @@
+// taskd user create: add a user and print its id.
+import type { Command } from 'commander'
+import { Role } from '../access/roles.js'
+import { insertNewUser } from '../resources/users/service.js'
+import { dbOption, oneOf, openForCli } from './open.js'
+
+export function userCommand(program: Command): void {
+  const user = program.command('user').description('manage users')
+  dbOption(user.command('create').description('create a user and print its id')
+    .requiredOption('--email <email>').requiredOption('--name <name>')
+    .option('--role <role>', 'owner, admin or member', oneOf(Role.options), 'member'))
+    .action((o: { email: string; name: string; role: Role; db?: string }) => {
+      const { sql } = openForCli(o.db)
+      const row = sql.tx(() => insertNewUser(sql, Date.now(), { email: o.email, name: o.name, role: o.role }))
+      process.stdout.write(`${row.id}\n`)
+    })
+}

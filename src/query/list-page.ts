@@ -1,0 +1,98 @@
+// One list pipeline for every list route (and later MCP and n8n): filter + sort + page + expand, with the server total.
+import { sql as rawSql, type SelectQueryBuilder } from 'kysely'
+import { z } from 'zod'
+import type { Sql } from '../db/sql.js'
+import { applyFilter } from '../filter/index.js'
+import { badRequest } from '../http/errors.js'
+
+/** How a family's records are listed: its filter field map, sortable fields and expandable relations. */
+export interface ListSpec {
+  /** Filter field map (src/filter registry) and table name of the rows. */
+  resource: string
+  table: string
+  /** Sort name → column. */
+  sort: Readonly<Record<string, string>>
+  defaultSort: string
+  expand: readonly string[]
+}
+
+export interface ListParams { page: number; per_page: number; sort?: string; filter?: string; expand?: string }
+
+/** The query parameters of a list route: page, per_page, sort, filter and (when the family has relations) expand. */
+export function listQuery(spec: ListSpec) {
+  return z.object({
+    page: z.coerce.number().int().min(1).default(1).meta({ description: 'Page number, from 1.' }),
+    per_page: z.coerce.number().int().min(1).max(500).default(30).meta({ description: 'Page size, 1 to 500 (default 30).' }),
+    sort: z.string().max(500).optional()
+      .meta({ description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}.` }),
+    filter: z.string().optional().meta({ description: 'Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`.' }),
+    expand: z.string().max(500).optional()
+      .meta({ description: spec.expand.length ? `Comma-separated relations returned inline under \`expand\`: ${spec.expand.join(', ')}.` : 'No relations can be expanded here.' }),
+  })
+}
+
+export interface Page<T> { page: number; perPage: number; totalItems: number; totalPages: number; items: T[] }
+
+export function pageSchema<T extends z.ZodType>(item: T, name: string) {
+  return z.strictObject({
+    page: z.number().int(),
+    perPage: z.number().int(),
+    totalItems: z.number().int(),
+    totalPages: z.number().int(),
+    items: z.array(item),
+  }).meta({ id: name })
+}
+
+/** Parses `sort` against the sortable fields (name → column); unknown fields, prototype names included, are a 400. */
+export function parseSort(sort: string, fields: Readonly<Record<string, string>>): [string, 'asc' | 'desc'][] {
+  return sort.split(',').map((part) => {
+    const p = part.trim()
+    const desc = p.startsWith('-')
+    const name = desc || p.startsWith('+') ? p.slice(1) : p
+    if (!Object.hasOwn(fields, name)) throw badRequest(`Unknown sort field "${name}"; sortable fields: ${Object.keys(fields).join(', ')}.`)
+    return [fields[name], desc ? 'desc' : 'asc'] as [string, 'asc' | 'desc']
+  })
+}
+
+/** Parses `expand` against the relations a resource offers; unknown relations are a 400. */
+export function parseExpand(expand: string | undefined, relations: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  for (const part of expand?.split(',') ?? []) {
+    const name = part.trim()
+    if (!name) continue
+    if (!relations.includes(name)) throw badRequest(`Unknown expand relation "${name}"; available: ${relations.join(', ')}.`)
+    out.add(name)
+  }
+  return out
+}
+
+/** The two queries of a page: a COUNT over the whole filter and the rows in order, `id` as the final tie-breaker. */
+export function pageQueries(base: SelectQueryBuilder<any, any, any>, table: string, opts: { page: number; perPage: number; order: [string, 'asc' | 'desc'][] }) {
+  const count = base.clearSelect().select(rawSql<number>`count(*)`.as('n'))
+  let rows = base.clearSelect().selectAll(table as any)
+  for (const [column, dir] of opts.order) rows = rows.orderBy(rawSql.ref(column), dir)
+  rows = rows.orderBy(rawSql.ref(`${table}.id`), 'asc').limit(opts.perPage).offset((opts.page - 1) * opts.perPage)
+  return { count, rows }
+}
+
+/** The page queries of a list request: `base` narrowed by `filter`, in the asked order (exported so query plans can be tested). */
+export function listQueries(base: SelectQueryBuilder<any, any, any>, spec: ListSpec, params: ListParams, opts: { anchored?: boolean } = {}) {
+  const order = parseSort(params.sort || spec.defaultSort, spec.sort)
+  return pageQueries(applyFilter(base, spec.resource, params.filter, opts), spec.table, { page: params.page, perPage: params.per_page, order })
+}
+
+/**
+ * A page of `base` (the visible rows, before filter and paging): `filter`, `sort` and `expand` are checked against
+ * the spec, `totalItems` is the total for the whole filter, and `present` turns the page's rows into API records.
+ * `anchored`: the base already narrows by an indexed equality (a board or list parameter), which the filter compiler uses.
+ */
+export function listPage<Row, T>(
+  sql: Sql, base: SelectQueryBuilder<any, any, any>, spec: ListSpec, params: ListParams,
+  present: (rows: Row[], expand: ReadonlySet<string>) => T[], opts: { anchored?: boolean } = {},
+): Page<T> {
+  const expand = parseExpand(params.expand, spec.expand)
+  const q = listQueries(base, spec, params, opts)
+  const totalItems = (sql.first(q.count) as { n: number }).n
+  const rows = sql.all(q.rows) as Row[]
+  return { page: params.page, perPage: params.per_page, totalItems, totalPages: Math.ceil(totalItems / params.per_page), items: present(rows, expand) }
+}

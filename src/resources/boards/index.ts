@@ -1,0 +1,7 @@
+// The boards family: /v1/boards and board membership.
+import type { ResourceModule } from '../module.js'
+import { BOARD_EVENTS } from './events.js'
+import { BOARD_FILTER } from './query.js'
+import { boardRoutes } from './routes.js'
+
+export const boards: ResourceModule = { name: 'boards', routes: boardRoutes, filters: { boards: BOARD_FILTER }, events: BOARD_EVENTS }

@@ -1,0 +1,48 @@
+// Events of tasks (cards), with the payload their `data` carries: SPEC "Enrichment of data" puts names and links beside the raw ids.
+import { z } from 'zod'
+import type { EventDefs } from '../../events/catalog.js'
+import { ACTOR, BOARD, described, ref, str } from '../../events/fields.js'
+
+const named = (what: string) => described(z.array(z.object({ id: z.string(), name: z.string().nullable() })), what)
+const date = (what: string) => described(z.string().nullable(), what)
+
+const TASK = {
+  id: str('Task record id'),
+  key: str('Human key, `<PREFIX>-<n>`'),
+  title: str('Task title'),
+  url: str('Link to the task'),
+  board: BOARD,
+  list: described(z.object({ id: z.string(), name: z.string().nullable(), category: z.string() }), '{ id, name, category } of the list holding the task; category is its flow state'),
+  assignees: named('Assigned members, each { id, name }'),
+  watchers: named('Watchers, each { id, name }'),
+  tags: named('Tags, each { id, name }'),
+  priority: described(z.number(), 'Priority, 0 (none) to 4 (urgent)'),
+  priority_name: str('Priority name: none, low, medium, high or urgent'),
+  start_date: date('Start date, YYYY-MM-DD or ISO 8601'),
+  due_date: date('Due date, YYYY-MM-DD or ISO 8601'),
+  completed: described(z.boolean(), 'Whether the task is completed'),
+  completed_at: date('When it was completed, ISO 8601'),
+  archived: described(z.boolean(), 'Whether the task is archived'),
+  trashed: described(z.boolean(), 'Whether the task is in the trash'),
+  position: described(z.number(), 'Order within its list'),
+  description_excerpt: str('First part of the Markdown description'),
+  created: str('When the task was created, ISO 8601'),
+  updated: str('When the task last changed, ISO 8601'),
+  created_by: described(z.object({ id: z.string(), name: z.string() }).nullable(), '{ id, name } of the user who created the task'),
+}
+
+const task = (extra: z.ZodRawShape = {}) => z.object({ ...TASK, ...extra, actor: ACTOR })
+
+export const CARD_EVENTS: EventDefs = {
+  'card.created': { summary: 'A task was created.', data: task() },
+  'card.updated': { summary: 'Fields of a task changed.', data: task({ changes: described(z.array(z.string()), 'Names of the fields that changed, e.g. ["title", "due_date"]') }) },
+  'card.deleted': { summary: 'A task was deleted or moved to the trash.', data: task({ permanent: described(z.boolean(), 'True when deleted for good, false when moved to the trash') }) },
+  'card.completed': { summary: 'A task was marked completed.', data: task() },
+  'card.reopened': { summary: 'A completed task was reopened.', data: task() },
+  'card.assigned': { summary: 'A member was assigned to a task.', data: task({ user: ref('member assigned') }) },
+  'card.unassigned': { summary: 'A member was removed from a task.', data: task({ user: ref('member unassigned') }) },
+  'card.moved': {
+    summary: 'A task moved to another list or board.',
+    data: task({ from_list: ref('list the task left'), to_list: ref('list the task entered'), from_board: ref('board the task left (differs from board on a cross-board move)') }),
+  },
+}

@@ -1,0 +1,22 @@
+// The module list: every resource family, in mounting order. Loading it registers the families' filter field maps
+// and event payloads, so the filter language and the event catalog know them before the first request.
+import { registerEvents } from '../events/catalog.js'
+import { registerFilterResource } from '../filter/index.js'
+import { actions } from './actions/index.js'
+import { boards } from './boards/index.js'
+import { cards } from './cards/index.js'
+import { lists } from './lists/index.js'
+import type { ResourceModule } from './module.js'
+import { tags } from './tags/index.js'
+import { tokens } from './tokens/index.js'
+import { users } from './users/index.js'
+import { webhooks } from './webhooks/index.js'
+
+export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, webhooks]
+
+for (const m of MODULES) {
+  for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)
+  if (m.events) registerEvents(m.events)
+}
+
+export { authenticate } from './tokens/authenticate.js'

@@ -1,0 +1,21 @@
+// Lists: a board's columns, each with a flow category.
+import { z } from 'zod'
+import type { ListsTable } from '../../db/types.js'
+import { name } from '../../http/schemas.js'
+
+export const ListCategory = z.enum(['backlog', 'unstarted', 'started', 'completed', 'canceled'])
+export type ListCategory = z.infer<typeof ListCategory>
+// The enum and the CHECK constraint of schema.sql must agree; a drift is a compile error.
+const schemaAgrees: [ListCategory] extends [ListsTable['category']] ? ([ListsTable['category']] extends [ListCategory] ? true : false) : false = true
+void schemaAgrees
+
+export const ListSchema = z.strictObject({
+  id: z.string(), board: z.string(), name: z.string(), position: z.number(), category: ListCategory, created: z.string(), updated: z.string(),
+}).meta({ id: 'List' })
+export type ListView = z.infer<typeof ListSchema>
+
+const position = z.number().finite()
+export const CreateListBody = z.strictObject({ board: z.string().min(1), name, category: ListCategory.optional(), position: position.optional() }).meta({ id: 'CreateListBody' })
+export type CreateListInput = z.infer<typeof CreateListBody>
+export const UpdateListBody = z.strictObject({ name: name.optional(), position: position.optional(), category: ListCategory.optional() }).meta({ id: 'UpdateListBody' })
+export type UpdateListInput = z.infer<typeof UpdateListBody>

@@ -1,0 +1,14 @@
+// What a resource family exports: its routes, its filter field maps and the events it emits. The app, the OpenAPI
+// document, the filter registry and the event catalog (and later MCP and n8n) are all built by iterating over these.
+import type { EventDefs } from '../events/catalog.js'
+import type { FilterResource } from '../filter/index.js'
+import type { AnyRoute } from '../http/route.js'
+
+export interface ResourceModule {
+  name: string
+  /** In mounting order: fixed paths before `{id}` paths that would otherwise take them. */
+  routes: readonly AnyRoute[]
+  /** Filter field maps by resource name (usually one, named like the family). */
+  filters?: Readonly<Record<string, FilterResource>>
+  events?: EventDefs
+}

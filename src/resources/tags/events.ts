@@ -1,0 +1,11 @@
+// Events of tags, with the payload their `data` carries.
+import { z } from 'zod'
+import type { EventDefs } from '../../events/catalog.js'
+import { ACTOR, BOARD, described, str } from '../../events/fields.js'
+
+const tagData = z.object({ id: str('Tag id'), name: str('Tag name'), color: described(z.string().nullable(), 'Tag colour'), board: BOARD, actor: ACTOR })
+
+export const TAG_EVENTS: EventDefs = {
+  'tag.created': { summary: 'A tag was created on a board.', data: tagData },
+  'tag.deleted': { summary: 'A tag was deleted.', data: tagData },
+}

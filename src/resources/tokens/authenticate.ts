@@ -1,0 +1,31 @@
+// Bearer token authentication: hash lookup, expiry, and a throttled last_used_at.
+import type { Request } from 'express'
+import type { Actor } from '../../access/roles.js'
+import { isoAt } from '../../clock.js'
+import type { Deps } from '../../deps.js'
+import { unauthorized } from '../../http/errors.js'
+import { sha256Hex } from '../../ids.js'
+import { findTokenByHash, touchToken } from './store.js'
+
+const TOKEN_SHAPE = /^tt_[0-9A-Za-z]{40,200}$/
+/** last_used_at is written at most once a minute per token, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000
+const lastTouched = new Map<string, number>()
+
+export function authenticate(req: Request, deps: Deps): Actor {
+  const header = req.headers.authorization
+  if (!header) throw unauthorized('The Authorization header is missing; send "Authorization: Bearer tt_...".')
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  if (!match || !TOKEN_SHAPE.test(match[1])) throw unauthorized('The Authorization header must be "Bearer tt_..." with a taskd token.')
+  const found = findTokenByHash(deps.sql, sha256Hex(match[1]))
+  if (!found) throw unauthorized('The token is unknown or has been revoked.')
+  const now = deps.clock.now()
+  if (found.token.expires_at !== null && Date.parse(found.token.expires_at) <= now) throw unauthorized('The token has expired.')
+  const key = `${deps.config.db}\u0000${found.token.id}`
+  const last = lastTouched.get(key) ?? 0
+  if (now - last >= TOUCH_INTERVAL_MS || now < last) {
+    lastTouched.set(key, now)
+    touchToken(deps.sql, found.token.id, isoAt(now))
+  }
+  return { user: found.user, tokenId: found.token.id, permission: found.token.permission }
+}

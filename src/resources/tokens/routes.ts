@@ -1,0 +1,34 @@
+// /v1/tokens: personal access tokens. The raw value is returned once, on creation.
+import { z } from 'zod'
+import { defineRoute } from '../../http/route.js'
+import { idParam } from '../../http/schemas.js'
+import { listQuery, pageSchema } from '../../query/list-page.js'
+import { UserSchema } from '../users/schema.js'
+import { TOKEN_LIST } from './query.js'
+import { CreateTokenBody, TokenSchema } from './schema.js'
+import { createToken, listTokens, revokeToken } from './service.js'
+
+export const tokenRoutes = [
+  defineRoute({
+    method: 'get', path: '/v1/tokens', operationId: 'listTokens', tag: 'Tokens', access: 'read',
+    summary: 'List tokens: your own, or every token of the workspace for owners and admins',
+    query: listQuery(TOKEN_LIST),
+    responses: { 200: { description: 'A page of tokens', schema: pageSchema(TokenSchema.extend({ expand: z.strictObject({ owner: UserSchema }).optional() }), 'TokenPage') } },
+    handler: ({ deps, actor, query }) => ({ status: 200, body: listTokens(deps, actor, query) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/v1/tokens', operationId: 'createToken', tag: 'Tokens', access: 'write',
+    summary: 'Create a token for yourself; the value is returned only here',
+    description: '`full` is for owners and admins only (422 otherwise), and needs a Full Access token to create (403 otherwise). A bare `expires_at` date means the end of that day, UTC.',
+    body: CreateTokenBody,
+    responses: { 201: { description: 'The token and its raw value', schema: z.strictObject({ token: TokenSchema, value: z.string() }).meta({ id: 'CreatedToken' }) } },
+    handler: ({ deps, actor, body }) => ({ status: 201, body: createToken(deps, actor, body) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/v1/tokens/{id}', operationId: 'revokeToken', tag: 'Tokens', access: 'write',
+    summary: 'Revoke a token (its creator, or any token for owners and admins); it answers 401 at once',
+    params: idParam,
+    responses: { 204: { description: 'Revoked' } },
+    handler: ({ deps, actor, params }) => { revokeToken(deps, actor, params.id); return { status: 204 } },
+  }),
+]

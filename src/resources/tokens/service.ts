@@ -1,0 +1,72 @@
+// Personal access tokens: creation (value shown once), listing and revocation.
+import { type Actor, isAdmin } from '../../access/roles.js'
+import { isoAt } from '../../clock.js'
+import type { Sql } from '../../db/sql.js'
+import type { TokensTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { forbidden, notFound, unprocessable } from '../../http/errors.js'
+import { newId, newTokenValue, sha256Hex } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { userView } from '../users/present.js'
+import { getUser, getUsers } from '../users/store.js'
+import { tokenView } from './present.js'
+import { TOKEN_LIST } from './query.js'
+import type { CreateTokenInput } from './schema.js'
+import { deleteToken, getToken, insertToken, tokensQuery } from './store.js'
+
+/** A bare date means the end of that day, UTC. */
+export function parseExpiry(value: string): number | null {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T23:59:59.999Z`) : Date.parse(value)
+  return Number.isNaN(ms) ? null : ms
+}
+
+/** Inserts a token for a user; used by the API and the CLI. Full tokens are for owners and admins only. */
+export function issueToken(sql: Sql, now: number, userId: string, input: CreateTokenInput) {
+  const user = getUser(sql, userId)
+  if (!user) throw notFound('user')
+  if (input.permission === 'full' && user.role === 'member') {
+    throw unprocessable('Only workspace owners and admins can hold a Full Access token.', [{ path: 'permission', message: 'full needs an owner or admin' }])
+  }
+  let expires: string | null = null
+  if (input.expires_at) {
+    const ms = parseExpiry(input.expires_at)
+    if (ms === null) throw unprocessable('The request body is not valid.', [{ path: 'expires_at', message: 'Must be an ISO 8601 date or date-time.' }])
+    if (ms <= now) throw unprocessable('The request body is not valid.', [{ path: 'expires_at', message: 'Must be in the future.' }])
+    expires = isoAt(ms)
+  }
+  const value = newTokenValue()
+  const row: TokensTable = {
+    id: newId(), user_id: user.id, name: input.name, permission: input.permission, hash: sha256Hex(value),
+    prefix: value.slice(0, 7), expires_at: expires, last_used_at: null, created_at: isoAt(now),
+  }
+  insertToken(sql, row)
+  return { token: tokenView(row, { id: user.id, name: user.name }), value }
+}
+
+export function createToken(deps: Deps, actor: Actor, input: CreateTokenInput) {
+  // A lesser token must not mint a Full Access one, or a leaked write token would escalate.
+  if (input.permission === 'full' && isAdmin(actor) && actor.permission !== 'full') {
+    throw forbidden('Creating a Full Access token needs a Full Access token.')
+  }
+  return deps.sql.tx(() => issueToken(deps.sql, deps.clock.now(), actor.user.id, input))
+}
+
+/** Your own tokens; owners and admins see every token of the workspace. */
+export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
+  return listPage(deps.sql, tokensQuery(isAdmin(actor) ? undefined : actor.user.id), TOKEN_LIST, params, (rows: TokensTable[], expand) => {
+    const owners = new Map(getUsers(deps.sql, rows.map((r) => r.user_id)).map((u) => [u.id, u]))
+    return rows.map((r) => {
+      const owner = owners.get(r.user_id)!
+      const view = tokenView(r, { id: owner.id, name: owner.name })
+      return expand.has('owner') ? { ...view, expand: { owner: userView(owner) } } : view
+    })
+  })
+}
+
+export function revokeToken(deps: Deps, actor: Actor, id: string): void {
+  deps.sql.tx(() => {
+    const token = getToken(deps.sql, id)
+    if (!token || (token.user_id !== actor.user.id && !isAdmin(actor))) throw notFound('token')
+    deleteToken(deps.sql, id)
+  })
+}

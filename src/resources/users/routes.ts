@@ -1,0 +1,42 @@
+// /v1/users: the caller, the workspace's users, and (owners/admins) user management.
+import { z } from 'zod'
+import { defineRoute } from '../../http/route.js'
+import { envelope, idParam } from '../../http/schemas.js'
+import { listQuery, pageSchema } from '../../query/list-page.js'
+import { BoardSchema } from '../boards/schema.js'
+import { USER_LIST } from './query.js'
+import { CreateUserBody, UpdateUserBody, UserSchema } from './schema.js'
+import { createUser, getMe, getUserFor, listUsers, updateUser } from './service.js'
+
+const User = envelope('user', UserSchema)
+
+export const userRoutes = [
+  defineRoute({
+    method: 'get', path: '/v1/users/me', operationId: 'getMe', tag: 'Users', access: 'read', summary: 'The token\'s user',
+    responses: { 200: { description: 'The user', schema: User } },
+    handler: ({ actor }) => ({ status: 200, body: { user: getMe(actor) } }),
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/users', operationId: 'listUsers', tag: 'Users', access: 'read', summary: 'List the workspace\'s users',
+    query: listQuery(USER_LIST),
+    responses: { 200: { description: 'A page of users; `expand=boards` lists the boards each shares with you', schema: pageSchema(UserSchema.extend({ expand: z.strictObject({ boards: z.array(BoardSchema) }).optional() }), 'UserPage') } },
+    handler: ({ deps, actor, query }) => ({ status: 200, body: listUsers(deps, actor, query) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/users/{id}', operationId: 'getUser', tag: 'Users', access: 'read', summary: 'Get a user', params: idParam,
+    responses: { 200: { description: 'The user', schema: User } },
+    handler: ({ deps, params }) => ({ status: 200, body: { user: getUserFor(deps, params.id) } }),
+  }),
+  defineRoute({
+    method: 'post', path: '/v1/users', operationId: 'createUser', tag: 'Users', access: 'full', summary: 'Create a user (owners and admins, Full Access token)',
+    body: CreateUserBody, errors: [409],
+    responses: { 201: { description: 'The new user', schema: User } },
+    handler: ({ deps, actor, body }) => ({ status: 201, body: { user: createUser(deps, actor, body) } }),
+  }),
+  defineRoute({
+    method: 'patch', path: '/v1/users/{id}', operationId: 'updateUser', tag: 'Users', access: 'full', summary: 'Change a user\'s name, email or role (owners and admins, Full Access token)',
+    params: idParam, body: UpdateUserBody, errors: [409],
+    responses: { 200: { description: 'The user', schema: User } },
+    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { user: updateUser(deps, actor, params.id, body) } }),
+  }),
+]

@@ -1,0 +1,11 @@
+// The one event the webhooks family emits itself: `webhook.test`, sent only by the send-test action.
+import { z } from 'zod'
+import type { EventDefs } from '../../events/catalog.js'
+import { ref, str } from '../../events/fields.js'
+
+export const WEBHOOK_EVENTS: EventDefs = {
+  'webhook.test': {
+    summary: 'A test delivery sent by the send-test action; never emitted by real activity.',
+    data: z.object({ webhook: ref('subscription being tested'), message: str('Fixed text saying this is a test'), triggered_by: ref('user who sent the test') }),
+  },
+}

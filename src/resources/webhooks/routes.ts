@@ -1,0 +1,78 @@
+// /v1/webhooks: outgoing subscriptions, the event catalog, samples, logs, and the test and sample actions.
+import { z } from 'zod'
+import { defineRoute } from '../../http/route.js'
+import { envelope, idParam } from '../../http/schemas.js'
+import { listQuery, pageSchema } from '../../query/list-page.js'
+import { BoardSchema } from '../boards/schema.js'
+import { listEventCatalog, listSamples, sendSampleDelivery, sendTestDelivery, webhookLogs } from './actions.js'
+import { WEBHOOK_LIST } from './query.js'
+import { CreateWebhookBody, EventCatalogSchema, LogSchema, SampleSchema, UpdateWebhookBody, WebhookSchema, WithSecret } from './schema.js'
+import { createWebhook, deleteWebhook, getWebhookFor, listWebhooks, updateWebhook } from './service.js'
+
+const withoutUndefined = <T extends object>(o: T): T => JSON.parse(JSON.stringify(o)) as T
+
+// The fixed paths come before /v1/webhooks/{id}, which would otherwise take "events" and "samples" for ids.
+export const webhookRoutes = [
+  defineRoute({
+    method: 'get', path: '/v1/webhooks/events', operationId: 'listWebhookEvents', tag: 'Webhooks', access: 'read',
+    summary: 'Every event, its summary, the fields its data carries, and whether taskd emits it yet',
+    responses: { 200: { description: 'The event catalog', schema: EventCatalogSchema } },
+    handler: () => ({ status: 200, body: { items: listEventCatalog() } }),
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/webhooks/samples', operationId: 'listWebhookSamples', tag: 'Webhooks', access: 'read',
+    summary: 'Recent events in the delivery shape, from your boards; nothing is sent',
+    query: z.object({ event: z.string().max(100).optional().meta({ description: 'Event name; 400 when unknown.' }) }),
+    responses: { 200: { description: 'Newest first', schema: z.strictObject({ items: z.array(SampleSchema) }).meta({ id: 'WebhookSampleList' }) } },
+    handler: ({ deps, actor, query }) => ({ status: 200, body: { items: listSamples(deps, actor, query.event) } }),
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/webhooks', operationId: 'listWebhooks', tag: 'Webhooks', access: 'read',
+    summary: 'List subscriptions (owners and admins see all, others their own)',
+    query: listQuery(WEBHOOK_LIST),
+    responses: { 200: { description: 'A page of subscriptions', schema: pageSchema(WebhookSchema.extend({ expand: z.strictObject({ boards: z.array(BoardSchema) }).optional() }), 'WebhookPage') } },
+    handler: ({ deps, actor, query }) => ({ status: 200, body: listWebhooks(deps, actor, query) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/v1/webhooks', operationId: 'createWebhook', tag: 'Webhooks', access: 'write', summary: 'Create a subscription',
+    description: 'URL, private-target, event and board rules answer 422 validation_failed with a readable reason per field in details.',
+    body: CreateWebhookBody,
+    responses: { 201: { description: 'The subscription (never its secret or credentials)', schema: WithSecret } },
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: withoutUndefined(await createWebhook(deps, actor, body)) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/webhooks/{id}', operationId: 'getWebhook', tag: 'Webhooks', access: 'read', summary: 'Get a subscription', params: idParam,
+    responses: { 200: { description: 'The subscription', schema: envelope('webhook', WebhookSchema) } },
+    handler: ({ deps, actor, params }) => ({ status: 200, body: { webhook: getWebhookFor(deps, actor, params.id) } }),
+  }),
+  defineRoute({
+    method: 'patch', path: '/v1/webhooks/{id}', operationId: 'updateWebhook', tag: 'Webhooks', access: 'write',
+    summary: 'Edit a subscription; blank secrets and credentials keep their stored value', params: idParam, body: UpdateWebhookBody,
+    responses: { 200: { description: 'The subscription', schema: WithSecret } },
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: withoutUndefined(await updateWebhook(deps, actor, params.id, body)) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/v1/webhooks/{id}', operationId: 'deleteWebhook', tag: 'Webhooks', access: 'write',
+    summary: 'Delete a subscription and its pending deliveries', params: idParam,
+    responses: { 204: { description: 'Deleted' } },
+    handler: ({ deps, actor, params }) => { deleteWebhook(deps, actor, params.id); return { status: 204 } },
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/webhooks/{id}/logs', operationId: 'listWebhookLogs', tag: 'Webhooks', access: 'read',
+    summary: 'The last 25 delivery attempts, newest first', params: idParam,
+    responses: { 200: { description: 'Attempts', schema: z.strictObject({ items: z.array(LogSchema) }).meta({ id: 'WebhookLogList' }) } },
+    handler: ({ deps, actor, params }) => ({ status: 200, body: { items: webhookLogs(deps, actor, params.id) } }),
+  }),
+  defineRoute({
+    method: 'post', path: '/v1/webhooks/{id}/test', operationId: 'testWebhook', tag: 'Webhooks', access: 'write',
+    summary: 'Send a webhook.test delivery through the saved subscription', params: idParam,
+    responses: { 202: { description: 'Queued', schema: z.strictObject({ delivery_id: z.string() }).meta({ id: 'QueuedDelivery' }) } },
+    handler: ({ deps, actor, params }) => ({ status: 202, body: sendTestDelivery(deps, actor, params.id) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/v1/webhooks/{id}/sample', operationId: 'sendWebhookSample', tag: 'Webhooks', access: 'write',
+    summary: 'Deliver the newest real event of the subscription about one second later', description: '404 when the workspace has no such event yet.', params: idParam,
+    responses: { 202: { description: 'Queued', schema: z.strictObject({ delivery_id: z.string(), event: z.string() }).meta({ id: 'QueuedSample' }) } },
+    handler: ({ deps, actor, params }) => ({ status: 202, body: sendSampleDelivery(deps, actor, params.id) }),
+  }),
+]

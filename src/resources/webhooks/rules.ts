@@ -1,0 +1,119 @@
+// Save-time rules of outgoing subscriptions: URL, events, static headers, authentication (with write-only merge) and boards.
+import { isAdminRole } from '../../access/roles.js'
+import { memberBoardIds } from '../../access/visibility.js'
+import type { Sql } from '../../db/sql.js'
+import type { UsersTable } from '../../db/types.js'
+import { isAvailable } from '../../events/catalog.js'
+import { expandEventSelectors } from '../../events/names.js'
+import type { ErrorDetail } from '../../http/errors.js'
+import type { AuthCredentials, AuthType } from '../../webhooks/credentials.js'
+import { headerNameProblem, headerValueProblem } from '../../webhooks/headers.js'
+import { checkTargetAtSave, checkWebhookUrl } from '../../webhooks/url-safety.js'
+import { getBoards } from '../boards/store.js'
+
+export async function urlProblems(url: string, allowPrivate: boolean): Promise<ErrorDetail[]> {
+  const syntax = checkWebhookUrl(url)
+  if (!syntax.ok) return [{ path: 'url', message: `${syntax.reason}.` }]
+  const target = await checkTargetAtSave(url, { allowPrivate })
+  if (target.ok) return []
+  // The hint about private targets only helps when that was the reason, not for a name that does not resolve.
+  const hint = /does not resolve/.test(target.reason) ? '' : '; private network targets are refused unless the instance allows them (TASKD_ALLOW_PRIVATE_TARGETS)'
+  return [{ path: 'url', message: `${target.reason}${hint}.` }]
+}
+
+/**
+ * Keeps the selectors as written (so `card.*` also covers task events added later), after checking each one. A list
+ * that selects only events no code emits yet would never receive anything, so it is refused too.
+ */
+export function eventProblems(events: readonly string[]): ErrorDetail[] {
+  const details: ErrorDetail[] = []
+  events.forEach((sel, i) => {
+    if (typeof expandEventSelectors([sel]) === 'string') {
+      details.push({ path: `events.${i}`, message: `Unknown event "${sel}"; use an event name, "<family>.*" or "*" (see GET /v1/webhooks/events).` })
+    }
+  })
+  const selected = expandEventSelectors([...events])
+  if (details.length === 0 && typeof selected !== 'string' && selected.size > 0 && ![...selected].some(isAvailable)) {
+    details.push({ path: 'events', message: 'These events are not emitted by this taskd yet (available: false in GET /v1/webhooks/events); pick at least one available event.' })
+  }
+  return details
+}
+
+export function headerProblems(headers: Record<string, string>): ErrorDetail[] {
+  const details: ErrorDetail[] = []
+  const seen = new Set<string>()
+  const entries = Object.entries(headers)
+  if (entries.length > 50) details.push({ path: 'headers', message: 'At most 50 static headers.' })
+  for (const [name, value] of entries) {
+    const problem = headerNameProblem(name) ?? headerValueProblem(value)
+    if (problem) details.push({ path: `headers.${name}`, message: problem })
+    if (seen.has(name.toLowerCase())) details.push({ path: `headers.${name}`, message: 'The same header name appears twice (names are case-insensitive).' })
+    seen.add(name.toLowerCase())
+  }
+  return details
+}
+
+export interface AuthInput {
+  type?: AuthType
+  token?: string | null
+  username?: string | null
+  password?: string | null
+  header_name?: string | null
+  header_value?: string | null
+}
+export interface StoredAuth { type: AuthType; headerName: string | null; creds: AuthCredentials }
+
+const CRED_FIELDS = ['token', 'username', 'password', 'header_value'] as const
+const REQUIRED: Record<AuthType, readonly (keyof AuthCredentials)[]> = { none: [], bearer: ['token'], basic: ['username'], header: ['header_value'] }
+
+/**
+ * API-DECISIONS §7: a blank credential keeps the stored one, null clears it. Stored credentials only carry
+ * over while the type stays the same: a bearer token must never turn into a basic password.
+ */
+export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefined): StoredAuth | ErrorDetail[] {
+  if (input === undefined) return stored
+  if (input === null) return { type: 'none', headerName: null, creds: {} }
+  const type = input.type ?? stored.type
+  const base = type === stored.type ? stored.creds : {}
+  const creds: AuthCredentials = {}
+  for (const f of CRED_FIELDS) {
+    const v = input[f]
+    const kept = v === undefined || v === '' ? base[f] : v === null ? undefined : v
+    if (kept !== undefined) creds[f] = kept
+  }
+  const keepName = input.header_name === undefined || input.header_name === ''
+  const headerName = type !== 'header' ? null : keepName ? (stored.type === 'header' ? stored.headerName : null) : input.header_name ?? null
+  const details: ErrorDetail[] = []
+  if (type === 'header') {
+    const problem = headerName ? headerNameProblem(headerName) : 'Header authentication needs header_name.'
+    if (problem) details.push({ path: 'auth.header_name', message: problem })
+  }
+  for (const f of REQUIRED[type]) if (!creds[f]) details.push({ path: `auth.${f}`, message: `${type} authentication needs ${f}; send auth: { type: "none" } to remove authentication.` })
+  for (const f of CRED_FIELDS) {
+    const problem = creds[f] !== undefined ? headerValueProblem(creds[f]!) : undefined
+    if (problem) details.push({ path: `auth.${f}`, message: problem })
+  }
+  if (type === 'basic' && creds.username?.includes(':')) details.push({ path: 'auth.username', message: 'A basic-auth username cannot contain ":".' })
+  if (details.length) return details
+  // Only the fields the type uses are kept, so switching type never leaves an orphaned secret behind.
+  const used: AuthCredentials = {}
+  for (const f of type === 'basic' ? ['username', 'password'] as const : REQUIRED[type]) if (creds[f] !== undefined) used[f] = creds[f]
+  return { type, headerName, creds: used }
+}
+
+/** SPEC "Who may subscribe": owners and admins may name any boards or none (whole workspace); anyone else must
+ *  name at least one board they belong to. The same 422 message covers a missing board and someone else's board. */
+export function boardProblems(sql: Sql, creator: UsersTable, boards: readonly string[]): ErrorDetail[] {
+  if (boards.length === 0) {
+    return isAdminRole(creator.role) ? [] : [{ path: 'boards', message: 'Members must name at least one board they belong to; an empty list (whole workspace) is for owners and admins.' }]
+  }
+  const known = new Set(isAdminRole(creator.role)
+    ? getBoards(sql, boards).map((b) => b.id)
+    : sql.all(memberBoardIds(creator.id).where('board_members.board_id', 'in', [...new Set(boards)])).map((r) => r.board_id))
+  const details: ErrorDetail[] = []
+  boards.forEach((id, i) => {
+    if (!known.has(id)) details.push({ path: `boards.${i}`, message: isAdminRole(creator.role) ? 'No such board.' : 'No such board, or you are not a member of it.' })
+  })
+  return details
+}
+

@@ -1,0 +1,131 @@
+// Outgoing webhook subscriptions: create, read, list, update, delete, with write-only secrets and who-may-see rules.
+import { type Actor, isAdmin } from '../../access/roles.js'
+import { isoAt } from '../../clock.js'
+import type { WebhooksTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { notFound, unprocessable, type ErrorDetail } from '../../http/errors.js'
+import { newId } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { openAuth, sealAuth, sealSecret } from '../../webhooks/credentials.js'
+import { generateSecret } from '../../webhooks/signing.js'
+import { expandBoards } from '../boards/present.js'
+import { getUser } from '../users/store.js'
+import { webhookViews } from './present.js'
+import { WEBHOOK_LIST } from './query.js'
+import { boardProblems, eventProblems, headerProblems, mergeAuth, urlProblems, type StoredAuth } from './rules.js'
+import type { CreateWebhookInput, WebhookInput, WebhookView } from './schema.js'
+import {
+  deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery,
+} from './store.js'
+
+/** Owners and admins see every subscription, everyone else only their own; anything else is a 404. */
+export function visibleWebhook(deps: Deps, actor: Actor, id: string): WebhooksTable {
+  const row = getWebhook(deps.sql, id)
+  if (!row || (!isAdmin(actor) && row.created_by !== actor.user.id)) throw notFound('webhook')
+  return row
+}
+
+export const getWebhookFor = (deps: Deps, actor: Actor, id: string): WebhookView => webhookViews(deps.sql, [visibleWebhook(deps, actor, id)])[0]
+
+/** Owners and admins list every subscription, others their own; `expand=boards` shows only boards the caller may see. */
+export function listWebhooks(deps: Deps, actor: Actor, params: ListParams) {
+  const mine = isAdmin(actor) ? undefined : actor.user.id
+  return listPage(deps.sql, webhooksQuery(mine), WEBHOOK_LIST, params, (rows: WebhooksTable[], expand) => expandBoards(deps.sql, webhookViews(deps.sql, rows), expand, mine))
+}
+
+/** Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted. */
+export const pauseSubscriptionsOfBoard = (deps: Deps, boardId: string) => pauseSubscriptionsOnlyOn(deps.sql, boardId, isoAt(deps.clock.now()))
+
+const invalid = (details: ErrorDetail[]) => unprocessable('The webhook is not valid.', details)
+
+/** Checks that need no database (URL and DNS among them) run before the transaction, so it stays short. */
+async function checkInput(deps: Deps, input: WebhookInput): Promise<void> {
+  const details: ErrorDetail[] = []
+  if (input.url !== undefined) details.push(...await urlProblems(input.url, deps.config.allowPrivateTargets))
+  if (input.events !== undefined) details.push(...eventProblems(input.events))
+  if (input.headers !== undefined) details.push(...headerProblems(input.headers))
+  if (input.generate_secret && input.secret) details.push({ path: 'secret', message: 'Send either secret or generate_secret, not both.' })
+  if (details.length) throw invalid(details)
+}
+
+/** The secret to store: a generated one, a new one, null to clear, or undefined to keep (blank on edit). */
+function nextSecret(input: WebhookInput): { value: string | null | undefined; generated?: string } {
+  if (input.generate_secret) {
+    const generated = generateSecret()
+    return { value: generated, generated }
+  }
+  return { value: input.secret === '' ? undefined : input.secret }
+}
+
+function applyAuth(deps: Deps, row: WebhooksTable, auth: StoredAuth): Pick<WebhooksTable, 'auth_type' | 'auth_header_name' | 'auth_enc'> {
+  const hasCreds = Object.keys(auth.creds).length > 0
+  return { auth_type: auth.type, auth_header_name: auth.headerName, auth_enc: hasCreds ? sealAuth(deps.secrets, row.id, auth.creds) : null }
+}
+
+export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
+  await checkInput(deps, input)
+  const { sql } = deps
+  return sql.tx(() => {
+    const boards = [...new Set(input.boards ?? [])]
+    const auth = mergeAuth({ type: 'none', headerName: null, creds: {} }, input.auth ?? undefined)
+    const details = [...boardProblems(sql, actor.user, boards), ...(Array.isArray(auth) ? auth : [])]
+    if (details.length || Array.isArray(auth)) throw invalid(details)
+    const at = isoAt(deps.clock.now())
+    const row: WebhooksTable = {
+      id: newId(), name: input.name, url: input.url, method: input.method ?? 'POST', events: JSON.stringify([...new Set(input.events)]),
+      secret_enc: null, auth_type: 'none', auth_enc: null, auth_header_name: null, headers: JSON.stringify(input.headers ?? {}),
+      active: input.active === false ? 0 : 1, all_boards: boards.length === 0 ? 1 : 0, created_by: actor.user.id, last_status_code: null, last_outcome: null, last_at: null,
+      created_at: at, updated_at: at,
+    }
+    const secret = nextSecret(input)
+    if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
+    Object.assign(row, applyAuth(deps, row, auth))
+    insertWebhook(sql, row)
+    setWebhookBoards(sql, row.id, boards)
+    return { webhook: webhookViews(sql, [row])[0], secret: secret.generated }
+  })
+}
+
+export async function updateWebhook(deps: Deps, actor: Actor, id: string, input: WebhookInput) {
+  visibleWebhook(deps, actor, id)
+  await checkInput(deps, input)
+  const { sql } = deps
+  return sql.tx(() => {
+    // Read again inside the transaction: the row may have changed while DNS was being checked.
+    const row = visibleWebhook(deps, actor, id)
+    const set: Partial<WebhooksTable> = {}
+    const details: ErrorDetail[] = []
+    if (input.boards !== undefined) {
+      // Boards are judged for the creator, whose access the deliveries carry, even when an admin edits.
+      const creator = getUser(sql, row.created_by)!
+      details.push(...boardProblems(sql, creator, [...new Set(input.boards)]))
+    }
+    if (input.auth !== undefined) {
+      const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: openAuth(deps.secrets, row) }
+      const auth = mergeAuth(stored, input.auth)
+      if (Array.isArray(auth)) details.push(...auth)
+      else Object.assign(set, applyAuth(deps, row, auth))
+    }
+    if (details.length) throw invalid(details)
+    if (input.name !== undefined) set.name = input.name
+    if (input.url !== undefined) set.url = input.url
+    if (input.method !== undefined) set.method = input.method
+    if (input.events !== undefined) set.events = JSON.stringify([...new Set(input.events)])
+    if (input.headers !== undefined) set.headers = JSON.stringify(input.headers)
+    if (input.active !== undefined) set.active = input.active ? 1 : 0
+    if (input.boards !== undefined) set.all_boards = input.boards.length === 0 ? 1 : 0
+    const secret = nextSecret(input)
+    if (secret.value !== undefined) set.secret_enc = secret.value === null ? null : sealSecret(deps.secrets, row.id, secret.value)
+    updateWebhookRow(sql, id, { ...set, updated_at: isoAt(deps.clock.now()) })
+    if (input.boards !== undefined) setWebhookBoards(sql, id, [...new Set(input.boards)])
+    return { webhook: webhookViews(sql, [getWebhook(sql, id)!])[0], secret: secret.generated }
+  })
+}
+
+export function deleteWebhook(deps: Deps, actor: Actor, id: string): void {
+  // Pending deliveries and logs go with it (ON DELETE CASCADE); an attempt in flight finds the row gone and records nothing.
+  deps.sql.tx(() => {
+    visibleWebhook(deps, actor, id)
+    deleteWebhookRow(deps.sql, id)
+  })
+}
