@@ -65,8 +65,8 @@ async function startReceiver(failRate) {
 let taskd
 async function loadTaskd() {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', 'src', p)).href)
-  const mods = await Promise.all(['config.js', 'db/open.js', 'server.js', 'clock.js', 'domain/users.js', 'domain/boards.js', 'domain/cards.js',
-    'domain/webhooks.js', 'webhooks/scheduler.js', 'webhooks/send.js'].map(load))
+  const mods = await Promise.all(['config.js', 'db/open.js', 'server.js', 'clock.js', 'resources/users/service.js', 'resources/boards/service.js',
+    'resources/cards/service.js', 'resources/webhooks/service.js', 'webhooks/scheduler.js', 'webhooks/send.js'].map(load))
   taskd = Object.assign({}, ...mods)
 }
 
