@@ -45,8 +45,12 @@ export type AnyRoute = RouteSpec<any, any, any>
 /** Keeps each route's handler typed by its own schemas inside a family's route list. */
 export const defineRoute = <P extends ZodObject, Q extends ZodObject, B extends ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute => spec as AnyRoute
 
+/** One detail per problem; an unknown key is named by its own path, so clients see which field to drop. */
 export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }))
+  const at = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(root)'
+  return error.issues.flatMap((i) => i.code === 'unrecognized_keys'
+    ? i.keys.map((key) => ({ path: at([...i.path, key]), message: `Unknown field "${key}".` }))
+    : [{ path: at(i.path), message: i.message }])
 }
 
 export interface ApiOptions {

@@ -13,7 +13,7 @@ runScenarios('errors', seededApp, [
   { name: 'wrong content type', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, expect: { error: { code: 'unsupported_media_type' } } },
   { name: 'text body', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: '{"name":"x"}', headers: { 'content-type': 'text/plain' }, status: 415 },
   { name: 'too large', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, raw: big, headers: { 'content-type': 'application/json' }, status: 413, expect: { error: { code: 'payload_too_large' } } },
-  { name: 'JSON array body', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: [1, 2], status: 422, expect: { error: { code: 'validation_failed' } } },
+  { name: 'JSON array body', method: 'POST', path: '/v1/boards', token: (c) => c.tokens.member.write, body: [1, 2], status: 422, field: '(root)', expect: { error: { code: 'validation_failed' } } },
   { name: 'page 0', method: 'GET', path: '/v1/cards?page=0', token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'bad_request', details: [{ path: 'page' }] } } },
   { name: 'per_page over 500', method: 'GET', path: '/v1/cards?per_page=501', token: (c) => c.tokens.member.read, status: 400, expect: { error: { code: 'bad_request', details: [{ path: 'per_page' }] } } },
   { name: 'per_page not a number', method: 'GET', path: '/v1/boards?per_page=abc', token: (c) => c.tokens.member.read, status: 400 },
@@ -25,7 +25,7 @@ runScenarios('errors', seededApp, [
   { name: 'unsupported method on a known path is 405 with Allow', method: 'PUT', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { name: 'x' }, status: 405,
     expect: { error: { code: 'method_not_allowed' } }, after: (_c, r: any) => assert.equal(r.headers.get('allow'), 'GET, PATCH, DELETE') },
   { name: 'unknown card', method: 'GET', path: '/v1/cards/doesnotexist', token: (c) => c.tokens.member.read, status: 404 },
-  { name: 'PATCH with unknown field', method: 'PATCH', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { owner: 'me' }, status: 422 },
+  { name: 'PATCH with unknown field', method: 'PATCH', path: (c) => `/v1/boards/${c.board.id}`, token: (c) => c.tokens.member.write, body: { owner: 'me' }, status: 422, field: 'owner' },
 ])
 
 test('TASKD_RATE_LIMIT=on: 429 with Retry-After after 600 requests a minute per token, by the injected clock', async () => {

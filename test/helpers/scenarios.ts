@@ -28,6 +28,10 @@ export interface Scenario<C> {
   raw?: string
   headers?: Record<string, string>
   status: number
+  /** For a 422: the dotted path of the field that failed; the reply's details must name it. */
+  field?: string
+  /** The event names the request must emit, in order ([] for none); unchecked when absent. */
+  events?: string[]
   expect?: unknown | ((c: C) => unknown)
   /** Extra checks after the response. */
   after?: (c: C, reply: { status: number; body: any }) => void | Promise<void>
@@ -37,13 +41,20 @@ export interface Scenario<C> {
 export function runScenarios<C extends { t: TestApp }>(title: string, setup: () => Promise<C>, scenarios: Scenario<C>[]): void {
   for (const s of scenarios) {
     test(`${title}: ${s.name}`, async () => {
+      if (s.status === 422 && s.field === undefined) throw new Error(`${s.name}: a validation row must name the field that failed`)
       const c = await setup()
       try {
+        const lastEvent = eventSeq(c.t)
         const reply = await c.t.req(s.method, typeof s.path === 'function' ? s.path(c) : s.path, {
           token: s.token?.(c), body: typeof s.body === 'function' ? (s.body as (c: C) => unknown)(c) : s.body, raw: s.raw, headers: s.headers,
         })
         assert.equal(reply.status, s.status, `status ${reply.status}: ${reply.text}`)
         if (reply.status >= 400) assertErrorShape(reply.body)
+        if (s.field !== undefined) {
+          const paths = (reply.body.error.details ?? []).map((d: { path: string }) => d.path)
+          assert.ok(paths.includes(s.field), `the details name ${s.field}: ${JSON.stringify(reply.body.error.details)}`)
+        }
+        if (s.events !== undefined) assert.deepEqual(eventsSince(c.t, lastEvent), s.events, 'events emitted')
         if (s.expect !== undefined) assertSubset(reply.body, typeof s.expect === 'function' ? (s.expect as (c: C) => unknown)(c) : s.expect)
         await s.after?.(c, reply)
       } finally {
@@ -52,6 +63,10 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
     })
   }
 }
+
+const eventSeq = (t: TestApp): number => (t.deps.sql.raw.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM events').get() as { n: number }).n
+const eventsSince = (t: TestApp, seq: number): string[] =>
+  (t.deps.sql.raw.prepare('SELECT name FROM events WHERE seq > ? ORDER BY seq').all(seq) as { name: string }[]).map((e) => e.name)
 
 export function assertErrorShape(body: any): void {
   assert.ok(body && typeof body.error === 'object', `error body: ${JSON.stringify(body)}`)
