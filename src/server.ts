@@ -61,10 +61,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   let closing: Promise<void> | undefined
   const close = () => (closing ??= (async () => {
     // Stop claiming and let attempts in flight finish while the HTTP server drains; unfinished rows keep their lease.
+    // Requests in flight get the grace period to finish; after it, connections still open (keep-alive clients) are cut.
+    const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
     await Promise.all([
       scheduler.stop(SHUTDOWN_GRACE_MS),
       new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections() }),
     ])
+    clearTimeout(cut)
     await closeDeliveryAgents()
     sql.raw.close()
   })())

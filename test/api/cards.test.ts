@@ -77,6 +77,15 @@ test('trash: hidden unless asked for, restorable, and events never lose the card
   assert.equal((await c.t.req('GET', '/v1/cards?trashed=true', { token: c.tokens.member.read })).body.totalItems, 1)
   const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
   assert.equal(restored.body.card.trashed, false)
+  // Trashing and restoring each announce the card itself, so a receiver never holds an id it cannot resolve.
+  const events = (c.t.deps.sql.raw.prepare("SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq").all() as { name: string; data: string }[])
+    .map((e) => ({ name: e.name, ...JSON.parse(e.data) }))
+  assert.deepEqual(events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]), [
+    ['card.created', a.body.card.id, 'LCH-1', 'a', false, undefined, undefined],
+    ['card.deleted', a.body.card.id, 'LCH-1', 'a', true, false, undefined],
+    ['card.updated', a.body.card.id, 'LCH-1', 'a', true, undefined, ['trashed']],
+    ['card.updated', a.body.card.id, 'LCH-1', 'a', false, undefined, ['trashed']],
+  ])
   await c.t.close()
 })
 

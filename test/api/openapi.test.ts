@@ -21,20 +21,25 @@ test('the document covers every route with parameters, bodies, responses, the er
   const doc = (await t.req('GET', '/v1/openapi.json')).body
   assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer')
   assert.ok(doc.components.schemas.Error)
-  const expected = ['get /v1/users/me', 'get /v1/users', 'post /v1/users', 'patch /v1/users/{id}', 'get /v1/tokens', 'post /v1/tokens', 'delete /v1/tokens/{id}',
+  const expected = ['get /v1/users/me', 'get /v1/users', 'get /v1/users/{id}', 'post /v1/users', 'patch /v1/users/{id}', 'get /v1/tokens', 'post /v1/tokens', 'delete /v1/tokens/{id}',
     'get /v1/boards', 'post /v1/boards', 'get /v1/boards/{id}', 'patch /v1/boards/{id}', 'delete /v1/boards/{id}', 'post /v1/boards/{id}/clone',
     'get /v1/boards/{id}/members', 'post /v1/boards/{id}/members', 'delete /v1/boards/{id}/members/{user}',
     'get /v1/lists', 'post /v1/lists', 'get /v1/lists/{id}', 'patch /v1/lists/{id}', 'delete /v1/lists/{id}',
     'get /v1/cards', 'post /v1/cards', 'get /v1/cards/{id}', 'patch /v1/cards/{id}', 'delete /v1/cards/{id}', 'post /v1/cards/{id}/move', 'post /v1/cards/{id}/complete',
-    'get /v1/tags', 'post /v1/tags', 'get /v1/tags/{id}', 'patch /v1/tags/{id}', 'delete /v1/tags/{id}']
+    'get /v1/tags', 'post /v1/tags', 'get /v1/tags/{id}', 'patch /v1/tags/{id}', 'delete /v1/tags/{id}',
+    'post /v1/actions/bulk-update-cards', 'post /v1/actions/bulk-move-cards', 'post /v1/actions/bulk-complete-cards', 'post /v1/actions/bulk-archive-cards',
+    'post /v1/actions/bulk-set-priority', 'post /v1/actions/bulk-manage-members', 'post /v1/actions/bulk-manage-tags', 'post /v1/actions/export-workspace',
+    'get /v1/webhooks/events', 'get /v1/webhooks/samples', 'get /v1/webhooks', 'post /v1/webhooks', 'get /v1/webhooks/{id}', 'patch /v1/webhooks/{id}',
+    'delete /v1/webhooks/{id}', 'get /v1/webhooks/{id}/logs', 'post /v1/webhooks/{id}/test', 'post /v1/webhooks/{id}/sample']
   const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
-  for (const route of expected) assert.ok(documented.includes(route), `${route} is documented`)
+  assert.deepEqual([...documented].sort(), [...expected].sort(), 'every mounted route is documented, and nothing else')
   for (const [p, ops] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
     for (const [m, op] of Object.entries(ops)) {
       assert.ok(op.responses['401'] && op.responses['500'], `${m} ${p} documents its errors`)
       assert.equal(op.responses['401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
       assert.deepEqual(op.security, [{ bearerAuth: [] }])
-      if (['post', 'patch'].includes(m) && expected.includes(`${m} ${p}`) && !p.endsWith('/complete')) assert.ok(op.requestBody, `${m} ${p} has a request body`)
+      if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|export-workspace)$/.test(p)) assert.ok(op.requestBody, `${m} ${p} has a request body`)
+      if (op.requestBody) assert.match(op.requestBody.content['application/json'].schema.$ref ?? '', /^#\/components\/schemas\/\w+Body$/, `${m} ${p}: the body is a named component`)
       for (const name of p.match(/\{(\w+)\}/g) ?? []) assert.ok(op.parameters.some((x: any) => x.in === 'path' && `{${x.name}}` === name), `${m} ${p} documents ${name}`)
     }
   }
@@ -61,4 +66,57 @@ test('/v1/docs and /v1/redoc render from assets served by taskd itself', async (
   const init = await fetch(`${t.url}/v1/docs/swagger-ui-init.js`)
   assert.match(await init.text(), /\/v1\/openapi\.json/)
   await t.close()
+})
+
+test('operations have stable camelCase ids, list only the errors they can answer, and records are closed', async () => {
+  const t = await startTestApp()
+  try {
+    const doc = (await t.req('GET', '/v1/openapi.json')).body
+    const ops = Object.entries(doc.paths).flatMap(([p, o]) => Object.entries(o as Record<string, any>).map(([m, op]) => ({ key: `${m} ${p}`, op })))
+    const ids = ops.map((o) => o.op.operationId)
+    assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
+    for (const id of ids) assert.match(id, /^[a-z][A-Za-z]+$/)
+    const byKey = Object.fromEntries(ops.map((o) => [o.key, o.op]))
+    for (const [key, id] of [['get /v1/cards', 'listCards'], ['post /v1/cards', 'createCard'], ['post /v1/cards/{id}/move', 'moveCard'], ['get /v1/users/me', 'getMe']]) {
+      assert.equal(byKey[key].operationId, id)
+    }
+    const statuses = (key: string) => Object.keys(byKey[key].responses).filter((s) => Number(s) >= 400).join(',')
+    assert.equal(statuses('get /v1/users/me'), '401,429,500', 'no body, no query, no id: only auth, rate limit and internal errors')
+    assert.equal(statuses('get /v1/cards/{id}'), '400,401,404,429,500')
+    assert.equal(statuses('post /v1/boards'), '400,401,403,413,415,422,429,500')
+    assert.equal(statuses('post /v1/tags'), '400,401,403,404,409,413,415,422,429,500')
+    assert.equal(statuses('delete /v1/lists/{id}'), '400,401,403,404,409,422,429,500')
+    for (const name of ['Card', 'Board', 'List', 'Tag', 'User', 'Token', 'Webhook', 'WebhookLog', 'Error', 'UserRef', 'BulkResult']) {
+      assert.equal(doc.components.schemas[name]?.additionalProperties, false, `${name} is closed, so a leaked field fails the response check`)
+    }
+    for (const record of ['Card', 'Board', 'List', 'Tag', 'Webhook', 'User', 'Token']) {
+      const props = doc.components.schemas[record].properties
+      assert.ok(props.created && (record === 'User' || record === 'Token' || props.updated), `${record} names its timestamps created/updated`)
+    }
+    for (const record of ['Card', 'Board', 'Webhook']) {
+      const shape = JSON.stringify(doc.components.schemas[record].properties.created_by)
+      assert.match(shape, /UserRef/, `${record}.created_by is a { id, name } reference`)
+    }
+  } finally {
+    await t.close()
+  }
+})
+
+test('the webhooks section documents the payload of every event taskd emits, and only those', async () => {
+  const t = await startTestApp()
+  try {
+    const doc = (await t.req('GET', '/v1/openapi.json')).body
+    const catalog = (await t.req('GET', '/v1/webhooks/events', { token: t.token(t.user('member').id, 'read') })).body.items as { event: string; available: boolean; fields: { name: string }[] }[]
+    const available = catalog.filter((e) => e.available).map((e) => e.event)
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [...available].sort())
+    for (const e of catalog.filter((x) => x.available)) {
+      const payload = doc.webhooks[e.event].post.requestBody.content['application/json'].schema
+      assert.deepEqual(Object.keys(payload.properties).sort(), ['data', 'event', 'id', 'timestamp'])
+      assert.deepEqual(Object.keys(payload.properties.data.properties).sort(), e.fields.map((f) => f.name).sort(), `${e.event}: the document and the catalog list the same fields`)
+    }
+    for (const e of ['card.created', 'card.moved', 'list.created', 'board.member_added', 'tag.deleted', 'webhook.test']) assert.ok(available.includes(e), e)
+    for (const e of ['comment.added', 'timer.started', 'agent.completed', 'audit.entry']) assert.equal(catalog.find((x) => x.event === e)!.available, false, e)
+  } finally {
+    await t.close()
+  }
 })

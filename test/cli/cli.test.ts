@@ -1,6 +1,6 @@
 // The built CLI as a child process: user create, token create, serve, a request, backup while serving, integrity check.
 import assert from 'node:assert/strict'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,11 +9,20 @@ import Database from 'better-sqlite3'
 
 const bin = path.resolve('bin/taskd.js')
 const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '' }
-const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env })
+// Asynchronous on purpose: a synchronous spawn blocks this process's event loop for a second or more, so the fetch
+// client cannot notice that the server closed an idle keep-alive socket, reuses it, and fails with "fetch failed".
+const run = (args: string[]) => new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+  execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => {
+    resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+  })
+})
+const children = new Set<ChildProcess>()
 
 function serve(db: string): Promise<{ child: ChildProcess; url: string; out: () => string; startMs: number }> {
   const started = performance.now()
   const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.add(child)
+  child.once('exit', () => children.delete(child))
   let out = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
@@ -27,21 +36,28 @@ function serve(db: string): Promise<{ child: ChildProcess; url: string; out: () 
   })
 }
 
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM') })
+/** SIGTERM, and SIGKILL if it has not exited after 15 s; resolves at once for a child that already exited. */
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return resolve()
+  const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  child.once('exit', () => { clearTimeout(kill); resolve() })
+  child.kill('SIGTERM')
+})
+const stopAll = () => Promise.all([...children].map(stop))
 
 test('CLI: user create, token create, serve, request, backup while serving', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
   const db = path.join(dir, 'data', 'taskd.db')
   try {
-    const user = run(['user', 'create', '--db', db, '--email', 'ann@example.test', '--name', 'Ann', '--role', 'admin'])
+    const user = await run(['user', 'create', '--db', db, '--email', 'ann@example.test', '--name', 'Ann', '--role', 'admin'])
     assert.equal(user.status, 0, user.stderr)
     assert.match(user.stdout, /^[a-z0-9]{16}\n$/)
-    const token = run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 'ci', '--permission', 'full'])
+    const token = await run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 'ci', '--permission', 'full'])
     assert.equal(token.status, 0, token.stderr)
     assert.match(token.stdout, /^tt_[0-9A-Za-z]{40,}\n$/, 'only the raw value on stdout')
     const value = token.stdout.trim()
-    assert.equal(run(['token', 'create', '--db', db, '--user', 'nobody@x', '--name', 'x']).status, 1)
-    assert.notEqual(run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 'x', '--permission', 'root']).status, 0)
+    assert.equal((await run(['token', 'create', '--db', db, '--user', 'nobody@x', '--name', 'x'])).status, 1)
+    assert.notEqual((await run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 'x', '--permission', 'root'])).status, 0)
 
     const server = await serve(db)
     assert.doesNotMatch(server.out(), /Setup token/, 'a non-empty database prints no setup token')
@@ -51,10 +67,10 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
     const board = await fetch(`${server.url}/v1/boards`, { method: 'POST', headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ops' }) })
     assert.equal(board.status, 201)
 
-    const list = run(['token', 'list', '--db', db])
+    const list = await run(['token', 'list', '--db', db])
     assert.match(list.stdout, /ci\s+full\s+tt_/)
     const backupFile = path.join(dir, 'backup.db')
-    const backup = run(['backup', '--db', db, backupFile])
+    const backup = await run(['backup', '--db', db, backupFile])
     assert.equal(backup.status, 0, backup.stderr)
     const copy = new Database(backupFile, { readonly: true })
     assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok')
@@ -62,11 +78,12 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
     copy.close()
 
     const id = /^(\S+)\s+ci\s/m.exec(list.stdout)![1]
-    assert.equal(run(['token', 'revoke', '--db', db, id]).status, 0)
+    assert.equal((await run(['token', 'revoke', '--db', db, id])).status, 0)
     assert.equal((await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${value}` } })).status, 401)
     await stop(server.child)
-    assert.match(run(['migrate', '--db', db]).stdout, /schema at version \d+/)
+    assert.match((await run(['migrate', '--db', db])).stdout, /schema at version \d+/)
   } finally {
+    await stopAll()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
@@ -88,6 +105,7 @@ test('CLI: serve on an empty database creates the owner and prints a one-time se
     assert.doesNotMatch(second.out(), /Setup token/)
     await stop(second.child)
   } finally {
+    await stopAll()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -1,0 +1,103 @@
+// Layer rules for the TARGET layout of src/ (`npm run layers`):
+//
+//   src/resources/<family>/{schema,store,service,present,query,events,routes,index}.ts   users, tokens, boards, lists, cards, ...
+//   src/http/  route specs, auth, errors, openapi, docs      src/query/   listPage
+//   src/access/  visibility helpers, roles                  src/db/      dialects, sql runner, generated table types
+//   src/events/  catalog, emit                              src/webhooks/  outbox delivery pipeline
+//   src/filter/  filter language                            src/cli/, app.ts, server.ts, config.ts, version.ts
+//   leaf modules: src/clock.ts, src/ids.ts, src/log.ts, src/crypto.ts
+//
+// Every rule matches paths, so a rule about a folder that does not exist yet matches nothing and passes.
+// Type-only imports count like any other (tsPreCompilationDeps): `import type` from the wrong layer is still the wrong layer.
+// Paths are relative to the repository root, with forward slashes: e.g. src/resources/cards/routes.ts.
+
+/** A family's file of the given name(s), e.g. family('store') matches src/resources/cards/store.ts. */
+const family = (names) => `^src/resources/[^/]+/(${names})\\.ts$`
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'routes-no-store-no-db',
+      comment:
+        "A family's routes.ts deals in API shapes: it goes through a service (its own or another family's), never a store.ts " +
+        "(its own or another's) nor src/db/; not even `import type` of the generated table types.",
+      severity: 'error',
+      from: { path: family('routes') },
+      to: { path: [family('store'), '^src/db/'] },
+    },
+    {
+      name: 'store-stays-down',
+      comment:
+        'A store.ts is the bottom of its family: it reads and writes rows and knows nothing of the service or routes ' +
+        'above it, of HTTP (src/http/: no HTTP errors thrown from a store) or of events (src/events/: the service emits).',
+      severity: 'error',
+      from: { path: family('store') },
+      to: { path: [family('service|routes'), '^src/http/', '^src/events/'] },
+    },
+    {
+      name: 'filter-is-a-leaf',
+      comment:
+        'The filter language (src/filter/) is a self-contained library: it throws its own errors and never imports src/http/ ' +
+        'nor src/resources/, nor events/, webhooks/, access/ or query/. Resources register their fields with it, not the other way.',
+      severity: 'error',
+      from: { path: '^src/filter/' },
+      to: { path: '^src/(resources|http|events|webhooks|access|query)/' },
+    },
+    {
+      name: 'leaves-stay-leaves',
+      comment:
+        'src/db/ and the small leaf modules src/clock.ts, src/ids.ts, src/version.ts sit below everything: they import nothing ' +
+        'from resources/, http/, events/, webhooks/, access/ or query/ (src/filter/ has its own rule above).',
+      severity: 'error',
+      from: { path: ['^src/db/', '^src/(clock|ids|version)\\.ts$'] },
+      to: { path: '^src/(resources|http|events|webhooks|access|query)/' },
+    },
+    {
+      name: 'events-webhooks-not-http',
+      comment:
+        'Events (src/events/) and webhook delivery (src/webhooks/) also run outside a request (the outbox worker, the CLI): ' +
+        "they never import src/http/ nor any family's routes.ts. Constants they share with HTTP (e.g. VERSION) live in a leaf module.",
+      severity: 'error',
+      from: { path: '^src/(events|webhooks)/' },
+      to: { path: ['^src/http/', family('routes')] },
+    },
+    {
+      name: 'no-other-familys-store',
+      comment:
+        "One family does not reach into another family's store.ts: it goes through that family's service or an export of " +
+        'its index.ts, so the owner keeps its rules (visibility, events) in one place. A warning for now: it does not fail the check.',
+      severity: 'warn',
+      from: { path: '^src/resources/([^/]+)/' },
+      to: { path: family('store'), pathNot: '^src/resources/$1/' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycles between modules, which also rules out cycles through folders at module level. ' +
+        'A cycle makes load order matter (an import can be undefined when first used) and makes layers meaningless.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-families',
+      comment:
+        'No cycle between families, counted per folder: if src/resources/cards imports src/resources/boards (any file), ' +
+        'then nothing in boards may import cards, directly or via other families. Shared pieces move down (a leaf, src/access/, ...).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/resources/[^/]+/?$' },
+      to: { path: '^src/resources/[^/]+/?$', circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: ['^dist/', '^node_modules/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Only what the rules need is computed (faster); no orphan, reachability or metrics analysis.
+    skipAnalysisNotInRules: true,
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+}
