@@ -3,7 +3,7 @@ import express from 'express'
 import type { Deps } from './deps.js'
 import { emittedEvents } from './events/catalog.js'
 import { errorHandler } from './http/error-handler.js'
-import { HttpError } from './http/errors.js'
+import { HttpError } from './errors.js'
 import { Api } from './http/route.js'
 import { authenticate, MODULES } from './resources/index.js'
 

@@ -2,7 +2,7 @@
 import type { Sql } from '../db/sql.js'
 import { fixedQuery, qb } from '../db/sql.js'
 import type { BoardsTable } from '../db/types.js'
-import { notFound } from '../http/errors.js'
+import { notFound } from '../errors.js'
 import type { Actor } from './roles.js'
 
 /** Ids of the boards a user belongs to, as a subquery for visibility. */

@@ -1,7 +1,7 @@
 // taskd token create | list | revoke: personal access tokens from the shell.
 import type { Command } from 'commander'
 import { Permission } from '../access/roles.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError } from '../errors.js'
 import { issueToken } from '../resources/tokens/service.js'
 import { deleteToken, getToken, tokensWithOwners } from '../resources/tokens/store.js'
 import { getUserByEmail } from '../resources/users/store.js'

@@ -1,7 +1,7 @@
 // The one place errors become responses: the API-DECISIONS §1 shape, never a stack trace.
 import type { NextFunction, Request, Response } from 'express'
 import { FilterError } from '../filter/error.js'
-import { HttpError } from './errors.js'
+import { HttpError } from '../errors.js'
 
 interface BodyParserError { type?: string; status?: number; expose?: boolean }
 

@@ -1,6 +1,6 @@
 // General API rate limiting (TASKD_RATE_LIMIT=on): a fixed one-minute window per token.
 import type { Clock } from '../clock.js'
-import { HttpError } from './errors.js'
+import { HttpError } from '../errors.js'
 
 export const REQUESTS_PER_MINUTE = 600
 const WINDOW_MS = 60_000

@@ -4,7 +4,7 @@ import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
 import type { Clock } from '../clock.js'
 import type { Deps } from '../deps.js'
-import { badRequest, forbidden, HttpError, unprocessable } from './errors.js'
+import { badRequest, forbidden, HttpError, unprocessable } from '../errors.js'
 import { RateLimiter } from './rate-limit.js'
 
 export type Access = 'public' | Permission

@@ -3,7 +3,7 @@ import { sql as rawSql, type SelectQueryBuilder } from 'kysely'
 import { z } from 'zod'
 import type { Sql } from '../db/sql.js'
 import { applyFilter } from '../filter/index.js'
-import { badRequest } from '../http/errors.js'
+import { badRequest } from '../errors.js'
 
 /** How a family's records are listed: its filter field map, sortable fields and expandable relations. */
 export interface ListSpec {

@@ -2,7 +2,7 @@
 // undoes or blocks the others.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import type { Deps } from '../../deps.js'
-import { forbidden, HttpError } from '../../http/errors.js'
+import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
 import { moveCard, updateCard, visibleCard } from '../cards/service.js'
 import { loadCardLinks } from '../cards/store.js'

@@ -3,7 +3,7 @@ import type { Request } from 'express'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
-import { unauthorized } from '../../http/errors.js'
+import { unauthorized } from '../../errors.js'
 import { sha256Hex } from '../../ids.js'
 import { findTokenByHash, touchToken } from './store.js'
 
