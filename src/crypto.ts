@@ -59,7 +59,7 @@ function keyFromFile(file: string): Buffer {
   try {
     return parseMasterKey(fs.readFileSync(file, 'utf8'))
   } catch (err) {
-    throw new Error(`cannot use the key file ${file}: ${(err as Error).message}`)
+    throw new Error(`cannot use the key file ${file}: ${(err as Error).message}`, { cause: err })
   }
 }
 

@@ -2,12 +2,10 @@
 // whether taskd emits it yet. Payload schemas come from the families' events.ts (registered by src/resources/index.ts);
 // events whose family is not built yet come from planned.ts and are listed with `available: false`.
 import type { z } from 'zod'
-import { typeName } from './fields.js'
+import { type EventDef, type EventDefs, typeName } from './fields.js'
 import { EVENT_NAMES, familyOf, type EventFamily, type EventName } from './names.js'
 import { PLANNED_EVENTS } from './planned.js'
 
-export interface EventDef { summary: string; data: z.ZodObject }
-export type EventDefs = Partial<Record<EventName, EventDef>>
 
 export interface EventField { name: string; type: string; description: string }
 export interface EventCatalogEntry { event: EventName; family: EventFamily; summary: string; available: boolean; fields: EventField[] }

@@ -1,5 +1,10 @@
 // zod pieces the families' event payload schemas share; the catalog's field lists are read off these schemas.
 import { z } from 'zod'
+import type { EventName } from './names.js'
+
+/** An event's summary and the schema of the `data` it carries. */
+export interface EventDef { summary: string; data: z.ZodObject }
+export type EventDefs = Partial<Record<EventName, EventDef>>
 
 export const described = <S extends z.ZodType>(schema: S, description: string): S => schema.meta({ description })
 /** `{ id, name }` of a related record; name is null when the record is gone. */

@@ -1,7 +1,7 @@
 // Events of the catalog whose families are not built yet (comments, checklists, timers, questions, agents, audit).
 // They are listed with `available: false`; each moves to its family's events.ts when that family lands.
 import { z } from 'zod'
-import type { EventDefs } from './catalog.js'
+import type { EventDefs } from './fields.js'
 import type { EventName } from './names.js'
 
 type F = [name: string, type: string, description: string]

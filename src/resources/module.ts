@@ -1,6 +1,6 @@
 // What a resource family exports: its routes, its filter field maps and the events it emits. The app, the OpenAPI
 // document, the filter registry and the event catalog (and later MCP and n8n) are all built by iterating over these.
-import type { EventDefs } from '../events/catalog.js'
+import type { EventDefs } from '../events/fields.js'
 import type { FilterResource } from '../filter/index.js'
 import type { AnyRoute } from '../http/route.js'
 

@@ -33,6 +33,7 @@ const VALID: [string, FilterNode | null][] = [
   ['position = 0.25', c('position', '=', 0.25)],
   ['position = -0', c('position', '=', 0)],
   ['priority = 007', c('priority', '=', 7)],
+  // eslint-disable-next-line no-loss-of-precision -- a literal past 2^53 on purpose: the parser must read it as JavaScript does
   ['position = 12345678901234567890', c('position', '=', 12345678901234567890)],
   ['title = ""', c('title', '=', '')],
   ['title = "a \\"quoted\\" word"', c('title', '=', 'a "quoted" word')],

@@ -75,7 +75,7 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
       }
       const res = await fetch(url + urlPath, { method, headers, body })
       const text = await res.text()
-      let parsed: unknown = undefined
+      let parsed: unknown
       try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = undefined }
       checkResponse(api.routes, method, urlPath, res.status, parsed)
       return { status: res.status, body: parsed, headers: res.headers, text }

@@ -1,7 +1,6 @@
 // Events of board membership, with the payload their `data` carries.
 import { z } from 'zod'
-import type { EventDefs } from '../../events/catalog.js'
-import { ACTOR, BOARD, described } from '../../events/fields.js'
+import { ACTOR, BOARD, described, type EventDefs } from '../../events/fields.js'
 
 const member = (who: string) => described(z.object({ id: z.string(), name: z.string(), kind: z.enum(['human', 'agent']) }), who)
 

@@ -1,7 +1,6 @@
 // Events of tasks (cards), with the payload their `data` carries: SPEC "Enrichment of data" puts names and links beside the raw ids.
 import { z } from 'zod'
-import type { EventDefs } from '../../events/catalog.js'
-import { ACTOR, BOARD, described, ref, str } from '../../events/fields.js'
+import { ACTOR, BOARD, described, ref, str, type EventDefs } from '../../events/fields.js'
 
 const named = (what: string) => described(z.array(z.object({ id: z.string(), name: z.string().nullable() })), what)
 const date = (what: string) => described(z.string().nullable(), what)

@@ -1,7 +1,6 @@
 // Events of lists, with the payload their `data` carries.
 import { z } from 'zod'
-import type { EventDefs } from '../../events/catalog.js'
-import { ACTOR, BOARD, described, str } from '../../events/fields.js'
+import { ACTOR, BOARD, described, str, type EventDefs } from '../../events/fields.js'
 
 const listData = (position: string) => z.object({
   id: str('List id'), name: str('List name'), category: described(z.string(), 'backlog, unstarted, started, completed or canceled'),

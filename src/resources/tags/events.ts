@@ -1,7 +1,6 @@
 // Events of tags, with the payload their `data` carries.
 import { z } from 'zod'
-import type { EventDefs } from '../../events/catalog.js'
-import { ACTOR, BOARD, described, str } from '../../events/fields.js'
+import { ACTOR, BOARD, described, str, type EventDefs } from '../../events/fields.js'
 
 const tagData = z.object({ id: str('Tag id'), name: str('Tag name'), color: described(z.string().nullable(), 'Tag colour'), board: BOARD, actor: ACTOR })
 

@@ -1,7 +1,6 @@
 // The one event the webhooks family emits itself: `webhook.test`, sent only by the send-test action.
 import { z } from 'zod'
-import type { EventDefs } from '../../events/catalog.js'
-import { ref, str } from '../../events/fields.js'
+import { ref, str, type EventDefs } from '../../events/fields.js'
 
 export const WEBHOOK_EVENTS: EventDefs = {
   'webhook.test': {
