@@ -74,7 +74,11 @@ const q = {
 }
 
 class Fail extends Error {
-  constructor(status, code, message) { super(message); this.status = status; this.code = code }
+  constructor(status, code, message) {
+    super(message)
+    this.status = status
+    this.code = code
+  }
 }
 
 const lastTouched = new Map()
@@ -126,59 +130,113 @@ function createCard(auth, body) {
   const watchers = idList(body.watchers, 'watchers')
   const tagIds = idList(body.tags, 'tags')
 
-  return db.transaction(() => {
-    const board = q.board.get(body.board)
-    if (!board || q.member.get(board.id, auth.user_id) === undefined) throw new Fail(404, 'not_found', 'No such board.')
-    const people = new Map()
-    for (const ids of [assignees, watchers]) {
-      if (ids.length === 0) continue
-      const found = q.users.all(JSON.stringify(ids))
-      if (found.length !== ids.length) throw new Fail(422, 'validation_failed', 'unknown user')
-      for (const u of found) people.set(u.id, u.name)
-    }
-    const tags = tagIds.length ? q.tags.all(JSON.stringify(tagIds)) : []
-    if (tags.length !== tagIds.length || tags.some((t) => t.board_id !== board.id)) throw new Fail(422, 'validation_failed', 'unknown tag')
-    const list = body.list !== undefined ? q.list.get(body.list) : q.firstList.get(board.id)
-    if (!list || list.board_id !== board.id) throw new Fail(422, 'validation_failed', 'No such list on this board.')
-    const num = q.takeNumber.all(board.id)[0] - 1
-    const position = body.position ?? (q.maxPosition.get(list.id) ?? 0) + 1
-    const now = Date.now()
-    const at = new Date(now).toISOString()
-    const id = newId()
-    const key = `${board.key_prefix}-${num}`
-    const start = dateValue(body.start_date), due = dateValue(body.due_date)
-    const completed = body.completed === true
-    q.insertCard.run(id, board.id, list.id, num, key, title, description, position, priority, start, due,
-      completed ? 1 : 0, completed ? at : null, auth.user_id, at, at)
-    for (const u of assignees) q.insertAssignee.run(id, u)
-    for (const u of watchers) q.insertWatcher.run(id, u)
-    for (const t of tagIds) q.insertTag.run(id, t)
-    assignees.sort(); watchers.sort(); tagIds.sort()
-    const card = {
-      id, key, title, description, board: board.id, list: list.id, position, priority, assignees, tags: tagIds, watchers,
-      start_date: start, due_date: due, completed, completed_at: completed ? at : null, archived: false, trashed: false,
-      state: list.category, created: at, updated: at, created_by: auth.user_id,
-    }
-    if (!people.has(auth.user_id)) people.set(auth.user_id, auth.name)
-    const person = (u) => ({ id: u, name: people.get(u) ?? null })
-    const data = {
-      id, key, title, url: `http://127.0.0.1/v1/cards/${id}`, board: { id: board.id, name: board.name },
-      list: { id: list.id, name: list.name, category: list.category }, assignees: assignees.map(person), watchers: watchers.map(person),
-      tags: tagIds.map((t) => ({ id: t, name: tags.find((x) => x.id === t)?.name ?? null })),
-      priority, priority_name: PRIORITY_NAMES[priority], start_date: start, due_date: due, completed,
-      completed_at: card.completed_at, archived: false, trashed: false, position,
-      description_excerpt: description.length <= 280 ? description : `${description.slice(0, 279)}…`, created: at, updated: at,
-      created_by: person(auth.user_id),
-    }
-    const actor = person(auth.user_id)
-    const emit = (name, extra) => {
-      q.insertEvent.run(newId(), name, board.id, JSON.stringify({ ...data, ...extra, actor }), at)
-      q.subscriptions.all(board.id, board.id) // none in the bench; taskd asks the same question per event
-    }
-    emit('card.created')
-    for (const u of assignees) emit('card.assigned', { user: person(u) })
-    return card
-  }).immediate()
+  return db
+    .transaction(() => {
+      const board = q.board.get(body.board)
+      if (!board || q.member.get(board.id, auth.user_id) === undefined) throw new Fail(404, 'not_found', 'No such board.')
+      const people = new Map()
+      for (const ids of [assignees, watchers]) {
+        if (ids.length === 0) continue
+        const found = q.users.all(JSON.stringify(ids))
+        if (found.length !== ids.length) throw new Fail(422, 'validation_failed', 'unknown user')
+        for (const u of found) people.set(u.id, u.name)
+      }
+      const tags = tagIds.length ? q.tags.all(JSON.stringify(tagIds)) : []
+      if (tags.length !== tagIds.length || tags.some((t) => t.board_id !== board.id)) throw new Fail(422, 'validation_failed', 'unknown tag')
+      const list = body.list !== undefined ? q.list.get(body.list) : q.firstList.get(board.id)
+      if (!list || list.board_id !== board.id) throw new Fail(422, 'validation_failed', 'No such list on this board.')
+      const num = q.takeNumber.all(board.id)[0] - 1
+      const position = body.position ?? (q.maxPosition.get(list.id) ?? 0) + 1
+      const now = Date.now()
+      const at = new Date(now).toISOString()
+      const id = newId()
+      const key = `${board.key_prefix}-${num}`
+      const start = dateValue(body.start_date),
+        due = dateValue(body.due_date)
+      const completed = body.completed === true
+      q.insertCard.run(
+        id,
+        board.id,
+        list.id,
+        num,
+        key,
+        title,
+        description,
+        position,
+        priority,
+        start,
+        due,
+        completed ? 1 : 0,
+        completed ? at : null,
+        auth.user_id,
+        at,
+        at,
+      )
+      for (const u of assignees) q.insertAssignee.run(id, u)
+      for (const u of watchers) q.insertWatcher.run(id, u)
+      for (const t of tagIds) q.insertTag.run(id, t)
+      assignees.sort()
+      watchers.sort()
+      tagIds.sort()
+      const card = {
+        id,
+        key,
+        title,
+        description,
+        board: board.id,
+        list: list.id,
+        position,
+        priority,
+        assignees,
+        tags: tagIds,
+        watchers,
+        start_date: start,
+        due_date: due,
+        completed,
+        completed_at: completed ? at : null,
+        archived: false,
+        trashed: false,
+        state: list.category,
+        created: at,
+        updated: at,
+        created_by: auth.user_id,
+      }
+      if (!people.has(auth.user_id)) people.set(auth.user_id, auth.name)
+      const person = (u) => ({ id: u, name: people.get(u) ?? null })
+      const data = {
+        id,
+        key,
+        title,
+        url: `http://127.0.0.1/v1/cards/${id}`,
+        board: { id: board.id, name: board.name },
+        list: { id: list.id, name: list.name, category: list.category },
+        assignees: assignees.map(person),
+        watchers: watchers.map(person),
+        tags: tagIds.map((t) => ({ id: t, name: tags.find((x) => x.id === t)?.name ?? null })),
+        priority,
+        priority_name: PRIORITY_NAMES[priority],
+        start_date: start,
+        due_date: due,
+        completed,
+        completed_at: card.completed_at,
+        archived: false,
+        trashed: false,
+        position,
+        description_excerpt: description.length <= 280 ? description : `${description.slice(0, 279)}…`,
+        created: at,
+        updated: at,
+        created_by: person(auth.user_id),
+      }
+      const actor = person(auth.user_id)
+      const emit = (name, extra) => {
+        q.insertEvent.run(newId(), name, board.id, JSON.stringify({ ...data, ...extra, actor }), at)
+        q.subscriptions.all(board.id, board.id) // none in the bench; taskd asks the same question per event
+      }
+      emit('card.created')
+      for (const u of assignees) emit('card.assigned', { user: person(u) })
+      return card
+    })
+    .immediate()
 }
 
 const SELECTIVE_RE = /^board="([^"]*)" && priority>=([0-4]) && tags~"([^"]*)"$/
@@ -209,7 +267,10 @@ function listCards(auth, params) {
     for (const r of sel.all(ids)) (map.get(r.card_id) ?? map.set(r.card_id, []).get(r.card_id)).push(r.v)
     return map
   }
-  let assignees = new Map(), watchers = new Map(), tags = new Map(), states = new Map()
+  let assignees = new Map(),
+    watchers = new Map(),
+    tags = new Map(),
+    states = new Map()
   if (rows.length) {
     const ids = JSON.stringify(rows.map((r) => r.id))
     assignees = group(q.assigneesOf, ids)
@@ -218,11 +279,27 @@ function listCards(auth, params) {
     states = new Map(q.categories.all(JSON.stringify([...new Set(rows.map((r) => r.list_id))])).map((r) => [r.id, r.category]))
   }
   const items = rows.map((r) => ({
-    id: r.id, key: r.key, title: r.title, description: r.description, board: r.board_id, list: r.list_id, position: r.position,
-    priority: r.priority, assignees: assignees.get(r.id) ?? [], tags: tags.get(r.id) ?? [], watchers: watchers.get(r.id) ?? [],
-    start_date: r.start_date, due_date: r.due_date, completed: r.completed === 1, completed_at: r.completed_at,
-    archived: r.archived === 1, trashed: r.trashed === 1, state: states.get(r.list_id) ?? 'unstarted',
-    created: r.created_at, updated: r.updated_at, created_by: r.created_by,
+    id: r.id,
+    key: r.key,
+    title: r.title,
+    description: r.description,
+    board: r.board_id,
+    list: r.list_id,
+    position: r.position,
+    priority: r.priority,
+    assignees: assignees.get(r.id) ?? [],
+    tags: tags.get(r.id) ?? [],
+    watchers: watchers.get(r.id) ?? [],
+    start_date: r.start_date,
+    due_date: r.due_date,
+    completed: r.completed === 1,
+    completed_at: r.completed_at,
+    archived: r.archived === 1,
+    trashed: r.trashed === 1,
+    state: states.get(r.list_id) ?? 'unstarted',
+    created: r.created_at,
+    updated: r.updated_at,
+    created_by: r.created_by,
   }))
   return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
 }
@@ -246,11 +323,18 @@ const server = http.createServer((req, res) => {
       if (auth.permission === 'read') throw new Fail(403, 'forbidden', 'Read-only token.')
       if (!/^application\/(.+\+)?json\b/.test(req.headers['content-type'] ?? '')) throw new Fail(415, 'unsupported_media_type', 'JSON only.')
       let body
-      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') } catch { throw new Fail(400, 'bad_request', 'Invalid JSON.') }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
+      } catch {
+        throw new Fail(400, 'bad_request', 'Invalid JSON.')
+      }
       send(res, 201, { card: createCard(auth, body) })
     } catch (err) {
       if (err instanceof Fail) send(res, err.status, { error: { code: err.code, message: err.message } })
-      else { console.error(err); send(res, 500, { error: { code: 'internal', message: 'Internal error.' } }) }
+      else {
+        console.error(err)
+        send(res, 500, { error: { code: 'internal', message: 'Internal error.' } })
+      }
     }
   })
 })
@@ -260,12 +344,17 @@ let closing = false
 function close() {
   if (closing) return
   closing = true
-  server.close(() => { db.close(); process.exit(0) })
+  server.close(() => {
+    db.close()
+    process.exit(0)
+  })
   server.closeAllConnections()
 }
 process.on('SIGTERM', close)
 process.on('SIGINT', close)
-process.on('message', (m) => { if (m === 'close') close() })
+process.on('message', (m) => {
+  if (m === 'close') close()
+})
 process.on('disconnect', close) // under fork(): never outlive the parent
 
 server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {

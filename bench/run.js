@@ -27,8 +27,13 @@ async function taskdChild(db) {
   const [{ loadConfig }, { startServer }] = await Promise.all([load('config.js'), load('server.js')])
   // An empty environment: TASKD_* variables of the shell must not change what is measured.
   const running = await startServer(loadConfig({ db, port: 0, host: '127.0.0.1', logLevel: 'error' }, {}), { print: () => {} })
-  const close = async () => { await running.close(); process.exit(0) } // a clean exit also writes the --cpu-prof profile
-  process.on('message', (m) => { if (m === 'close') void close() })
+  const close = async () => {
+    await running.close()
+    process.exit(0)
+  } // a clean exit also writes the --cpu-prof profile
+  process.on('message', (m) => {
+    if (m === 'close') void close()
+  })
   process.on('SIGTERM', () => void close())
   process.on('disconnect', () => void close()) // never outlive the orchestrator
   // Under --profile: when the server became ready, on the profile's clock (µs, monotonic), so startup can be left out.
@@ -47,14 +52,24 @@ async function clientChild(opts) {
   const latencies = []
   process.send({ phase: 'start' })
   const instance = autocannon({ ...base, duration: opts.duration })
-  instance.on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) latencies.push(ms) })
+  instance.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) latencies.push(ms)
+  })
   const r = await instance
   const sorted = Float64Array.from(latencies).sort()
   const pct = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN)
   process.send({
-    ok: latencies.length, seconds: r.duration, rps: latencies.length / r.duration,
-    p50: pct(50), p90: pct(90), p99: pct(99), max: sorted.length ? sorted[sorted.length - 1] : NaN,
-    non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, bytesPerSec: r.throughput.average,
+    ok: latencies.length,
+    seconds: r.duration,
+    rps: latencies.length / r.duration,
+    p50: pct(50),
+    p90: pct(90),
+    p99: pct(99),
+    max: sorted.length ? sorted[sorted.length - 1] : NaN,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    bytesPerSec: r.throughput.average,
   })
   process.exit(0)
 }
@@ -62,11 +77,18 @@ async function clientChild(opts) {
 // ---------------------------------------------------------------------------------------------------------------
 function parseArgs(argv) {
   const opts = {
-    duration: 10, warmup: 2, connections: 32, listConnections: 10,
-    only: ['create', 'selective', 'selective-c1', 'text'], servers: ['taskd', 'limit'], profile: false, reseed: false,
+    duration: 10,
+    warmup: 2,
+    connections: 32,
+    listConnections: 10,
+    only: ['create', 'selective', 'selective-c1', 'text'],
+    servers: ['taskd', 'limit'],
+    profile: false,
+    reseed: false,
   }
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i], next = () => argv[++i]
+    const a = argv[i],
+      next = () => argv[++i]
     if (a === '--duration') opts.duration = Number(next())
     else if (a === '--warmup') opts.warmup = Number(next())
     else if (a === '--connections') opts.connections = Number(next())
@@ -75,14 +97,19 @@ function parseArgs(argv) {
     else if (a === '--servers') opts.servers = next().split(',')
     else if (a === '--profile') opts.profile = true
     else if (a === '--reseed') opts.reseed = true
-    else { console.error(`unknown option ${a}`); process.exit(2) }
+    else {
+      console.error(`unknown option ${a}`)
+      process.exit(2)
+    }
   }
   return opts
 }
 
 function machine() {
   let cpu = 'unknown'
-  try { cpu = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpu } catch {}
+  try {
+    cpu = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpu
+  } catch {}
   return { nproc: os.availableParallelism(), cpu, node: process.version, platform: `${os.platform()} ${os.release()}` }
 }
 
@@ -91,8 +118,14 @@ function forkReady(script, args, execArgv = [], env = {}) {
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
   const ready = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${path.basename(script)} did not start in 60 s`)), 60_000)
-    child.once('message', (m) => { clearTimeout(timer); resolve(m) })
-    exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`${path.basename(script)} exited (${code ?? signal}) before it was ready`)) })
+    child.once('message', (m) => {
+      clearTimeout(timer)
+      resolve(m)
+    })
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer)
+      reject(new Error(`${path.basename(script)} exited (${code ?? signal}) before it was ready`))
+    })
   })
   return { child, ready, exited }
 }
@@ -106,7 +139,13 @@ async function stop({ child, exited }) {
   return r
 }
 
-const size = (f) => { try { return fs.statSync(f).size } catch { return 0 } }
+const size = (f) => {
+  try {
+    return fs.statSync(f).size
+  } catch {
+    return 0
+  }
+}
 const mb = (n) => `${(n / 1048576).toFixed(1)} MB`
 
 function freshCopy(seedFile, name) {
@@ -122,36 +161,53 @@ async function probe(url, req) {
   const res = await fetch(url, { method: req.method, headers: req.headers, body: req.body })
   const text = await res.text()
   let json
-  try { json = JSON.parse(text) } catch { json = text }
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = text
+  }
   return { status: res.status, json }
 }
 
 function scenarios(meta, opts) {
   const headers = { authorization: `Bearer ${meta.token}` }
-  const b0 = meta.boards[0], b1 = meta.boards[1]
+  const b0 = meta.boards[0],
+    b1 = meta.boards[1]
   const list = (filter) => ({ method: 'GET', path: `/v1/cards?per_page=50&filter=${encodeURIComponent(filter)}`, headers, connections: opts.listConnections })
   const createBody = {
-    title: 'Benchmark card: check the weekly report', board: b1.id, priority: 3, tags: [b1.tags.bug],
-    assignees: [meta.users[1]], due_date: '2026-12-01',
+    title: 'Benchmark card: check the weekly report',
+    board: b1.id,
+    priority: 3,
+    tags: [b1.tags.bug],
+    assignees: [meta.users[1]],
+    due_date: '2026-12-01',
   }
   return {
     create: {
       title: 'POST /v1/cards',
-      method: 'POST', path: '/v1/cards', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(createBody),
-      connections: opts.connections, expect: 201,
+      method: 'POST',
+      path: '/v1/cards',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(createBody),
+      connections: opts.connections,
+      expect: 201,
     },
     selective: {
       title: 'GET /v1/cards selective',
-      ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`), expect: 200,
+      ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`),
+      expect: 200,
     },
     // The same request one at a time: latency without queueing, which is what the p99 target is checked against.
     'selective-c1': {
       title: 'GET /v1/cards selective c=1',
-      ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`), connections: 1, expect: 200,
+      ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`),
+      connections: 1,
+      expect: 200,
     },
     text: {
       title: 'GET /v1/cards text',
-      ...list('title~"report"'), expect: 200,
+      ...list('title~"report"'),
+      expect: 200,
     },
   }
 }
@@ -168,9 +224,18 @@ async function main(opts) {
   const { ensureSeed } = await import('./seed.js')
   const { file: seedFile, meta, cached } = await ensureSeed({ force: opts.reseed })
   const { default: Database } = await import('better-sqlite3')
-  const sqliteVersion = (() => { const d = new Database(':memory:'); try { return d.prepare('select sqlite_version()').pluck().get() } finally { d.close() } })()
+  const sqliteVersion = (() => {
+    const d = new Database(':memory:')
+    try {
+      return d.prepare('select sqlite_version()').pluck().get()
+    } finally {
+      d.close()
+    }
+  })()
   console.log(`machine: ${m.nproc} CPUs, ${m.cpu}, node ${m.node}, SQLite ${sqliteVersion}, ${m.platform}`)
-  console.log(`seed: ${path.relative(root, seedFile)} (${cached ? 'cached' : 'built now'}): ${meta.cards} cards on ${meta.boards.length} boards, ${mb(size(seedFile))}`)
+  console.log(
+    `seed: ${path.relative(root, seedFile)} (${cached ? 'cached' : 'built now'}): ${meta.cards} cards on ${meta.boards.length} boards, ${mb(size(seedFile))}`,
+  )
   console.log(`each measurement: ${opts.warmup} s warm-up + ${opts.duration} s, fresh copy of the seed per server and scenario\n`)
 
   const profDir = path.join(outDir, 'prof')
@@ -180,19 +245,22 @@ async function main(opts) {
   const problems = []
   for (const name of opts.only) {
     const sc = all[name]
-    if (!sc) { console.error(`unknown scenario ${name}`); process.exit(2) }
+    if (!sc) {
+      console.error(`unknown scenario ${name}`)
+      process.exit(2)
+    }
     results[name] = {}
     const reference = {}
     for (const server of opts.servers) {
       const db = freshCopy(seedFile, server)
       const cardsBefore = name === 'create' ? countRows(Database, db) : undefined
-      const execArgv = server === 'taskd' && opts.profile
-        ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `taskd-${name}.cpuprofile`] : []
+      const execArgv = server === 'taskd' && opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `taskd-${name}.cpuprofile`] : []
       const readyFile = path.join(profDir, `taskd-${name}.cpuprofile.ready`)
       if (opts.profile) for (const f of [readyFile, readyFile.replace(/\.ready$/, '')]) fs.rmSync(f, { force: true })
-      const proc = server === 'taskd'
-        ? forkReady(self, ['--taskd-child', db], execArgv, opts.profile ? { BENCH_READY_FILE: readyFile } : {})
-        : forkReady(path.join(here, 'limit-server.js'), [db])
+      const proc =
+        server === 'taskd'
+          ? forkReady(self, ['--taskd-child', db], execArgv, opts.profile ? { BENCH_READY_FILE: readyFile } : {})
+          : forkReady(path.join(here, 'limit-server.js'), [db])
       const { port } = await proc.ready
       const url = `http://127.0.0.1:${port}${sc.path}`
       // One request before the load: the status must be right, and both servers must answer a list the same way.
@@ -203,11 +271,17 @@ async function main(opts) {
         if (reference.json === undefined) Object.assign(reference, { json: p.json, server })
         else if (!isDeepStrictEqual(reference.json, p.json)) problems.push(`${name}: ${server} and ${reference.server} answered different pages`)
       } else {
-        const keys = Object.keys(p.json.card ?? {}).filter((k) => k !== 'existing').sort().join(',')
+        const keys = Object.keys(p.json.card ?? {})
+          .filter((k) => k !== 'existing')
+          .sort()
+          .join(',')
         if (reference.keys === undefined) Object.assign(reference, { keys, server })
         else if (reference.keys !== keys) problems.push(`${name}: ${server} and ${reference.server} return different card fields`)
       }
-      const r = await runClient({ url, method: sc.method, headers: sc.headers, body: sc.body, connections: sc.connections, warmup: opts.warmup, duration: opts.duration }, proc.child.pid)
+      const r = await runClient(
+        { url, method: sc.method, headers: sc.headers, body: sc.body, connections: sc.connections, warmup: opts.warmup, duration: opts.duration },
+        proc.child.pid,
+      )
       r.wal = size(`${db}-wal`) // while the server still runs: a clean close checkpoints and removes the WAL
       r.dbSize = size(db)
       r.items = p.json?.totalItems
@@ -219,14 +293,17 @@ async function main(opts) {
       }
       if (r.errors || r.timeouts || r.non2xx) problems.push(`${name}/${server}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
       results[name][server] = r
-      console.log(`${sc.title.padEnd(28)} ${server.padEnd(6)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')} client ${cpu(r, 'client')} others ${cpu(r, 'others')}`)
+      console.log(
+        `${sc.title.padEnd(28)} ${server.padEnd(6)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')} client ${cpu(r, 'client')} others ${cpu(r, 'others')}`,
+      )
     }
   }
 
   // Summary.
   console.log('\nscenario       server    req/s    p50 ms   p99 ms  taskd/limit  target')
   for (const name of opts.only) {
-    const t = results[name].taskd, l = results[name].limit
+    const t = results[name].taskd,
+      l = results[name].limit
     const ratio = t && l ? t.rps / l.rps : undefined
     for (const [server, r] of Object.entries(results[name])) {
       let verdict = ''
@@ -249,9 +326,13 @@ async function main(opts) {
       console.log(`  ${name.padEnd(13)} ${server.padEnd(6)} WAL ${mb(r.wal).padStart(9)}  (db ${mb(r.dbSize)}${extra})`)
     }
   }
-  const noisy = opts.only.flatMap((name) => Object.entries(results[name])
-    .filter(([, r]) => r.cpu && r.cpu.others > 0.25).map(([server, r]) => `${name}/${server} ${r.cpu.others.toFixed(2)}`))
-  if (noisy.length) console.log(`\nNOTE: other processes used CPU (cores) during: ${noisy.join(', ')}; those figures are noisy (a server at ~1.00 CPU still had its core).`)
+  const noisy = opts.only.flatMap((name) =>
+    Object.entries(results[name])
+      .filter(([, r]) => r.cpu && r.cpu.others > 0.25)
+      .map(([server, r]) => `${name}/${server} ${r.cpu.others.toFixed(2)}`),
+  )
+  if (noisy.length)
+    console.log(`\nNOTE: other processes used CPU (cores) during: ${noisy.join(', ')}; those figures are noisy (a server at ~1.00 CPU still had its core).`)
   const report = { when: new Date().toISOString(), machine: { ...m, sqlite: sqliteVersion }, seed: path.basename(seedFile), opts, results, problems }
   fs.writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`)
   if (opts.profile) {
@@ -276,7 +357,9 @@ function countRows(Database, file) {
   const d = new Database(file, { readonly: true })
   try {
     return { cards: d.prepare('select count(*) from cards').pluck().get(), events: d.prepare('select count(*) from events').pluck().get() }
-  } finally { d.close() }
+  } finally {
+    d.close()
+  }
 }
 
 /**
@@ -289,10 +372,14 @@ function runClient(opts, serverPid) {
     let result, before
     const sample = () => ({ t: performance.now(), all: machineBusy(), server: procCpu(serverPid), client: procCpu(child.pid), me: procCpu(process.pid) })
     child.on('message', (m) => {
-      if (m.phase === 'start') { before = sample(); return }
+      if (m.phase === 'start') {
+        before = sample()
+        return
+      }
       result = m
       if (before) {
-        const after = sample(), secs = (after.t - before.t) / 1000
+        const after = sample(),
+          secs = (after.t - before.t) / 1000
         const d = (k) => (after[k] - before[k]) / secs
         result.cpu = { server: d('server'), client: d('client'), others: Math.max(0, d('all') - d('server') - d('client') - d('me')) }
       }
@@ -308,7 +395,9 @@ function machineBusy() {
     const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
     const [user, nice, system, , , irq, softirq, steal] = f
     return (user + nice + system + irq + softirq + (steal ?? 0)) / HZ
-  } catch { return 0 }
+  } catch {
+    return 0
+  }
 }
 /** CPU seconds (user + system) used by one process so far. */
 function procCpu(pid) {
@@ -316,7 +405,9 @@ function procCpu(pid) {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return (Number(f[11]) + Number(f[12])) / HZ
-  } catch { return 0 }
+  } catch {
+    return 0
+  }
 }
 
 /**
@@ -328,7 +419,9 @@ function printProfile(file, name) {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8'))
   // Samples from before the server was ready (module loading, migrations) are left out when the .ready file exists.
   let from = -Infinity
-  try { from = Number(fs.readFileSync(`${file}.ready`, 'utf8')) } catch {}
+  try {
+    from = Number(fs.readFileSync(`${file}.ready`, 'utf8'))
+  } catch {}
   const selfTime = new Map()
   let at = prof.startTime
   for (let i = 0; i < prof.samples.length; i++) {
@@ -359,7 +452,10 @@ function printProfile(file, name) {
     if (pkg) return `package ${pkg[1]}`
     return u.startsWith('node:') ? 'node internals' : u
   }
-  const selfBy = new Map(), sqlBy = new Map(), inclusive = new Map(), byCategory = new Map()
+  const selfBy = new Map(),
+    sqlBy = new Map(),
+    inclusive = new Map(),
+    byCategory = new Map()
   const add = (m, k, t) => m.set(k, (m.get(k) ?? 0) + t)
   for (const [id, t] of selfTime) {
     const n = byId.get(id)
@@ -371,7 +467,10 @@ function printProfile(file, name) {
       const cf = a.callFrame
       if (!cf.url || !isOwn(cf)) continue
       const k = label(cf)
-      if (!seen.has(k)) { seen.add(k); add(inclusive, k, t) }
+      if (!seen.has(k)) {
+        seen.add(k)
+        add(inclusive, k, t)
+      }
       if (isSqlLayer(n.callFrame) && !sqlCaller && !isSqlLayer(cf)) sqlCaller = k
     }
     if (sqlCaller) add(sqlBy, sqlCaller, t)
@@ -398,14 +497,18 @@ function mapToSource(jsFile, line, column) {
       const map = JSON.parse(fs.readFileSync(`${jsFile}.map`, 'utf8'))
       const source = path.relative(root, path.resolve(path.dirname(jsFile), map.sourceRoot ?? '', map.sources[0]))
       lines = { source, segs: decodeMappings(map.mappings) }
-    } catch { lines = undefined }
+    } catch {
+      lines = undefined
+    }
     sourceMaps.set(jsFile, lines)
   }
   const m = sourceMaps.get(jsFile)
   if (!m) return undefined
   const segs = m.segs[line] ?? []
   let best
-  for (const s of segs) if (s[0] <= column) best = s; else break
+  for (const s of segs)
+    if (s[0] <= column) best = s
+    else break
   best ??= segs[0]
   return best ? `${m.source}:${best[2] + 1}` : `${m.source}:?`
 }
@@ -413,22 +516,34 @@ function mapToSource(jsFile, line, column) {
 function decodeMappings(mappings) {
   const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
   const out = []
-  let src = 0, srcLine = 0, srcCol = 0
+  let src = 0,
+    srcLine = 0,
+    srcCol = 0
   for (const lineText of mappings.split(';')) {
     const segs = []
     let genCol = 0
     for (const seg of lineText.split(',')) {
       if (!seg) continue
       const vals = []
-      let v = 0, shift = 0
+      let v = 0,
+        shift = 0
       for (const ch of seg) {
         const d = B64.indexOf(ch)
         v += (d & 31) << shift
         if (d & 32) shift += 5
-        else { vals.push(v & 1 ? -(v >>> 1) : v >>> 1); v = 0; shift = 0 }
+        else {
+          vals.push(v & 1 ? -(v >>> 1) : v >>> 1)
+          v = 0
+          shift = 0
+        }
       }
       genCol += vals[0]
-      if (vals.length >= 4) { src += vals[1]; srcLine += vals[2]; srcCol += vals[3]; segs.push([genCol, src, srcLine, srcCol]) }
+      if (vals.length >= 4) {
+        src += vals[1]
+        srcLine += vals[2]
+        srcCol += vals[3]
+        segs.push([genCol, src, srcLine, srcCol])
+      }
     }
     out.push(segs)
   }

@@ -22,22 +22,76 @@ export const outDir = path.join(here, 'out')
 export const SHAPE = { boards: 20, cardsPerBoard: 5000, listsPerBoard: 4, extraUsers: 9 }
 const TAGS = ['bug', 'feature', 'chore', 'docs', 'ux', 'perf']
 const TAG_ODDS = { bug: 0.25, feature: 0.2, chore: 0.1, docs: 0.08, ux: 0.08, perf: 0.05 }
-const LISTS = [['Backlog', 'backlog'], ['To do', 'unstarted'], ['Doing', 'started'], ['Done', 'completed']]
+const LISTS = [
+  ['Backlog', 'backlog'],
+  ['To do', 'unstarted'],
+  ['Doing', 'started'],
+  ['Done', 'completed'],
+]
 const VERBS = ['Fix', 'Add', 'Update', 'Remove', 'Refactor', 'Document', 'Review', 'Test', 'Migrate', 'Investigate']
 // "report" appears in 1 noun of 10 (and in "reporting"), so title~"report" matches about 11% of the cards.
-const NOUNS = ['login page', 'report', 'billing flow', 'search index', 'email template', 'API client', 'dashboard',
-  'export job', 'settings screen', 'onboarding']
-const QUALIFIERS = ['for mobile', 'in Safari', 'after upgrade', 'for admins', 'on timeout', 'with reporting enabled',
-  'behind the proxy', 'in the EU region', '', '', '', '']
-const WORDS = ['the', 'user', 'sees', 'an', 'error', 'when', 'saving', 'changes', 'to', 'a', 'large', 'board', 'and',
-  'then', 'reloads', 'page', 'which', 'should', 'not', 'happen', 'again', 'after', 'this', 'fix']
+const NOUNS = [
+  'login page',
+  'report',
+  'billing flow',
+  'search index',
+  'email template',
+  'API client',
+  'dashboard',
+  'export job',
+  'settings screen',
+  'onboarding',
+]
+const QUALIFIERS = [
+  'for mobile',
+  'in Safari',
+  'after upgrade',
+  'for admins',
+  'on timeout',
+  'with reporting enabled',
+  'behind the proxy',
+  'in the EU region',
+  '',
+  '',
+  '',
+  '',
+]
+const WORDS = [
+  'the',
+  'user',
+  'sees',
+  'an',
+  'error',
+  'when',
+  'saving',
+  'changes',
+  'to',
+  'a',
+  'large',
+  'board',
+  'and',
+  'then',
+  'reloads',
+  'page',
+  'which',
+  'should',
+  'not',
+  'happen',
+  'again',
+  'after',
+  'this',
+  'fix',
+]
 
 async function taskd() {
   const dist = path.join(root, 'dist', 'src')
   if (!fs.existsSync(path.join(dist, 'db', 'open.js'))) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` first')
   const load = (p) => import(pathToFileURL(path.join(dist, p)).href)
-  const [{ openDatabase }, { ensureWorkspace, insertNewUser }, { issueToken }] =
-    await Promise.all([load('db/open.js'), load('resources/users/service.js'), load('resources/tokens/service.js')])
+  const [{ openDatabase }, { ensureWorkspace, insertNewUser }, { issueToken }] = await Promise.all([
+    load('db/open.js'),
+    load('resources/users/service.js'),
+    load('resources/tokens/service.js'),
+  ])
   return { openDatabase, ensureWorkspace, insertNewUser, issueToken }
 }
 
@@ -75,7 +129,8 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
   }
   fs.mkdirSync(outDir, { recursive: true })
   // Older seeds (another version, schema or generator) are of no further use.
-  for (const f of fs.readdirSync(outDir)) if (/^seed-v\d+-[0-9a-f]+\.(db|json)/.test(f) && !f.startsWith(`${key}.`)) fs.rmSync(path.join(outDir, f), { force: true })
+  for (const f of fs.readdirSync(outDir))
+    if (/^seed-v\d+-[0-9a-f]+\.(db|json)/.test(f) && !f.startsWith(`${key}.`)) fs.rmSync(path.join(outDir, f), { force: true })
   const tmp = `${file}.tmp-${process.pid}`
   for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true })
   const t0 = performance.now()
@@ -86,7 +141,11 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
   const rand = prng(20260101)
   const pick = (arr) => arr[Math.floor(rand() * arr.length)]
   const LOWER36 = '0123456789abcdefghijklmnopqrstuvwxyz'
-  const rid = () => { let s = ''; for (let i = 0; i < 16; i++) s += LOWER36[Math.floor(rand() * 36)]; return s }
+  const rid = () => {
+    let s = ''
+    for (let i = 0; i < 16; i++) s += LOWER36[Math.floor(rand() * 36)]
+    return s
+  }
   const DAY = 86_400_000
   const base = Date.parse('2026-01-01T00:00:00.000Z')
   const iso = (ms) => new Date(ms).toISOString()
@@ -126,8 +185,7 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
       const at = iso(base - 400 * DAY + b * DAY)
       const prefix = `B${String.fromCharCode(65 + (b % 26))}${b >= 26 ? b : ''}`
       const board = { id: rid(), key_prefix: prefix, lists: [], tags: {} }
-      ins.board.run(board.id, `Bench board ${b + 1}`, `Board ${b + 1} of the benchmark seed.`, prefix,
-        SHAPE.cardsPerBoard + 1, people.owner.id, at, at)
+      ins.board.run(board.id, `Bench board ${b + 1}`, `Board ${b + 1} of the benchmark seed.`, prefix, SHAPE.cardsPerBoard + 1, people.owner.id, at, at)
       // The owner is on every board; each other user on about half of them.
       ins.member.run(board.id, people.owner.id, at)
       for (const u of people.others) if (rand() < 0.5) ins.member.run(board.id, u.id, at)
@@ -153,13 +211,30 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
         let description = ''
         for (let w = 0; w < words; w++) description += (w ? ' ' : '') + pick(WORDS)
         const r = rand()
-        const due = r < 0.25 ? iso(created + Math.floor(rand() * 90) * DAY).slice(0, 10)
-          : r < 0.5 ? iso(created + Math.floor(rand() * 90 * DAY)) : null
+        const due = r < 0.25 ? iso(created + Math.floor(rand() * 90) * DAY).slice(0, 10) : r < 0.5 ? iso(created + Math.floor(rand() * 90 * DAY)) : null
         const start = rand() < 0.3 ? iso(created + Math.floor(rand() * 10) * DAY).slice(0, 10) : null
         const id = rid()
-        ins.card.run(id, board.id, list.id, n, `${prefix}-${n}`, title, description, ++listPos[li], Math.floor(rand() * 5),
-          start, due, done ? 1 : 0, done ? iso(updated) : null, rand() < 0.02 ? 1 : 0, rand() < 0.01 ? 1 : 0, null,
-          pick(userIds), iso(created), iso(updated))
+        ins.card.run(
+          id,
+          board.id,
+          list.id,
+          n,
+          `${prefix}-${n}`,
+          title,
+          description,
+          ++listPos[li],
+          Math.floor(rand() * 5),
+          start,
+          due,
+          done ? 1 : 0,
+          done ? iso(updated) : null,
+          rand() < 0.02 ? 1 : 0,
+          rand() < 0.01 ? 1 : 0,
+          null,
+          pick(userIds),
+          iso(created),
+          iso(updated),
+        )
         const assignees = new Set()
         const na = rand() < 0.3 ? 0 : rand() < 0.7 ? 1 : 2
         while (assignees.size < na) assignees.add(pick(userIds))
@@ -180,7 +255,12 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true })
   fs.renameSync(tmp, file)
   const meta = {
-    key, token: people.token, owner: people.owner.id, users: userIds, boards, cards,
+    key,
+    token: people.token,
+    owner: people.owner.id,
+    users: userIds,
+    boards,
+    cards,
     seconds: Math.round((performance.now() - t0) / 100) / 10,
   }
   fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`)

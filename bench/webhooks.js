@@ -19,7 +19,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const self = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(self), '..')
 const now = () => performance.timeOrigin + performance.now()
-const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def }
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : def
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Receiver child: answers every delivery, or 500 to 20% of requests (never a 4th time for one delivery, so the
@@ -53,11 +56,17 @@ function receiverChild(failRate) {
 async function startReceiver(failRate) {
   const child = fork(self, ['--receiver', String(failRate)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)))
-  const ask = (msg, key) => new Promise((resolve) => {
-    const on = (m) => { if (key in m) { child.off('message', on); resolve(m[key]) } }
-    child.on('message', on)
-    child.send(msg)
-  })
+  const ask = (msg, key) =>
+    new Promise((resolve) => {
+      const on = (m) => {
+        if (key in m) {
+          child.off('message', on)
+          resolve(m[key])
+        }
+      }
+      child.on('message', on)
+      child.send(msg)
+    })
   return { url: `http://127.0.0.1:${port}/hook`, count: () => ask('count', 'delivered'), report: () => ask('report', 'seen') }
 }
 
@@ -65,8 +74,20 @@ async function startReceiver(failRate) {
 let taskd
 async function loadTaskd() {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', 'src', p)).href)
-  const mods = await Promise.all(['config.js', 'db/open.js', 'server.js', 'clock.js', 'resources/users/service.js', 'resources/boards/service.js',
-    'resources/cards/service.js', 'resources/webhooks/service.js', 'webhooks/scheduler.js', 'webhooks/send.js'].map(load))
+  const mods = await Promise.all(
+    [
+      'config.js',
+      'db/open.js',
+      'server.js',
+      'clock.js',
+      'resources/users/service.js',
+      'resources/boards/service.js',
+      'resources/cards/service.js',
+      'resources/webhooks/service.js',
+      'webhooks/scheduler.js',
+      'webhooks/send.js',
+    ].map(load),
+  )
   taskd = Object.assign({}, ...mods)
 }
 
@@ -74,7 +95,19 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.c
 const fmt = (ms) => `${ms.toFixed(1)} ms`
 
 async function run({ name, events, rate, failRate, concurrency, drain }) {
-  const { loadConfig, openDatabase, createDeps, systemClock, insertNewUser, ensureWorkspace, createBoard, createCard, createWebhook, OutboxScheduler, closeDeliveryAgents } = taskd
+  const {
+    loadConfig,
+    openDatabase,
+    createDeps,
+    systemClock,
+    insertNewUser,
+    ensureWorkspace,
+    createBoard,
+    createCard,
+    createWebhook,
+    OutboxScheduler,
+    closeDeliveryAgents,
+  } = taskd
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-bench-webhooks-'))
   const db = path.join(dir, 'taskd.db')
   const retry = failRate > 0 ? '0.05' : '60,120,300,1800'
@@ -84,7 +117,10 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   const scheduler = new OutboxScheduler(deps, { concurrency })
   deps.onOutboxWrite = () => scheduler.wake()
   const receiver = await startReceiver(failRate)
-  const owner = sql.tx(() => { ensureWorkspace(sql, Date.now()); return insertNewUser(sql, Date.now(), { email: 'bench@localhost', name: 'Bench', role: 'owner' }) })
+  const owner = sql.tx(() => {
+    ensureWorkspace(sql, Date.now())
+    return insertNewUser(sql, Date.now(), { email: 'bench@localhost', name: 'Bench', role: 'owner' })
+  })
   const actor = { user: owner, tokenId: 'bench', permission: 'write' }
   const { board } = createBoard(deps, actor, { name: 'Bench' })
   await createWebhook(deps, actor, { name: 'bench', url: receiver.url, events: ['card.created'], boards: [], secret: 'bench-secret' })
@@ -123,9 +159,18 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   sql.raw.close()
   fs.rmSync(dir, { recursive: true, force: true })
   return {
-    name, events, delivered: firstOk.size, recordedDelivered: logs, requests: seen.length,
-    failedRequests: seen.filter((s) => s[3] !== 200).length, seconds: (lastReceipt - t0) / 1000, producedSeconds: producedIn / 1000,
-    perSecond: firstOk.size / ((lastReceipt - t0) / 1000), p50: pct(latencies, 50), p99: pct(latencies, 99), max: latencies[latencies.length - 1],
+    name,
+    events,
+    delivered: firstOk.size,
+    recordedDelivered: logs,
+    requests: seen.length,
+    failedRequests: seen.filter((s) => s[3] !== 200).length,
+    seconds: (lastReceipt - t0) / 1000,
+    producedSeconds: producedIn / 1000,
+    perSecond: firstOk.size / ((lastReceipt - t0) / 1000),
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    max: latencies[latencies.length - 1],
     walBytes: wal,
   }
 }
@@ -136,8 +181,14 @@ async function main() {
   const concurrency = arg('concurrency', 16)
   await loadTaskd()
   // The load average says whether other work shared the machine during the run; figures from a busy host understate taskd.
-  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ')
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${events} card.created events, concurrency ${concurrency}, load average ${load()}`)
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${events} card.created events, concurrency ${concurrency}, load average ${load()}`,
+  )
   const results = []
   for (const spec of [
     { name: 'drain', events, rate: 0, failRate: 0, concurrency, drain: true },
@@ -147,9 +198,11 @@ async function main() {
   ]) {
     const r = await run(spec)
     results.push(r)
-    console.log(`${r.name.padEnd(18)} delivered ${r.delivered}/${r.events} (recorded ${r.recordedDelivered}) in ${r.seconds.toFixed(2)} s` +
-      ` = ${Math.round(r.perSecond)} deliveries/s; commit→receipt p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, max ${fmt(r.max)};` +
-      ` ${r.requests} requests, ${r.failedRequests} answered 500; events committed in ${r.producedSeconds.toFixed(2)} s; WAL ${(r.walBytes / 1e6).toFixed(1)} MB`)
+    console.log(
+      `${r.name.padEnd(18)} delivered ${r.delivered}/${r.events} (recorded ${r.recordedDelivered}) in ${r.seconds.toFixed(2)} s` +
+        ` = ${Math.round(r.perSecond)} deliveries/s; commit→receipt p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, max ${fmt(r.max)};` +
+        ` ${r.requests} requests, ${r.failedRequests} answered 500; events committed in ${r.producedSeconds.toFixed(2)} s; WAL ${(r.walBytes / 1e6).toFixed(1)} MB`,
+    )
   }
   console.log(`load average at the end ${load()}`)
   fs.mkdirSync(path.join(root, 'bench', 'out'), { recursive: true })

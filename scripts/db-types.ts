@@ -14,7 +14,10 @@ const pascal = (table: string) => table.replace(/(^|_)([a-z])/g, (_m, _s, c: str
 function enumsOf(createSql: string): Map<string, string[]> {
   const out = new Map<string, string[]>()
   for (const m of createSql.matchAll(/CHECK\s*\(\s*(\w+)\s+IN\s*\(([^)]*)\)\s*\)/gi)) {
-    out.set(m[1], [...m[2].matchAll(/'([^']*)'/g)].map((v) => v[1]))
+    out.set(
+      m[1],
+      [...m[2].matchAll(/'([^']*)'/g)].map((v) => v[1]),
+    )
   }
   return out
 }
@@ -25,14 +28,26 @@ export function generateTypes(schema = fs.readFileSync(schemaFile, 'utf8')): str
   const db = new Database(':memory:')
   try {
     db.exec(schema)
-    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as { name: string; sql: string }[]
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as {
+      name: string
+      sql: string
+    }[]
     const lines = ['// Generated from schema.sql by scripts/db-types.ts (npm run db:types). Do not edit by hand.', '']
     for (const t of tables) {
       const enums = enumsOf(t.sql)
-      const cols = db.prepare(`SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?)`).all(t.name) as { name: string; type: string; nn: number; pk: number }[]
+      const cols = db.prepare(`SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?)`).all(t.name) as {
+        name: string
+        type: string
+        nn: number
+        pk: number
+      }[]
       lines.push(`export interface ${pascal(t.name)}Table {`)
       for (const c of cols) {
-        const base = enums.get(c.name)?.map((v) => `'${v}'`).join(' | ') ?? TS_TYPE[c.type.toUpperCase()]
+        const base =
+          enums
+            .get(c.name)
+            ?.map((v) => `'${v}'`)
+            .join(' | ') ?? TS_TYPE[c.type.toUpperCase()]
         if (!base) throw new Error(`${t.name}.${c.name}: no TypeScript type for SQL type "${c.type}"`)
         lines.push(`  ${c.name}: ${base}${c.nn || c.pk ? '' : ' | null'}`)
       }

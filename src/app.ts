@@ -7,7 +7,9 @@ import { HttpError } from './errors.js'
 import { Api } from './http/route.js'
 import { authenticate, MODULES } from './resources/index.js'
 
-export interface AppOptions { log?: (msg: string, err?: unknown) => void }
+export interface AppOptions {
+  log?: (msg: string, err?: unknown) => void
+}
 
 export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Express; api: Api } {
   const log = opts.log ?? ((msg, err) => console.error(msg, err))
@@ -34,7 +36,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)
     if (allowed.length > 0) {
-      next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }))
+      next(
+        new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}.`, undefined, {
+          Allow: allowed.join(', '),
+        }),
+      )
     } else next(new HttpError(404, 'not_found', `No route ${req.method} ${req.path}.`))
   })
   app.use(errorHandler(log))

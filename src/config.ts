@@ -10,14 +10,17 @@ const ConfigSchema = z.object({
   baseUrl: z.string().url().optional(),
   allowPrivateTargets: bool.default(false),
   rateLimit: bool.default(false),
-  webhookRetryDelays: z.string().default('60,120,300,1800').transform((s, ctx) => {
-    const parts = s.split(',').map((p) => Number(p.trim()))
-    if (parts.length === 0 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
-      ctx.addIssue({ code: 'custom', message: 'TASKD_WEBHOOK_RETRY_DELAYS must be comma-separated seconds' })
-      return z.NEVER
-    }
-    return parts
-  }),
+  webhookRetryDelays: z
+    .string()
+    .default('60,120,300,1800')
+    .transform((s, ctx) => {
+      const parts = s.split(',').map((p) => Number(p.trim()))
+      if (parts.length === 0 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'TASKD_WEBHOOK_RETRY_DELAYS must be comma-separated seconds' })
+        return z.NEVER
+      }
+      return parts
+    }),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */

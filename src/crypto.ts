@@ -2,7 +2,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 
-
 const KEY_BYTES = 32
 const IV_BYTES = 12
 const TAG_BYTES = 16

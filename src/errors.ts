@@ -1,5 +1,8 @@
 // The one error type services throw; src/http/error-handler.ts turns it into the API-DECISIONS §1 shape.
-export interface ErrorDetail { path: string; message: string }
+export interface ErrorDetail {
+  path: string
+  message: string
+}
 
 export class HttpError extends Error {
   constructor(

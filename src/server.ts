@@ -17,7 +17,14 @@ import { closeDeliveryAgents } from './webhooks/send.js'
 /** How long shutdown waits for webhook attempts in flight; what is still running then is resent after restart. */
 const SHUTDOWN_GRACE_MS = 10_000
 
-export interface Running { server: http.Server; deps: Deps; scheduler: OutboxScheduler; port: number; setupToken?: string; close(): Promise<void> }
+export interface Running {
+  server: http.Server
+  deps: Deps
+  scheduler: OutboxScheduler
+  port: number
+  setupToken?: string
+  close(): Promise<void>
+}
 
 /** On an empty database: the workspace, an owner, and a one-time Full Access token. */
 export function firstRunSetup(sql: Sql, now: number): { email: string; token: string } | undefined {
@@ -59,17 +66,21 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   scheduler.start()
   print(`taskd listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`)
   let closing: Promise<void> | undefined
-  const close = () => (closing ??= (async () => {
-    // Stop claiming and let attempts in flight finish while the HTTP server drains; unfinished rows keep their lease.
-    // Requests in flight get the grace period to finish; after it, connections still open (keep-alive clients) are cut.
-    const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
-    await Promise.all([
-      scheduler.stop(SHUTDOWN_GRACE_MS),
-      new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections() }),
-    ])
-    clearTimeout(cut)
-    await closeDeliveryAgents()
-    sql.raw.close()
-  })())
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop claiming and let attempts in flight finish while the HTTP server drains; unfinished rows keep their lease.
+      // Requests in flight get the grace period to finish; after it, connections still open (keep-alive clients) are cut.
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+      await Promise.all([
+        scheduler.stop(SHUTDOWN_GRACE_MS),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeIdleConnections()
+        }),
+      ])
+      clearTimeout(cut)
+      await closeDeliveryAgents()
+      sql.raw.close()
+    })())
   return { server, deps, scheduler, port, setupToken: setup?.token, close }
 }

@@ -8,12 +8,18 @@ const src = path.resolve('src')
 
 /** Relative imports of every module, collapsed to the top-level entry of src/ they live in (`http`, `resources`, `server.ts`...). */
 function folderGraph(): Map<string, Set<string>> {
-  const top = (file: string) => path.relative(src, file).split(path.sep)[0].replace(/\.(ts|js)$/, '')
+  const top = (file: string) =>
+    path
+      .relative(src, file)
+      .split(path.sep)[0]
+      .replace(/\.(ts|js)$/, '')
   const graph = new Map<string, Set<string>>()
-  const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
   for (const file of walk(src).filter((f) => f.endsWith('.ts'))) {
     for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
-      const from = top(file), to = top(path.resolve(path.dirname(file), m[1]))
+      const from = top(file),
+        to = top(path.resolve(path.dirname(file), m[1]))
       if (from !== to) (graph.get(from) ?? graph.set(from, new Set()).get(from)!).add(to)
     }
   }
@@ -51,6 +57,23 @@ test('no import cycle between the top-level folders of src/', () => {
 })
 
 test('the cycle finder finds a planted cycle', () => {
-  assert.deepEqual(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), ['a', 'b', 'c', 'a'])
-  assert.equal(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]])), undefined)
+  assert.deepEqual(
+    findCycle(
+      new Map([
+        ['a', new Set(['b'])],
+        ['b', new Set(['c'])],
+        ['c', new Set(['a'])],
+      ]),
+    ),
+    ['a', 'b', 'c', 'a'],
+  )
+  assert.equal(
+    findCycle(
+      new Map([
+        ['a', new Set(['b'])],
+        ['b', new Set(['c'])],
+      ]),
+    ),
+    undefined,
+  )
 })

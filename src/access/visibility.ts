@@ -6,12 +6,19 @@ import { notFound } from '../errors.js'
 import type { Actor } from './roles.js'
 
 /** Ids of the boards a user belongs to, as a subquery for visibility. */
-export const memberBoardIds = (userId: string) =>
-  qb.selectFrom('board_members').select('board_members.board_id').where('board_members.user_id', '=', userId)
+export const memberBoardIds = (userId: string) => qb.selectFrom('board_members').select('board_members.board_id').where('board_members.user_id', '=', userId)
 
 const memberBoard = fixedQuery((id: string, userId: string) =>
-  qb.selectFrom('boards').selectAll().where('id', '=', id)
-    .where((eb) => eb.exists(eb.selectFrom('board_members').select('user_id').whereRef('board_members.board_id', '=', 'boards.id').where('board_members.user_id', '=', userId))))
+  qb
+    .selectFrom('boards')
+    .selectAll()
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('board_members').select('user_id').whereRef('board_members.board_id', '=', 'boards.id').where('board_members.user_id', '=', userId),
+      ),
+    ),
+)
 
 /** The board if the user is a member of it, in one query. */
 export const getMemberBoard = (sql: Sql, id: string, userId: string): BoardsTable | undefined => sql.first(memberBoard(id, userId))

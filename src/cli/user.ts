@@ -6,12 +6,16 @@ import { dbOption, oneOf, openForCli } from './open.js'
 
 export function userCommand(program: Command): void {
   const user = program.command('user').description('manage users')
-  dbOption(user.command('create').description('create a user and print its id')
-    .requiredOption('--email <email>').requiredOption('--name <name>')
-    .option('--role <role>', 'owner, admin or member', oneOf(Role.options), 'member'))
-    .action((o: { email: string; name: string; role: Role; db?: string }) => {
-      const { sql } = openForCli(o.db)
-      const row = sql.tx(() => insertNewUser(sql, Date.now(), { email: o.email, name: o.name, role: o.role }))
-      process.stdout.write(`${row.id}\n`)
-    })
+  dbOption(
+    user
+      .command('create')
+      .description('create a user and print its id')
+      .requiredOption('--email <email>')
+      .requiredOption('--name <name>')
+      .option('--role <role>', 'owner, admin or member', oneOf(Role.options), 'member'),
+  ).action((o: { email: string; name: string; role: Role; db?: string }) => {
+    const { sql } = openForCli(o.db)
+    const row = sql.tx(() => insertNewUser(sql, Date.now(), { email: o.email, name: o.name, role: o.role }))
+    process.stdout.write(`${row.id}\n`)
+  })
 }

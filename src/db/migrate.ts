@@ -14,10 +14,12 @@ export function migrate(raw: Database.Database): { from: number; to: number } {
   const from = raw.pragma('user_version', { simple: true }) as number
   if (from > SCHEMA_VERSION) throw new Error(`database schema version ${from} is newer than this taskd (${SCHEMA_VERSION})`)
   if (from === SCHEMA_VERSION) return { from, to: from }
-  raw.transaction(() => {
-    if (from === 0) raw.exec(fs.readFileSync(schemaFile, 'utf8'))
-    for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1])
-    raw.pragma(`user_version = ${SCHEMA_VERSION}`)
-  }).immediate()
+  raw
+    .transaction(() => {
+      if (from === 0) raw.exec(fs.readFileSync(schemaFile, 'utf8'))
+      for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1])
+      raw.pragma(`user_version = ${SCHEMA_VERSION}`)
+    })
+    .immediate()
   return { from, to: SCHEMA_VERSION }
 }

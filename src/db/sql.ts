@@ -1,10 +1,7 @@
 // Kysely as a query builder only: queries compile to SQL and run synchronously on better-sqlite3,
 // so a transaction is one synchronous block that no other request can interleave with.
 import type Database from 'better-sqlite3'
-import {
-  DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
-  type Compilable,
-} from 'kysely'
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely'
 import type { DB } from './types.js'
 
 export const qb = new Kysely<DB>({
@@ -19,7 +16,11 @@ export const qb = new Kysely<DB>({
 type Row<Q> = Q extends Compilable<infer R> ? R : Q extends Fixed<infer R> ? R : never
 
 /** SQL and parameters ready to run, from fixedQuery. */
-export interface Fixed<R> { readonly sql: string; readonly parameters: readonly unknown[]; readonly __row?: R }
+export interface Fixed<R> {
+  readonly sql: string
+  readonly parameters: readonly unknown[]
+  readonly __row?: R
+}
 type Query = Compilable<any> | Fixed<any>
 
 /**

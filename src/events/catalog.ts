@@ -6,9 +6,18 @@ import { type EventDef, type EventDefs, typeName } from './fields.js'
 import { EVENT_NAMES, familyOf, type EventFamily, type EventName } from './names.js'
 import { PLANNED_EVENTS } from './planned.js'
 
-
-export interface EventField { name: string; type: string; description: string }
-export interface EventCatalogEntry { event: EventName; family: EventFamily; summary: string; available: boolean; fields: EventField[] }
+export interface EventField {
+  name: string
+  type: string
+  description: string
+}
+export interface EventCatalogEntry {
+  event: EventName
+  family: EventFamily
+  summary: string
+  available: boolean
+  fields: EventField[]
+}
 
 const emitted = new Map<EventName, EventDef>()
 let cached: EventCatalogEntry[] | undefined
@@ -27,15 +36,25 @@ export const isAvailable = (name: string): boolean => emitted.has(name as EventN
 
 /** The emitted events and their payload schemas, for the OpenAPI `webhooks` section. */
 export const emittedEvents = (): { event: EventName; summary: string; data: z.ZodObject }[] =>
-  EVENT_NAMES.flatMap((event) => { const d = emitted.get(event); return d ? [{ event, ...d }] : [] })
+  EVENT_NAMES.flatMap((event) => {
+    const d = emitted.get(event)
+    return d ? [{ event, ...d }] : []
+  })
 
 export function eventCatalog(): readonly EventCatalogEntry[] {
   return (cached ??= EVENT_NAMES.map((event) => {
     const def = emitted.get(event) ?? PLANNED_EVENTS[event]
     if (!def) throw new Error(`event ${event} has no definition`)
     return {
-      event, family: familyOf(event) as EventFamily, summary: def.summary, available: emitted.has(event),
-      fields: Object.entries(def.data.shape).map(([name, s]) => ({ name, type: typeName(s as z.ZodType), description: (s as z.ZodType).meta()?.description ?? '' })),
+      event,
+      family: familyOf(event) as EventFamily,
+      summary: def.summary,
+      available: emitted.has(event),
+      fields: Object.entries(def.data.shape).map(([name, s]) => ({
+        name,
+        type: typeName(s as z.ZodType),
+        description: (s as z.ZodType).meta()?.description ?? '',
+      })),
     }
   }))
 }

@@ -5,7 +5,11 @@ import { newId } from '../ids.js'
 import type { EventName } from './names.js'
 import { insertEvent, insertOutboxRow, subscriptionsForEvent } from './store.js'
 
-export interface NewEvent { name: EventName; boardId: string | null; data: Record<string, unknown> }
+export interface NewEvent {
+  name: EventName
+  boardId: string | null
+  data: Record<string, unknown>
+}
 
 /** The exact body every attempt of one delivery sends. */
 export const deliveryBody = (deliveryId: string, event: string, timestamp: string, data: unknown): string =>
@@ -15,13 +19,29 @@ export const deliveryBody = (deliveryId: string, event: string, timestamp: strin
 const bodyWithData = (deliveryId: string, event: string, timestamp: string, dataJson: string): string =>
   `{"id":${JSON.stringify(deliveryId)},"event":${JSON.stringify(event)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`
 
-interface QueuedDelivery { webhookId: string; eventId: string | null; boardId: string | null; event: string; timestamp: string; dueAt: number }
+interface QueuedDelivery {
+  webhookId: string
+  eventId: string | null
+  boardId: string | null
+  event: string
+  timestamp: string
+  dueAt: number
+}
 
 function insertDelivery(sql: Deps['sql'], d: QueuedDelivery & { dataJson: string; createdAt: string }): string {
   const id = newId()
   insertOutboxRow(sql, {
-    id, webhook_id: d.webhookId, event_id: d.eventId, board_id: d.boardId, event: d.event, body: bodyWithData(id, d.event, d.timestamp, d.dataJson),
-    attempts: 0, status: 'pending', due_at: d.dueAt, lease_until: 0, created_at: d.createdAt,
+    id,
+    webhook_id: d.webhookId,
+    event_id: d.eventId,
+    board_id: d.boardId,
+    event: d.event,
+    body: bodyWithData(id, d.event, d.timestamp, d.dataJson),
+    attempts: 0,
+    status: 'pending',
+    due_at: d.dueAt,
+    lease_until: 0,
+    created_at: d.createdAt,
   })
   return id
 }

@@ -6,7 +6,8 @@ import type { OutboxTable } from '../db/types.js'
 import { matchesSelectors } from './names.js'
 
 const insert = fixedQuery((id: string, name: string, boardId: string | null, data: string, at: string) =>
-  qb.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)` }))
+  qb.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)` }),
+)
 
 /** Appends an event; seq orders the events. */
 export const insertEvent = (sql: Sql, id: string, name: string, boardId: string | null, data: string, at: string) =>
@@ -19,17 +20,15 @@ export const insertOutboxRow = (sql: Sql, row: OutboxTable) => sql.run(qb.insert
  * the board, whose creator is an owner/admin or still a member of the board.
  */
 const receivers = fixedQuery((boardId: string | null) =>
-    qb.selectFrom('webhooks').innerJoin('users', 'users.id', 'webhooks.created_by')
-      .select(['webhooks.id', 'webhooks.events'])
-      .where('webhooks.active', '=', 1)
-      .where(rawSql<boolean>`(
+  qb.selectFrom('webhooks').innerJoin('users', 'users.id', 'webhooks.created_by').select(['webhooks.id', 'webhooks.events']).where('webhooks.active', '=', 1)
+    .where(rawSql<boolean>`(
         webhooks.all_boards = 1
         OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id AND wb.board_id = ${boardId}))`)
-      .where(rawSql<boolean>`(users.role IN ('owner', 'admin')
-        OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`))
+    .where(rawSql<boolean>`(users.role IN ('owner', 'admin')
+        OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`),
+)
 
 export function subscriptionsForEvent(sql: Sql, event: string, boardId: string | null): string[] {
   const rows = sql.all(receivers(boardId))
   return rows.filter((r) => matchesSelectors(JSON.parse(r.events) as string[], event)).map((r) => r.id)
 }
-

@@ -6,15 +6,33 @@ export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=' | '~' | '!~'
 export type FilterValue = string | number | boolean | null
 
 /** `field op value`; `field` is the dotted path as written (`board.name`). */
-export interface Comparison { kind: 'compare'; field: string; op: CompareOp; value: FilterValue }
+export interface Comparison {
+  kind: 'compare'
+  field: string
+  op: CompareOp
+  value: FilterValue
+}
 /** `a && b && c`; always two or more items. A parenthesised `&&` inside another `&&` stays a separate node. */
-export interface And { kind: 'and'; items: FilterNode[] }
+export interface And {
+  kind: 'and'
+  items: FilterNode[]
+}
 /** `a || b || c`; always two or more items. */
-export interface Or { kind: 'or'; items: FilterNode[] }
+export interface Or {
+  kind: 'or'
+  items: FilterNode[]
+}
 /** `!cond` or `!(group)`. */
-export interface Not { kind: 'not'; item: FilterNode }
+export interface Not {
+  kind: 'not'
+  item: FilterNode
+}
 
 export type FilterNode = Comparison | And | Or | Not
 
 /** 1-based character positions of a comparison's parts, for error messages. */
-export interface ComparisonPositions { field: number; op: number; value: number }
+export interface ComparisonPositions {
+  field: number
+  op: number
+  value: number
+}

@@ -9,7 +9,12 @@ type Cond = Expression<SqlBool>
 
 /** SQL spelling of the operators that map one to one; `~`/`!~` and dates are handled separately. */
 const SQL_OP: Partial<Record<CompareOp, RawBuilder<unknown>>> = {
-  '=': sql.raw('='), '!=': sql.raw('!='), '>': sql.raw('>'), '>=': sql.raw('>='), '<': sql.raw('<'), '<=': sql.raw('<='),
+  '=': sql.raw('='),
+  '!=': sql.raw('!='),
+  '>': sql.raw('>'),
+  '>=': sql.raw('>='),
+  '<': sql.raw('<'),
+  '<=': sql.raw('<='),
 }
 
 /** Equalities on these fields pick few rows through an index: membership tests beside them should only probe. */
@@ -28,9 +33,12 @@ export function compileFilter(eb: ExpressionBuilder<any, any>, resource: string,
         const inner = anchored || n.items.some(anchors)
         return eb.and(n.items.map((i) => walk(i, inner)))
       }
-      case 'or': return eb.or(n.items.map((i) => walk(i, anchored)))
-      case 'not': return eb.not(eb.parens(walk(n.item, anchored)))
-      case 'compare': return comparison(resource, table, n, anchored)
+      case 'or':
+        return eb.or(n.items.map((i) => walk(i, anchored)))
+      case 'not':
+        return eb.not(eb.parens(walk(n.item, anchored)))
+      case 'compare':
+        return comparison(resource, table, n, anchored)
     }
   }
   return walk(node, anchored)
@@ -83,7 +91,8 @@ function comparison(resource: string, table: string, n: Comparison, anchored: bo
 function fromWhere(table: string, hops: Hop[], membership?: MultiField) {
   const parts: { src: string; on: string }[] = []
   const as = (name: string, alias: string) => `${quote(name)} as ${quote(alias)}`
-  let outer = '', inner = ''
+  let outer = '',
+    inner = ''
   hops.forEach((h, i) => {
     const k = i + 1
     const prev = k === 1 ? table : `t${k - 1}`
@@ -132,12 +141,18 @@ function date(f: ScalarField, op: CompareOp, value: string, col: Expression<unkn
   if (lit.kind === 'day') {
     const { day, next } = lit
     switch (op) {
-      case '=': return sql<SqlBool>`(${col} >= ${day} and ${col} < ${next})`
-      case '!=': return sql<SqlBool>`(${col} < ${day} or ${col} >= ${next})`
-      case '>': return sql<SqlBool>`${col} >= ${next}`
-      case '>=': return sql<SqlBool>`${col} >= ${day}`
-      case '<': return sql<SqlBool>`${col} < ${day}`
-      default: return sql<SqlBool>`${col} < ${next}`
+      case '=':
+        return sql<SqlBool>`(${col} >= ${day} and ${col} < ${next})`
+      case '!=':
+        return sql<SqlBool>`(${col} < ${day} or ${col} >= ${next})`
+      case '>':
+        return sql<SqlBool>`${col} >= ${next}`
+      case '>=':
+        return sql<SqlBool>`${col} >= ${day}`
+      case '<':
+        return sql<SqlBool>`${col} < ${day}`
+      default:
+        return sql<SqlBool>`${col} < ${next}`
     }
   }
   const stored = f.mixed ? sql`(case when length(${col}) = 10 then ${col} || 'T00:00:00.000Z' else ${col} end)` : col

@@ -34,10 +34,15 @@ export interface MultiField {
 }
 
 /** Another name for a (possibly dotted) field of the same resource. */
-export interface AliasField { alias: string }
+export interface AliasField {
+  alias: string
+}
 
 export type FieldDef = ScalarField | MultiField | AliasField
-export interface FilterResource { table: string; fields: Record<string, FieldDef> }
+export interface FilterResource {
+  table: string
+  fields: Record<string, FieldDef>
+}
 
 export const DEFAULT_OPS: Record<ScalarType | 'multi', readonly CompareOp[]> = {
   text: ['=', '!=', '~', '!~'],

@@ -43,7 +43,10 @@ export function filterExpression(resource: string, input: string | null | undefi
 
 /** Shorthand for list routes: `applyFilter(qb.selectFrom('cards'), 'cards', query.filter)`. */
 export function applyFilter<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>, resource: string, input: string | null | undefined, opts: { anchored?: boolean } = {},
+  query: SelectQueryBuilder<DB, TB, O>,
+  resource: string,
+  input: string | null | undefined,
+  opts: { anchored?: boolean } = {},
 ): SelectQueryBuilder<DB, TB, O> {
   const f = filterExpression(resource, input, opts)
   return f ? query.where(f as never) : query

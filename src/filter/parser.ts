@@ -36,7 +36,10 @@ class Parser {
   private comparisons = 0
   private depth = 0
 
-  constructor(private readonly tokens: Tokenizer, private readonly check?: ComparisonCheck) {}
+  constructor(
+    private readonly tokens: Tokenizer,
+    private readonly check?: ComparisonCheck,
+  ) {}
 
   atEnd(): boolean {
     return this.tokens.peek().kind === 'eof'

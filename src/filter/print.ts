@@ -37,8 +37,10 @@ function plainNumber(n: number): string {
   const digits = mantissa.replace('.', '')
   const point = (dot < 0 ? mantissa.length : dot) + Number(s.slice(e + 1))
   const body =
-    point <= 0 ? `0.${'0'.repeat(-point)}${digits}`
-    : point >= digits.length ? digits + '0'.repeat(point - digits.length)
-    : `${digits.slice(0, point)}.${digits.slice(point)}`
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`
   return (neg ? '-' : '') + body
 }

@@ -58,12 +58,23 @@ export class Tokenizer {
     }
     this.i++
     switch (c) {
-      case '(': case ')': case '!': return { kind: c, pos, text: c }
-      case '=': case '>': case '<': case '~': return { kind: 'op', pos, text: c }
-      case '"': return this.string(start)
-      case "'": return failAt(pos, 'single quotes are not allowed; write strings in double quotes')
-      case '&': return failAt(pos, 'unexpected character "&" (use "&&")')
-      case '|': return failAt(pos, 'unexpected character "|" (use "||")')
+      case '(':
+      case ')':
+      case '!':
+        return { kind: c, pos, text: c }
+      case '=':
+      case '>':
+      case '<':
+      case '~':
+        return { kind: 'op', pos, text: c }
+      case '"':
+        return this.string(start)
+      case "'":
+        return failAt(pos, 'single quotes are not allowed; write strings in double quotes')
+      case '&':
+        return failAt(pos, 'unexpected character "&" (use "&&")')
+      case '|':
+        return failAt(pos, 'unexpected character "|" (use "||")')
     }
     const code = s.charCodeAt(start)
     if (c === '-' || isDigit(code)) return this.number(start)

@@ -14,13 +14,18 @@ const redocHtml = `<!doctype html>
 export function docsRouter(): express.Router {
   const router = express.Router()
   const selfOnly = (_req: express.Request, res: express.Response, next: express.NextFunction) => {
-    res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; font-src 'self' data:")
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; font-src 'self' data:",
+    )
     next()
   }
   const options = { swaggerOptions: { url: '/v1/openapi.json', validatorUrl: null } }
   router.use('/v1/docs', selfOnly, swaggerUi.serveFiles(undefined, options), swaggerUi.setup(undefined, { ...options, customSiteTitle: 'taskd API' }))
   const redocBundle = path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js')
   router.get('/v1/redoc/redoc.standalone.js', (_req, res) => res.sendFile(redocBundle))
-  router.get('/v1/redoc', selfOnly, (_req, res) => { res.type('html').send(redocHtml) })
+  router.get('/v1/redoc', selfOnly, (_req, res) => {
+    res.type('html').send(redocHtml)
+  })
   return router
 }

@@ -3,7 +3,11 @@ import type { NextFunction, Request, Response } from 'express'
 import { FilterError } from '../filter/error.js'
 import { HttpError } from '../errors.js'
 
-interface BodyParserError { type?: string; status?: number; expose?: boolean }
+interface BodyParserError {
+  type?: string
+  status?: number
+  expose?: boolean
+}
 
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err
@@ -11,7 +15,8 @@ export function toHttpError(err: unknown): HttpError {
   const e = err as BodyParserError
   if (e?.type === 'entity.parse.failed') return new HttpError(400, 'bad_request', 'The request body is not valid JSON.')
   if (e?.type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'The request body is too large.')
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpError(415, 'unsupported_media_type', 'The body encoding is not supported.')
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+    return new HttpError(415, 'unsupported_media_type', 'The body encoding is not supported.')
   if (e?.type === 'request.aborted') return new HttpError(400, 'bad_request', 'The request was aborted.')
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new HttpError(e.status, 'bad_request', 'The request could not be read.')
   return new HttpError(500, 'internal', 'Something went wrong on our side.')
@@ -21,7 +26,10 @@ export function errorHandler(log: (msg: string, err: unknown) => void) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const httpError = toHttpError(err)
     if (httpError.status >= 500) log('request failed', err)
-    if (res.headersSent) { res.end(); return }
+    if (res.headersSent) {
+      res.end()
+      return
+    }
     for (const [k, v] of Object.entries(httpError.headers ?? {})) res.setHeader(k, v)
     const body: Record<string, unknown> = { code: httpError.code, message: httpError.message }
     if (httpError.details) body.details = httpError.details

@@ -36,12 +36,18 @@ const pascal = (id: string) => id[0].toUpperCase() + id.slice(1)
 /** A body without a component name gets one from its operation, so every body is a named schema. */
 const named = (schema: ZodType, name: string) => (schema.meta()?.id ? schema : schema.meta({ id: name }))
 
-export interface WebhookEventDoc { event: string; summary: string; data: ZodType }
+export interface WebhookEventDoc {
+  event: string
+  summary: string
+  data: ZodType
+}
 
 export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDoc[] = [], serverUrl?: string): object {
   const registry = new OpenAPIRegistry()
   const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http', scheme: 'bearer', description: 'A personal access token: `Authorization: Bearer tt_...`',
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A personal access token: `Authorization: Bearer tt_...`',
   })
   for (const spec of routes) {
     const responses: Record<string, object> = {}
@@ -52,10 +58,16 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       responses[status] ??= { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } }
     }
     registry.registerPath({
-      method: spec.method, path: spec.path, operationId: spec.operationId, tags: [spec.tag], summary: spec.summary, description: spec.description,
+      method: spec.method,
+      path: spec.path,
+      operationId: spec.operationId,
+      tags: [spec.tag],
+      summary: spec.summary,
+      description: spec.description,
       security: spec.access === 'public' ? [] : [{ [bearer.name]: [] }],
       request: {
-        params: spec.params, query: spec.query,
+        params: spec.params,
+        query: spec.query,
         body: spec.body ? { required: true, content: { 'application/json': { schema: named(spec.body, `${pascal(spec.operationId)}Body`) } } } : undefined,
       },
       responses,
@@ -69,7 +81,10 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       data: e.data,
     })
     registry.registerWebhook({
-      method: 'post', path: e.event, summary: e.summary, description: 'Sent with the subscription\'s method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>`.',
+      method: 'post',
+      path: e.event,
+      summary: e.summary,
+      description: "Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>`.",
       request: { body: { content: { 'application/json': { schema: envelope } } } },
       responses: { 200: { description: 'Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped' } },
     })
@@ -77,7 +92,8 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
-      title: 'taskd API', version: VERSION,
+      title: 'taskd API',
+      version: VERSION,
       description: [
         'Self-hosted task and project management. Every error has the shape `{ "error": { "code", "message", "details"? } }`.',
         'Lists answer `{ page, perPage, totalItems, totalPages, items }`.',

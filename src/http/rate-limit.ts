@@ -7,7 +7,10 @@ const WINDOW_MS = 60_000
 
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>()
-  constructor(private readonly clock: Clock, private readonly limit = REQUESTS_PER_MINUTE) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limit = REQUESTS_PER_MINUTE,
+  ) {}
 
   /** Counts one request for `key`; throws 429 with Retry-After once the window's budget is spent. */
   take(key: string): void {

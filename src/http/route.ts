@@ -9,7 +9,11 @@ import { RateLimiter } from './rate-limit.js'
 
 export type Access = 'public' | Permission
 
-export interface Reply { status: number; body?: unknown; headers?: Record<string, string> }
+export interface Reply {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
 
 export interface RouteContext<P, Q, B> {
   actor: Actor
@@ -48,9 +52,11 @@ export const defineRoute = <P extends ZodObject, Q extends ZodObject, B extends 
 /** One detail per problem; an unknown key is named by its own path, so clients see which field to drop. */
 export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
   const at = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(root)'
-  return error.issues.flatMap((i) => i.code === 'unrecognized_keys'
-    ? i.keys.map((key) => ({ path: at([...i.path, key]), message: `Unknown field "${key}".` }))
-    : [{ path: at(i.path), message: i.message }])
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: at([...i.path, key]), message: `Unknown field "${key}".` }))
+      : [{ path: at(i.path), message: i.message }],
+  )
 }
 
 export interface ApiOptions {
@@ -66,7 +72,10 @@ export class Api {
   private readonly limiter: RateLimiter | undefined
   private readonly matchers: { re: RegExp; method: string }[] = []
 
-  constructor(private readonly deps: Deps, private readonly opts: ApiOptions) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly opts: ApiOptions,
+  ) {
     this.limiter = deps.config.rateLimit ? new RateLimiter(opts.clock) : undefined
   }
 

@@ -16,31 +16,57 @@ export interface ListSpec {
   expand: readonly string[]
 }
 
-export interface ListParams { page: number; per_page: number; sort?: string; filter?: string; expand?: string }
+export interface ListParams {
+  page: number
+  per_page: number
+  sort?: string
+  filter?: string
+  expand?: string
+}
 
 /** The query parameters of a list route: page, per_page, sort, filter and (when the family has relations) expand. */
 export function listQuery(spec: ListSpec) {
   return z.object({
     page: z.coerce.number().int().min(1).default(1).meta({ description: 'Page number, from 1.' }),
     per_page: z.coerce.number().int().min(1).max(500).default(30).meta({ description: 'Page size, 1 to 500 (default 30).' }),
-    sort: z.string().max(500).optional()
-      .meta({ description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}.` }),
+    sort: z
+      .string()
+      .max(500)
+      .optional()
+      .meta({
+        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}.`,
+      }),
     filter: z.string().optional().meta({ description: 'Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`.' }),
-    expand: z.string().max(500).optional()
-      .meta({ description: spec.expand.length ? `Comma-separated relations returned inline under \`expand\`: ${spec.expand.join(', ')}.` : 'No relations can be expanded here.' }),
+    expand: z
+      .string()
+      .max(500)
+      .optional()
+      .meta({
+        description: spec.expand.length
+          ? `Comma-separated relations returned inline under \`expand\`: ${spec.expand.join(', ')}.`
+          : 'No relations can be expanded here.',
+      }),
   })
 }
 
-export interface Page<T> { page: number; perPage: number; totalItems: number; totalPages: number; items: T[] }
+export interface Page<T> {
+  page: number
+  perPage: number
+  totalItems: number
+  totalPages: number
+  items: T[]
+}
 
 export function pageSchema<T extends z.ZodType>(item: T, name: string) {
-  return z.strictObject({
-    page: z.number().int(),
-    perPage: z.number().int(),
-    totalItems: z.number().int(),
-    totalPages: z.number().int(),
-    items: z.array(item),
-  }).meta({ id: name })
+  return z
+    .strictObject({
+      page: z.number().int(),
+      perPage: z.number().int(),
+      totalItems: z.number().int(),
+      totalPages: z.number().int(),
+      items: z.array(item),
+    })
+    .meta({ id: name })
 }
 
 /** Parses `sort` against the sortable fields (name → column); unknown fields, prototype names included, are a 400. */
@@ -67,11 +93,18 @@ export function parseExpand(expand: string | undefined, relations: readonly stri
 }
 
 /** The two queries of a page: a COUNT over the whole filter and the rows in order, `id` as the final tie-breaker. */
-export function pageQueries(base: SelectQueryBuilder<any, any, any>, table: string, opts: { page: number; perPage: number; order: [string, 'asc' | 'desc'][] }) {
+export function pageQueries(
+  base: SelectQueryBuilder<any, any, any>,
+  table: string,
+  opts: { page: number; perPage: number; order: [string, 'asc' | 'desc'][] },
+) {
   const count = base.clearSelect().select(rawSql<number>`count(*)`.as('n'))
   let rows = base.clearSelect().selectAll(table as any)
   for (const [column, dir] of opts.order) rows = rows.orderBy(rawSql.ref(column), dir)
-  rows = rows.orderBy(rawSql.ref(`${table}.id`), 'asc').limit(opts.perPage).offset((opts.page - 1) * opts.perPage)
+  rows = rows
+    .orderBy(rawSql.ref(`${table}.id`), 'asc')
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage)
   return { count, rows }
 }
 
@@ -87,8 +120,12 @@ export function listQueries(base: SelectQueryBuilder<any, any, any>, spec: ListS
  * `anchored`: the base already narrows by an indexed equality (a board or list parameter), which the filter compiler uses.
  */
 export function listPage<Row, T>(
-  sql: Sql, base: SelectQueryBuilder<any, any, any>, spec: ListSpec, params: ListParams,
-  present: (rows: Row[], expand: ReadonlySet<string>) => T[], opts: { anchored?: boolean } = {},
+  sql: Sql,
+  base: SelectQueryBuilder<any, any, any>,
+  spec: ListSpec,
+  params: ListParams,
+  present: (rows: Row[], expand: ReadonlySet<string>) => T[],
+  opts: { anchored?: boolean } = {},
 ): Page<T> {
   const expand = parseExpand(params.expand, spec.expand)
   const q = listQueries(base, spec, params, opts)

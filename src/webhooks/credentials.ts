@@ -3,7 +3,12 @@ import type { SecretBox } from '../crypto.js'
 import type { WebhooksTable } from '../db/types.js'
 
 export type AuthType = WebhooksTable['auth_type']
-export interface AuthCredentials { token?: string; username?: string; password?: string; header_value?: string }
+export interface AuthCredentials {
+  token?: string
+  username?: string
+  password?: string
+  header_value?: string
+}
 
 // The row id is part of the associated data, so a sealed value moved to another subscription will not open.
 const secretContext = (id: string) => `webhook:${id}:secret`
@@ -23,9 +28,13 @@ export function openAuth(box: SecretBox, row: Pick<WebhooksTable, 'id' | 'auth_e
 /** Headers of first-class authentication; these win over a static header of the same name. */
 export function authHeaders(type: AuthType, headerName: string | null, creds: AuthCredentials): Record<string, string> {
   switch (type) {
-    case 'bearer': return { Authorization: `Bearer ${creds.token ?? ''}` }
-    case 'basic': return { Authorization: `Basic ${Buffer.from(`${creds.username ?? ''}:${creds.password ?? ''}`, 'utf8').toString('base64')}` }
-    case 'header': return headerName ? { [headerName]: creds.header_value ?? '' } : {}
-    default: return {}
+    case 'bearer':
+      return { Authorization: `Bearer ${creds.token ?? ''}` }
+    case 'basic':
+      return { Authorization: `Basic ${Buffer.from(`${creds.username ?? ''}:${creds.password ?? ''}`, 'utf8').toString('base64')}` }
+    case 'header':
+      return headerName ? { [headerName]: creds.header_value ?? '' } : {}
+    default:
+      return {}
   }
 }

@@ -22,7 +22,12 @@ export interface DeliveryEnv {
   material: Map<string, Material>
 }
 
-interface Material { key: string; secret: string | null; auth: Record<string, string>; static: Record<string, string> }
+interface Material {
+  key: string
+  secret: string | null
+  auth: Record<string, string>
+  static: Record<string, string>
+}
 
 /** What an attempt decided; recorded in batches by src/webhooks/record.ts. `log` is null when the row vanished with its subscription. */
 export interface Settlement {
@@ -40,9 +45,20 @@ export type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
  * delivery time, so a member who left the board stops receiving even what was queued. One query per table per batch.
  */
 export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, Gate> {
-  const subs = new Map(getWebhooks(sql, rows.map((r) => r.webhook_id)).map((w) => [w.id, w]))
-  const roles = creatorRoles(sql, [...subs.values()].map((s) => s.created_by))
-  const exempt = (sub: WebhooksTable) => { const role = roles.get(sub.created_by); return role !== undefined && isAdminRole(role) }
+  const subs = new Map(
+    getWebhooks(
+      sql,
+      rows.map((r) => r.webhook_id),
+    ).map((w) => [w.id, w]),
+  )
+  const roles = creatorRoles(
+    sql,
+    [...subs.values()].map((s) => s.created_by),
+  )
+  const exempt = (sub: WebhooksTable) => {
+    const role = roles.get(sub.created_by)
+    return role !== undefined && isAdminRole(role)
+  }
   const pairs = rows.flatMap((r) => {
     const sub = subs.get(r.webhook_id)
     return sub && r.board_id !== null && !exempt(sub) ? [{ boardId: r.board_id, userId: sub.created_by }] : []
@@ -62,7 +78,7 @@ export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, G
     else if (!sub.active) gates.set(row.id, { drop: 'the subscription is inactive; not sent' })
     else if (!stillWanted(sub, row)) gates.set(row.id, { drop: 'the subscription no longer covers this event or board; not sent' })
     else if (row.board_id !== null && !exempt(sub) && !members.has(membershipKey(row.board_id, sub.created_by))) {
-      gates.set(row.id, { drop: 'the subscription\'s creator is no longer a member of the event\'s board; not sent' })
+      gates.set(row.id, { drop: "the subscription's creator is no longer a member of the event's board; not sent" })
     } else gates.set(row.id, { sub })
   }
   return gates
@@ -75,7 +91,9 @@ function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
   if (cached?.key === key) return cached
   const box = env.deps.secrets
   const m: Material = {
-    key, secret: openSecret(box, sub), auth: authHeaders(sub.auth_type, sub.auth_header_name, openAuth(box, sub)),
+    key,
+    secret: openSecret(box, sub),
+    auth: authHeaders(sub.auth_type, sub.auth_header_name, openAuth(box, sub)),
     static: JSON.parse(sub.headers) as Record<string, string>,
   }
   if (env.material.size > 1000) env.material.clear()
@@ -88,11 +106,24 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
   const attempt = row.attempts + 1
   const at = isoAt(deps.clock.now())
   const logOf = (l: Pick<WebhookLogsTable, 'status_code' | 'outcome' | 'error' | 'duration_ms' | 'response_excerpt'>) => ({
-    id: newId(), webhook_id: row.webhook_id, board_id: row.board_id, delivery_id: row.id, event: row.event, attempt, at, request_body: row.body, ...l,
+    id: newId(),
+    webhook_id: row.webhook_id,
+    board_id: row.board_id,
+    delivery_id: row.id,
+    event: row.event,
+    attempt,
+    at,
+    request_body: row.body,
+    ...l,
   })
   if ('gone' in gate) return { id: row.id, webhookId: row.webhook_id, status: 'dropped', log: null }
   if ('drop' in gate) {
-    return { id: row.id, webhookId: row.webhook_id, status: 'dropped', log: logOf({ status_code: null, outcome: 'dropped', error: gate.drop, duration_ms: 0, response_excerpt: '' }) }
+    return {
+      id: row.id,
+      webhookId: row.webhook_id,
+      status: 'dropped',
+      log: logOf({ status_code: null, outcome: 'dropped', error: gate.drop, duration_ms: 0, response_excerpt: '' }),
+    }
   }
   const { sub } = gate
   let material: Material
@@ -101,22 +132,43 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
   } catch {
     // Sending unsigned or without credentials would be worse than not sending; the message never includes the secret.
     const error = 'stored secret or credentials cannot be decrypted (was the master key changed?)'
-    return { id: row.id, webhookId: row.webhook_id, status: 'failed', log: logOf({ status_code: null, outcome: 'failed', error, duration_ms: 0, response_excerpt: '' }) }
+    return {
+      id: row.id,
+      webhookId: row.webhook_id,
+      status: 'failed',
+      log: logOf({ status_code: null, outcome: 'failed', error, duration_ms: 0, response_excerpt: '' }),
+    }
   }
   const headers = deliveryHeaders({
-    event: row.event, deliveryId: row.id, body: row.body, secret: material.secret, userAgent: env.userAgent, auth: material.auth, static: material.static,
+    event: row.event,
+    deliveryId: row.id,
+    body: row.body,
+    secret: material.secret,
+    userAgent: env.userAgent,
+    auth: material.auth,
+    static: material.static,
   })
   const result = await sendWebhook({
-    url: sub.url, method: sub.method, headers, body: row.body, timeoutMs: deps.config.webhookTimeoutMs,
-    allowPrivate: deps.config.allowPrivateTargets, dispatcher: env.dispatcher,
+    url: sub.url,
+    method: sub.method,
+    headers,
+    body: row.body,
+    timeoutMs: deps.config.webhookTimeoutMs,
+    allowPrivate: deps.config.allowPrivateTargets,
+    dispatcher: env.dispatcher,
   })
   const verdict = judgeAttempt(result, attempt)
   return {
-    id: row.id, webhookId: row.webhook_id, status: verdict.status,
+    id: row.id,
+    webhookId: row.webhook_id,
+    status: verdict.status,
     dueAt: verdict.status === 'pending' ? deps.clock.now() + retryDelayMs(deps.config.webhookRetryDelays, attempt) : undefined,
     log: logOf({
-      status_code: result.statusCode, outcome: verdict.outcome, error: verdict.error ?? null,
-      duration_ms: result.durationMs, response_excerpt: result.responseExcerpt,
+      status_code: result.statusCode,
+      outcome: verdict.outcome,
+      error: verdict.error ?? null,
+      duration_ms: result.durationMs,
+      response_excerpt: result.responseExcerpt,
     }),
   }
 }

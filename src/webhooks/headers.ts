@@ -4,9 +4,23 @@ import { legacySignature, serviceSignature } from './signing.js'
 /** Names a subscription's static `headers` may not use: hop-by-hop and framing headers would corrupt the request,
  *  and the delivery's own headers are the contract receivers verify against. */
 const FORBIDDEN = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding',
-  'upgrade', 'host', 'content-length', 'expect',
-  'content-type', 'x-webhook-event', 'x-webhook-delivery', 'x-service-signature', 'x-webhook-signature',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+  'content-type',
+  'x-webhook-event',
+  'x-webhook-delivery',
+  'x-service-signature',
+  'x-webhook-signature',
 ])
 
 // RFC 9110 token characters.

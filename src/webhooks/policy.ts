@@ -21,13 +21,20 @@ export function judgeAttempt(result: SendResult, attempt: number): Verdict {
       ? { outcome: 'retrying', status: 'pending', error }
       : { outcome: 'failed', status: 'failed', error: `${error}; gave up after ${MAX_ATTEMPTS} attempts` }
   switch (result.outcome) {
-    case 'ok': return { outcome: 'delivered', status: 'delivered' }
-    case 'redirect': return { outcome: 'failed', status: 'failed', error: `receiver answered ${result.statusCode}; redirects are not followed` }
-    case 'client_error': return { outcome: 'dropped', status: 'dropped', error: `receiver answered ${result.statusCode}; not retried` }
-    case 'refused_target': return { outcome: 'failed', status: 'failed', error: `target refused: ${result.error ?? 'private or reserved address'}` }
-    case 'server_error': return transient(`receiver answered ${result.statusCode}`)
-    case 'timeout': return transient(result.error ?? 'timed out')
-    default: return transient(result.error ?? 'connection failed')
+    case 'ok':
+      return { outcome: 'delivered', status: 'delivered' }
+    case 'redirect':
+      return { outcome: 'failed', status: 'failed', error: `receiver answered ${result.statusCode}; redirects are not followed` }
+    case 'client_error':
+      return { outcome: 'dropped', status: 'dropped', error: `receiver answered ${result.statusCode}; not retried` }
+    case 'refused_target':
+      return { outcome: 'failed', status: 'failed', error: `target refused: ${result.error ?? 'private or reserved address'}` }
+    case 'server_error':
+      return transient(`receiver answered ${result.statusCode}`)
+    case 'timeout':
+      return transient(result.error ?? 'timed out')
+    default:
+      return transient(result.error ?? 'connection failed')
   }
 }
 

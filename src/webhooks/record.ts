@@ -14,7 +14,13 @@ export function writeSettlements(sql: Sql, batch: readonly Settlement[]): void {
     }
     const changed = new Set<string>()
     for (const group of groups.values()) {
-      for (const id of settleOutboxRows(sql, group.map((s) => s.id), group[0].status, group[0].dueAt)) changed.add(id)
+      for (const id of settleOutboxRows(
+        sql,
+        group.map((s) => s.id),
+        group[0].status,
+        group[0].dueAt,
+      ))
+        changed.add(id)
     }
     // An id that did not change went with its deleted subscription: nothing is left to log against.
     const logs = batch.filter((s) => s.log !== null && changed.has(s.id)).map((s) => s.log!)

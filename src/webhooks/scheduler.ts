@@ -49,7 +49,10 @@ export class OutboxScheduler {
   private dueTimer?: NodeJS.Timeout
   private lastPurge = 0
 
-  constructor(private readonly deps: Deps, opts: SchedulerOptions = {}) {
+  constructor(
+    private readonly deps: Deps,
+    opts: SchedulerOptions = {},
+  ) {
     this.concurrency = opts.concurrency ?? 16
     this.pollMs = opts.pollMs ?? 1000
     this.leaseMs = deps.config.webhookLeaseMs ?? deps.config.webhookTimeoutMs + 20_000
@@ -184,7 +187,12 @@ export class OutboxScheduler {
     }
     let timer: NodeJS.Timeout | undefined
     // Attempts still running after the grace period keep their lease and are sent again after restart.
-    await Promise.race([this.queue.onIdle(), new Promise<void>((r) => { timer = setTimeout(r, graceMs) })])
+    await Promise.race([
+      this.queue.onIdle(),
+      new Promise<void>((r) => {
+        timer = setTimeout(r, graceMs)
+      }),
+    ])
     clearTimeout(timer)
     this.flush()
     this.closed = true

@@ -1,36 +1,30 @@
 // Performs one outgoing webhook HTTP attempt through an SSRF-guarded undici Agent and reports its outcome; never throws.
-import { isIP, type Socket } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import {
-  TargetRefusedError,
-  checkWebhookUrl,
-  createPinnedLookup,
-  isPrivateAddress,
-  type LookupAll,
-} from './url-safety.js';
+import { isIP, type Socket } from 'node:net'
+import { StringDecoder } from 'node:string_decoder'
+import { Agent, buildConnector, request, type Dispatcher } from 'undici'
+import { TargetRefusedError, checkWebhookUrl, createPinnedLookup, isPrivateAddress, type LookupAll } from './url-safety.js'
 
-export const RESPONSE_EXCERPT_BYTES = 1024;
+export const RESPONSE_EXCERPT_BYTES = 1024
 
-export type SendOutcome = 'ok' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' | 'refused_target';
+export type SendOutcome = 'ok' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' | 'refused_target'
 
 export interface SendRequest {
-  url: string;
-  method: 'POST' | 'PUT' | 'PATCH';
-  headers: Record<string, string>;
-  body: string | Buffer;
-  timeoutMs: number;
-  allowPrivate: boolean;
+  url: string
+  method: 'POST' | 'PUT' | 'PATCH'
+  headers: Record<string, string>
+  body: string | Buffer
+  timeoutMs: number
+  allowPrivate: boolean
   /** Overrides the shared agent (tests inject one with a fake resolver). */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher
 }
 
 export interface SendResult {
-  statusCode: number | null;
-  outcome: SendOutcome;
-  error?: string;
-  responseExcerpt: string;
-  durationMs: number;
+  statusCode: number | null
+  outcome: SendOutcome
+  error?: string
+  responseExcerpt: string
+  durationMs: number
 }
 
 /** An Agent whose every connection passes the address policy: names resolve through the pinned
@@ -40,111 +34,111 @@ export function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?: Look
   const base = buildConnector({
     timeout: opts.connectTimeoutMs ?? 10_000,
     lookup: createPinnedLookup({ allowPrivate: opts.allowPrivate, lookup: opts.lookup }),
-  });
+  })
   const connect: buildConnector.connector = (options, callback) => {
-    const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
+    const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname
     if (!opts.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-      callback(new TargetRefusedError(`${host} is a private or reserved address`), null);
-      return;
+      callback(new TargetRefusedError(`${host} is a private or reserved address`), null)
+      return
     }
     base(options, (...args) => {
-      const [err, socket] = args;
-      if (err !== null) return callback(err, null);
-      const peer = (socket as Socket).remoteAddress;
+      const [err, socket] = args
+      if (err !== null) return callback(err, null)
+      const peer = (socket as Socket).remoteAddress
       // Defence in depth: whatever path produced this socket, never talk to a private peer.
       if (!opts.allowPrivate && (peer === undefined || isPrivateAddress(peer))) {
-        socket.destroy();
-        return callback(new TargetRefusedError(`connected address ${peer ?? '(unknown)'} is a private or reserved address`), null);
+        socket.destroy()
+        return callback(new TargetRefusedError(`connected address ${peer ?? '(unknown)'} is a private or reserved address`), null)
       }
-      callback(null, socket);
-    });
-  };
-  return new Agent({ connect });
+      callback(null, socket)
+    })
+  }
+  return new Agent({ connect })
 }
 
 // Created once and reused so keep-alive connections to the same receivers survive between deliveries.
-const sharedAgents = new Map<boolean, Agent>();
+const sharedAgents = new Map<boolean, Agent>()
 
 export function deliveryAgent(allowPrivate: boolean): Agent {
-  let agent = sharedAgents.get(allowPrivate);
+  let agent = sharedAgents.get(allowPrivate)
   if (!agent) {
-    agent = createDeliveryAgent({ allowPrivate });
-    sharedAgents.set(allowPrivate, agent);
+    agent = createDeliveryAgent({ allowPrivate })
+    sharedAgents.set(allowPrivate, agent)
   }
-  return agent;
+  return agent
 }
 
 /** Closes the shared agents (server shutdown, end of tests) so idle sockets do not hold the process open. */
 export async function closeDeliveryAgents(): Promise<void> {
-  const agents = [...sharedAgents.values()];
-  sharedAgents.clear();
-  await Promise.all(agents.map((a) => a.close()));
+  const agents = [...sharedAgents.values()]
+  sharedAgents.clear()
+  await Promise.all(agents.map((a) => a.close()))
 }
 
 function outcomeForStatus(status: number): SendOutcome {
-  if (status >= 200 && status < 300) return 'ok';
-  if (status >= 300 && status < 400) return 'redirect';
-  if (status >= 400 && status < 500) return 'client_error';
-  return status >= 500 ? 'server_error' : 'network_error';
+  if (status >= 200 && status < 300) return 'ok'
+  if (status >= 300 && status < 400) return 'redirect'
+  if (status >= 400 && status < 500) return 'client_error'
+  return status >= 500 ? 'server_error' : 'network_error'
 }
 
 function hasCode(err: unknown, codes: readonly string[], depth = 0): boolean {
-  if (err === null || typeof err !== 'object' || depth > 5) return false;
-  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && codes.includes(e.code)) return true;
-  if (Array.isArray(e.errors) && e.errors.some((x) => hasCode(x, codes, depth + 1))) return true;
-  return hasCode(e.cause, codes, depth + 1);
+  if (err === null || typeof err !== 'object' || depth > 5) return false
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown }
+  if (typeof e.code === 'string' && codes.includes(e.code)) return true
+  if (Array.isArray(e.errors) && e.errors.some((x) => hasCode(x, codes, depth + 1))) return true
+  return hasCode(e.cause, codes, depth + 1)
 }
 
 function refusalMessage(err: unknown, depth = 0): string | undefined {
-  if (err instanceof TargetRefusedError) return err.message;
-  if (err === null || typeof err !== 'object' || depth > 5) return undefined;
-  const e = err as { cause?: unknown; errors?: unknown };
+  if (err instanceof TargetRefusedError) return err.message
+  if (err === null || typeof err !== 'object' || depth > 5) return undefined
+  const e = err as { cause?: unknown; errors?: unknown }
   for (const inner of Array.isArray(e.errors) ? e.errors : []) {
-    const m = refusalMessage(inner, depth + 1);
-    if (m) return m;
+    const m = refusalMessage(inner, depth + 1)
+    if (m) return m
   }
-  return refusalMessage(e.cause, depth + 1);
+  return refusalMessage(e.cause, depth + 1)
 }
 
-const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'] as const;
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'] as const
 
 /** Reads at most RESPONSE_EXCERPT_BYTES and drops the rest: a receiver must not make us buffer a huge answer. */
 async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  body.on('error', () => {}); // errors after we stop reading are of no interest
+  const chunks: Buffer[] = []
+  let size = 0
+  body.on('error', () => {}) // errors after we stop reading are of no interest
   try {
     for await (const chunk of body) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
-      if (size >= RESPONSE_EXCERPT_BYTES) break; // leaving the loop destroys the stream
+      chunks.push(chunk as Buffer)
+      size += (chunk as Buffer).length
+      if (size >= RESPONSE_EXCERPT_BYTES) break // leaving the loop destroys the stream
     }
   } catch {
     // A body cut short still leaves whatever arrived as the excerpt.
   } finally {
-    if (!body.destroyed) body.destroy();
+    if (!body.destroyed) body.destroy()
   }
-  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
+  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES)
   // StringDecoder.write holds back a character split at the cut instead of emitting U+FFFD.
-  let text = new StringDecoder('utf8').write(bytes);
-  while (Buffer.byteLength(text) > RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1);
-  return text;
+  let text = new StringDecoder('utf8').write(bytes)
+  while (Buffer.byteLength(text) > RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1)
+  return text
 }
 
 export async function sendWebhook(req: SendRequest): Promise<SendResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const checked = checkWebhookUrl(req.url);
-  if (!checked.ok) return { statusCode: null, outcome: 'refused_target', error: checked.reason, responseExcerpt: '', durationMs: elapsed() };
+  const started = performance.now()
+  const elapsed = () => Math.round(performance.now() - started)
+  const checked = checkWebhookUrl(req.url)
+  if (!checked.ok) return { statusCode: null, outcome: 'refused_target', error: checked.reason, responseExcerpt: '', durationMs: elapsed() }
 
   // One deadline for the whole attempt (connect, headers and body), as SPEC's per-attempt timeout.
-  const controller = new AbortController();
-  let timedOut = false;
+  const controller = new AbortController()
+  let timedOut = false
   const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${req.timeoutMs} ms`));
-  }, req.timeoutMs);
+    timedOut = true
+    controller.abort(new Error(`timed out after ${req.timeoutMs} ms`))
+  }, req.timeoutMs)
   try {
     const res = await request(checked.url.href, {
       method: req.method,
@@ -155,19 +149,19 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
       // undici 7 never follows redirects without the redirect interceptor: a 3xx is reported, not chased.
-    });
-    const responseExcerpt = await readExcerpt(res.body);
-    return { statusCode: res.statusCode, outcome: outcomeForStatus(res.statusCode), responseExcerpt, durationMs: elapsed() };
+    })
+    const responseExcerpt = await readExcerpt(res.body)
+    return { statusCode: res.statusCode, outcome: outcomeForStatus(res.statusCode), responseExcerpt, durationMs: elapsed() }
   } catch (err) {
-    const refused = refusalMessage(err);
-    if (refused !== undefined) return { statusCode: null, outcome: 'refused_target', error: refused, responseExcerpt: '', durationMs: elapsed() };
+    const refused = refusalMessage(err)
+    if (refused !== undefined) return { statusCode: null, outcome: 'refused_target', error: refused, responseExcerpt: '', durationMs: elapsed() }
     if (timedOut || hasCode(err, TIMEOUT_CODES)) {
-      return { statusCode: null, outcome: 'timeout', error: `timed out after ${req.timeoutMs} ms`, responseExcerpt: '', durationMs: elapsed() };
+      return { statusCode: null, outcome: 'timeout', error: `timed out after ${req.timeoutMs} ms`, responseExcerpt: '', durationMs: elapsed() }
     }
-    const e = err as { code?: string; message?: string };
-    const error = [e.code, e.message].filter(Boolean).join(': ') || String(err);
-    return { statusCode: null, outcome: 'network_error', error, responseExcerpt: '', durationMs: elapsed() };
+    const e = err as { code?: string; message?: string }
+    const error = [e.code, e.message].filter(Boolean).join(': ') || String(err)
+    return { statusCode: null, outcome: 'network_error', error, responseExcerpt: '', durationMs: elapsed() }
   } finally {
-    clearTimeout(timer);
+    clearTimeout(timer)
   }
 }

@@ -17,9 +17,14 @@ const stillPending = rawSql<boolean>`+status = 'pending'`
  */
 export function claimDueRows(sql: Sql, now: number, leaseUntil: number, limit: number): OutboxTable[] {
   if (limit <= 0) return []
-  const due = qb.selectFrom('outbox').select('id')
-    .where('status', '=', 'pending').where('due_at', '<=', now).where('lease_until', '<=', now)
-    .orderBy('due_at').limit(limit)
+  const due = qb
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('due_at', '<=', now)
+    .where('lease_until', '<=', now)
+    .orderBy('due_at')
+    .limit(limit)
   // A plain read first: an idle poll then never takes the write lock, which other connections (backup, CLI) would wait on.
   if (sql.first(due.limit(1)) === undefined) return []
   return sql.tx(() => sql.all(qb.updateTable('outbox').set({ lease_until: leaseUntil }).where('id', 'in', due).returningAll()))
@@ -27,7 +32,13 @@ export function claimDueRows(sql: Sql, now: number, leaseUntil: number, limit: n
 
 /** The next due time after `now` of an unclaimed row, so the scheduler can wake for it instead of waiting for a poll. */
 export const nextDueAfter = (sql: Sql, now: number): number | undefined =>
-  sql.first(qb.selectFrom('outbox').select((eb) => eb.fn.min('due_at').as('t')).where('status', '=', 'pending').where('due_at', '>', now))?.t ?? undefined
+  sql.first(
+    qb
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.min('due_at').as('t'))
+      .where('status', '=', 'pending')
+      .where('due_at', '>', now),
+  )?.t ?? undefined
 
 /**
  * Settles attempts that share an outcome (and, for retries, a due time) in one statement; only still-pending rows
@@ -36,8 +47,16 @@ export const nextDueAfter = (sql: Sql, now: number): number | undefined =>
 export function settleOutboxRows(sql: Sql, ids: readonly string[], status: OutboxTable['status'], dueAt?: number): string[] {
   if (ids.length === 0) return []
   const set = { status, lease_until: 0, ...(dueAt !== undefined ? { due_at: dueAt } : {}) }
-  return sql.all(qb.updateTable('outbox').set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', [...ids]).where(stillPending).returning('id')).map((r) => r.id)
+  return sql
+    .all(
+      qb
+        .updateTable('outbox')
+        .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
+        .where('id', 'in', [...ids])
+        .where(stillPending)
+        .returning('id'),
+    )
+    .map((r) => r.id)
 }
 
 /** Finished rows are only history (their bodies live on in the logs); old ones are removed so the table stays small. */
@@ -70,16 +89,37 @@ export const listLogs = (sql: Sql, webhookId: string): WebhookLogsTable[] =>
 
 /** Gives back claims that never started (shutdown), so the next process sends them at once instead of after the lease. */
 export const releaseLeases = (sql: Sql, ids: readonly string[]) =>
-  ids.length === 0 ? 0 : sql.run(qb.updateTable('outbox').set({ lease_until: 0 }).where('id', 'in', [...ids]).where(stillPending))
+  ids.length === 0
+    ? 0
+    : sql.run(
+        qb
+          .updateTable('outbox')
+          .set({ lease_until: 0 })
+          .where('id', 'in', [...ids])
+          .where(stillPending),
+      )
 
 export const getWebhooks = (sql: Sql, ids: readonly string[]): WebhooksTable[] =>
-  ids.length === 0 ? [] : sql.all(qb.selectFrom('webhooks').selectAll().where('id', 'in', [...new Set(ids)]))
+  ids.length === 0
+    ? []
+    : sql.all(
+        qb
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('id', 'in', [...new Set(ids)]),
+      )
 
 /** Board ids of several subscriptions in one query (no N+1 on a page). */
 export function boardsOfWebhooks(sql: Sql, webhookIds: readonly string[]): Map<string, string[]> {
   const out = new Map<string, string[]>()
   if (webhookIds.length === 0) return out
-  const rows = sql.all(qb.selectFrom('webhook_boards').select(['webhook_id', 'board_id']).where('webhook_id', 'in', [...new Set(webhookIds)]).orderBy('board_id'))
+  const rows = sql.all(
+    qb
+      .selectFrom('webhook_boards')
+      .select(['webhook_id', 'board_id'])
+      .where('webhook_id', 'in', [...new Set(webhookIds)])
+      .orderBy('board_id'),
+  )
   for (const r of rows) (out.get(r.webhook_id) ?? out.set(r.webhook_id, []).get(r.webhook_id)!).push(r.board_id)
   return out
 }
@@ -90,13 +130,28 @@ export const setLastDelivery = (sql: Sql, id: string, mark: { status_code: numbe
 /** Which of these (board, user) pairs are memberships, for a whole batch of deliveries in one query. */
 export function membershipPairs(sql: Sql, pairs: readonly { boardId: string; userId: string }[]): Set<string> {
   if (pairs.length === 0) return new Set()
-  const rows = sql.all(qb.selectFrom('board_members').select(['board_id', 'user_id'])
-    .where('board_id', 'in', [...new Set(pairs.map((p) => p.boardId))]).where('user_id', 'in', [...new Set(pairs.map((p) => p.userId))]))
+  const rows = sql.all(
+    qb
+      .selectFrom('board_members')
+      .select(['board_id', 'user_id'])
+      .where('board_id', 'in', [...new Set(pairs.map((p) => p.boardId))])
+      .where('user_id', 'in', [...new Set(pairs.map((p) => p.userId))]),
+  )
   return new Set(rows.map((r) => membershipKey(r.board_id, r.user_id)))
 }
 export const membershipKey = (boardId: string, userId: string): string => `${boardId}\u0000${userId}`
 
-
 /** Roles of the creators of several subscriptions, in one query. */
 export const creatorRoles = (sql: Sql, userIds: readonly string[]): Map<string, UsersTable['role']> =>
-  new Map(userIds.length === 0 ? [] : sql.all(qb.selectFrom('users').select(['id', 'role']).where('id', 'in', [...new Set(userIds)])).map((u) => [u.id, u.role]))
+  new Map(
+    userIds.length === 0
+      ? []
+      : sql
+          .all(
+            qb
+              .selectFrom('users')
+              .select(['id', 'role'])
+              .where('id', 'in', [...new Set(userIds)]),
+          )
+          .map((u) => [u.id, u.role]),
+  )

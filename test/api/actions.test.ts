@@ -21,7 +21,13 @@ test('bulk complete: cards the token cannot see fail one by one, the rest change
   const r = await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [...ids, foreign, 'nope'], completed: true } })
   assert.equal(r.status, 200)
   assert.equal(r.body.updated, 3)
-  assert.deepEqual(r.body.failed.map((f: any) => [f.id, f.error.code]), [[foreign, 'not_found'], ['nope', 'not_found']])
+  assert.deepEqual(
+    r.body.failed.map((f: any) => [f.id, f.error.code]),
+    [
+      [foreign, 'not_found'],
+      ['nope', 'not_found'],
+    ],
+  )
   for (const id of ids) assert.equal((await get(c, id)).completed, true)
   const after = (c.t.deps.sql.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
   assert.equal(after - before, 3)
@@ -57,7 +63,15 @@ test('bulk move, archive, priority, members and tags', async () => {
 test('bulk limits and permissions', async () => {
   const { c, ids } = await fixture()
   assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.read, body: { cards: ids, completed: true } })).status, 403)
-  assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.write, body: { cards: Array.from({ length: 501 }, (_, i) => `c${i}`), completed: true } })).status, 422)
+  assert.equal(
+    (
+      await c.t.req('POST', '/v1/actions/bulk-complete-cards', {
+        token: c.tokens.member.write,
+        body: { cards: Array.from({ length: 501 }, (_, i) => `c${i}`), completed: true },
+      })
+    ).status,
+    422,
+  )
   assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.write, body: { cards: [], completed: true } })).status, 422)
   await c.t.close()
 })

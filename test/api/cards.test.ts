@@ -9,29 +9,128 @@ const card = (c: Fixture, body: Record<string, unknown>, token = c.tokens.member
   c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, ...body } })
 
 runScenarios('POST /v1/cards', seededApp, [
-  { name: 'creates with key and id', method: 'POST', path: '/v1/cards/', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'First', board: c.board.id }), status: 201,
-    expect: (c: Fixture) => ({ card: { key: 'LCH-1', title: 'First', board: c.board.id, list: c.lists[0].id, completed: false, trashed: false, state: 'unstarted', priority: 0 } }) },
-  { name: 'title required', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ board: c.board.id }), status: 422, field: 'title',
-    expect: { error: { code: 'validation_failed', details: [{ path: 'title' }] } } },
-  { name: 'board required', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: { title: 'x' }, status: 422, field: 'board' },
-  { name: 'unknown field refused', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, colour: 1 }), status: 422, field: 'colour' },
-  { name: 'priority out of range', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, priority: 9 }), status: 422, field: 'priority',
-    expect: { error: { details: [{ path: 'priority' }] } } },
-  { name: 'bad due date', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, due_date: 'tomorrow' }), status: 422, field: 'due_date' },
-  { name: 'list of another board', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, list: 'nope' }), status: 422, field: 'list',
-    expect: { error: { details: [{ path: 'list' }] } } },
-  { name: 'unknown assignee', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id, assignees: ['nobody'] }), status: 422, field: 'assignees' },
-  { name: 'board not visible', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.outsider.write, body: (c: Fixture) => ({ title: 'x', board: c.board.id }), status: 404 },
-  { name: 'read token', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.read, body: (c: Fixture) => ({ title: 'x', board: c.board.id }), status: 403 },
-  { name: 'every field', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write,
-    body: (c: Fixture) => ({ title: 'Full', board: c.board.id, list: c.lists[1].id, description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T10:00:00+02:00' }),
+  {
+    name: 'creates with key and id',
+    method: 'POST',
+    path: '/v1/cards/',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'First', board: c.board.id }),
     status: 201,
-    expect: (c: Fixture) => ({ card: { list: c.lists[1].id, state: 'started', description: '# md', priority: 4, assignees: [c.member.id], watchers: [c.admin.id], start_date: '2026-12-01', due_date: '2026-12-24T08:00:00.000Z', created_by: { id: c.member.id } } }) },
+    expect: (c: Fixture) => ({
+      card: { key: 'LCH-1', title: 'First', board: c.board.id, list: c.lists[0].id, completed: false, trashed: false, state: 'unstarted', priority: 0 },
+    }),
+  },
+  {
+    name: 'title required',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ board: c.board.id }),
+    status: 422,
+    field: 'title',
+    expect: { error: { code: 'validation_failed', details: [{ path: 'title' }] } },
+  },
+  { name: 'board required', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: { title: 'x' }, status: 422, field: 'board' },
+  {
+    name: 'unknown field refused',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id, colour: 1 }),
+    status: 422,
+    field: 'colour',
+  },
+  {
+    name: 'priority out of range',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id, priority: 9 }),
+    status: 422,
+    field: 'priority',
+    expect: { error: { details: [{ path: 'priority' }] } },
+  },
+  {
+    name: 'bad due date',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id, due_date: 'tomorrow' }),
+    status: 422,
+    field: 'due_date',
+  },
+  {
+    name: 'list of another board',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id, list: 'nope' }),
+    status: 422,
+    field: 'list',
+    expect: { error: { details: [{ path: 'list' }] } },
+  },
+  {
+    name: 'unknown assignee',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id, assignees: ['nobody'] }),
+    status: 422,
+    field: 'assignees',
+  },
+  {
+    name: 'board not visible',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.outsider.write,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id }),
+    status: 404,
+  },
+  {
+    name: 'read token',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.read,
+    body: (c: Fixture) => ({ title: 'x', board: c.board.id }),
+    status: 403,
+  },
+  {
+    name: 'every field',
+    method: 'POST',
+    path: '/v1/cards',
+    token: (c) => c.tokens.member.write,
+    body: (c: Fixture) => ({
+      title: 'Full',
+      board: c.board.id,
+      list: c.lists[1].id,
+      description: '# md',
+      priority: 4,
+      assignees: [c.member.id],
+      watchers: [c.admin.id],
+      start_date: '2026-12-01',
+      due_date: '2026-12-24T10:00:00+02:00',
+    }),
+    status: 201,
+    expect: (c: Fixture) => ({
+      card: {
+        list: c.lists[1].id,
+        state: 'started',
+        description: '# md',
+        priority: 4,
+        assignees: [c.member.id],
+        watchers: [c.admin.id],
+        start_date: '2026-12-01',
+        due_date: '2026-12-24T08:00:00.000Z',
+        created_by: { id: c.member.id },
+      },
+    }),
+  },
 ])
 
 test('keys count per board and are never reused, even after permanent delete', async () => {
   const c = await seededApp()
-  const a = await card(c, { title: 'a' }), b = await card(c, { title: 'b' })
+  const a = await card(c, { title: 'a' }),
+    b = await card(c, { title: 'b' })
   assert.deepEqual([a.body.card.key, b.body.card.key], ['LCH-1', 'LCH-2'])
   assert.notEqual(a.body.card.id, a.body.card.key)
   assert.equal((await c.t.req('DELETE', `/v1/cards/${b.body.card.id}?permanent=true`, { token: c.tokens.member.write })).status, 204)
@@ -57,7 +156,10 @@ test('idempotency: a replay returns the card with existing: true and creates not
   assert.equal(list.body.totalItems, 1)
   // the key is scoped per board
   const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other' } })
-  const elsewhere = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { title: 'Once', board: other.body.board.id, idempotency_key: 'k-1' } })
+  const elsewhere = await c.t.req('POST', '/v1/cards', {
+    token: c.tokens.member.write,
+    body: { title: 'Once', board: other.body.board.id, idempotency_key: 'k-1' },
+  })
   assert.equal(elsewhere.status, 201)
   // trashing frees the key
   assert.equal((await c.t.req('DELETE', `/v1/cards/${created[0].body.card.id}`, { token: c.tokens.member.write })).status, 204)
@@ -78,14 +180,18 @@ test('trash: hidden unless asked for, restorable, and events never lose the card
   const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
   assert.equal(restored.body.card.trashed, false)
   // Trashing and restoring each announce the card itself, so a receiver never holds an id it cannot resolve.
-  const events = (c.t.deps.sql.raw.prepare("SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq").all() as { name: string; data: string }[])
-    .map((e) => ({ name: e.name, ...JSON.parse(e.data) }))
-  assert.deepEqual(events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]), [
-    ['card.created', a.body.card.id, 'LCH-1', 'a', false, undefined, undefined],
-    ['card.deleted', a.body.card.id, 'LCH-1', 'a', true, false, undefined],
-    ['card.updated', a.body.card.id, 'LCH-1', 'a', true, undefined, ['trashed']],
-    ['card.updated', a.body.card.id, 'LCH-1', 'a', false, undefined, ['trashed']],
-  ])
+  const events = (
+    c.t.deps.sql.raw.prepare("SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq").all() as { name: string; data: string }[]
+  ).map((e) => ({ name: e.name, ...JSON.parse(e.data) }))
+  assert.deepEqual(
+    events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]),
+    [
+      ['card.created', a.body.card.id, 'LCH-1', 'a', false, undefined, undefined],
+      ['card.deleted', a.body.card.id, 'LCH-1', 'a', true, false, undefined],
+      ['card.updated', a.body.card.id, 'LCH-1', 'a', true, undefined, ['trashed']],
+      ['card.updated', a.body.card.id, 'LCH-1', 'a', false, undefined, ['trashed']],
+    ],
+  )
   await c.t.close()
 })
 
@@ -98,7 +204,13 @@ test('a card on a board you are not a member of is 404, also in lists and filter
   assert.equal((await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: tok, body: { title: 'x' } })).status, 404)
   assert.equal((await c.t.req('POST', `/v1/cards/${a.body.card.id}/complete`, { token: tok, body: { completed: true } })).status, 404)
   assert.equal((await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
-  for (const q of ['', '?assignee=me', `?board=${c.board.id}`, `?filter=${encodeURIComponent(`board="${c.board.id}"`)}`, `?filter=${encodeURIComponent('title~"secret"')}`]) {
+  for (const q of [
+    '',
+    '?assignee=me',
+    `?board=${c.board.id}`,
+    `?filter=${encodeURIComponent(`board="${c.board.id}"`)}`,
+    `?filter=${encodeURIComponent('title~"secret"')}`,
+  ]) {
     const r = await c.t.req('GET', `/v1/cards${q}`, { token: tok })
     assert.equal(r.status, 200)
     assert.equal(r.body.totalItems, 0, q)
@@ -119,7 +231,11 @@ test('query parameters: completed, archived, state, assignee, team', async () =>
   const d = (await card(c, { title: 'd', list: c.lists[2].id, assignees: [c.admin.id] }, c.tokens.admin.write)).body.card
   await c.t.req('POST', `/v1/cards/${d.id}/complete`, { token: tok, body: { completed: true } })
   await c.t.req('PATCH', `/v1/cards/${b.id}`, { token: tok, body: { archived: true } })
-  const ids = async (q: string) => (await c.t.req('GET', `/v1/cards?${q}`, { token: tok })).body.items.map((i: any) => i.title).sort().join(',')
+  const ids = async (q: string) =>
+    (await c.t.req('GET', `/v1/cards?${q}`, { token: tok })).body.items
+      .map((i: any) => i.title)
+      .sort()
+      .join(',')
   assert.equal(await ids('completed=true'), 'd')
   assert.equal(await ids('completed=false'), 'a,b')
   assert.equal(await ids('archived=true'), 'b')
@@ -225,7 +341,10 @@ test('a new key prefix renames every key (numbers kept) and announces each card'
   assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix: 'NEW' } })).status, 200)
   assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
   const events = c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated'").all() as { data: string }[]
-  assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [['NEW-1', ['key']], ['NEW-2', ['key']]])
+  assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [
+    ['NEW-1', ['key']],
+    ['NEW-2', ['key']],
+  ])
   assert.equal((await card(c, { title: 'c' })).body.card.key, 'NEW-3')
   await c.t.close()
 })
@@ -234,7 +353,10 @@ test('card.updated names exactly the changed fields; a PATCH that changes nothin
   const c = await seededApp()
   const tok = c.tokens.member.write
   const a = (await card(c, { title: 'a', priority: 2, assignees: [c.member.id] })).body.card
-  const updates = () => (c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq").all() as { data: string }[]).map((e) => JSON.parse(e.data).changes)
+  const updates = () =>
+    (c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq").all() as { data: string }[]).map(
+      (e) => JSON.parse(e.data).changes,
+    )
   c.t.clock.advance(1000)
   const same = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'a', priority: 2, assignees: [c.member.id], due_date: null } })
   assert.equal(same.status, 200)

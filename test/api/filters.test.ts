@@ -9,14 +9,18 @@ const titles = async (filter: string, extra = '', token = c.tokens.member.read) 
   const r = await c.t.req('GET', `/v1/cards?per_page=100&filter=${encodeURIComponent(filter)}${extra}`, { token })
   assert.equal(r.status, 200, `${filter}: ${r.text}`)
   assert.equal(r.body.totalItems, r.body.items.length)
-  return r.body.items.map((i: any) => i.title).sort().join(',')
+  return r.body.items
+    .map((i: any) => i.title)
+    .sort()
+    .join(',')
 }
 
 before(async () => {
   c = await seededApp()
   const tok = c.tokens.member.write
   const tag = async (name: string) => (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name } })).body.tag.id
-  const bug = await tag('bug'), ux = await tag('ux')
+  const bug = await tag('bug'),
+    ux = await tag('ux')
   const make = (body: Record<string, unknown>) => c.t.req('POST', '/v1/cards', { token: tok, body: { board: c.board.id, ...body } })
   await make({ title: 'Alpha report', priority: 4, tags: [bug], assignees: [c.member.id], due_date: '2026-12-01', description: '100% done_ish' })
   await make({ title: 'Beta', priority: 3, tags: [bug, ux], assignees: [c.admin.id], due_date: '2026-12-15T10:00:00Z', list: c.lists[1].id })
@@ -27,7 +31,10 @@ before(async () => {
   const other = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'Hidden' } })).body.board
   hidden = other.id
   const otherTag = (await c.t.req('POST', '/v1/tags', { token: c.tokens.outsider.write, body: { board: other.id, name: 'bug' } })).body.tag.id
-  await c.t.req('POST', '/v1/cards', { token: c.tokens.outsider.write, body: { board: other.id, title: 'Alpha report hidden', priority: 4, tags: [otherTag], assignees: [c.member.id], due_date: '2026-12-01' } })
+  await c.t.req('POST', '/v1/cards', {
+    token: c.tokens.outsider.write,
+    body: { board: other.id, title: 'Alpha report hidden', priority: 4, tags: [otherTag], assignees: [c.member.id], due_date: '2026-12-01' },
+  })
 })
 after(() => c.t.close())
 
@@ -78,7 +85,14 @@ test('filter combines with query parameters (AND)', async () => {
 })
 
 test('a filter never reaches a card on a board the token cannot see', async () => {
-  for (const f of [`board = "${hidden}"`, 'title ~ "hidden"', `board.members ~ "${c.outsider.id}"`, `assignees ~ "${c.member.id}" && priority = 4`, 'board.name = "Hidden"', `board = "${hidden}" || title ~ "hidden"`]) {
+  for (const f of [
+    `board = "${hidden}"`,
+    'title ~ "hidden"',
+    `board.members ~ "${c.outsider.id}"`,
+    `assignees ~ "${c.member.id}" && priority = 4`,
+    'board.name = "Hidden"',
+    `board = "${hidden}" || title ~ "hidden"`,
+  ]) {
     assert.ok(!(await titles(f)).includes('hidden'), f)
   }
   // the outsider does see it
@@ -113,8 +127,14 @@ test('expand loads relations for the whole page at once: as many statements for 
   const statements = async (perPage: number, path: string) => {
     let n = 0
     const [all, run] = [sql.all.bind(sql), sql.run.bind(sql)]
-    sql.all = ((q: any) => { n++; return all(q) }) as typeof sql.all
-    sql.run = ((q: any) => { n++; return run(q) }) as typeof sql.run
+    sql.all = ((q: any) => {
+      n++
+      return all(q)
+    }) as typeof sql.all
+    sql.run = ((q: any) => {
+      n++
+      return run(q)
+    }) as typeof sql.run
     try {
       const r = await c.t.req('GET', `${path}&per_page=${perPage}`, { token: c.tokens.member.read })
       assert.equal(r.status, 200)
@@ -127,7 +147,8 @@ test('expand loads relations for the whole page at once: as many statements for 
   }
   const cards = '/v1/cards?expand=board,list,tags,assignees,members,watchers,priority,created_by&sort=title'
   await statements(1, cards) // a token's first use in a minute also writes last_used_at: keep that out of the counts
-  const one = await statements(1, cards), four = await statements(4, cards)
+  const one = await statements(1, cards),
+    four = await statements(4, cards)
   assert.equal(one, four)
   assert.ok(one <= 12, `${one} statements`)
 })

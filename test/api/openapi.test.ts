@@ -12,7 +12,10 @@ test('GET /v1/openapi.json passes the Redocly validator with no errors', async (
   const config = await createConfig({ extends: ['minimal'] })
   const problems = await lintFromString({ source: r.text, absoluteRef: 'openapi.json', config })
   const errors = problems.filter((p) => p.severity === 'error')
-  assert.deepEqual(errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`), [])
+  assert.deepEqual(
+    errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`),
+    [],
+  )
   await t.close()
 })
 
@@ -21,16 +24,60 @@ test('the document covers every route with parameters, bodies, responses, the er
   const doc = (await t.req('GET', '/v1/openapi.json')).body
   assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer')
   assert.ok(doc.components.schemas.Error)
-  const expected = ['get /v1/users/me', 'get /v1/users', 'get /v1/users/{id}', 'post /v1/users', 'patch /v1/users/{id}', 'get /v1/tokens', 'post /v1/tokens', 'delete /v1/tokens/{id}',
-    'get /v1/boards', 'post /v1/boards', 'get /v1/boards/{id}', 'patch /v1/boards/{id}', 'delete /v1/boards/{id}', 'post /v1/boards/{id}/clone',
-    'get /v1/boards/{id}/members', 'post /v1/boards/{id}/members', 'delete /v1/boards/{id}/members/{user}',
-    'get /v1/lists', 'post /v1/lists', 'get /v1/lists/{id}', 'patch /v1/lists/{id}', 'delete /v1/lists/{id}',
-    'get /v1/cards', 'post /v1/cards', 'get /v1/cards/{id}', 'patch /v1/cards/{id}', 'delete /v1/cards/{id}', 'post /v1/cards/{id}/move', 'post /v1/cards/{id}/complete',
-    'get /v1/tags', 'post /v1/tags', 'get /v1/tags/{id}', 'patch /v1/tags/{id}', 'delete /v1/tags/{id}',
-    'post /v1/actions/bulk-update-cards', 'post /v1/actions/bulk-move-cards', 'post /v1/actions/bulk-complete-cards', 'post /v1/actions/bulk-archive-cards',
-    'post /v1/actions/bulk-set-priority', 'post /v1/actions/bulk-manage-members', 'post /v1/actions/bulk-manage-tags', 'post /v1/actions/export-workspace',
-    'get /v1/webhooks/events', 'get /v1/webhooks/samples', 'get /v1/webhooks', 'post /v1/webhooks', 'get /v1/webhooks/{id}', 'patch /v1/webhooks/{id}',
-    'delete /v1/webhooks/{id}', 'get /v1/webhooks/{id}/logs', 'post /v1/webhooks/{id}/test', 'post /v1/webhooks/{id}/sample']
+  const expected = [
+    'get /v1/users/me',
+    'get /v1/users',
+    'get /v1/users/{id}',
+    'post /v1/users',
+    'patch /v1/users/{id}',
+    'get /v1/tokens',
+    'post /v1/tokens',
+    'delete /v1/tokens/{id}',
+    'get /v1/boards',
+    'post /v1/boards',
+    'get /v1/boards/{id}',
+    'patch /v1/boards/{id}',
+    'delete /v1/boards/{id}',
+    'post /v1/boards/{id}/clone',
+    'get /v1/boards/{id}/members',
+    'post /v1/boards/{id}/members',
+    'delete /v1/boards/{id}/members/{user}',
+    'get /v1/lists',
+    'post /v1/lists',
+    'get /v1/lists/{id}',
+    'patch /v1/lists/{id}',
+    'delete /v1/lists/{id}',
+    'get /v1/cards',
+    'post /v1/cards',
+    'get /v1/cards/{id}',
+    'patch /v1/cards/{id}',
+    'delete /v1/cards/{id}',
+    'post /v1/cards/{id}/move',
+    'post /v1/cards/{id}/complete',
+    'get /v1/tags',
+    'post /v1/tags',
+    'get /v1/tags/{id}',
+    'patch /v1/tags/{id}',
+    'delete /v1/tags/{id}',
+    'post /v1/actions/bulk-update-cards',
+    'post /v1/actions/bulk-move-cards',
+    'post /v1/actions/bulk-complete-cards',
+    'post /v1/actions/bulk-archive-cards',
+    'post /v1/actions/bulk-set-priority',
+    'post /v1/actions/bulk-manage-members',
+    'post /v1/actions/bulk-manage-tags',
+    'post /v1/actions/export-workspace',
+    'get /v1/webhooks/events',
+    'get /v1/webhooks/samples',
+    'get /v1/webhooks',
+    'post /v1/webhooks',
+    'get /v1/webhooks/{id}',
+    'patch /v1/webhooks/{id}',
+    'delete /v1/webhooks/{id}',
+    'get /v1/webhooks/{id}/logs',
+    'post /v1/webhooks/{id}/test',
+    'post /v1/webhooks/{id}/sample',
+  ]
   const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
   assert.deepEqual([...documented].sort(), [...expected].sort(), 'every mounted route is documented, and nothing else')
   for (const [p, ops] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
@@ -39,12 +86,22 @@ test('the document covers every route with parameters, bodies, responses, the er
       assert.equal(op.responses['401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
       assert.deepEqual(op.security, [{ bearerAuth: [] }])
       if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|export-workspace)$/.test(p)) assert.ok(op.requestBody, `${m} ${p} has a request body`)
-      if (op.requestBody) assert.match(op.requestBody.content['application/json'].schema.$ref ?? '', /^#\/components\/schemas\/\w+Body$/, `${m} ${p}: the body is a named component`)
-      for (const name of p.match(/\{(\w+)\}/g) ?? []) assert.ok(op.parameters.some((x: any) => x.in === 'path' && `{${x.name}}` === name), `${m} ${p} documents ${name}`)
+      if (op.requestBody)
+        assert.match(
+          op.requestBody.content['application/json'].schema.$ref ?? '',
+          /^#\/components\/schemas\/\w+Body$/,
+          `${m} ${p}: the body is a named component`,
+        )
+      for (const name of p.match(/\{(\w+)\}/g) ?? [])
+        assert.ok(
+          op.parameters.some((x: any) => x.in === 'path' && `{${x.name}}` === name),
+          `${m} ${p} documents ${name}`,
+        )
     }
   }
   const cards = doc.paths['/v1/cards'].get.parameters.map((x: any) => x.name)
-  for (const q of ['page', 'per_page', 'sort', 'filter', 'expand', 'board', 'completed', 'archived', 'trashed', 'state', 'assignee', 'team']) assert.ok(cards.includes(q), q)
+  for (const q of ['page', 'per_page', 'sort', 'filter', 'expand', 'board', 'completed', 'archived', 'trashed', 'state', 'assignee', 'team'])
+    assert.ok(cards.includes(q), q)
   await t.close()
 })
 
@@ -77,10 +134,18 @@ test('operations have stable camelCase ids, list only the errors they can answer
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
     for (const id of ids) assert.match(id, /^[a-z][A-Za-z]+$/)
     const byKey = Object.fromEntries(ops.map((o) => [o.key, o.op]))
-    for (const [key, id] of [['get /v1/cards', 'listCards'], ['post /v1/cards', 'createCard'], ['post /v1/cards/{id}/move', 'moveCard'], ['get /v1/users/me', 'getMe']]) {
+    for (const [key, id] of [
+      ['get /v1/cards', 'listCards'],
+      ['post /v1/cards', 'createCard'],
+      ['post /v1/cards/{id}/move', 'moveCard'],
+      ['get /v1/users/me', 'getMe'],
+    ]) {
       assert.equal(byKey[key].operationId, id)
     }
-    const statuses = (key: string) => Object.keys(byKey[key].responses).filter((s) => Number(s) >= 400).join(',')
+    const statuses = (key: string) =>
+      Object.keys(byKey[key].responses)
+        .filter((s) => Number(s) >= 400)
+        .join(',')
     assert.equal(statuses('get /v1/users/me'), '401,429,500', 'no body, no query, no id: only auth, rate limit and internal errors')
     assert.equal(statuses('get /v1/cards/{id}'), '400,401,404,429,500')
     assert.equal(statuses('post /v1/boards'), '400,401,403,413,415,422,429,500')
@@ -106,13 +171,21 @@ test('the webhooks section documents the payload of every event taskd emits, and
   const t = await startTestApp()
   try {
     const doc = (await t.req('GET', '/v1/openapi.json')).body
-    const catalog = (await t.req('GET', '/v1/webhooks/events', { token: t.token(t.user('member').id, 'read') })).body.items as { event: string; available: boolean; fields: { name: string }[] }[]
+    const catalog = (await t.req('GET', '/v1/webhooks/events', { token: t.token(t.user('member').id, 'read') })).body.items as {
+      event: string
+      available: boolean
+      fields: { name: string }[]
+    }[]
     const available = catalog.filter((e) => e.available).map((e) => e.event)
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [...available].sort())
     for (const e of catalog.filter((x) => x.available)) {
       const payload = doc.webhooks[e.event].post.requestBody.content['application/json'].schema
       assert.deepEqual(Object.keys(payload.properties).sort(), ['data', 'event', 'id', 'timestamp'])
-      assert.deepEqual(Object.keys(payload.properties.data.properties).sort(), e.fields.map((f) => f.name).sort(), `${e.event}: the document and the catalog list the same fields`)
+      assert.deepEqual(
+        Object.keys(payload.properties.data.properties).sort(),
+        e.fields.map((f) => f.name).sort(),
+        `${e.event}: the document and the catalog list the same fields`,
+      )
     }
     for (const e of ['card.created', 'card.moved', 'list.created', 'board.member_added', 'tag.deleted', 'webhook.test']) assert.ok(available.includes(e), e)
     for (const e of ['comment.added', 'timer.started', 'agent.completed', 'audit.entry']) assert.equal(catalog.find((x) => x.event === e)!.available, false, e)

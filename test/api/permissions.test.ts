@@ -7,7 +7,8 @@ import type { Permission } from '../../src/access/roles.js'
 type Role = 'owner' | 'admin' | 'member'
 let t: TestApp
 const tokens: Record<string, string> = {}
-let boardIn = '', boardOut = ''
+let boardIn = '',
+  boardOut = ''
 
 before(async () => {
   t = await startTestApp()
@@ -19,7 +20,8 @@ before(async () => {
   }
   boardIn = (await t.req('POST', '/v1/boards', { token: strangerToken, body: { name: 'In' } })).body.board.id
   boardOut = (await t.req('POST', '/v1/boards', { token: strangerToken, body: { name: 'Out' } })).body.board.id
-  for (const u of Object.values(users)) assert.equal((await t.req('POST', `/v1/boards/${boardIn}/members`, { token: strangerToken, body: { user: u.id } })).status, 201)
+  for (const u of Object.values(users))
+    assert.equal((await t.req('POST', `/v1/boards/${boardIn}/members`, { token: strangerToken, body: { user: u.id } })).status, 201)
 })
 after(() => t.close())
 

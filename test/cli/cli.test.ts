@@ -11,11 +11,12 @@ const bin = path.resolve('bin/taskd.js')
 const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '' }
 // Asynchronous on purpose: a synchronous spawn blocks this process's event loop for a second or more, so the fetch
 // client cannot notice that the server closed an idle keep-alive socket, reuses it, and fails with "fetch failed".
-const run = (args: string[]) => new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-  execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => {
-    resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+const run = (args: string[]) =>
+  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => {
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+    })
   })
-})
 const children = new Set<ChildProcess>()
 
 function serve(db: string): Promise<{ child: ChildProcess; url: string; out: () => string; startMs: number }> {
@@ -29,20 +30,32 @@ function serve(db: string): Promise<{ child: ChildProcess; url: string; out: () 
     child.stdout!.on('data', (d) => {
       out += d
       const m = /listening on (http:\/\/\S+)/.exec(out)
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1], out: () => out, startMs: performance.now() - started }) }
+      if (m) {
+        clearTimeout(timer)
+        resolve({ child, url: m[1], out: () => out, startMs: performance.now() - started })
+      }
     })
-    child.stderr!.on('data', (d) => { out += d })
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}: ${out}`)) })
+    child.stderr!.on('data', (d) => {
+      out += d
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited ${code}: ${out}`))
+    })
   })
 }
 
 /** SIGTERM, and SIGKILL if it has not exited after 15 s; resolves at once for a child that already exited. */
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve()
-  const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
-  child.once('exit', () => { clearTimeout(kill); resolve() })
-  child.kill('SIGTERM')
-})
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
 const stopAll = () => Promise.all([...children].map(stop))
 
 test('CLI: user create, token create, serve, request, backup while serving', async () => {
@@ -64,7 +77,11 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
     const me = await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${value}` } })
     assert.equal(me.status, 200)
     assert.equal((await me.json()).user.email, 'ann@example.test')
-    const board = await fetch(`${server.url}/v1/boards`, { method: 'POST', headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ops' }) })
+    const board = await fetch(`${server.url}/v1/boards`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ops' }),
+    })
     assert.equal(board.status, 201)
 
     const list = await run(['token', 'list', '--db', db])

@@ -5,13 +5,17 @@ import { sql as rawSql } from 'kysely'
 import { openDatabase } from '../../src/db/open.js'
 import { fixedQuery, qb } from '../../src/db/sql.js'
 
-test('fixedQuery binds each call\'s arguments, keeps constants, and maps a repeated argument to every use', () => {
+test("fixedQuery binds each call's arguments, keeps constants, and maps a repeated argument to every use", () => {
   const sql = openDatabase(':memory:')
   sql.raw.exec(`INSERT INTO users VALUES ('u1', 'a@x', 'Ann', 'owner', 'human', '2026-01-01'), ('u2', 'b@x', 'Bob', 'member', 'agent', '2026-01-02')`)
   let builds = 0
   const find = fixedQuery((id: string, name: string) => {
     builds++
-    return qb.selectFrom('users').select('email').where('kind', '=', 'human').where((eb) => eb.or([eb('id', '=', id), eb('name', '=', name)]))
+    return qb
+      .selectFrom('users')
+      .select('email')
+      .where('kind', '=', 'human')
+      .where((eb) => eb.or([eb('id', '=', id), eb('name', '=', name)]))
       .where(rawSql<boolean>`${id} = ${id}`)
   })
   assert.deepEqual(sql.all(find('u1', 'nobody')), [{ email: 'a@x' }])

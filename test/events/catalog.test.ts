@@ -1,102 +1,149 @@
 // Tests the event catalog against API-DECISIONS §6 and the subscription selector rules.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { eventCatalog } from '../../src/events/catalog.js';
-import { EVENT_NAMES, SUBSCRIBABLE_EVENT_NAMES, expandEventSelectors, isEventName, matchesSelectors } from '../../src/events/names.js';
-import '../../src/resources/index.js';
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { eventCatalog } from '../../src/events/catalog.js'
+import { EVENT_NAMES, SUBSCRIBABLE_EVENT_NAMES, expandEventSelectors, isEventName, matchesSelectors } from '../../src/events/names.js'
+import '../../src/resources/index.js'
 
-const EVENT_CATALOG = eventCatalog();
+const EVENT_CATALOG = eventCatalog()
 
 // Written out again here on purpose: the test must fail if the catalog drifts from API-DECISIONS §6.
 const EXPECTED = [
-  'card.created', 'card.updated', 'card.deleted', 'card.completed', 'card.reopened', 'card.assigned', 'card.unassigned', 'card.moved',
-  'comment.added', 'comment.deleted', 'checklist.item_completed', 'checklist.item_uncompleted', 'list.created', 'list.deleted',
-  'board.member_added', 'board.member_removed', 'tag.created', 'tag.deleted', 'timer.started', 'timer.stopped',
-  'question.asked', 'question.answered',
-  'agent.kickoff_delivered', 'agent.kickoff_expired', 'agent.handoff', 'agent.needs_input', 'agent.blocked', 'agent.stalled',
-  'agent.done_proposed', 'agent.approved', 'agent.returned', 'agent.completed', 'agent.failed', 'agent.cancelled',
-  'audit.entry', 'webhook.test',
-];
+  'card.created',
+  'card.updated',
+  'card.deleted',
+  'card.completed',
+  'card.reopened',
+  'card.assigned',
+  'card.unassigned',
+  'card.moved',
+  'comment.added',
+  'comment.deleted',
+  'checklist.item_completed',
+  'checklist.item_uncompleted',
+  'list.created',
+  'list.deleted',
+  'board.member_added',
+  'board.member_removed',
+  'tag.created',
+  'tag.deleted',
+  'timer.started',
+  'timer.stopped',
+  'question.asked',
+  'question.answered',
+  'agent.kickoff_delivered',
+  'agent.kickoff_expired',
+  'agent.handoff',
+  'agent.needs_input',
+  'agent.blocked',
+  'agent.stalled',
+  'agent.done_proposed',
+  'agent.approved',
+  'agent.returned',
+  'agent.completed',
+  'agent.failed',
+  'agent.cancelled',
+  'audit.entry',
+  'webhook.test',
+]
 
 test('36 entries with exactly the decided names, each with family, summary and documented fields', () => {
-  assert.equal(EVENT_CATALOG.length, 36);
-  assert.deepEqual([...EVENT_NAMES], EXPECTED);
-  assert.deepEqual(EVENT_CATALOG.map((e) => e.event), EXPECTED);
+  assert.equal(EVENT_CATALOG.length, 36)
+  assert.deepEqual([...EVENT_NAMES], EXPECTED)
+  assert.deepEqual(
+    EVENT_CATALOG.map((e) => e.event),
+    EXPECTED,
+  )
   for (const e of EVENT_CATALOG) {
-    assert.equal(e.family, e.event.split('.')[0]);
-    assert.ok(e.summary.length > 5, e.event);
-    assert.ok(e.fields.length > 0, e.event);
-    const names = e.fields.map((f) => f.name);
-    assert.equal(new Set(names).size, names.length, `${e.event}: no duplicate field`);
-    for (const f of e.fields) assert.ok(f.type && f.description, `${e.event}.${f.name}`);
+    assert.equal(e.family, e.event.split('.')[0])
+    assert.ok(e.summary.length > 5, e.event)
+    assert.ok(e.fields.length > 0, e.event)
+    const names = e.fields.map((f) => f.name)
+    assert.equal(new Set(names).size, names.length, `${e.event}: no duplicate field`)
+    for (const f of e.fields) assert.ok(f.type && f.description, `${e.event}.${f.name}`)
   }
-  assert.equal(new Set(EVENT_CATALOG.map((e) => e.family)).size, 11);
-});
+  assert.equal(new Set(EVENT_CATALOG.map((e) => e.family)).size, 11)
+})
 
-const fieldsOf = (event: string) => EVENT_CATALOG.find((e) => e.event === event)!.fields.map((f) => f.name);
+const fieldsOf = (event: string) => EVENT_CATALOG.find((e) => e.event === event)!.fields.map((f) => f.name)
 
 test('task events document the SPEC enrichment', () => {
-  const enrichment = ['id', 'key', 'title', 'url', 'board', 'list', 'assignees', 'tags', 'priority', 'priority_name',
-    'start_date', 'due_date', 'completed', 'description_excerpt', 'created_by'];
+  const enrichment = [
+    'id',
+    'key',
+    'title',
+    'url',
+    'board',
+    'list',
+    'assignees',
+    'tags',
+    'priority',
+    'priority_name',
+    'start_date',
+    'due_date',
+    'completed',
+    'description_excerpt',
+    'created_by',
+  ]
   for (const e of EXPECTED.filter((n) => n.startsWith('card.'))) {
-    for (const f of enrichment) assert.ok(fieldsOf(e).includes(f), `${e} documents ${f}`);
+    for (const f of enrichment) assert.ok(fieldsOf(e).includes(f), `${e} documents ${f}`)
   }
-  assert.ok(fieldsOf('card.updated').includes('changes'));
-  assert.ok(fieldsOf('card.moved').includes('from_list') && fieldsOf('card.moved').includes('to_list'));
-  assert.ok(fieldsOf('card.assigned').includes('user') && fieldsOf('card.unassigned').includes('user'));
-  assert.equal(EVENT_CATALOG.find((e) => e.event === 'card.created')!.fields.find((f) => f.name === 'priority')!.type, 'number');
-});
+  assert.ok(fieldsOf('card.updated').includes('changes'))
+  assert.ok(fieldsOf('card.moved').includes('from_list') && fieldsOf('card.moved').includes('to_list'))
+  assert.ok(fieldsOf('card.assigned').includes('user') && fieldsOf('card.unassigned').includes('user'))
+  assert.equal(EVENT_CATALOG.find((e) => e.event === 'card.created')!.fields.find((f) => f.name === 'priority')!.type, 'number')
+})
 
 test('comment, checklist, timer and agent events carry the task reference', () => {
   for (const e of ['comment.added', 'comment.deleted', 'checklist.item_completed', 'timer.started', 'timer.stopped']) {
-    assert.ok(fieldsOf(e).includes('card'), e);
+    assert.ok(fieldsOf(e).includes('card'), e)
   }
   for (const e of EXPECTED.filter((n) => n.startsWith('agent.'))) {
-    for (const f of ['agent', 'run', 'card']) assert.ok(fieldsOf(e).includes(f), `${e} documents ${f}`);
+    for (const f of ['agent', 'run', 'card']) assert.ok(fieldsOf(e).includes(f), `${e} documents ${f}`)
   }
-  for (const f of ['id', 'name', 'category', 'board']) assert.ok(fieldsOf('list.created').includes(f));
-  for (const f of ['board', 'user']) assert.ok(fieldsOf('board.member_added').includes(f));
-  for (const f of ['id', 'name', 'color', 'board']) assert.ok(fieldsOf('tag.created').includes(f));
-});
+  for (const f of ['id', 'name', 'category', 'board']) assert.ok(fieldsOf('list.created').includes(f))
+  for (const f of ['board', 'user']) assert.ok(fieldsOf('board.member_added').includes(f))
+  for (const f of ['id', 'name', 'color', 'board']) assert.ok(fieldsOf('tag.created').includes(f))
+})
 
 test('isEventName is exact', () => {
-  assert.equal(isEventName('card.completed'), true);
-  assert.equal(isEventName('webhook.test'), true);
-  for (const n of ['card.*', '*', 'Card.created', 'card.created ', 'task.created', 'card', '']) assert.equal(isEventName(n), false, n);
-});
+  assert.equal(isEventName('card.completed'), true)
+  assert.equal(isEventName('webhook.test'), true)
+  for (const n of ['card.*', '*', 'Card.created', 'card.created ', 'task.created', 'card', '']) assert.equal(isEventName(n), false, n)
+})
 
 test('expandEventSelectors: names, families and *', () => {
-  assert.deepEqual(expandEventSelectors([]), new Set());
-  assert.deepEqual(expandEventSelectors(['card.created', 'card.created']), new Set(['card.created']));
-  const cards = expandEventSelectors(['card.*']);
-  assert.ok(cards instanceof Set);
-  assert.deepEqual([...cards], EXPECTED.slice(0, 8));
-  const agents = expandEventSelectors(['agent.*', 'audit.entry']);
-  assert.ok(agents instanceof Set && agents.size === 13);
-  const all = expandEventSelectors(['*']);
-  assert.ok(all instanceof Set);
-  assert.equal(all.size, 35, '* is every event real activity produces; webhook.test only comes from the test action');
-  assert.ok(!all.has('webhook.test'));
-  assert.deepEqual([...all], [...SUBSCRIBABLE_EVENT_NAMES]);
-  assert.deepEqual(expandEventSelectors(['webhook.*']), new Set(['webhook.test']));
-  assert.deepEqual(expandEventSelectors(['comment.*', 'tag.deleted']), new Set(['comment.added', 'comment.deleted', 'tag.deleted']));
-});
+  assert.deepEqual(expandEventSelectors([]), new Set())
+  assert.deepEqual(expandEventSelectors(['card.created', 'card.created']), new Set(['card.created']))
+  const cards = expandEventSelectors(['card.*'])
+  assert.ok(cards instanceof Set)
+  assert.deepEqual([...cards], EXPECTED.slice(0, 8))
+  const agents = expandEventSelectors(['agent.*', 'audit.entry'])
+  assert.ok(agents instanceof Set && agents.size === 13)
+  const all = expandEventSelectors(['*'])
+  assert.ok(all instanceof Set)
+  assert.equal(all.size, 35, '* is every event real activity produces; webhook.test only comes from the test action')
+  assert.ok(!all.has('webhook.test'))
+  assert.deepEqual([...all], [...SUBSCRIBABLE_EVENT_NAMES])
+  assert.deepEqual(expandEventSelectors(['webhook.*']), new Set(['webhook.test']))
+  assert.deepEqual(expandEventSelectors(['comment.*', 'tag.deleted']), new Set(['comment.added', 'comment.deleted', 'tag.deleted']))
+})
 
 test('expandEventSelectors names the first invalid entry', () => {
-  assert.equal(expandEventSelectors(['card.created', 'card.exploded', 'nope']), 'invalid:card.exploded');
-  assert.equal(expandEventSelectors(['task.*']), 'invalid:task.*');
-  assert.equal(expandEventSelectors(['card.']), 'invalid:card.');
-  assert.equal(expandEventSelectors(['**']), 'invalid:**');
-  assert.equal(expandEventSelectors(['']), 'invalid:');
-});
+  assert.equal(expandEventSelectors(['card.created', 'card.exploded', 'nope']), 'invalid:card.exploded')
+  assert.equal(expandEventSelectors(['task.*']), 'invalid:task.*')
+  assert.equal(expandEventSelectors(['card.']), 'invalid:card.')
+  assert.equal(expandEventSelectors(['**']), 'invalid:**')
+  assert.equal(expandEventSelectors(['']), 'invalid:')
+})
 
 test('matchesSelectors', () => {
-  assert.equal(matchesSelectors(['card.*'], 'card.moved'), true);
-  assert.equal(matchesSelectors(['card.*'], 'comment.added'), false);
-  assert.equal(matchesSelectors(['*'], 'agent.failed'), true);
-  assert.equal(matchesSelectors(['*'], 'webhook.test'), false);
-  assert.equal(matchesSelectors(['tag.created'], 'tag.created'), true);
-  assert.equal(matchesSelectors(['tag.created'], 'tag.deleted'), false);
-  assert.equal(matchesSelectors([], 'card.created'), false);
-  assert.equal(matchesSelectors(['*'], 'card.exploded'), false);
-});
+  assert.equal(matchesSelectors(['card.*'], 'card.moved'), true)
+  assert.equal(matchesSelectors(['card.*'], 'comment.added'), false)
+  assert.equal(matchesSelectors(['*'], 'agent.failed'), true)
+  assert.equal(matchesSelectors(['*'], 'webhook.test'), false)
+  assert.equal(matchesSelectors(['tag.created'], 'tag.created'), true)
+  assert.equal(matchesSelectors(['tag.created'], 'tag.deleted'), false)
+  assert.equal(matchesSelectors([], 'card.created'), false)
+  assert.equal(matchesSelectors(['*'], 'card.exploded'), false)
+})

@@ -10,7 +10,9 @@ const c = (field: string, op: CompareOp, value: FilterValue): FilterNode => ({ k
 const and = (...items: FilterNode[]): FilterNode => ({ kind: 'and', items })
 const or = (...items: FilterNode[]): FilterNode => ({ kind: 'or', items })
 const not = (item: FilterNode): FilterNode => ({ kind: 'not', item })
-const a = c('a', '=', 1), b = c('b', '=', 2), d = c('c', '=', 3)
+const a = c('a', '=', 1),
+  b = c('b', '=', 2),
+  d = c('c', '=', 3)
 
 const VALID: [string, FilterNode | null][] = [
   ['title = "x"', c('title', '=', 'x')],
@@ -82,8 +84,9 @@ test('limits are inclusive: 200 comparisons, depth 32, 3,500 characters', () => 
   assert.equal(parseFilter(long)?.kind, 'compare')
 })
 
-const CARD_FIELDS = 'id, key, title, description, board, list, position, priority, start_date, due_date, completed, archived, '
-  + 'trashed, completed_at, created, updated, created_by, state, assignees, members, watchers, tags, files'
+const CARD_FIELDS =
+  'id, key, title, description, board, list, position, priority, start_date, due_date, completed, archived, ' +
+  'trashed, completed_at, created, updated, created_by, state, assignees, members, watchers, tags, files'
 const BOARD_FIELDS = 'id, name, description, key_prefix, created, updated, created_by, members'
 
 /** [filter on cards, exact error message]. */
@@ -155,23 +158,28 @@ const INVALID: [string, string][] = [
 ]
 
 test('invalid filters fail with HttpError 400 invalid_filter at the exact position', async (t) => {
-  for (const [input, message] of INVALID) await t.test(JSON.stringify(input.slice(0, 60)), () => {
-    let error: unknown
-    try {
-      filterExpression('cards', input)
-    } catch (e) {
-      error = e
-    }
-    assert.ok(error instanceof FilterError, `${input}: expected a FilterError, got ${String(error)}`)
-    assert.equal(toHttpError(error).status, 400, input)
-    assert.equal(error.code, 'invalid_filter', input)
-    assert.equal(error.message, message, input)
-  })
+  for (const [input, message] of INVALID)
+    await t.test(JSON.stringify(input.slice(0, 60)), () => {
+      let error: unknown
+      try {
+        filterExpression('cards', input)
+      } catch (e) {
+        error = e
+      }
+      assert.ok(error instanceof FilterError, `${input}: expected a FilterError, got ${String(error)}`)
+      assert.equal(toHttpError(error).status, 400, input)
+      assert.equal(error.code, 'invalid_filter', input)
+      assert.equal(error.message, message, input)
+    })
 })
 
 test('limits: past 3,500 characters, 200 comparisons, depth 32 or 4 hops → invalid_filter', () => {
   const fails = (input: string, message: string) =>
-    assert.throws(() => parseFilter(input), (e: unknown) => e instanceof FilterError && toHttpError(e).status === 400 && e.code === 'invalid_filter' && e.message === message, message)
+    assert.throws(
+      () => parseFilter(input),
+      (e: unknown) => e instanceof FilterError && toHttpError(e).status === 400 && e.code === 'invalid_filter' && e.message === message,
+      message,
+    )
   fails(`title = "${'x'.repeat(3491)}"`, 'at 3501: filter is longer than 3500 characters')
   fails(' '.repeat(3501), 'at 3501: filter is longer than 3500 characters')
   fails(Array(201).fill('a = 1').join(' && '), `at ${200 * 9 + 1}: more than 200 comparisons`)
@@ -181,5 +189,8 @@ test('limits: past 3,500 characters, 200 comparisons, depth 32 or 4 hops → inv
 })
 
 test('an unknown resource is a programming error, not a filter error', () => {
-  assert.throws(() => filterExpression('nope', 'a = 1'), (e: unknown) => e instanceof Error && !(e instanceof FilterError))
+  assert.throws(
+    () => filterExpression('nope', 'a = 1'),
+    (e: unknown) => e instanceof Error && !(e instanceof FilterError),
+  )
 })

@@ -15,12 +15,18 @@ const db = openDatabase(':memory:')
 // Parsed trees are ordinary objects; fast-check's records have a null prototype unless told otherwise.
 const plain = { noNullPrototype: true }
 const segment = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,7}$/)
-const field = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => s.join('.'))
+const field = fc
+  .array(segment, { minLength: 1, maxLength: 5 })
+  .map((s) => s.join('.'))
   .filter((f) => f !== 'true' && f !== 'false' && f !== 'null')
 const tricky = fc.string({ maxLength: 12, unit: fc.constantFrom('"', '\\', "'", 'a', ' ', '%', '_', '(', '&') })
 const value = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 12 }), tricky, fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (n === 0 ? 0 : n)), fc.boolean(), fc.constant(null),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  tricky,
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (n === 0 ? 0 : n)),
+  fc.boolean(),
+  fc.constant(null),
 )
 
 const { node } = fc.letrec<{ node: FilterNode; compare: FilterNode; and: FilterNode; or: FilterNode; not: FilterNode }>((tie) => ({
@@ -35,12 +41,15 @@ const comparisons = (n: FilterNode): number =>
   n.kind === 'compare' ? 1 : n.kind === 'not' ? comparisons(n.item) : n.items.reduce((s, i) => s + comparisons(i), 0)
 
 test('print(ast) re-parses to the same ast', () => {
-  fc.assert(fc.property(node, (ast) => {
-    const text = printFilter(ast)
-    fc.pre(text.length <= FILTER_LIMITS.length && comparisons(ast) <= FILTER_LIMITS.comparisons)
-    assert.deepEqual(parseFilter(text), ast)
-    assert.equal(printFilter(parseFilter(text)!), text)
-  }), { numRuns: 2000 })
+  fc.assert(
+    fc.property(node, (ast) => {
+      const text = printFilter(ast)
+      fc.pre(text.length <= FILTER_LIMITS.length && comparisons(ast) <= FILTER_LIMITS.comparisons)
+      assert.deepEqual(parseFilter(text), ast)
+      assert.equal(printFilter(parseFilter(text)!), text)
+    }),
+    { numRuns: 2000 },
+  )
 })
 
 /** Runs a filter on cards end to end; it must succeed or fail with invalid_filter. Returns the time taken. */
@@ -68,10 +77,55 @@ function behaves(input: string): void {
 }
 
 const TOKENS = [
-  'title', 'priority', 'board.name', 'tags', 'tags.name', 'state', 'due_date', 'created', 'completed', 'members', 'foo',
-  'board.members', 'assignees.name', 'a.b.c.d.e.f', '=', '!=', '>', '>=', '<', '<=', '~', '!~', '&&', '||', '&', '|',
-  '(', ')', '!', '"x"', '"%_"', '"2026-05-01"', '"2026-05-01T10:00:00Z"', '"started"', '"', '\\', "'", '1', '-2.5',
-  '-', '.', ' ', 'true', 'false', 'null', '#', '😀', '\n', '\0',
+  'title',
+  'priority',
+  'board.name',
+  'tags',
+  'tags.name',
+  'state',
+  'due_date',
+  'created',
+  'completed',
+  'members',
+  'foo',
+  'board.members',
+  'assignees.name',
+  'a.b.c.d.e.f',
+  '=',
+  '!=',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '~',
+  '!~',
+  '&&',
+  '||',
+  '&',
+  '|',
+  '(',
+  ')',
+  '!',
+  '"x"',
+  '"%_"',
+  '"2026-05-01"',
+  '"2026-05-01T10:00:00Z"',
+  '"started"',
+  '"',
+  '\\',
+  "'",
+  '1',
+  '-2.5',
+  '-',
+  '.',
+  ' ',
+  'true',
+  'false',
+  'null',
+  '#',
+  '😀',
+  '\n',
+  '\0',
 ]
 const soup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }).map((t) => t.join(' '))
 const tightSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }).map((t) => t.join(''))
@@ -80,7 +134,8 @@ test('random strings, token soup and bytes never crash and answer within 50 ms',
   const arbitrary = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 300 }),
     fc.string({ unit: 'binary-ascii', maxLength: 300 }),
-    soup, tightSoup,
+    soup,
+    tightSoup,
     fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b).toString('latin1')),
     fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b).toString('utf8')),
   )
@@ -88,24 +143,34 @@ test('random strings, token soup and bytes never crash and answer within 50 ms',
 })
 
 // Comparisons built from plausible pieces, joined by plausible glue: many are valid, many are subtly not.
-const pieces = fc.tuple(
-  fc.constantFrom('title', 'priority', 'tags', 'state', 'due_date', 'board.name', 'assignees.name', 'completed', 'nope'),
-  fc.constantFrom(...OPS),
-  fc.constantFrom('"x"', '"%_"', '3', 'true', 'null', '"2026-05-01"', '"started"', 'x', '"'),
-  fc.constantFrom(' && ', ' || ', ' && !', ' || (', ') && ', ' && (', '', ')'),
-).map(([f, o, v, glue]) => `${f} ${o} ${v}${glue}`)
+const pieces = fc
+  .tuple(
+    fc.constantFrom('title', 'priority', 'tags', 'state', 'due_date', 'board.name', 'assignees.name', 'completed', 'nope'),
+    fc.constantFrom(...OPS),
+    fc.constantFrom('"x"', '"%_"', '3', 'true', 'null', '"2026-05-01"', '"started"', 'x', '"'),
+    fc.constantFrom(' && ', ' || ', ' && !', ' || (', ') && ', ' && (', '', ')'),
+  )
+  .map(([f, o, v, glue]) => `${f} ${o} ${v}${glue}`)
 const sentences = fc.array(pieces, { minLength: 1, maxLength: 8 }).map((p) => p.join('').replace(/( && !| \|\| \(| && \(| && | \|\| )$/, ''))
 
 test('plausible filters: valid ones run on SQLite, the others fail cleanly', () => {
   let valid = 0
-  fc.assert(fc.property(sentences, (s) => {
-    behaves(s)
-    try { if (filterExpression('cards', s)) valid++ } catch { /* checked by behaves */ }
-  }), { numRuns: 3000 })
+  fc.assert(
+    fc.property(sentences, (s) => {
+      behaves(s)
+      try {
+        if (filterExpression('cards', s)) valid++
+      } catch {
+        /* checked by behaves */
+      }
+    }),
+    { numRuns: 3000 },
+  )
   assert.ok(valid > 10, `only ${valid} valid`)
 })
 
-const dateValue = fc.date({ min: new Date('1990-01-01'), max: new Date('2090-01-01'), noInvalidDate: true })
+const dateValue = fc
+  .date({ min: new Date('1990-01-01'), max: new Date('2090-01-01'), noInvalidDate: true })
   .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString()))
 const CARD_FIELDS: [string[], CompareOp[], fc.Arbitrary<string | number | boolean | null>][] = [
   [['title', 'key', 'board.name', 'list.name', 'created_by.email', 'board.created_by.name'], ['=', '!=', '~', '!~'], fc.oneof(tricky, fc.constant(null))],
@@ -118,31 +183,52 @@ const CARD_FIELDS: [string[], CompareOp[], fc.Arbitrary<string | number | boolea
   [['id', 'board', 'list', 'created_by', 'tags.board', 'list.board'], ['=', '!='], fc.string({ maxLength: 4 })],
   [['assignees', 'members', 'tags', 'watchers', 'files', 'board.members', 'tags.board.members'], ['~', '!~'], fc.string({ maxLength: 4 })],
 ]
-const cardComparison = fc.constantFrom(...CARD_FIELDS).chain(([fields, ops, v]) =>
-  fc.record({ kind: fc.constant('compare' as const), field: fc.constantFrom(...fields), op: fc.constantFrom(...ops), value: v })
-    .filter((c) => c.value !== null || c.op === '=' || c.op === '!='))
+const cardComparison = fc
+  .constantFrom(...CARD_FIELDS)
+  .chain(([fields, ops, v]) =>
+    fc
+      .record({ kind: fc.constant('compare' as const), field: fc.constantFrom(...fields), op: fc.constantFrom(...ops), value: v })
+      .filter((c) => c.value !== null || c.op === '=' || c.op === '!='),
+  )
 const cardFilter = fc.letrec<{ node: FilterNode }>((tie) => ({
-  node: fc.oneof({ maxDepth: 4, depthSize: 'small' }, cardComparison,
+  node: fc.oneof(
+    { maxDepth: 4, depthSize: 'small' },
+    cardComparison,
     fc.record({ kind: fc.constant('and' as const), items: fc.array(tie('node'), { minLength: 2, maxLength: 3 }) }),
     fc.record({ kind: fc.constant('or' as const), items: fc.array(tie('node'), { minLength: 2, maxLength: 3 }) }),
-    fc.record({ kind: fc.constant('not' as const), item: tie('node') })),
+    fc.record({ kind: fc.constant('not' as const), item: tie('node') }),
+  ),
 })).node
 
 test('every well-typed card filter is accepted and runs on SQLite', () => {
-  fc.assert(fc.property(cardFilter, (ast) => {
-    const f = filterExpression('cards', printFilter(ast))
-    assert.ok(f)
-    db.all(qb.selectFrom('cards').select('cards.id').where(f))
-  }), { numRuns: 1500 })
+  fc.assert(
+    fc.property(cardFilter, (ast) => {
+      const f = filterExpression('cards', printFilter(ast))
+      assert.ok(f)
+      db.all(qb.selectFrom('cards').select('cards.id').where(f))
+    }),
+    { numRuns: 1500 },
+  )
 })
 
 test('worst cases at the size limit stay fast', () => {
   const n = FILTER_LIMITS.length
   const cases = [
-    '('.repeat(n), ')'.repeat(n), '!'.repeat(n), '"'.repeat(n), `"${'\\"'.repeat((n - 2) / 2)}`, 'a'.repeat(n),
-    `${'a.'.repeat(n / 2 - 1)}a`, '1'.repeat(n), '-'.repeat(n), ' '.repeat(n), `title ~ "${'x'.repeat(n - 11)}"`,
-    Array(200).fill('tags.name ~ "x"').join('||').slice(0, n), Array(300).fill('priority=1').join('&&').slice(0, n),
-    `${'(!'.repeat(16)}title="x"${')'.repeat(16)}`, `due_date = "${'2026-05-01T10:00:00.'}${'1'.repeat(n - 32)}Z"`,
+    '('.repeat(n),
+    ')'.repeat(n),
+    '!'.repeat(n),
+    '"'.repeat(n),
+    `"${'\\"'.repeat((n - 2) / 2)}`,
+    'a'.repeat(n),
+    `${'a.'.repeat(n / 2 - 1)}a`,
+    '1'.repeat(n),
+    '-'.repeat(n),
+    ' '.repeat(n),
+    `title ~ "${'x'.repeat(n - 11)}"`,
+    Array(200).fill('tags.name ~ "x"').join('||').slice(0, n),
+    Array(300).fill('priority=1').join('&&').slice(0, n),
+    `${'(!'.repeat(16)}title="x"${')'.repeat(16)}`,
+    `due_date = "${'2026-05-01T10:00:00.'}${'1'.repeat(n - 32)}Z"`,
   ]
   for (const input of cases) behaves(input)
 })

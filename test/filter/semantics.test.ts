@@ -15,30 +15,56 @@ before(() => {
     const stmt = db.raw.prepare(text)
     for (const r of rows) stmt.run(...r)
   }
-  run('INSERT INTO users (id, email, name, role, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ['u1', 'ann@x.io', 'Ann', 'owner', 'human', T0], ['u2', 'bob@x.io', 'Bob', 'member', 'human', T0],
-    ['u3', 'cy@x.io', 'Cy', 'admin', 'agent', '2026-03-01T00:00:00.000Z'])
-  run('INSERT INTO boards (id, name, key_prefix, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ['b1', 'Alpha', 'AL', 'u1', T0, T0], ['b2', 'Beta', 'BE', null, T0, T0])
+  run(
+    'INSERT INTO users (id, email, name, role, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ['u1', 'ann@x.io', 'Ann', 'owner', 'human', T0],
+    ['u2', 'bob@x.io', 'Bob', 'member', 'human', T0],
+    ['u3', 'cy@x.io', 'Cy', 'admin', 'agent', '2026-03-01T00:00:00.000Z'],
+  )
+  run(
+    'INSERT INTO boards (id, name, key_prefix, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ['b1', 'Alpha', 'AL', 'u1', T0, T0],
+    ['b2', 'Beta', 'BE', null, T0, T0],
+  )
   run('INSERT INTO board_members (board_id, user_id, created_at) VALUES (?, ?, ?)', ['b1', 'u1', T0], ['b1', 'u2', T0], ['b2', 'u3', T0])
-  run('INSERT INTO lists (id, board_id, name, position, category, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ['l1', 'b1', 'Todo', 1, 'unstarted', T0, T0], ['l2', 'b1', 'Doing', 2, 'started', T0, T0], ['l3', 'b2', 'Done', 1, 'completed', T0, T0])
-  run('INSERT INTO tags (id, board_id, name, color, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ['t1', 'b1', 'Bug', 'red', T0, T0], ['t2', 'b1', '50%_off', null, T0, T0], ['t3', 'b2', 'ui', null, T0, T0])
-  run(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority, due_date,
+  run(
+    'INSERT INTO lists (id, board_id, name, position, category, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ['l1', 'b1', 'Todo', 1, 'unstarted', T0, T0],
+    ['l2', 'b1', 'Doing', 2, 'started', T0, T0],
+    ['l3', 'b2', 'Done', 1, 'completed', T0, T0],
+  )
+  run(
+    'INSERT INTO tags (id, board_id, name, color, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ['t1', 'b1', 'Bug', 'red', T0, T0],
+    ['t2', 'b1', '50%_off', null, T0, T0],
+    ['t3', 'b2', 'ui', null, T0, T0],
+  )
+  run(
+    `INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority, due_date,
       completed, completed_at, archived, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ['c1', 'b1', 'l1', 1, 'AL-1', 'Fix 50% discount', '', 1, 3, '2026-05-01', 0, null, 0, 'u1', '2026-04-01T10:00:00.000Z', T0],
     ['c2', 'b1', 'l2', 2, 'AL-2', 'Fix 50x discount', '', 2, 1, '2026-05-01T23:30:00.000Z', 0, null, 0, 'u2', '2026-04-02T00:00:00.000Z', T0],
     ['c3', 'b1', 'l2', 3, 'AL-3', 'snake_case name', '', 3, 0, null, 1, '2026-04-05T12:00:00.000Z', 0, null, '2026-04-02T23:59:59.999Z', T0],
     ['c4', 'b2', 'l3', 1, 'BE-1', 'snakeXcase', '', 1, 4, '2026-05-02', 0, null, 1, 'u3', '2026-04-03T00:00:00.000Z', T0],
-    ['c5', 'b2', 'l3', 2, 'BE-2', 'Other', "Ann's notes", 2, 2, '2026-04-30T23:59:59.999Z', 0, null, 0, 'u3', '2026-04-04T00:00:00.000Z', T0])
+    ['c5', 'b2', 'l3', 2, 'BE-2', 'Other', "Ann's notes", 2, 2, '2026-04-30T23:59:59.999Z', 0, null, 0, 'u3', '2026-04-04T00:00:00.000Z', T0],
+  )
   run('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)', ['c1', 'u1'], ['c2', 'u1'], ['c2', 'u2'], ['c4', 'u3'])
   run('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)', ['c3', 'u2'])
   run('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)', ['c1', 't1'], ['c2', 't2'], ['c4', 't3'])
-  run('INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ['f1', 'c3', 'spec.pdf', 'application/pdf', 3, Buffer.from('pdf'), T0])
-  run('INSERT INTO tokens (id, user_id, name, permission, hash, prefix, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ['k1', 'u1', 'ci', 'write', 'h1', 'tk_a', '2027-01-01T00:00:00.000Z', T0], ['k2', 'u3', 'agent', 'full', 'h2', 'tk_b', null, T0])
+  run('INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    'f1',
+    'c3',
+    'spec.pdf',
+    'application/pdf',
+    3,
+    Buffer.from('pdf'),
+    T0,
+  ])
+  run(
+    'INSERT INTO tokens (id, user_id, name, permission, hash, prefix, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ['k1', 'u1', 'ci', 'write', 'h1', 'tk_a', '2027-01-01T00:00:00.000Z', T0],
+    ['k2', 'u3', 'agent', 'full', 'h2', 'tk_b', null, T0],
+  )
 })
 
 type Resource = 'cards' | 'boards' | 'lists' | 'users' | 'tokens' | 'tags'
@@ -46,7 +72,10 @@ function ids(resource: Resource, filter: string): string[] {
   const f = filterExpression(resource, filter)
   let q = qb.selectFrom(resource).select(`${resource}.id`)
   if (f) q = q.where(f)
-  return db.all(q).map((r) => r.id).sort()
+  return db
+    .all(q)
+    .map((r) => r.id)
+    .sort()
 }
 
 const CARDS: [string, string[]][] = [

@@ -17,10 +17,17 @@ import { checkResponse } from './openapi-check.js'
 export class FakeClock {
   constructor(public t = Date.parse('2026-11-21T12:00:00.000Z')) {}
   now = (): number => this.t
-  advance(ms: number): void { this.t += ms }
+  advance(ms: number): void {
+    this.t += ms
+  }
 }
 
-export interface Reply { status: number; body: any; headers: Headers; text: string }
+export interface Reply {
+  status: number
+  body: any
+  headers: Headers
+  text: string
+}
 
 export interface TestApp {
   url: string
@@ -51,9 +58,16 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
-    url, deps, clock, dir, dbFile,
+    url,
+    deps,
+    clock,
+    dir,
+    dbFile,
     async close() {
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections() })
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
       sql.raw.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
@@ -76,7 +90,11 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
       const res = await fetch(url + urlPath, { method, headers, body })
       const text = await res.text()
       let parsed: unknown
-      try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = undefined }
+      try {
+        parsed = text ? JSON.parse(text) : undefined
+      } catch {
+        parsed = undefined
+      }
       checkResponse(api.routes, method, urlPath, res.status, parsed)
       return { status: res.status, body: parsed, headers: res.headers, text }
     },
@@ -86,7 +104,10 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
 /** A workspace with an owner, an admin and a member, each with read, write and full (where allowed) tokens, and one board. */
 export async function seededApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}) {
   const t = await startTestApp(configOverrides)
-  const owner = t.user('owner'), admin = t.user('admin'), member = t.user('member'), outsider = t.user('member')
+  const owner = t.user('owner'),
+    admin = t.user('admin'),
+    member = t.user('member'),
+    outsider = t.user('member')
   const tokens = {
     owner: { read: t.token(owner.id, 'read'), write: t.token(owner.id, 'write'), full: t.token(owner.id, 'full') },
     admin: { read: t.token(admin.id, 'read'), write: t.token(admin.id, 'write'), full: t.token(admin.id, 'full') },

@@ -5,7 +5,10 @@ import type { RouteSpec } from '../../src/http/route.js'
 import { buildOpenApi } from '../../src/http/openapi.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
-interface Doc { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components: object }
+interface Doc {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>
+  components: object
+}
 
 let doc: Doc | undefined
 let matchers: { re: RegExp; template: string }[] = []
@@ -16,7 +19,8 @@ const cache = new Map<string, ValidateFunction | null>()
 export function documentFor(routes: RouteSpec<any, any, any>[]): Doc {
   if (!doc) {
     doc = buildOpenApi(routes) as Doc
-    matchers = Object.keys(doc.paths).map((template) => ({ template, re: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
+    matchers = Object.keys(doc.paths)
+      .map((template) => ({ template, re: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
       .sort((a, b) => a.template.split('{').length - b.template.split('{').length)
   }
   return doc

@@ -46,7 +46,10 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
       try {
         const lastEvent = eventSeq(c.t)
         const reply = await c.t.req(s.method, typeof s.path === 'function' ? s.path(c) : s.path, {
-          token: s.token?.(c), body: typeof s.body === 'function' ? (s.body as (c: C) => unknown)(c) : s.body, raw: s.raw, headers: s.headers,
+          token: s.token?.(c),
+          body: typeof s.body === 'function' ? (s.body as (c: C) => unknown)(c) : s.body,
+          raw: s.raw,
+          headers: s.headers,
         })
         assert.equal(reply.status, s.status, `status ${reply.status}: ${reply.text}`)
         if (reply.status >= 400) assertErrorShape(reply.body)

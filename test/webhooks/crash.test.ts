@@ -12,7 +12,12 @@ import { startReceiver, type Receiver } from './fixtures.js'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const N = 40
 
-interface Server { child: ChildProcess; url: string; token?: string; exited: Promise<number | null> }
+interface Server {
+  child: ChildProcess
+  url: string
+  token?: string
+  exited: Promise<number | null>
+}
 
 function serve(db: string): Promise<Server> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db, '--port', '0'], {

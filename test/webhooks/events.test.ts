@@ -9,9 +9,13 @@ import { seededApp } from '../helpers/app.js'
 
 type C = Awaited<ReturnType<typeof seededApp>>
 
-const events = (c: C) => c.t.deps.sql.raw.prepare('SELECT name, board_id, data FROM events ORDER BY seq').all() as { name: string; board_id: string | null; data: string }[]
+const events = (c: C) =>
+  c.t.deps.sql.raw.prepare('SELECT name, board_id, data FROM events ORDER BY seq').all() as { name: string; board_id: string | null; data: string }[]
 const outboxCount = (c: C) => (c.t.deps.sql.raw.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n
-const documented = (event: string) => EVENT_CATALOG.find((e) => e.event === event)!.fields.map((f) => f.name).sort()
+const documented = (event: string) =>
+  EVENT_CATALOG.find((e) => e.event === event)!
+    .fields.map((f) => f.name)
+    .sort()
 
 async function ok(c: C, method: string, path: string, body?: unknown, token = c.tokens.owner.write) {
   const r = await c.t.req(method, path, { token, body })
@@ -42,8 +46,22 @@ test('every supported change emits its event, with data matching the catalog fie
 
     const got = events(c)
     const names = got.map((e) => e.name)
-    for (const name of ['card.created', 'card.assigned', 'card.updated', 'card.unassigned', 'card.moved', 'card.completed', 'card.reopened',
-      'card.deleted', 'list.created', 'list.deleted', 'tag.created', 'tag.deleted', 'board.member_added', 'board.member_removed']) {
+    for (const name of [
+      'card.created',
+      'card.assigned',
+      'card.updated',
+      'card.unassigned',
+      'card.moved',
+      'card.completed',
+      'card.reopened',
+      'card.deleted',
+      'list.created',
+      'list.deleted',
+      'tag.created',
+      'tag.deleted',
+      'board.member_added',
+      'board.member_removed',
+    ]) {
       assert.ok(names.includes(name), `${name} emitted; got ${names.join(', ')}`)
     }
     for (const e of got) {
@@ -58,7 +76,9 @@ test('every supported change emits its event, with data matching the catalog fie
     assert.equal(data('card.updated').actor.id, c.owner.id)
     assert.deepEqual(Object.keys(data('board.member_added').user).sort(), ['id', 'kind', 'name'], 'no email leaves the workspace')
     assert.equal(outboxCount(c), got.length - seeded, 'one outbox row per later event for the one matching subscription')
-  } finally { await c.t.close() }
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('a rolled-back change emits nothing: no event, no outbox row', async () => {
@@ -69,7 +89,10 @@ test('a rolled-back change emits nothing: no event, no outbox row', async () => 
     await ok(c, 'POST', '/v1/cards', { board: c.board.id, title: 'keeps the list busy', list: c.lists[0].id })
     const before = { events: events(c).length, outbox: outboxCount(c) }
     // Each of these fails after the service has started its transaction (and, for the card, after choosing its key).
-    const bad = await c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board: c.board.id, title: 'x', tags: ['no-such-tag'], assignees: [c.member.id] } })
+    const bad = await c.t.req('POST', '/v1/cards', {
+      token: c.tokens.owner.write,
+      body: { board: c.board.id, title: 'x', tags: ['no-such-tag'], assignees: [c.member.id] },
+    })
     assert.equal(bad.status, 422)
     const clash = await c.t.req('POST', '/v1/tags', { token: c.tokens.owner.write, body: { board: c.board.id, name: 'DUP' } })
     assert.equal(clash.status, 409)
@@ -78,7 +101,9 @@ test('a rolled-back change emits nothing: no event, no outbox row', async () => 
     assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, before)
     await ok(c, 'DELETE', `/v1/lists/${c.lists[1].id}`)
     assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, { events: before.events + 1, outbox: before.outbox + 1 })
-  } finally { await c.t.close() }
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('a bulk change emits one event per card; a card that fails inside it emits nothing', async () => {
@@ -87,14 +112,21 @@ test('a bulk change emits one event per card; a card that fails inside it emits 
     await ok(c, 'POST', '/v1/webhooks', { name: 'all', url: 'http://127.0.0.1:9/x', events: ['card.completed'], boards: [] })
     const ids: string[] = []
     for (let i = 0; i < 3; i++) ids.push((await ok(c, 'POST', '/v1/cards', { board: c.board.id, title: `bulk ${i}` })).card.id)
-    const other = (await ok(c, 'POST', '/v1/boards', { name: 'Not the member\'s' })).board
+    const other = (await ok(c, 'POST', '/v1/boards', { name: "Not the member's" })).board
     const hidden = (await ok(c, 'POST', '/v1/cards', { board: other.id, title: 'hidden' })).card.id
     const r = await ok(c, 'POST', '/v1/actions/bulk-complete-cards', { cards: [...ids, hidden], completed: true }, c.tokens.member.write)
     assert.equal(r.updated, 3)
-    assert.deepEqual(r.failed.map((f: any) => f.id), [hidden])
-    const completed = events(c).filter((e) => e.name === 'card.completed').map((e) => JSON.parse(e.data).id)
+    assert.deepEqual(
+      r.failed.map((f: any) => f.id),
+      [hidden],
+    )
+    const completed = events(c)
+      .filter((e) => e.name === 'card.completed')
+      .map((e) => JSON.parse(e.data).id)
     assert.deepEqual(completed.sort(), [...ids].sort())
     const rows = c.t.deps.sql.raw.prepare("SELECT body FROM outbox WHERE event = 'card.completed'").all() as { body: string }[]
     assert.deepEqual(rows.map((row) => JSON.parse(row.body).data.id).sort(), [...ids].sort(), 'one delivery per card')
-  } finally { await c.t.close() }
+  } finally {
+    await c.t.close()
+  }
 })

@@ -7,7 +7,15 @@ import { qb } from '../../src/db/sql.js'
 import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
 import { seededApp } from '../helpers/app.js'
 
-export interface Hit { method: string; path: string; headers: http.IncomingHttpHeaders; body: string; json: any; at: number; answered: boolean }
+export interface Hit {
+  method: string
+  path: string
+  headers: http.IncomingHttpHeaders
+  body: string
+  json: any
+  at: number
+  answered: boolean
+}
 
 export interface Receiver {
   url: string
@@ -27,11 +35,17 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
       let json: unknown
-      try { json = JSON.parse(body) } catch { json = undefined }
+      try {
+        json = JSON.parse(body)
+      } catch {
+        json = undefined
+      }
       const path = req.url ?? '/'
       const hit: Hit = { method: req.method ?? '', path, headers: req.headers, body, json, at: Date.now(), answered: false }
       hits.push(hit)
-      res.on('finish', () => { hit.answered = true })
+      res.on('finish', () => {
+        hit.answered = true
+      })
       const status = /^\/status\/(\d+)/.exec(path)
       const slow = /^\/slow\/(\d+)/.exec(path)
       if (status) res.writeHead(Number(status[1])).end(`answered ${status[1]}`)
@@ -57,7 +71,11 @@ export async function startReceiver(): Promise<Receiver> {
 export async function webhookApp(overrides: Record<string, unknown> = {}) {
   const s = await seededApp({ allowPrivateTargets: 'true', webhookTimeoutMs: 300, ...overrides })
   // Scheduler errors are swallowed by design (the lease retries); DEBUG_WEBHOOKS=1 shows them while debugging a test.
-  const scheduler = new OutboxScheduler(s.t.deps, { log: (m, e) => { if (process.env.DEBUG_WEBHOOKS) console.error(m, e) } })
+  const scheduler = new OutboxScheduler(s.t.deps, {
+    log: (m, e) => {
+      if (process.env.DEBUG_WEBHOOKS) console.error(m, e)
+    },
+  })
   const receiver = await startReceiver()
   const close = async () => {
     await scheduler.stop(1000)

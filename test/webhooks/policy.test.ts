@@ -28,14 +28,25 @@ test('judgeAttempt: only timeouts, connection errors and 5xx are retried, up to 
 })
 
 test('retryDelayMs follows the configured list and repeats its last entry', () => {
-  assert.deepEqual([1, 2, 3, 4].map((a) => retryDelayMs([60, 120, 300, 1800], a)), [60_000, 120_000, 300_000, 1_800_000])
-  assert.deepEqual([1, 2, 3, 4].map((a) => retryDelayMs([0.05], a)), [50, 50, 50, 50])
+  assert.deepEqual(
+    [1, 2, 3, 4].map((a) => retryDelayMs([60, 120, 300, 1800], a)),
+    [60_000, 120_000, 300_000, 1_800_000],
+  )
+  assert.deepEqual(
+    [1, 2, 3, 4].map((a) => retryDelayMs([0.05], a)),
+    [50, 50, 50, 50],
+  )
 })
 
 test('deliveryHeaders: fixed headers, signatures, static headers, and auth winning case-insensitively', () => {
   const h = deliveryHeaders({
-    event: 'card.created', deliveryId: 'd1', body: '{}', secret: 's', userAgent: 'taskd-webhooks/1.0.0',
-    auth: { Authorization: 'Bearer a' }, static: { authorization: 'static', 'X-Team': 'ops', 'Content-Type': 'text/plain' },
+    event: 'card.created',
+    deliveryId: 'd1',
+    body: '{}',
+    secret: 's',
+    userAgent: 'taskd-webhooks/1.0.0',
+    auth: { Authorization: 'Bearer a' },
+    static: { authorization: 'static', 'X-Team': 'ops', 'Content-Type': 'text/plain' },
   })
   assert.equal(h.Authorization, 'Bearer a')
   assert.equal(h.authorization, undefined, 'never sent twice under two spellings')
@@ -46,7 +57,7 @@ test('deliveryHeaders: fixed headers, signatures, static headers, and auth winni
   assert.equal(h['X-Webhook-Delivery'], 'd1')
 })
 
-test('headerNameProblem refuses framing, hop-by-hop and taskd\'s own headers', () => {
+test("headerNameProblem refuses framing, hop-by-hop and taskd's own headers", () => {
   for (const bad of ['Host', 'content-length', 'Transfer-Encoding', 'Connection', 'X-Webhook-Delivery', 'bad name', 'x:y', '']) {
     assert.ok(headerNameProblem(bad), bad)
   }

@@ -18,7 +18,9 @@ test('deleting the only board of a subscription pauses it; it never widens to ev
     assert.deepEqual(subscriptionsForEvent(c.t.deps.sql, 'card.created', c.board.id), [], 're-activated, it still covers no board')
     await createCard(c, tok)
     assert.equal((await c.t.req('POST', `/v1/webhooks/${sub.id}/sample`, { token: tok })).status, 404)
-  } finally { await c.close() }
+  } finally {
+    await c.close()
+  }
 })
 
 test('a member who left a board sees neither its details nor its logged bodies through their own subscription', async () => {
@@ -39,7 +41,9 @@ test('a member who left a board sees neither its details nor its logged bodies t
     assert.ok(!expanded.text.includes('Launch'))
     const probe = await c.t.req('GET', `/v1/webhooks?filter=${encodeURIComponent('boards.name ~ "Launch"')}`, { token: tok })
     assert.equal(probe.status, 400, 'the filter does not follow boards into board fields')
-  } finally { await c.close() }
+  } finally {
+    await c.close()
+  }
 })
 
 test('a delivery queued before an edit is judged by the subscription as it is now', async () => {
@@ -54,18 +58,25 @@ test('a delivery queued before an edit is judged by the subscription as it is no
     const logs = (await c.t.req('GET', `/v1/webhooks/${sub.id}/logs`, { token: tok })).body.items
     assert.equal(logs[0].outcome, 'dropped')
     assert.match(logs[0].error, /no longer covers/)
-  } finally { await c.close() }
+  } finally {
+    await c.close()
+  }
 })
 
 test('a static Authorization header is sent but never shown back', async () => {
   const c = await webhookApp()
   try {
-    const created = await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok`, headers: { Authorization: 'Bearer static-secret', 'X-Team': 'ops' } })
+    const created = await createSub(c, c.tokens.owner.write, {
+      url: `${c.receiver.url}/ok`,
+      headers: { Authorization: 'Bearer static-secret', 'X-Team': 'ops' },
+    })
     assert.deepEqual(created.webhook.headers, { Authorization: '[redacted]', 'X-Team': 'ops' })
     const listed = await c.t.req('GET', '/v1/webhooks', { token: c.tokens.owner.read })
     assert.ok(!listed.text.includes('static-secret'))
     await createCard(c, c.tokens.owner.write)
     await c.scheduler.runOnce()
     assert.equal(c.receiver.hits[0].headers.authorization, 'Bearer static-secret')
-  } finally { await c.close() }
+  } finally {
+    await c.close()
+  }
 })

@@ -6,17 +6,29 @@ const cards = z.array(z.string().min(1)).min(1).max(500).meta({ description: 'Ca
 const idList = z.array(z.string().min(1)).max(100)
 const priority = z.number().int().min(0).max(4)
 
-export const BulkResult = z.strictObject({
-  updated: z.number().int(),
-  failed: z.array(z.strictObject({ id: z.string(), error: z.strictObject({ code: z.string(), message: z.string() }) })),
-}).meta({ id: 'BulkResult' })
+export const BulkResult = z
+  .strictObject({
+    updated: z.number().int(),
+    failed: z.array(z.strictObject({ id: z.string(), error: z.strictObject({ code: z.string(), message: z.string() }) })),
+  })
+  .meta({ id: 'BulkResult' })
 export type BulkResult = z.infer<typeof BulkResult>
 
-export const BulkUpdateBody = z.strictObject({ cards, set: z.strictObject({
-  title: z.string().trim().min(1).max(500).optional(), description: z.string().max(100_000).optional(), priority: priority.optional(),
-  start_date: dateOrDateTime.nullable().optional(), due_date: dateOrDateTime.nullable().optional(),
-  completed: z.boolean().optional(), archived: z.boolean().optional(), trashed: z.boolean().optional(),
-}) }).meta({ id: 'BulkUpdateCardsBody' })
+export const BulkUpdateBody = z
+  .strictObject({
+    cards,
+    set: z.strictObject({
+      title: z.string().trim().min(1).max(500).optional(),
+      description: z.string().max(100_000).optional(),
+      priority: priority.optional(),
+      start_date: dateOrDateTime.nullable().optional(),
+      due_date: dateOrDateTime.nullable().optional(),
+      completed: z.boolean().optional(),
+      archived: z.boolean().optional(),
+      trashed: z.boolean().optional(),
+    }),
+  })
+  .meta({ id: 'BulkUpdateCardsBody' })
 export const BulkMoveBody = z.strictObject({ cards, list: z.string().min(1), board: z.string().min(1).optional() }).meta({ id: 'BulkMoveCardsBody' })
 export const BulkCompleteBody = z.strictObject({ cards, completed: z.boolean() }).meta({ id: 'BulkCompleteCardsBody' })
 export const BulkArchiveBody = z.strictObject({ cards, archived: z.boolean() }).meta({ id: 'BulkArchiveCardsBody' })

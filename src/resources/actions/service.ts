@@ -25,8 +25,7 @@ function forEachCard(deps: Deps, ids: string[], change: (id: string) => void): B
   return result
 }
 
-export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) =>
-  forEachCard(deps, ids, (id) => updateCard(deps, actor, id, set))
+export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) => forEachCard(deps, ids, (id) => updateCard(deps, actor, id, set))
 
 export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: string; board?: string }) =>
   forEachCard(deps, ids, (id) => moveCard(deps, actor, id, to))

@@ -2,7 +2,20 @@
 import type { Sql } from '../../db/sql.js'
 import { qb } from '../../db/sql.js'
 
-const EXPORTED = ['workspace', 'users', 'teams', 'team_members', 'boards', 'board_members', 'lists', 'cards', 'card_assignees', 'card_watchers', 'tags', 'card_tags'] as const
+const EXPORTED = [
+  'workspace',
+  'users',
+  'teams',
+  'team_members',
+  'boards',
+  'board_members',
+  'lists',
+  'cards',
+  'card_assignees',
+  'card_watchers',
+  'tags',
+  'card_tags',
+] as const
 
 /** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. */
 export const exportRows = (sql: Sql) =>

@@ -9,25 +9,52 @@ import type { BoardView } from './schema.js'
 import { getBoards } from './store.js'
 
 export const boardView = (b: BoardsTable, creator: UserRef | null): BoardView => ({
-  id: b.id, name: b.name, description: b.description, key_prefix: b.key_prefix, created_by: creator, created: b.created_at, updated: b.updated_at,
+  id: b.id,
+  name: b.name,
+  description: b.description,
+  key_prefix: b.key_prefix,
+  created_by: creator,
+  created: b.created_at,
+  updated: b.updated_at,
 })
 
 export function boardViews(sql: Sql, rows: readonly BoardsTable[]): BoardView[] {
-  const users = new Map(getUsers(sql, rows.flatMap((b) => (b.created_by ? [b.created_by] : []))).map((u) => [u.id, u]))
+  const users = new Map(
+    getUsers(
+      sql,
+      rows.flatMap((b) => (b.created_by ? [b.created_by] : [])),
+    ).map((u) => [u.id, u]),
+  )
   return rows.map((b) => boardView(b, b.created_by ? userRefOf(users, b.created_by) : null))
 }
 
 /** `expand=board` on a page of records that live on a board: their boards in one query. */
 export function expandBoard<T extends { board: string }>(sql: Sql, items: T[], expand: ReadonlySet<string>): (T & { expand?: { board?: BoardView } })[] {
   if (!expand.has('board')) return items
-  const boards = new Map(boardViews(sql, getBoards(sql, items.map((i) => i.board))).map((b) => [b.id, b]))
+  const boards = new Map(
+    boardViews(
+      sql,
+      getBoards(
+        sql,
+        items.map((i) => i.board),
+      ),
+    ).map((b) => [b.id, b]),
+  )
   return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
 }
 
 /** `expand=boards` on records holding a `boards` id list: their boards in one query; with `visibleTo`, only that user's boards. */
-export function expandBoards<T extends { boards: string[] }>(sql: Sql, items: T[], expand: ReadonlySet<string>, visibleTo?: string): (T & { expand?: { boards: BoardView[] } })[] {
+export function expandBoards<T extends { boards: string[] }>(
+  sql: Sql,
+  items: T[],
+  expand: ReadonlySet<string>,
+  visibleTo?: string,
+): (T & { expand?: { boards: BoardView[] } })[] {
   if (!expand.has('boards')) return items
-  let rows = getBoards(sql, items.flatMap((i) => i.boards))
+  let rows = getBoards(
+    sql,
+    items.flatMap((i) => i.boards),
+  )
   if (visibleTo !== undefined) {
     const mine = new Set(sql.all(memberBoardIds(visibleTo)).map((r) => r.board_id))
     rows = rows.filter((b) => mine.has(b.id))

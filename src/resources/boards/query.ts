@@ -3,14 +3,25 @@ import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
 import { USER_SORT } from '../users/query.js'
 
-export const BOARD_FILTER: FilterResource = { table: 'boards', fields: {
-  id: field.id('id'), name: field.text('name'), description: field.text('description'), key_prefix: field.text('key_prefix'),
-  created: field.date('created_at'), updated: field.date('updated_at'), created_by: field.id('created_by', 'users'),
-  members: field.users('board_members', 'board_id'),
-} }
+export const BOARD_FILTER: FilterResource = {
+  table: 'boards',
+  fields: {
+    id: field.id('id'),
+    name: field.text('name'),
+    description: field.text('description'),
+    key_prefix: field.text('key_prefix'),
+    created: field.date('created_at'),
+    updated: field.date('updated_at'),
+    created_by: field.id('created_by', 'users'),
+    members: field.users('board_members', 'board_id'),
+  },
+}
 
 export const BOARD_LIST: ListSpec = {
-  resource: 'boards', table: 'boards', defaultSort: 'created', expand: ['lists', 'members'],
+  resource: 'boards',
+  table: 'boards',
+  defaultSort: 'created',
+  expand: ['lists', 'members'],
   sort: { created: 'boards.created_at', updated: 'boards.updated_at', name: 'boards.name' },
 }
 

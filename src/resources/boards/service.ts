@@ -20,15 +20,30 @@ import { boardView, boardViews } from './present.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
 import type { BoardView, CreateBoardInput, UpdateBoardInput } from './schema.js'
 import {
-  addBoardMember, boardMembersQuery, deleteBoardRow, getBoard, insertBoard, isBoardMember, membersOfBoards, removeBoardMember,
-  updateBoardRow, visibleBoardsQuery,
+  addBoardMember,
+  boardMembersQuery,
+  deleteBoardRow,
+  getBoard,
+  insertBoard,
+  isBoardMember,
+  membersOfBoards,
+  removeBoardMember,
+  updateBoardRow,
+  visibleBoardsQuery,
 } from './store.js'
 
-const DEFAULT_LISTS: [string, ListsTable['category']][] = [['To do', 'unstarted'], ['In progress', 'started'], ['Done', 'completed']]
+const DEFAULT_LISTS: [string, ListsTable['category']][] = [
+  ['To do', 'unstarted'],
+  ['In progress', 'started'],
+  ['Done', 'completed'],
+]
 
 /** `Marketing site` → `MAR`; used when no key_prefix is given. */
 export function derivePrefix(name: string): string {
-  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/^[0-9]+/, '')
+  const letters = name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .replace(/^[0-9]+/, '')
   return letters.slice(0, 3) || 'TSK'
 }
 
@@ -39,8 +54,14 @@ export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
   return sql.tx(() => {
     const at = isoAt(deps.clock.now())
     const board: BoardsTable = {
-      id: newId(), name: input.name, description: input.description ?? '', key_prefix: input.key_prefix ?? derivePrefix(input.name), next_key: 1,
-      created_by: actor.user.id, created_at: at, updated_at: at,
+      id: newId(),
+      name: input.name,
+      description: input.description ?? '',
+      key_prefix: input.key_prefix ?? derivePrefix(input.name),
+      next_key: 1,
+      created_by: actor.user.id,
+      created_at: at,
+      updated_at: at,
     }
     insertBoard(sql, board)
     addBoardMember(sql, board.id, actor.user.id, at)
@@ -102,7 +123,15 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
   return sql.tx(() => {
     const source = visibleBoard(sql, actor, id)
     const at = isoAt(deps.clock.now())
-    const board = { ...source, id: newId(), name: input.name ?? `${source.name} (copy)`, next_key: 1, created_by: actor.user.id, created_at: at, updated_at: at }
+    const board = {
+      ...source,
+      id: newId(),
+      name: input.name ?? `${source.name} (copy)`,
+      next_key: 1,
+      created_by: actor.user.id,
+      created_at: at,
+      updated_at: at,
+    }
     insertBoard(sql, board)
     addBoardMember(sql, board.id, actor.user.id, at)
     const lists = listsOfBoard(sql, source.id).map((l) => ({ ...l, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
@@ -133,7 +162,9 @@ function boardForMembershipChange(deps: Deps, actor: Actor, boardId: string): Bo
 
 // Email stays out of event data: receivers are outside the workspace and the catalog promises { id, name, kind }.
 const memberEventData = (board: { id: string; name: string }, user: UsersTable, actor: Actor) => ({
-  board: { id: board.id, name: board.name }, user: { id: user.id, name: user.name, kind: user.kind }, actor: { id: actor.user.id, name: actor.user.name },
+  board: { id: board.id, name: board.name },
+  user: { id: user.id, name: user.name, kind: user.kind },
+  actor: { id: actor.user.id, name: actor.user.name },
 })
 
 export function addMember(deps: Deps, actor: Actor, boardId: string, userId: string) {

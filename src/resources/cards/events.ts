@@ -11,7 +11,10 @@ const TASK = {
   title: str('Task title'),
   url: str('Link to the task'),
   board: BOARD,
-  list: described(z.object({ id: z.string(), name: z.string().nullable(), category: z.string() }), '{ id, name, category } of the list holding the task; category is its flow state'),
+  list: described(
+    z.object({ id: z.string(), name: z.string().nullable(), category: z.string() }),
+    '{ id, name, category } of the list holding the task; category is its flow state',
+  ),
   assignees: named('Assigned members, each { id, name }'),
   watchers: named('Watchers, each { id, name }'),
   tags: named('Tags, each { id, name }'),
@@ -34,14 +37,24 @@ const task = (extra: z.ZodRawShape = {}) => z.object({ ...TASK, ...extra, actor:
 
 export const CARD_EVENTS: EventDefs = {
   'card.created': { summary: 'A task was created.', data: task() },
-  'card.updated': { summary: 'Fields of a task changed.', data: task({ changes: described(z.array(z.string()), 'Names of the fields that changed, e.g. ["title", "due_date"]') }) },
-  'card.deleted': { summary: 'A task was deleted or moved to the trash.', data: task({ permanent: described(z.boolean(), 'True when deleted for good, false when moved to the trash') }) },
+  'card.updated': {
+    summary: 'Fields of a task changed.',
+    data: task({ changes: described(z.array(z.string()), 'Names of the fields that changed, e.g. ["title", "due_date"]') }),
+  },
+  'card.deleted': {
+    summary: 'A task was deleted or moved to the trash.',
+    data: task({ permanent: described(z.boolean(), 'True when deleted for good, false when moved to the trash') }),
+  },
   'card.completed': { summary: 'A task was marked completed.', data: task() },
   'card.reopened': { summary: 'A completed task was reopened.', data: task() },
   'card.assigned': { summary: 'A member was assigned to a task.', data: task({ user: ref('member assigned') }) },
   'card.unassigned': { summary: 'A member was removed from a task.', data: task({ user: ref('member unassigned') }) },
   'card.moved': {
     summary: 'A task moved to another list or board.',
-    data: task({ from_list: ref('list the task left'), to_list: ref('list the task entered'), from_board: ref('board the task left (differs from board on a cross-board move)') }),
+    data: task({
+      from_list: ref('list the task left'),
+      to_list: ref('list the task entered'),
+      from_board: ref('board the task left (differs from board on a cross-board move)'),
+    }),
   },
 }

@@ -16,15 +16,36 @@ import { listCategoryOf, loadCardLinks } from './store.js'
 
 export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as const
 
-export interface CardLinkIds { assignees: string[]; tags: string[]; watchers: string[] }
+export interface CardLinkIds {
+  assignees: string[]
+  tags: string[]
+  watchers: string[]
+}
 
 /** One card in API shape, from its row, its links, its list's category and its creator. */
 export function cardView(r: CardsTable, links: CardLinkIds, state: string, creator: UserRef | null): CardView {
   return {
-    id: r.id, key: r.key, title: r.title, description: r.description, board: r.board_id, list: r.list_id, position: r.position,
-    priority: r.priority, assignees: links.assignees, tags: links.tags, watchers: links.watchers,
-    start_date: r.start_date, due_date: r.due_date, completed: r.completed === 1, completed_at: r.completed_at,
-    archived: r.archived === 1, trashed: r.trashed === 1, state: state as CardView['state'], created: r.created_at, updated: r.updated_at, created_by: creator,
+    id: r.id,
+    key: r.key,
+    title: r.title,
+    description: r.description,
+    board: r.board_id,
+    list: r.list_id,
+    position: r.position,
+    priority: r.priority,
+    assignees: links.assignees,
+    tags: links.tags,
+    watchers: links.watchers,
+    start_date: r.start_date,
+    due_date: r.due_date,
+    completed: r.completed === 1,
+    completed_at: r.completed_at,
+    archived: r.archived === 1,
+    trashed: r.trashed === 1,
+    state: state as CardView['state'],
+    created: r.created_at,
+    updated: r.updated_at,
+    created_by: creator,
   }
 }
 
@@ -32,23 +53,62 @@ const USER_EXPANDS = ['assignees', 'members', 'watchers', 'created_by']
 
 /** Cards in API shape; relations for the whole page come from a fixed number of queries. */
 export function cardViews(sql: Sql, rows: CardsTable[], expand: ReadonlySet<string> = new Set()): CardView[] {
-  const links = loadCardLinks(sql, rows.map((r) => r.id))
-  const states = listCategoryOf(sql, rows.map((r) => r.list_id))
+  const links = loadCardLinks(
+    sql,
+    rows.map((r) => r.id),
+  )
+  const states = listCategoryOf(
+    sql,
+    rows.map((r) => r.list_id),
+  )
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
   const users = new Map(getUsers(sql, [...rows.flatMap((r) => (r.created_by ? [r.created_by] : [])), ...linked]).map((u) => [u.id, u]))
-  const views = rows.map((r) => cardView(r, {
-    assignees: links.assignees.get(r.id) ?? [], tags: links.tags.get(r.id) ?? [], watchers: links.watchers.get(r.id) ?? [],
-  }, states.get(r.list_id) ?? 'unstarted', r.created_by ? userRefOf(users, r.created_by) : null))
+  const views = rows.map((r) =>
+    cardView(
+      r,
+      {
+        assignees: links.assignees.get(r.id) ?? [],
+        tags: links.tags.get(r.id) ?? [],
+        watchers: links.watchers.get(r.id) ?? [],
+      },
+      states.get(r.list_id) ?? 'unstarted',
+      r.created_by ? userRefOf(users, r.created_by) : null,
+    ),
+  )
   if (expand.size > 0) addExpansions(sql, views, expand, users)
   return views
 }
 
 function addExpansions(sql: Sql, views: CardView[], expand: ReadonlySet<string>, loaded: ReadonlyMap<string, UsersTable>): void {
-  const boards = expand.has('board') ? new Map(boardViews(sql, getBoards(sql, views.map((v) => v.board))).map((b) => [b.id, b])) : undefined
-  const lists = expand.has('list') ? new Map(getLists(sql, views.map((v) => v.list)).map((l) => [l.id, listView(l)])) : undefined
-  const tags = expand.has('tags') ? new Map(getTags(sql, views.flatMap((v) => v.tags)).map((t) => [t.id, tagView(t)])) : undefined
+  const boards = expand.has('board')
+    ? new Map(
+        boardViews(
+          sql,
+          getBoards(
+            sql,
+            views.map((v) => v.board),
+          ),
+        ).map((b) => [b.id, b]),
+      )
+    : undefined
+  const lists = expand.has('list')
+    ? new Map(
+        getLists(
+          sql,
+          views.map((v) => v.list),
+        ).map((l) => [l.id, listView(l)]),
+      )
+    : undefined
+  const tags = expand.has('tags')
+    ? new Map(
+        getTags(
+          sql,
+          views.flatMap((v) => v.tags),
+        ).map((t) => [t.id, tagView(t)]),
+      )
+    : undefined
   const users = new Map([...loaded].map(([id, u]) => [id, userView(u)]))
   for (const v of views) {
     const e: Record<string, unknown> = {}
@@ -58,7 +118,7 @@ function addExpansions(sql: Sql, views: CardView[], expand: ReadonlySet<string>,
     if (expand.has('assignees')) e.assignees = v.assignees.map((id) => users.get(id)).filter(Boolean)
     if (expand.has('members')) e.members = v.assignees.map((id) => users.get(id)).filter(Boolean)
     if (expand.has('watchers')) e.watchers = v.watchers.map((id) => users.get(id)).filter(Boolean)
-    if (expand.has('created_by')) e.created_by = v.created_by ? users.get(v.created_by.id) ?? null : null
+    if (expand.has('created_by')) e.created_by = v.created_by ? (users.get(v.created_by.id) ?? null) : null
     if (expand.has('priority')) e.priority = { value: v.priority, name: PRIORITY_NAMES[v.priority] }
     v.expand = e
   }
@@ -67,7 +127,10 @@ function addExpansions(sql: Sql, views: CardView[], expand: ReadonlySet<string>,
 const excerpt = (text: string, max = 280): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
 
 /** Names the caller already holds, so enrichment need not read them again. */
-export interface KnownNames { board?: { id: string; name: string }; list?: { id: string; name: string } }
+export interface KnownNames {
+  board?: { id: string; name: string }
+  list?: { id: string; name: string }
+}
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
 export function cardEventData(sql: Sql, config: Config, card: CardView, known: KnownNames = {}): Record<string, unknown> {
@@ -77,14 +140,27 @@ export function cardEventData(sql: Sql, config: Config, card: CardView, known: K
   const tags = getTags(sql, card.tags)
   const person = (id: string) => ({ id, name: users.get(id)?.name ?? null })
   return {
-    id: card.id, key: card.key, title: card.title, url: `${publicBaseUrl(config)}/v1/cards/${card.id}`,
-    board: { id: card.board, name: board?.name ?? null }, list: { id: card.list, name: list?.name ?? null, category: card.state },
-    assignees: card.assignees.map(person), watchers: card.watchers.map(person),
+    id: card.id,
+    key: card.key,
+    title: card.title,
+    url: `${publicBaseUrl(config)}/v1/cards/${card.id}`,
+    board: { id: card.board, name: board?.name ?? null },
+    list: { id: card.list, name: list?.name ?? null, category: card.state },
+    assignees: card.assignees.map(person),
+    watchers: card.watchers.map(person),
     tags: card.tags.map((id) => ({ id, name: tags.find((t) => t.id === id)?.name ?? null })),
-    priority: card.priority, priority_name: PRIORITY_NAMES[card.priority],
-    start_date: card.start_date, due_date: card.due_date, completed: card.completed, completed_at: card.completed_at,
-    archived: card.archived, trashed: card.trashed, position: card.position,
-    description_excerpt: excerpt(card.description), created: card.created, updated: card.updated,
+    priority: card.priority,
+    priority_name: PRIORITY_NAMES[card.priority],
+    start_date: card.start_date,
+    due_date: card.due_date,
+    completed: card.completed,
+    completed_at: card.completed_at,
+    archived: card.archived,
+    trashed: card.trashed,
+    position: card.position,
+    description_excerpt: excerpt(card.description),
+    created: card.created,
+    updated: card.updated,
     created_by: card.created_by,
   }
 }

@@ -2,33 +2,63 @@
 import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
 
-export const CARD_FILTER: FilterResource = { table: 'cards', fields: {
-  id: field.id('id'), key: field.text('key'), title: field.text('title'), description: field.text('description'),
-  board: field.id('board_id', 'boards'), list: field.id('list_id', 'lists'),
-  position: field.number('position'), priority: field.number('priority'),
-  start_date: field.date('start_date', true), due_date: field.date('due_date', true),
-  completed: field.boolean('completed'), archived: field.boolean('archived'), trashed: field.boolean('trashed'),
-  completed_at: field.date('completed_at'), created: field.date('created_at'), updated: field.date('updated_at'),
-  created_by: field.id('created_by', 'users'),
-  state: { alias: 'list.category' },
-  assignees: field.users('card_assignees', 'card_id'),
-  members: { alias: 'assignees' },
-  watchers: field.users('card_watchers', 'card_id'),
-  tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true },
-  files: { type: 'multi', target: 'files', back: 'card_id' },
-} }
+export const CARD_FILTER: FilterResource = {
+  table: 'cards',
+  fields: {
+    id: field.id('id'),
+    key: field.text('key'),
+    title: field.text('title'),
+    description: field.text('description'),
+    board: field.id('board_id', 'boards'),
+    list: field.id('list_id', 'lists'),
+    position: field.number('position'),
+    priority: field.number('priority'),
+    start_date: field.date('start_date', true),
+    due_date: field.date('due_date', true),
+    completed: field.boolean('completed'),
+    archived: field.boolean('archived'),
+    trashed: field.boolean('trashed'),
+    completed_at: field.date('completed_at'),
+    created: field.date('created_at'),
+    updated: field.date('updated_at'),
+    created_by: field.id('created_by', 'users'),
+    state: { alias: 'list.category' },
+    assignees: field.users('card_assignees', 'card_id'),
+    members: { alias: 'assignees' },
+    watchers: field.users('card_watchers', 'card_id'),
+    tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true },
+    files: { type: 'multi', target: 'files', back: 'card_id' },
+  },
+}
 
 // Reached through cards `files`; the BLOB is deliberately not a field.
-export const FILE_FILTER: FilterResource = { table: 'files', fields: {
-  id: field.id('id'), name: field.text('name'), mime: field.text('mime'), size: field.number('size'), created: field.date('created_at'),
-} }
+export const FILE_FILTER: FilterResource = {
+  table: 'files',
+  fields: {
+    id: field.id('id'),
+    name: field.text('name'),
+    mime: field.text('mime'),
+    size: field.number('size'),
+    created: field.date('created_at'),
+  },
+}
 
 export const CARD_EXPANDS = ['board', 'list', 'tags', 'assignees', 'members', 'watchers', 'priority', 'created_by'] as const
 
 export const CARD_LIST: ListSpec = {
-  resource: 'cards', table: 'cards', defaultSort: 'position,created', expand: CARD_EXPANDS,
+  resource: 'cards',
+  table: 'cards',
+  defaultSort: 'position,created',
+  expand: CARD_EXPANDS,
   sort: {
-    position: 'cards.position', created: 'cards.created_at', updated: 'cards.updated_at', title: 'cards.title', priority: 'cards.priority',
-    due_date: 'cards.due_date', start_date: 'cards.start_date', completed_at: 'cards.completed_at', key: 'cards.key_num',
+    position: 'cards.position',
+    created: 'cards.created_at',
+    updated: 'cards.updated_at',
+    title: 'cards.title',
+    priority: 'cards.priority',
+    due_date: 'cards.due_date',
+    start_date: 'cards.start_date',
+    completed_at: 'cards.completed_at',
+    key: 'cards.key_num',
   },
 }

@@ -3,17 +3,33 @@ import { z } from 'zod'
 import { dateOrDateTime, queryBool, UserRef } from '../../http/schemas.js'
 import { ListCategory } from '../lists/schema.js'
 
-export const CardSchema = z.strictObject({
-  id: z.string(), key: z.string().meta({ description: 'Human key `<PREFIX>-<n>`; endpoints take the record id, never the key' }),
-  title: z.string(), description: z.string(), board: z.string(), list: z.string(), position: z.number(),
-  priority: z.number().int().meta({ description: '0 none, 1 low, 2 medium, 3 high, 4 urgent' }),
-  assignees: z.array(z.string()), tags: z.array(z.string()), watchers: z.array(z.string()),
-  start_date: z.string().nullable(), due_date: z.string().nullable(), completed: z.boolean(), completed_at: z.string().nullable(),
-  archived: z.boolean(), trashed: z.boolean(), state: ListCategory.meta({ description: 'The category of the card\'s list.' }),
-  created: z.string(), updated: z.string(), created_by: UserRef.nullable(),
-  existing: z.boolean().optional().meta({ description: 'true when an idempotent replay returned an existing card' }),
-  expand: z.record(z.string(), z.unknown()).optional(),
-}).meta({ id: 'Card' })
+export const CardSchema = z
+  .strictObject({
+    id: z.string(),
+    key: z.string().meta({ description: 'Human key `<PREFIX>-<n>`; endpoints take the record id, never the key' }),
+    title: z.string(),
+    description: z.string(),
+    board: z.string(),
+    list: z.string(),
+    position: z.number(),
+    priority: z.number().int().meta({ description: '0 none, 1 low, 2 medium, 3 high, 4 urgent' }),
+    assignees: z.array(z.string()),
+    tags: z.array(z.string()),
+    watchers: z.array(z.string()),
+    start_date: z.string().nullable(),
+    due_date: z.string().nullable(),
+    completed: z.boolean(),
+    completed_at: z.string().nullable(),
+    archived: z.boolean(),
+    trashed: z.boolean(),
+    state: ListCategory.meta({ description: "The category of the card's list." }),
+    created: z.string(),
+    updated: z.string(),
+    created_by: UserRef.nullable(),
+    existing: z.boolean().optional().meta({ description: 'true when an idempotent replay returned an existing card' }),
+    expand: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Card' })
 export type CardView = z.infer<typeof CardSchema>
 
 const ids = z.array(z.string().min(1)).max(100)
@@ -24,29 +40,46 @@ const editable = {
   list: z.string().min(1).optional(),
   position: position.optional(),
   priority: z.number().int().min(0).max(4).optional(),
-  assignees: ids.optional(), tags: ids.optional(), watchers: ids.optional(),
-  start_date: dateOrDateTime.nullable().optional(), due_date: dateOrDateTime.nullable().optional(),
-  completed: z.boolean().optional(), archived: z.boolean().optional(),
+  assignees: ids.optional(),
+  tags: ids.optional(),
+  watchers: ids.optional(),
+  start_date: dateOrDateTime.nullable().optional(),
+  due_date: dateOrDateTime.nullable().optional(),
+  completed: z.boolean().optional(),
+  archived: z.boolean().optional(),
 }
 
-export const CreateCardBody = z.strictObject({ title, board: z.string().min(1), idempotency_key: z.string().min(1).max(200).optional(), ...editable }).meta({ id: 'CreateCardBody' })
+export const CreateCardBody = z
+  .strictObject({ title, board: z.string().min(1), idempotency_key: z.string().min(1).max(200).optional(), ...editable })
+  .meta({ id: 'CreateCardBody' })
 export type CreateCardInput = z.infer<typeof CreateCardBody>
 export const UpdateCardBody = z.strictObject({ title: title.optional(), ...editable, trashed: z.boolean().optional() }).meta({ id: 'UpdateCardBody' })
 /** Fields a change may set; moves add `board`. */
 export type CardFields = z.infer<typeof UpdateCardBody>
-export const MoveCardBody = z.strictObject({ list: z.string().min(1), position: position.optional(), board: z.string().min(1).optional() }).meta({ id: 'MoveCardBody' })
+export const MoveCardBody = z
+  .strictObject({ list: z.string().min(1), position: position.optional(), board: z.string().min(1).optional() })
+  .meta({ id: 'MoveCardBody' })
 export const CompleteCardBody = z.strictObject({ completed: z.boolean().default(true) }).meta({ id: 'CompleteCardBody' })
 
 /** The card list's own parameters; they combine with `filter` by AND. */
 export const cardListParams = {
   board: z.string().optional().meta({ description: 'Board id.' }),
   list: z.string().optional().meta({ description: 'List id.' }),
-  completed: queryBool.optional(), archived: queryBool.optional(),
+  completed: queryBool.optional(),
+  archived: queryBool.optional(),
   trashed: queryBool.default(false).meta({ description: 'Trashed cards are hidden unless `trashed=true`.' }),
-  state: z.string().optional()
-    .refine((v) => v === undefined || v.split(',').every((x) => ListCategory.safeParse(x.trim()).success), 'Use backlog, unstarted, started, completed or canceled, separated by commas.')
+  state: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v.split(',').every((x) => ListCategory.safeParse(x.trim()).success),
+      'Use backlog, unstarted, started, completed or canceled, separated by commas.',
+    )
     .transform((v) => v?.split(',').map((x) => ListCategory.parse(x.trim())))
     .meta({ description: 'Comma-separated list categories: backlog, unstarted, started, completed, canceled.' }),
-  assignee: z.string().optional().meta({ description: '`me` (assigned to you), `mine` (assigned to or created by you), `watching`, `none` (unassigned), or a user id.' }),
+  assignee: z
+    .string()
+    .optional()
+    .meta({ description: '`me` (assigned to you), `mine` (assigned to or created by you), `watching`, `none` (unassigned), or a user id.' }),
   team: z.string().optional().meta({ description: 'Team id: cards assigned to a member of the team.' }),
 }

@@ -17,8 +17,22 @@ import { cardEventData, cardView, cardViews, type KnownNames } from './present.j
 import { CARD_LIST } from './query.js'
 import type { CardFields, CardView, CreateCardInput } from './schema.js'
 import {
-  addTagLinks, addUserLinks, cardListQuery, cardsOfBoard, cardsOfList, deleteCardRow, findByIdempotencyKey, getCard, insertCard, maxCardPosition,
-  rekeyBoardCards, setTagLinks, setUserLinks, takeCardNumber, updateCardRow, type CardListParams,
+  addTagLinks,
+  addUserLinks,
+  cardListQuery,
+  cardsOfBoard,
+  cardsOfList,
+  deleteCardRow,
+  findByIdempotencyKey,
+  getCard,
+  insertCard,
+  maxCardPosition,
+  rekeyBoardCards,
+  setTagLinks,
+  setUserLinks,
+  takeCardNumber,
+  updateCardRow,
+  type CardListParams,
 } from './store.js'
 
 const invalid = (details: ErrorDetail[]) => unprocessable('The request body is not valid.', details)
@@ -30,8 +44,9 @@ export const visibleCard = (deps: Deps, actor: Actor, id: string): CardsTable =>
 
 /** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
 export function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
-  return listPage(deps.sql, cardListQuery(actor.user.id, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(deps.sql, rows, expand),
-    { anchored: Boolean(params.board || params.list) })
+  return listPage(deps.sql, cardListQuery(actor.user.id, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(deps.sql, rows, expand), {
+    anchored: Boolean(params.board || params.list),
+  })
 }
 
 const viewOf = (deps: Deps, id: string): CardView => cardViews(deps.sql, [getCard(deps.sql, id)!])[0]
@@ -47,7 +62,8 @@ function checkRefs(deps: Deps, boardId: string, input: CardFields): ListsTable |
   }
   if (input.tags) {
     const tags = getTags(deps.sql, input.tags)
-    if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId)) details.push({ path: 'tags', message: 'Every entry must be a tag id of this board.' })
+    if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId))
+      details.push({ path: 'tags', message: 'Every entry must be a tag id of this board.' })
   }
   if (details.length) throw invalid(details)
   return list
@@ -85,13 +101,28 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
     const list = named ?? listsOfBoard(sql, board.id)[0]
     if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
     const num = takeCardNumber(sql, board.id)
-    const now = deps.clock.now(), at = isoAt(now)
+    const now = deps.clock.now(),
+      at = isoAt(now)
     const row: CardsTable = {
-      id: newId(), board_id: board.id, list_id: list.id, key_num: num, key: `${board.key_prefix}-${num}`, title: input.title,
-      description: input.description ?? '', position: input.position ?? maxCardPosition(sql, list.id) + 1, priority: input.priority ?? 0,
-      start_date: normalizeDate(input.start_date) ?? null, due_date: normalizeDate(input.due_date) ?? null,
-      completed: input.completed ? 1 : 0, completed_at: input.completed ? at : null, archived: input.archived ? 1 : 0, trashed: 0,
-      idempotency_key: input.idempotency_key ?? null, created_by: actor.user.id, created_at: at, updated_at: at,
+      id: newId(),
+      board_id: board.id,
+      list_id: list.id,
+      key_num: num,
+      key: `${board.key_prefix}-${num}`,
+      title: input.title,
+      description: input.description ?? '',
+      position: input.position ?? maxCardPosition(sql, list.id) + 1,
+      priority: input.priority ?? 0,
+      start_date: normalizeDate(input.start_date) ?? null,
+      due_date: normalizeDate(input.due_date) ?? null,
+      completed: input.completed ? 1 : 0,
+      completed_at: input.completed ? at : null,
+      archived: input.archived ? 1 : 0,
+      trashed: 0,
+      idempotency_key: input.idempotency_key ?? null,
+      created_by: actor.user.id,
+      created_at: at,
+      updated_at: at,
     }
     insertCard(sql, row)
     const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
@@ -111,8 +142,17 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((
 
 /** Names of changed columns in card.updated `changes`; bookkeeping columns (key numbers, completed_at) are left out. */
 const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
-  title: 'title', description: 'description', board_id: 'board', list_id: 'list', position: 'position', priority: 'priority',
-  start_date: 'start_date', due_date: 'due_date', completed: 'completed', archived: 'archived', trashed: 'trashed',
+  title: 'title',
+  description: 'description',
+  board_id: 'board',
+  list_id: 'list',
+  position: 'position',
+  priority: 'priority',
+  start_date: 'start_date',
+  due_date: 'due_date',
+  completed: 'completed',
+  archived: 'archived',
+  trashed: 'trashed',
 }
 
 /** Applies a change to a card the actor can see; emits card.updated plus the specific events. Call inside a transaction. */
@@ -125,7 +165,9 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
   const at = isoAt(deps.clock.now())
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
   const set: Partial<CardsTable> = {}
-  const put = <K extends keyof CardsTable>(k: K, v: CardsTable[K] | undefined) => { if (v !== undefined && v !== before[k]) set[k] = v }
+  const put = <K extends keyof CardsTable>(k: K, v: CardsTable[K] | undefined) => {
+    if (v !== undefined && v !== before[k]) set[k] = v
+  }
   if (target) {
     const num = takeCardNumber(sql, target.id)
     Object.assign(set, { board_id: target.id, key_num: num, key: `${target.key_prefix}-${num}`, idempotency_key: null })
@@ -162,7 +204,8 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
     // Across boards, the receivers of the new board may not see the old one: its ids only, not its names.
     const across = view.board !== old.board
     events.emit('card.moved', {
-      from_list: across ? { id: old.list, name: null } : listRef(deps, old.list), to_list: listRef(deps, view.list),
+      from_list: across ? { id: old.list, name: null } : listRef(deps, old.list),
+      to_list: listRef(deps, view.list),
       from_board: across ? { id: old.board, name: null } : boardRef(deps, old.board),
     })
   }

@@ -10,25 +10,49 @@ export const insertCard = (sql: Sql, row: CardsTable) => sql.run(qb.insertInto('
 export const updateCardRow = (sql: Sql, id: string, set: Partial<CardsTable>) => sql.run(qb.updateTable('cards').set(set).where('id', '=', id))
 export const deleteCardRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('cards').where('id', '=', id))
 
-const byIdempotencyKey = fixedQuery((boardId: string, key: string) => qb.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key))
+const byIdempotencyKey = fixedQuery((boardId: string, key: string) =>
+  qb.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key),
+)
 export const findByIdempotencyKey = (sql: Sql, boardId: string, key: string) => sql.first(byIdempotencyKey(boardId, key))
 
-const maxPosition = fixedQuery((listId: string) => qb.selectFrom('cards').select((eb) => eb.fn.max('position').as('p')).where('list_id', '=', listId))
+const maxPosition = fixedQuery((listId: string) =>
+  qb
+    .selectFrom('cards')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('list_id', '=', listId),
+)
 export const maxCardPosition = (sql: Sql, listId: string): number => sql.first(maxPosition(listId))?.p ?? 0
 
 export const countCardsInList = (sql: Sql, listId: string): number =>
-  sql.first(qb.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('list_id', '=', listId))!.n
+  sql.first(
+    qb
+      .selectFrom('cards')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('list_id', '=', listId),
+  )!.n
 
-export const cardsOfList = (sql: Sql, listId: string): CardsTable[] => sql.all(qb.selectFrom('cards').selectAll().where('list_id', '=', listId).orderBy('position'))
+export const cardsOfList = (sql: Sql, listId: string): CardsTable[] =>
+  sql.all(qb.selectFrom('cards').selectAll().where('list_id', '=', listId).orderBy('position'))
 export const cardsOfBoard = (sql: Sql, boardId: string): CardsTable[] => sql.all(qb.selectFrom('cards').selectAll().where('board_id', '=', boardId))
 
 /** Takes the next card number of a board; numbers are never handed out twice. */
-const nextKey = fixedQuery((boardId: string) => qb.updateTable('boards').set((eb) => ({ next_key: eb('next_key', '+', 1) })).where('id', '=', boardId).returning('next_key'))
+const nextKey = fixedQuery((boardId: string) =>
+  qb
+    .updateTable('boards')
+    .set((eb) => ({ next_key: eb('next_key', '+', 1) }))
+    .where('id', '=', boardId)
+    .returning('next_key'),
+)
 export const takeCardNumber = (sql: Sql, boardId: string): number => sql.first(nextKey(boardId))!.next_key - 1
 
 /** Keys follow their board's prefix; their numbers never change. */
 export const rekeyBoardCards = (sql: Sql, boardId: string, prefix: string) =>
-  sql.run(qb.updateTable('cards').set((eb) => ({ key: eb.fn('concat', [eb.val(`${prefix}-`), eb.ref('key_num')]) })).where('board_id', '=', boardId))
+  sql.run(
+    qb
+      .updateTable('cards')
+      .set((eb) => ({ key: eb.fn('concat', [eb.val(`${prefix}-`), eb.ref('key_num')]) }))
+      .where('board_id', '=', boardId),
+  )
 
 type Link = 'card_assignees' | 'card_watchers'
 
@@ -50,7 +74,11 @@ export function setTagLinks(sql: Sql, cardId: string, tagIds: readonly string[])
   addTagLinks(sql, cardId, tagIds)
 }
 
-export interface CardLinks { assignees: Map<string, string[]>; watchers: Map<string, string[]>; tags: Map<string, string[]> }
+export interface CardLinks {
+  assignees: Map<string, string[]>
+  watchers: Map<string, string[]>
+  tags: Map<string, string[]>
+}
 
 /** The many-valued relations of a page of cards, in three queries whatever the page size. */
 export function loadCardLinks(sql: Sql, cardIds: readonly string[]): CardLinks {
@@ -66,18 +94,38 @@ export function loadCardLinks(sql: Sql, cardIds: readonly string[]): CardLinks {
 }
 
 export const listCategoryOf = (sql: Sql, listIds: readonly string[]): Map<string, string> =>
-  new Map(listIds.length === 0 ? [] : sql.all(qb.selectFrom('lists').select(['id', 'category']).where('id', 'in', [...new Set(listIds)])).map((r) => [r.id, r.category]))
+  new Map(
+    listIds.length === 0
+      ? []
+      : sql
+          .all(
+            qb
+              .selectFrom('lists')
+              .select(['id', 'category'])
+              .where('id', 'in', [...new Set(listIds)]),
+          )
+          .map((r) => [r.id, r.category]),
+  )
 
 /** The card list's own query parameters (filter, sort and paging come on top). */
 export interface CardListParams {
-  board?: string; list?: string; completed?: boolean; archived?: boolean; trashed?: boolean; state?: ListsTable['category'][]
-  assignee?: string; team?: string
+  board?: string
+  list?: string
+  completed?: boolean
+  archived?: boolean
+  trashed?: boolean
+  state?: ListsTable['category'][]
+  assignee?: string
+  team?: string
 }
 
 /** The visible cards matching the list parameters, before `filter`, sort and paging. */
 
 export function cardListQuery(me: string, query: CardListParams) {
-  let base = qb.selectFrom('cards').where('cards.board_id', 'in', memberBoardIds(me)).where('cards.trashed', '=', query.trashed ? 1 : 0)
+  let base = qb
+    .selectFrom('cards')
+    .where('cards.board_id', 'in', memberBoardIds(me))
+    .where('cards.trashed', '=', query.trashed ? 1 : 0)
   if (query.board) base = base.where('cards.board_id', '=', query.board)
   if (query.list) base = base.where('cards.list_id', '=', query.list)
   if (query.completed !== undefined) base = base.where('cards.completed', '=', query.completed ? 1 : 0)
@@ -87,12 +135,20 @@ export function cardListQuery(me: string, query: CardListParams) {
   const assignedTo = (user: string) => qb.selectFrom('card_assignees').select('card_assignees.card_id').where('card_assignees.user_id', '=', user)
   if (query.assignee === 'me') base = base.where('cards.id', 'in', assignedTo(me))
   else if (query.assignee === 'mine') base = base.where((eb) => eb.or([eb('cards.id', 'in', assignedTo(me)), eb('cards.created_by', '=', me)]))
-  else if (query.assignee === 'watching') base = base.where('cards.id', 'in', qb.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
+  else if (query.assignee === 'watching')
+    base = base.where('cards.id', 'in', qb.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
   else if (query.assignee === 'none') base = base.where('cards.id', 'not in', qb.selectFrom('card_assignees').select('card_assignees.card_id'))
   else if (query.assignee) base = base.where('cards.id', 'in', assignedTo(query.assignee))
   if (query.team) {
-    base = base.where('cards.id', 'in', qb.selectFrom('card_assignees').innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
-      .select('card_assignees.card_id').where('team_members.team_id', '=', query.team))
+    base = base.where(
+      'cards.id',
+      'in',
+      qb
+        .selectFrom('card_assignees')
+        .innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
+        .select('card_assignees.card_id')
+        .where('team_members.team_id', '=', query.team),
+    )
   }
   return base
 }

@@ -2,10 +2,15 @@
 import { z } from 'zod'
 import { ACTOR, BOARD, described, str, type EventDefs } from '../../events/fields.js'
 
-const listData = (position: string) => z.object({
-  id: str('List id'), name: str('List name'), category: described(z.string(), 'backlog, unstarted, started, completed or canceled'),
-  position: described(z.number(), position), board: BOARD, actor: ACTOR,
-})
+const listData = (position: string) =>
+  z.object({
+    id: str('List id'),
+    name: str('List name'),
+    category: described(z.string(), 'backlog, unstarted, started, completed or canceled'),
+    position: described(z.number(), position),
+    board: BOARD,
+    actor: ACTOR,
+  })
 
 export const LIST_EVENTS: EventDefs = {
   'list.created': { summary: 'A list was added to a board.', data: listData('Order within the board') },

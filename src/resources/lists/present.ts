@@ -4,10 +4,20 @@ import type { ListsTable } from '../../db/types.js'
 import type { ListView } from './schema.js'
 
 export const listView = (l: ListsTable): ListView => ({
-  id: l.id, board: l.board_id, name: l.name, position: l.position, category: l.category, created: l.created_at, updated: l.updated_at,
+  id: l.id,
+  board: l.board_id,
+  name: l.name,
+  position: l.position,
+  category: l.category,
+  created: l.created_at,
+  updated: l.updated_at,
 })
 
 export const listEventData = (list: ListsTable, board: { id: string; name: string }, actor: Actor) => ({
-  id: list.id, name: list.name, category: list.category, position: list.position, board: { id: board.id, name: board.name },
+  id: list.id,
+  name: list.name,
+  category: list.category,
+  position: list.position,
+  board: { id: board.id, name: board.name },
   actor: { id: actor.user.id, name: actor.user.name },
 })

@@ -9,13 +9,25 @@ export type ListCategory = z.infer<typeof ListCategory>
 const schemaAgrees: [ListCategory] extends [ListsTable['category']] ? ([ListsTable['category']] extends [ListCategory] ? true : false) : false = true
 void schemaAgrees
 
-export const ListSchema = z.strictObject({
-  id: z.string(), board: z.string(), name: z.string(), position: z.number(), category: ListCategory, created: z.string(), updated: z.string(),
-}).meta({ id: 'List' })
+export const ListSchema = z
+  .strictObject({
+    id: z.string(),
+    board: z.string(),
+    name: z.string(),
+    position: z.number(),
+    category: ListCategory,
+    created: z.string(),
+    updated: z.string(),
+  })
+  .meta({ id: 'List' })
 export type ListView = z.infer<typeof ListSchema>
 
 const position = z.number().finite()
-export const CreateListBody = z.strictObject({ board: z.string().min(1), name, category: ListCategory.optional(), position: position.optional() }).meta({ id: 'CreateListBody' })
+export const CreateListBody = z
+  .strictObject({ board: z.string().min(1), name, category: ListCategory.optional(), position: position.optional() })
+  .meta({ id: 'CreateListBody' })
 export type CreateListInput = z.infer<typeof CreateListBody>
-export const UpdateListBody = z.strictObject({ name: name.optional(), position: position.optional(), category: ListCategory.optional() }).meta({ id: 'UpdateListBody' })
+export const UpdateListBody = z
+  .strictObject({ name: name.optional(), position: position.optional(), category: ListCategory.optional() })
+  .meta({ id: 'UpdateListBody' })
 export type UpdateListInput = z.infer<typeof UpdateListBody>

@@ -22,8 +22,14 @@ export const getListFor = (deps: Deps, actor: Actor, id: string) => listView(vis
 
 /** Lists of the boards the caller belongs to, or of one board. */
 export function listLists(deps: Deps, actor: Actor, params: ListParams & { board?: string }) {
-  return listPage(deps.sql, visibleListsQuery(actor.user.id, params.board), LIST_LIST, params,
-    (rows: ListsTable[], expand) => expandBoard(deps.sql, rows.map(listView), expand), { anchored: Boolean(params.board) })
+  return listPage(
+    deps.sql,
+    visibleListsQuery(actor.user.id, params.board),
+    LIST_LIST,
+    params,
+    (rows: ListsTable[], expand) => expandBoard(deps.sql, rows.map(listView), expand),
+    { anchored: Boolean(params.board) },
+  )
 }
 
 export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
@@ -32,8 +38,13 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
     const board = visibleBoard(sql, actor, input.board)
     const at = isoAt(deps.clock.now())
     const row: ListsTable = {
-      id: newId(), board_id: board.id, name: input.name, category: input.category ?? 'unstarted',
-      position: input.position ?? maxListPosition(sql, board.id) + 1, created_at: at, updated_at: at,
+      id: newId(),
+      board_id: board.id,
+      name: input.name,
+      category: input.category ?? 'unstarted',
+      position: input.position ?? maxListPosition(sql, board.id) + 1,
+      created_at: at,
+      updated_at: at,
     }
     insertList(sql, row)
     emitEvent(deps, { name: 'list.created', boardId: board.id, data: listEventData(row, board, actor) })

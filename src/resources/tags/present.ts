@@ -4,9 +4,18 @@ import type { TagsTable } from '../../db/types.js'
 import type { TagView } from './schema.js'
 
 export const tagView = (t: TagsTable): TagView => ({
-  id: t.id, board: t.board_id, name: t.name, color: t.color, created: t.created_at, updated: t.updated_at,
+  id: t.id,
+  board: t.board_id,
+  name: t.name,
+  color: t.color,
+  created: t.created_at,
+  updated: t.updated_at,
 })
 
 export const tagEventData = (tag: TagsTable, board: { id: string; name: string }, actor: Actor) => ({
-  id: tag.id, name: tag.name, color: tag.color, board: { id: board.id, name: board.name }, actor: { id: actor.user.id, name: actor.user.name },
+  id: tag.id,
+  name: tag.name,
+  color: tag.color,
+  board: { id: board.id, name: board.name },
+  actor: { id: actor.user.id, name: actor.user.name },
 })

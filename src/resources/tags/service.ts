@@ -20,8 +20,14 @@ export const getTagFor = (deps: Deps, actor: Actor, id: string) => tagView(visib
 
 /** Tags of the boards the caller belongs to, or of one board. */
 export function listTags(deps: Deps, actor: Actor, params: ListParams & { board?: string }) {
-  return listPage(deps.sql, visibleTagsQuery(actor.user.id, params.board), TAG_LIST, params,
-    (rows: TagsTable[], expand) => expandBoard(deps.sql, rows.map(tagView), expand), { anchored: Boolean(params.board) })
+  return listPage(
+    deps.sql,
+    visibleTagsQuery(actor.user.id, params.board),
+    TAG_LIST,
+    params,
+    (rows: TagsTable[], expand) => expandBoard(deps.sql, rows.map(tagView), expand),
+    { anchored: Boolean(params.board) },
+  )
 }
 
 export function createTag(deps: Deps, actor: Actor, input: CreateTagInput) {

@@ -10,25 +10,48 @@ import { createToken, listTokens, revokeToken } from './service.js'
 
 export const tokenRoutes = [
   defineRoute({
-    method: 'get', path: '/v1/tokens', operationId: 'listTokens', tag: 'Tokens', access: 'read',
+    method: 'get',
+    path: '/v1/tokens',
+    operationId: 'listTokens',
+    tag: 'Tokens',
+    access: 'read',
     summary: 'List tokens: your own, or every token of the workspace for owners and admins',
     query: listQuery(TOKEN_LIST),
-    responses: { 200: { description: 'A page of tokens', schema: pageSchema(TokenSchema.extend({ expand: z.strictObject({ owner: UserSchema }).optional() }), 'TokenPage') } },
+    responses: {
+      200: {
+        description: 'A page of tokens',
+        schema: pageSchema(TokenSchema.extend({ expand: z.strictObject({ owner: UserSchema }).optional() }), 'TokenPage'),
+      },
+    },
     handler: ({ deps, actor, query }) => ({ status: 200, body: listTokens(deps, actor, query) }),
   }),
   defineRoute({
-    method: 'post', path: '/v1/tokens', operationId: 'createToken', tag: 'Tokens', access: 'write',
+    method: 'post',
+    path: '/v1/tokens',
+    operationId: 'createToken',
+    tag: 'Tokens',
+    access: 'write',
     summary: 'Create a token for yourself; the value is returned only here',
-    description: '`full` is for owners and admins only (422 otherwise), and needs a Full Access token to create (403 otherwise). A bare `expires_at` date means the end of that day, UTC.',
+    description:
+      '`full` is for owners and admins only (422 otherwise), and needs a Full Access token to create (403 otherwise). A bare `expires_at` date means the end of that day, UTC.',
     body: CreateTokenBody,
-    responses: { 201: { description: 'The token and its raw value', schema: z.strictObject({ token: TokenSchema, value: z.string() }).meta({ id: 'CreatedToken' }) } },
+    responses: {
+      201: { description: 'The token and its raw value', schema: z.strictObject({ token: TokenSchema, value: z.string() }).meta({ id: 'CreatedToken' }) },
+    },
     handler: ({ deps, actor, body }) => ({ status: 201, body: createToken(deps, actor, body) }),
   }),
   defineRoute({
-    method: 'delete', path: '/v1/tokens/{id}', operationId: 'revokeToken', tag: 'Tokens', access: 'write',
+    method: 'delete',
+    path: '/v1/tokens/{id}',
+    operationId: 'revokeToken',
+    tag: 'Tokens',
+    access: 'write',
     summary: 'Revoke a token (its creator, or any token for owners and admins); it answers 401 at once',
     params: idParam,
     responses: { 204: { description: 'Revoked' } },
-    handler: ({ deps, actor, params }) => { revokeToken(deps, actor, params.id); return { status: 204 } },
+    handler: ({ deps, actor, params }) => {
+      revokeToken(deps, actor, params.id)
+      return { status: 204 }
+    },
   }),
 ]

@@ -3,16 +3,26 @@ import { z } from 'zod'
 import { Permission } from '../../access/roles.js'
 import { dateOrDateTime, name, UserRef } from '../../http/schemas.js'
 
-export const TokenSchema = z.strictObject({
-  id: z.string(), name: z.string(), permission: Permission, prefix: z.string().meta({ description: 'The first 7 characters of the value' }),
-  expires_at: z.string().nullable(), last_used_at: z.string().nullable(),
-  created: z.string(),
-  created_at: z.string().meta({ description: 'Deprecated alias of `created`, kept until v2.', deprecated: true }),
-  owner: UserRef,
-}).meta({ id: 'Token' })
+export const TokenSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    permission: Permission,
+    prefix: z.string().meta({ description: 'The first 7 characters of the value' }),
+    expires_at: z.string().nullable(),
+    last_used_at: z.string().nullable(),
+    created: z.string(),
+    created_at: z.string().meta({ description: 'Deprecated alias of `created`, kept until v2.', deprecated: true }),
+    owner: UserRef,
+  })
+  .meta({ id: 'Token' })
 export type TokenView = z.infer<typeof TokenSchema>
 
-export const CreateTokenBody = z.strictObject({
-  name, permission: Permission.default('write'), expires_at: dateOrDateTime.nullable().optional(),
-}).meta({ id: 'CreateTokenBody' })
+export const CreateTokenBody = z
+  .strictObject({
+    name,
+    permission: Permission.default('write'),
+    expires_at: dateOrDateTime.nullable().optional(),
+  })
+  .meta({ id: 'CreateTokenBody' })
 export type CreateTokenInput = { name: string; permission: Permission; expires_at?: string | null }

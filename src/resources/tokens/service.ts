@@ -36,8 +36,15 @@ export function issueToken(sql: Sql, now: number, userId: string, input: CreateT
   }
   const value = newTokenValue()
   const row: TokensTable = {
-    id: newId(), user_id: user.id, name: input.name, permission: input.permission, hash: sha256Hex(value),
-    prefix: value.slice(0, 7), expires_at: expires, last_used_at: null, created_at: isoAt(now),
+    id: newId(),
+    user_id: user.id,
+    name: input.name,
+    permission: input.permission,
+    hash: sha256Hex(value),
+    prefix: value.slice(0, 7),
+    expires_at: expires,
+    last_used_at: null,
+    created_at: isoAt(now),
   }
   insertToken(sql, row)
   return { token: tokenView(row, { id: user.id, name: user.name }), value }
@@ -54,7 +61,12 @@ export function createToken(deps: Deps, actor: Actor, input: CreateTokenInput) {
 /** Your own tokens; owners and admins see every token of the workspace. */
 export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
   return listPage(deps.sql, tokensQuery(isAdmin(actor) ? undefined : actor.user.id), TOKEN_LIST, params, (rows: TokensTable[], expand) => {
-    const owners = new Map(getUsers(deps.sql, rows.map((r) => r.user_id)).map((u) => [u.id, u]))
+    const owners = new Map(
+      getUsers(
+        deps.sql,
+        rows.map((r) => r.user_id),
+      ).map((u) => [u.id, u]),
+    )
     return rows.map((r) => {
       const owner = owners.get(r.user_id)!
       const view = tokenView(r, { id: owner.id, name: owner.name })

@@ -4,21 +4,43 @@ import { fixedQuery, qb } from '../../db/sql.js'
 import type { TokensTable, UsersTable } from '../../db/types.js'
 
 const byHash = fixedQuery((hash: string) =>
-  qb.selectFrom('tokens').innerJoin('users', 'users.id', 'tokens.user_id')
-      .select([
-        'tokens.id as t_id', 'tokens.user_id', 'tokens.name as t_name', 'tokens.permission', 'tokens.hash', 'tokens.prefix',
-        'tokens.expires_at', 'tokens.last_used_at', 'tokens.created_at as t_created_at',
-        'users.id as u_id', 'users.email', 'users.name as u_name', 'users.role', 'users.kind', 'users.created_at as u_created_at',
-      ])
-      .where('tokens.hash', '=', hash))
+  qb
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .select([
+      'tokens.id as t_id',
+      'tokens.user_id',
+      'tokens.name as t_name',
+      'tokens.permission',
+      'tokens.hash',
+      'tokens.prefix',
+      'tokens.expires_at',
+      'tokens.last_used_at',
+      'tokens.created_at as t_created_at',
+      'users.id as u_id',
+      'users.email',
+      'users.name as u_name',
+      'users.role',
+      'users.kind',
+      'users.created_at as u_created_at',
+    ])
+    .where('tokens.hash', '=', hash),
+)
 
 export function findTokenByHash(sql: Sql, hash: string): { token: TokensTable; user: UsersTable } | undefined {
   const row = sql.first(byHash(hash))
   if (!row) return undefined
   return {
     token: {
-      id: row.t_id, user_id: row.user_id, name: row.t_name, permission: row.permission, hash: row.hash, prefix: row.prefix,
-      expires_at: row.expires_at, last_used_at: row.last_used_at, created_at: row.t_created_at,
+      id: row.t_id,
+      user_id: row.user_id,
+      name: row.t_name,
+      permission: row.permission,
+      hash: row.hash,
+      prefix: row.prefix,
+      expires_at: row.expires_at,
+      last_used_at: row.last_used_at,
+      created_at: row.t_created_at,
     },
     user: { id: row.u_id, email: row.email, name: row.u_name, role: row.role, kind: row.kind, created_at: row.u_created_at },
   }
@@ -46,8 +68,11 @@ export const tokensQuery = (ownerId?: string) => (ownerId ? qb.selectFrom('token
 
 /** Tokens with their owners' emails, oldest first, for the CLI's table. */
 export const tokensWithOwners = (sql: Sql, email?: string) => {
-  let q = qb.selectFrom('tokens').innerJoin('users', 'users.id', 'tokens.user_id')
-    .select(['tokens.id', 'tokens.name', 'tokens.permission', 'tokens.prefix', 'tokens.expires_at', 'tokens.last_used_at', 'users.email']).orderBy('tokens.created_at')
+  let q = qb
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .select(['tokens.id', 'tokens.name', 'tokens.permission', 'tokens.prefix', 'tokens.expires_at', 'tokens.last_used_at', 'users.email'])
+    .orderBy('tokens.created_at')
   if (email) q = q.where('users.email', '=', email)
   return sql.all(q)
 }

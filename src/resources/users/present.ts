@@ -4,7 +4,13 @@ import type { UserRef } from '../../http/schemas.js'
 import type { UserView } from './schema.js'
 
 export const userView = (u: UsersTable): UserView => ({
-  id: u.id, email: u.email, name: u.name, role: u.role, kind: u.kind, created: u.created_at, created_at: u.created_at,
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  kind: u.kind,
+  created: u.created_at,
+  created_at: u.created_at,
 })
 
 /** `{ id, name }` of a user id, from users already loaded; a user deleted since shows an empty name. */

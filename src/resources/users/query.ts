@@ -3,10 +3,17 @@ import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
 import { Role, UserKind } from '../../access/roles.js'
 
-export const USER_FILTER: FilterResource = { table: 'users', fields: {
-  id: field.id('id'), email: field.text('email'), name: field.text('name'),
-  role: field.oneOf('role', Role.options), kind: field.oneOf('kind', UserKind.options), created: field.date('created_at'),
-} }
+export const USER_FILTER: FilterResource = {
+  table: 'users',
+  fields: {
+    id: field.id('id'),
+    email: field.text('email'),
+    name: field.text('name'),
+    role: field.oneOf('role', Role.options),
+    kind: field.oneOf('kind', UserKind.options),
+    created: field.date('created_at'),
+  },
+}
 
 export const USER_SORT = { created: 'users.created_at', name: 'users.name', email: 'users.email', role: 'users.role' }
 export const USER_LIST: ListSpec = { resource: 'users', table: 'users', sort: USER_SORT, defaultSort: 'created', expand: ['boards'] }

@@ -3,11 +3,17 @@ import { z } from 'zod'
 import { Role, UserKind } from '../../access/roles.js'
 import { name } from '../../http/schemas.js'
 
-export const UserSchema = z.strictObject({
-  id: z.string(), email: z.string(), name: z.string(), role: Role, kind: UserKind,
-  created: z.string(),
-  created_at: z.string().meta({ description: 'Deprecated alias of `created`, kept until v2.', deprecated: true }),
-}).meta({ id: 'User' })
+export const UserSchema = z
+  .strictObject({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: Role,
+    kind: UserKind,
+    created: z.string(),
+    created_at: z.string().meta({ description: 'Deprecated alias of `created`, kept until v2.', deprecated: true }),
+  })
+  .meta({ id: 'User' })
 export type UserView = z.infer<typeof UserSchema>
 
 const email = z.string().email().max(320)

@@ -41,7 +41,11 @@ export function getUserFor(deps: Deps, id: string): UserView {
 export function listUsers(deps: Deps, actor: Actor, params: ListParams) {
   return listPage(deps.sql, usersQuery(), USER_LIST, params, (rows: UsersTable[], expand) => {
     if (!expand.has('boards')) return rows.map(userView)
-    const shared = boardsSharedWith(deps.sql, rows.map((r) => r.id), actor.user.id)
+    const shared = boardsSharedWith(
+      deps.sql,
+      rows.map((r) => r.id),
+      actor.user.id,
+    )
     const views = new Map(boardViews(deps.sql, shared).map((b) => [b.id, b]))
     return rows.map((r) => ({ ...userView(r), expand: { boards: shared.filter((b) => b.user_id === r.id).map((b) => views.get(b.id)!) } }))
   })

@@ -34,8 +34,17 @@ export function sendTestDelivery(deps: Deps, actor: Actor, id: string): { delive
     const sub = visibleWebhook(deps, actor, id)
     const now = deps.clock.now()
     return enqueueDelivery(deps, {
-      webhookId: sub.id, eventId: null, boardId: null, event: 'webhook.test', timestamp: isoAt(now), dueAt: now,
-      data: { webhook: { id: sub.id, name: sub.name }, message: 'This is a test delivery from taskd.', triggered_by: { id: actor.user.id, name: actor.user.name } },
+      webhookId: sub.id,
+      eventId: null,
+      boardId: null,
+      event: 'webhook.test',
+      timestamp: isoAt(now),
+      dueAt: now,
+      data: {
+        webhook: { id: sub.id, name: sub.name },
+        message: 'This is a test delivery from taskd.',
+        triggered_by: { id: actor.user.id, name: actor.user.name },
+      },
     })
   })
   deps.onOutboxWrite()
@@ -48,15 +57,20 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): { deli
     const sub = visibleWebhook(deps, actor, id)
     const selected = expandEventSelectors(JSON.parse(sub.events) as string[])
     const names = typeof selected === 'string' ? [] : [...selected].filter((e) => e !== 'webhook.test')
-    if (names.length === 0) throw notFound('event for this subscription\'s events')
+    if (names.length === 0) throw notFound("event for this subscription's events")
     const boards = boardsOfWebhooks(deps.sql, [sub.id]).get(sub.id) ?? []
-    if (!sub.all_boards && boards.length === 0) throw notFound('event for this subscription\'s boards')
+    if (!sub.all_boards && boards.length === 0) throw notFound("event for this subscription's boards")
     const creator = getUser(deps.sql, sub.created_by)
     const ev = newestEvent(deps.sql, names, sub.all_boards ? null : boards, creator?.role === 'member' ? creator.id : undefined)
-    if (!ev) throw notFound('event for this subscription\'s events')
+    if (!ev) throw notFound("event for this subscription's events")
     const deliveryId = enqueueDelivery(deps, {
-      webhookId: sub.id, eventId: ev.id, boardId: ev.board_id, event: ev.name, timestamp: ev.created_at,
-      data: JSON.parse(ev.data), dueAt: deps.clock.now() + SAMPLE_DELAY_MS,
+      webhookId: sub.id,
+      eventId: ev.id,
+      boardId: ev.board_id,
+      event: ev.name,
+      timestamp: ev.created_at,
+      data: JSON.parse(ev.data),
+      dueAt: deps.clock.now() + SAMPLE_DELAY_MS,
     })
     return { delivery_id: deliveryId, event: ev.name }
   })
@@ -66,7 +80,8 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): { deli
 
 /** Recent events in the delivery shape, from boards the caller belongs to; nothing is sent. */
 export function listSamples(deps: Deps, actor: Actor, event: string | undefined): SampleView[] {
-  if (event !== undefined && !isEventName(event)) throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${EVENT_NAMES.join(', ')}.` }])
+  if (event !== undefined && !isEventName(event))
+    throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${EVENT_NAMES.join(', ')}.` }])
   // Events of no board (audit) are workspace-wide, which only owners and admins may see.
   const rows = recentEvents(deps.sql, actor.user.id, isAdmin(actor), event, SAMPLES_SHOWN)
   return rows.map((e) => ({ id: e.id, event: e.name, timestamp: e.created_at, data: JSON.parse(e.data) as Record<string, unknown> }))

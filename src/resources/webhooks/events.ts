@@ -5,6 +5,10 @@ import { ref, str, type EventDefs } from '../../events/fields.js'
 export const WEBHOOK_EVENTS: EventDefs = {
   'webhook.test': {
     summary: 'A test delivery sent by the send-test action; never emitted by real activity.',
-    data: z.object({ webhook: ref('subscription being tested'), message: str('Fixed text saying this is a test'), triggered_by: ref('user who sent the test') }),
+    data: z.object({
+      webhook: ref('subscription being tested'),
+      message: str('Fixed text saying this is a test'),
+      triggered_by: ref('user who sent the test'),
+    }),
   },
 }

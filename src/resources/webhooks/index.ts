@@ -5,5 +5,8 @@ import { BOARD_ID_FILTER, WEBHOOK_FILTER } from './query.js'
 import { webhookRoutes } from './routes.js'
 
 export const webhooks: ResourceModule = {
-  name: 'webhooks', routes: webhookRoutes, filters: { webhooks: WEBHOOK_FILTER, board_ids: BOARD_ID_FILTER }, events: WEBHOOK_EVENTS,
+  name: 'webhooks',
+  routes: webhookRoutes,
+  filters: { webhooks: WEBHOOK_FILTER, board_ids: BOARD_ID_FILTER },
+  events: WEBHOOK_EVENTS,
 }

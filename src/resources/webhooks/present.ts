@@ -8,21 +8,47 @@ import { getUsers } from '../users/store.js'
 import type { LogView, WebhookView } from './schema.js'
 
 export function webhookViews(sql: Sql, rows: WebhooksTable[]): WebhookView[] {
-  const boards = boardsOfWebhooks(sql, rows.map((r) => r.id))
-  const users = new Map(getUsers(sql, rows.map((r) => r.created_by)).map((u) => [u.id, u]))
+  const boards = boardsOfWebhooks(
+    sql,
+    rows.map((r) => r.id),
+  )
+  const users = new Map(
+    getUsers(
+      sql,
+      rows.map((r) => r.created_by),
+    ).map((u) => [u.id, u]),
+  )
   return rows.map((r) => ({
-    id: r.id, name: r.name, url: r.url, method: r.method, events: JSON.parse(r.events) as string[], boards: boards.get(r.id) ?? [],
-    headers: redactStaticHeaders(JSON.parse(r.headers) as Record<string, string>), active: r.active === 1, has_secret: r.secret_enc !== null,
+    id: r.id,
+    name: r.name,
+    url: r.url,
+    method: r.method,
+    events: JSON.parse(r.events) as string[],
+    boards: boards.get(r.id) ?? [],
+    headers: redactStaticHeaders(JSON.parse(r.headers) as Record<string, string>),
+    active: r.active === 1,
+    has_secret: r.secret_enc !== null,
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },
     created_by: userRefOf(users, r.created_by),
-    last_delivery: r.last_outcome && r.last_at
-      ? { status_code: r.last_status_code, outcome: r.last_outcome as NonNullable<WebhookView['last_delivery']>['outcome'], at: r.last_at }
-      : null,
-    created: r.created_at, updated: r.updated_at,
+    last_delivery:
+      r.last_outcome && r.last_at
+        ? { status_code: r.last_status_code, outcome: r.last_outcome as NonNullable<WebhookView['last_delivery']>['outcome'], at: r.last_at }
+        : null,
+    created: r.created_at,
+    updated: r.updated_at,
   }))
 }
 
 export const logView = (l: WebhookLogsTable): LogView => ({
-  id: l.id, delivery_id: l.delivery_id, event: l.event, attempt: l.attempt, status_code: l.status_code, outcome: l.outcome,
-  ...(l.error !== null ? { error: l.error } : {}), duration_ms: l.duration_ms, at: l.at, request_body: l.request_body, response_excerpt: l.response_excerpt,
+  id: l.id,
+  delivery_id: l.delivery_id,
+  event: l.event,
+  attempt: l.attempt,
+  status_code: l.status_code,
+  outcome: l.outcome,
+  ...(l.error !== null ? { error: l.error } : {}),
+  duration_ms: l.duration_ms,
+  at: l.at,
+  request_body: l.request_body,
+  response_excerpt: l.response_excerpt,
 })

@@ -17,7 +17,9 @@ export async function urlProblems(url: string, allowPrivate: boolean): Promise<E
   const target = await checkTargetAtSave(url, { allowPrivate })
   if (target.ok) return []
   // The hint about private targets only helps when that was the reason, not for a name that does not resolve.
-  const hint = /does not resolve/.test(target.reason) ? '' : '; private network targets are refused unless the instance allows them (TASKD_ALLOW_PRIVATE_TARGETS)'
+  const hint = /does not resolve/.test(target.reason)
+    ? ''
+    : '; private network targets are refused unless the instance allows them (TASKD_ALLOW_PRIVATE_TARGETS)'
   return [{ path: 'url', message: `${target.reason}${hint}.` }]
 }
 
@@ -34,7 +36,10 @@ export function eventProblems(events: readonly string[]): ErrorDetail[] {
   })
   const selected = expandEventSelectors([...events])
   if (details.length === 0 && typeof selected !== 'string' && selected.size > 0 && ![...selected].some(isAvailable)) {
-    details.push({ path: 'events', message: 'These events are not emitted by this taskd yet (available: false in GET /v1/webhooks/events); pick at least one available event.' })
+    details.push({
+      path: 'events',
+      message: 'These events are not emitted by this taskd yet (available: false in GET /v1/webhooks/events); pick at least one available event.',
+    })
   }
   return details
 }
@@ -61,7 +66,11 @@ export interface AuthInput {
   header_name?: string | null
   header_value?: string | null
 }
-export interface StoredAuth { type: AuthType; headerName: string | null; creds: AuthCredentials }
+export interface StoredAuth {
+  type: AuthType
+  headerName: string | null
+  creds: AuthCredentials
+}
 
 const CRED_FIELDS = ['token', 'username', 'password', 'header_value'] as const
 const REQUIRED: Record<AuthType, readonly (keyof AuthCredentials)[]> = { none: [], bearer: ['token'], basic: ['username'], header: ['header_value'] }
@@ -82,13 +91,14 @@ export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefine
     if (kept !== undefined) creds[f] = kept
   }
   const keepName = input.header_name === undefined || input.header_name === ''
-  const headerName = type !== 'header' ? null : keepName ? (stored.type === 'header' ? stored.headerName : null) : input.header_name ?? null
+  const headerName = type !== 'header' ? null : keepName ? (stored.type === 'header' ? stored.headerName : null) : (input.header_name ?? null)
   const details: ErrorDetail[] = []
   if (type === 'header') {
     const problem = headerName ? headerNameProblem(headerName) : 'Header authentication needs header_name.'
     if (problem) details.push({ path: 'auth.header_name', message: problem })
   }
-  for (const f of REQUIRED[type]) if (!creds[f]) details.push({ path: `auth.${f}`, message: `${type} authentication needs ${f}; send auth: { type: "none" } to remove authentication.` })
+  for (const f of REQUIRED[type])
+    if (!creds[f]) details.push({ path: `auth.${f}`, message: `${type} authentication needs ${f}; send auth: { type: "none" } to remove authentication.` })
   for (const f of CRED_FIELDS) {
     const problem = creds[f] !== undefined ? headerValueProblem(creds[f]!) : undefined
     if (problem) details.push({ path: `auth.${f}`, message: problem })
@@ -97,7 +107,7 @@ export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefine
   if (details.length) return details
   // Only the fields the type uses are kept, so switching type never leaves an orphaned secret behind.
   const used: AuthCredentials = {}
-  for (const f of type === 'basic' ? ['username', 'password'] as const : REQUIRED[type]) if (creds[f] !== undefined) used[f] = creds[f]
+  for (const f of type === 'basic' ? (['username', 'password'] as const) : REQUIRED[type]) if (creds[f] !== undefined) used[f] = creds[f]
   return { type, headerName, creds: used }
 }
 
@@ -105,15 +115,19 @@ export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefine
  *  name at least one board they belong to. The same 422 message covers a missing board and someone else's board. */
 export function boardProblems(sql: Sql, creator: UsersTable, boards: readonly string[]): ErrorDetail[] {
   if (boards.length === 0) {
-    return isAdminRole(creator.role) ? [] : [{ path: 'boards', message: 'Members must name at least one board they belong to; an empty list (whole workspace) is for owners and admins.' }]
+    return isAdminRole(creator.role)
+      ? []
+      : [{ path: 'boards', message: 'Members must name at least one board they belong to; an empty list (whole workspace) is for owners and admins.' }]
   }
-  const known = new Set(isAdminRole(creator.role)
-    ? getBoards(sql, boards).map((b) => b.id)
-    : sql.all(memberBoardIds(creator.id).where('board_members.board_id', 'in', [...new Set(boards)])).map((r) => r.board_id))
+  const known = new Set(
+    isAdminRole(creator.role)
+      ? getBoards(sql, boards).map((b) => b.id)
+      : sql.all(memberBoardIds(creator.id).where('board_members.board_id', 'in', [...new Set(boards)])).map((r) => r.board_id),
+  )
   const details: ErrorDetail[] = []
   boards.forEach((id, i) => {
-    if (!known.has(id)) details.push({ path: `boards.${i}`, message: isAdminRole(creator.role) ? 'No such board.' : 'No such board, or you are not a member of it.' })
+    if (!known.has(id))
+      details.push({ path: `boards.${i}`, message: isAdminRole(creator.role) ? 'No such board.' : 'No such board, or you are not a member of it.' })
   })
   return details
 }
-

@@ -2,42 +2,82 @@
 import { z } from 'zod'
 import { name, UserRef } from '../../http/schemas.js'
 
-export const WebhookSchema = z.strictObject({
-  id: z.string(), name: z.string(), url: z.string(), method: z.enum(['POST', 'PUT', 'PATCH']),
-  events: z.array(z.string()), boards: z.array(z.string()), headers: z.record(z.string(), z.string()), active: z.boolean(),
-  has_secret: z.boolean(),
-  auth: z.strictObject({ type: z.enum(['none', 'bearer', 'basic', 'header']), header_name: z.string().optional() }),
-  created_by: UserRef,
-  last_delivery: z.strictObject({ status_code: z.number().int().nullable(), outcome: z.enum(['delivered', 'failed', 'retrying', 'dropped']), at: z.string() }).nullable(),
-  created: z.string(), updated: z.string(),
-}).meta({ id: 'Webhook' })
+export const WebhookSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    url: z.string(),
+    method: z.enum(['POST', 'PUT', 'PATCH']),
+    events: z.array(z.string()),
+    boards: z.array(z.string()),
+    headers: z.record(z.string(), z.string()),
+    active: z.boolean(),
+    has_secret: z.boolean(),
+    auth: z.strictObject({ type: z.enum(['none', 'bearer', 'basic', 'header']), header_name: z.string().optional() }),
+    created_by: UserRef,
+    last_delivery: z
+      .strictObject({ status_code: z.number().int().nullable(), outcome: z.enum(['delivered', 'failed', 'retrying', 'dropped']), at: z.string() })
+      .nullable(),
+    created: z.string(),
+    updated: z.string(),
+  })
+  .meta({ id: 'Webhook' })
 
-export const LogSchema = z.strictObject({
-  id: z.string(), delivery_id: z.string(), event: z.string(), attempt: z.number().int(), status_code: z.number().int().nullable(),
-  outcome: z.enum(['delivered', 'failed', 'retrying', 'dropped']), error: z.string().optional(), duration_ms: z.number().int(), at: z.string(),
-  request_body: z.string().meta({ description: 'The exact body sent' }),
-  response_excerpt: z.string().meta({ description: 'First 1,024 bytes of the answer' }),
-}).meta({ id: 'WebhookLog' })
+export const LogSchema = z
+  .strictObject({
+    id: z.string(),
+    delivery_id: z.string(),
+    event: z.string(),
+    attempt: z.number().int(),
+    status_code: z.number().int().nullable(),
+    outcome: z.enum(['delivered', 'failed', 'retrying', 'dropped']),
+    error: z.string().optional(),
+    duration_ms: z.number().int(),
+    at: z.string(),
+    request_body: z.string().meta({ description: 'The exact body sent' }),
+    response_excerpt: z.string().meta({ description: 'First 1,024 bytes of the answer' }),
+  })
+  .meta({ id: 'WebhookLog' })
 
-export const SampleSchema = z.strictObject({
-  id: z.string(), event: z.string(), timestamp: z.string(), data: z.record(z.string(), z.unknown()),
-}).meta({ id: 'WebhookSample' })
+export const SampleSchema = z
+  .strictObject({
+    id: z.string(),
+    event: z.string(),
+    timestamp: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'WebhookSample' })
 
-export const EventCatalogSchema = z.strictObject({
-  items: z.array(z.strictObject({
-    event: z.string(), family: z.string(), summary: z.string(),
-    available: z.boolean().meta({ description: 'false for events no code emits yet; a subscription to only such events is refused' }),
-    fields: z.array(z.strictObject({ name: z.string(), type: z.string(), description: z.string() })),
-  })),
-}).meta({ id: 'EventCatalog' })
+export const EventCatalogSchema = z
+  .strictObject({
+    items: z.array(
+      z.strictObject({
+        event: z.string(),
+        family: z.string(),
+        summary: z.string(),
+        available: z.boolean().meta({ description: 'false for events no code emits yet; a subscription to only such events is refused' }),
+        fields: z.array(z.strictObject({ name: z.string(), type: z.string(), description: z.string() })),
+      }),
+    ),
+  })
+  .meta({ id: 'EventCatalog' })
 export type WebhookView = z.infer<typeof WebhookSchema>
 export type LogView = z.infer<typeof LogSchema>
 export type SampleView = z.infer<typeof SampleSchema>
 
-
-const credential = z.string().max(4096).nullable().optional()
+const credential = z
+  .string()
+  .max(4096)
+  .nullable()
+  .optional()
   .meta({ description: 'Write-only. On edit, blank ("") keeps the stored value and null clears it.' })
-const authFields = { token: credential, username: credential, password: credential, header_name: z.string().max(100).nullable().optional(), header_value: credential }
+const authFields = {
+  token: credential,
+  username: credential,
+  password: credential,
+  header_name: z.string().max(100).nullable().optional(),
+  header_value: credential,
+}
 const AuthType = z.enum(['none', 'bearer', 'basic', 'header'])
 const fields = {
   url: z.string().max(4096).meta({ description: 'http:// or https://, no # fragment; private targets only when the instance allows them.' }),
@@ -49,17 +89,46 @@ const fields = {
   headers: z.record(z.string(), z.string()).meta({ description: 'Static headers; authentication wins on a name clash.' }),
   active: z.boolean(),
 }
-export const CreateWebhookBody = z.object({
-  name, url: fields.url, method: fields.method.default('POST'), events: fields.events, boards: fields.boards.default([]),
-  secret: fields.secret, generate_secret: fields.generate_secret,
-  auth: z.object({ type: AuthType, ...authFields }).strict().optional(), headers: fields.headers.optional(), active: fields.active.optional(),
-}).strict().meta({ id: 'CreateWebhookBody' })
-export const UpdateWebhookBody = z.object({
-  name: name.optional(), url: fields.url.optional(), method: fields.method.optional(), events: fields.events.optional(), boards: fields.boards.optional(),
-  secret: fields.secret, generate_secret: fields.generate_secret,
-  auth: z.object({ type: AuthType.optional(), ...authFields }).strict().nullable().optional(), headers: fields.headers.optional(), active: fields.active.optional(),
-}).strict().meta({ id: 'UpdateWebhookBody' })
-export const WithSecret = z.strictObject({ webhook: WebhookSchema, secret: z.string().optional().meta({ description: 'Only when generate_secret was true: shown this once.' }) }).meta({ id: 'WebhookWithSecret' })
+export const CreateWebhookBody = z
+  .object({
+    name,
+    url: fields.url,
+    method: fields.method.default('POST'),
+    events: fields.events,
+    boards: fields.boards.default([]),
+    secret: fields.secret,
+    generate_secret: fields.generate_secret,
+    auth: z
+      .object({ type: AuthType, ...authFields })
+      .strict()
+      .optional(),
+    headers: fields.headers.optional(),
+    active: fields.active.optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateWebhookBody' })
+export const UpdateWebhookBody = z
+  .object({
+    name: name.optional(),
+    url: fields.url.optional(),
+    method: fields.method.optional(),
+    events: fields.events.optional(),
+    boards: fields.boards.optional(),
+    secret: fields.secret,
+    generate_secret: fields.generate_secret,
+    auth: z
+      .object({ type: AuthType.optional(), ...authFields })
+      .strict()
+      .nullable()
+      .optional(),
+    headers: fields.headers.optional(),
+    active: fields.active.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateWebhookBody' })
+export const WithSecret = z
+  .strictObject({ webhook: WebhookSchema, secret: z.string().optional().meta({ description: 'Only when generate_secret was true: shown this once.' }) })
+  .meta({ id: 'WebhookWithSecret' })
 
 export type WebhookInput = z.infer<typeof UpdateWebhookBody>
 export type CreateWebhookInput = WebhookInput & { name: string; url: string; events: string[] }

@@ -14,9 +14,7 @@ import { webhookViews } from './present.js'
 import { WEBHOOK_LIST } from './query.js'
 import { boardProblems, eventProblems, headerProblems, mergeAuth, urlProblems, type StoredAuth } from './rules.js'
 import type { CreateWebhookInput, WebhookInput, WebhookView } from './schema.js'
-import {
-  deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery,
-} from './store.js'
+import { deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery } from './store.js'
 
 /** Owners and admins see every subscription, everyone else only their own; anything else is a 404. */
 export function visibleWebhook(deps: Deps, actor: Actor, id: string): WebhooksTable {
@@ -30,7 +28,9 @@ export const getWebhookFor = (deps: Deps, actor: Actor, id: string): WebhookView
 /** Owners and admins list every subscription, others their own; `expand=boards` shows only boards the caller may see. */
 export function listWebhooks(deps: Deps, actor: Actor, params: ListParams) {
   const mine = isAdmin(actor) ? undefined : actor.user.id
-  return listPage(deps.sql, webhooksQuery(mine), WEBHOOK_LIST, params, (rows: WebhooksTable[], expand) => expandBoards(deps.sql, webhookViews(deps.sql, rows), expand, mine))
+  return listPage(deps.sql, webhooksQuery(mine), WEBHOOK_LIST, params, (rows: WebhooksTable[], expand) =>
+    expandBoards(deps.sql, webhookViews(deps.sql, rows), expand, mine),
+  )
 }
 
 /** Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted. */
@@ -41,7 +41,7 @@ const invalid = (details: ErrorDetail[]) => unprocessable('The webhook is not va
 /** Checks that need no database (URL and DNS among them) run before the transaction, so it stays short. */
 async function checkInput(deps: Deps, input: WebhookInput): Promise<void> {
   const details: ErrorDetail[] = []
-  if (input.url !== undefined) details.push(...await urlProblems(input.url, deps.config.allowPrivateTargets))
+  if (input.url !== undefined) details.push(...(await urlProblems(input.url, deps.config.allowPrivateTargets)))
   if (input.events !== undefined) details.push(...eventProblems(input.events))
   if (input.headers !== undefined) details.push(...headerProblems(input.headers))
   if (input.generate_secret && input.secret) details.push({ path: 'secret', message: 'Send either secret or generate_secret, not both.' })
@@ -72,10 +72,24 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
     if (details.length || Array.isArray(auth)) throw invalid(details)
     const at = isoAt(deps.clock.now())
     const row: WebhooksTable = {
-      id: newId(), name: input.name, url: input.url, method: input.method ?? 'POST', events: JSON.stringify([...new Set(input.events)]),
-      secret_enc: null, auth_type: 'none', auth_enc: null, auth_header_name: null, headers: JSON.stringify(input.headers ?? {}),
-      active: input.active === false ? 0 : 1, all_boards: boards.length === 0 ? 1 : 0, created_by: actor.user.id, last_status_code: null, last_outcome: null, last_at: null,
-      created_at: at, updated_at: at,
+      id: newId(),
+      name: input.name,
+      url: input.url,
+      method: input.method ?? 'POST',
+      events: JSON.stringify([...new Set(input.events)]),
+      secret_enc: null,
+      auth_type: 'none',
+      auth_enc: null,
+      auth_header_name: null,
+      headers: JSON.stringify(input.headers ?? {}),
+      active: input.active === false ? 0 : 1,
+      all_boards: boards.length === 0 ? 1 : 0,
+      created_by: actor.user.id,
+      last_status_code: null,
+      last_outcome: null,
+      last_at: null,
+      created_at: at,
+      updated_at: at,
     }
     const secret = nextSecret(input)
     if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
