@@ -24,5 +24,6 @@ export interface Actor {
 export const PERMISSION_RANK: Record<Permission, number> = { read: 0, write: 1, full: 2 }
 
 /** Owners and admins manage the workspace and see every board. */
-export const isAdminRole = (role: Role): boolean => role === 'owner' || role === 'admin'
+export const ADMIN_ROLES: readonly Role[] = ['owner', 'admin']
+export const isAdminRole = (role: Role): boolean => ADMIN_ROLES.includes(role)
 export const isAdmin = (actor: Actor): boolean => isAdminRole(actor.user.role)

@@ -1,5 +1,6 @@
 // Event rows (the history samples read) and the outbox rows an event fans out to, one per receiving subscription.
 import { sql as rawSql } from 'kysely'
+import { ADMIN_ROLES } from '../access/roles.js'
 import type { Sql } from '../db/sql.js'
 import { fixedQuery, qb } from '../db/sql.js'
 import type { OutboxTable } from '../db/types.js'
@@ -24,7 +25,7 @@ const receivers = fixedQuery((boardId: string | null) =>
     .where(rawSql<boolean>`(
         webhooks.all_boards = 1
         OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id AND wb.board_id = ${boardId}))`)
-    .where(rawSql<boolean>`(users.role IN ('owner', 'admin')
+    .where(rawSql<boolean>`(users.role IN (${rawSql.join([...ADMIN_ROLES])})
         OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`),
 )
 
