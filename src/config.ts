@@ -26,6 +26,10 @@ const ConfigSchema = z.object({
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
   webhookLeaseMs: z.coerce.number().int().min(100).optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** A read that takes longer is stopped and answers 503 query_timeout. */
+  queryTimeoutMs: z.coerce.number().int().min(1).default(5000),
+  /** Worker threads that run list, count and export reads off the event loop (SQLite). */
+  readWorkers: z.coerce.number().int().min(0).max(16).default(2),
 })
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>
@@ -44,6 +48,8 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
     webhookLeaseMs: pick(flags.webhookLeaseMs, 'TASKD_WEBHOOK_LEASE_MS'),
     logLevel: pick(flags.logLevel, 'TASKD_LOG_LEVEL'),
+    queryTimeoutMs: pick(flags.queryTimeoutMs, 'TASKD_QUERY_TIMEOUT_MS'),
+    readWorkers: pick(flags.readWorkers, 'TASKD_READ_WORKERS'),
   })
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ')

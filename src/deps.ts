@@ -2,10 +2,10 @@
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { SecretBox } from './crypto.js'
-import type { Sql } from './db/sql.js'
+import type { Db } from './db/database.js'
 
 export interface Deps {
-  sql: Sql
+  db: Db
   config: Config
   clock: Clock
   /** Called after a transaction that wrote outbox rows commits, so deliveries start at once. */

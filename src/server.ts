@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './clock.js'
 import type { Config } from './config.js'
 import { loadSecretBox } from './crypto.js'
 import { openDatabase } from './db/open.js'
-import type { Sql } from './db/sql.js'
+import type { Db } from './db/database.js'
 import type { Deps } from './deps.js'
 import { createLogger } from './log.js'
 import { issueToken } from './resources/tokens/service.js'
@@ -27,27 +27,27 @@ export interface Running {
 }
 
 /** On an empty database: the workspace, an owner, and a one-time Full Access token. */
-export function firstRunSetup(sql: Sql, now: number): { email: string; token: string } | undefined {
-  return sql.tx(() => {
-    ensureWorkspace(sql, now)
-    if (!isWorkspaceEmpty(sql)) return undefined
-    const owner = insertNewUser(sql, now, { email: 'owner@localhost', name: 'Owner', role: 'owner' })
-    const { value } = issueToken(sql, now, owner.id, { name: 'setup', permission: 'full' })
+export function firstRunSetup(db: Db, now: number): Promise<{ email: string; token: string } | undefined> {
+  return db.tx(async ({ q }) => {
+    await ensureWorkspace(q, now)
+    if (!(await isWorkspaceEmpty(q))) return undefined
+    const owner = await insertNewUser(q, now, { email: 'owner@localhost', name: 'Owner', role: 'owner' })
+    const { value } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
     return { email: owner.email, token: value }
   })
 }
 
 /** The one place Deps are assembled, for the server and for tests. */
-export function createDeps(sql: Sql, config: Config, clock: Clock): Deps {
-  return { sql, config, clock, onOutboxWrite: () => {}, secrets: loadSecretBox(config.db) }
+export function createDeps(db: Db, config: Config, clock: Clock): Deps {
+  return { db, config, clock, onOutboxWrite: () => {}, secrets: loadSecretBox(config.db) }
 }
 
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const sql = openDatabase(config.db)
-  const setup = firstRunSetup(sql, clock.now())
-  const deps = createDeps(sql, config, clock)
+  const db = openDatabase(config.db, config)
+  const setup = await firstRunSetup(db, clock.now())
+  const deps = createDeps(db, config, clock)
   const logger = createLogger(config.logLevel)
   const scheduler = new OutboxScheduler(deps, { log: logger.error })
   deps.onOutboxWrite = () => scheduler.wake()
@@ -80,7 +80,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       ])
       clearTimeout(cut)
       await closeDeliveryAgents()
-      sql.raw.close()
+      await db.close()
     })())
   return { server, deps, scheduler, port, setupToken: setup?.token, close }
 }

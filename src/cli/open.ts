@@ -6,11 +6,12 @@ import { ensureWorkspace } from '../resources/users/service.js'
 
 export const dbOption = (cmd: Command) => cmd.option('--db <path>', 'database file (env TASKD_DB, default ./data/taskd.db)')
 
-export function openForCli(dbFlag: string | undefined) {
+export async function openForCli(dbFlag: string | undefined) {
   const config = loadConfig({ db: dbFlag })
-  const sql = openDatabase(config.db)
-  sql.tx(() => ensureWorkspace(sql, Date.now()))
-  return { config, sql }
+  // A command runs a few statements and exits: no read workers.
+  const db = openDatabase(config.db, { readWorkers: 0 })
+  await db.tx(({ q }) => ensureWorkspace(q, Date.now()))
+  return { config, db }
 }
 
 /** A commander option parser that accepts only these values. */

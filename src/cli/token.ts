@@ -17,33 +17,38 @@ export function tokenCommand(program: Command): void {
       .requiredOption('--name <name>')
       .option('--permission <permission>', 'read, write or full', oneOf(Permission.options), 'write')
       .option('--expires <date>', 'expiry date YYYY-MM-DD (end of that day, UTC)'),
-  ).action((o: { user: string; name: string; permission: Permission; expires?: string; db?: string }) => {
-    const { sql } = openForCli(o.db)
-    const u = getUserByEmail(sql, o.user)
+  ).action(async (o: { user: string; name: string; permission: Permission; expires?: string; db?: string }) => {
+    const { db } = await openForCli(o.db)
+    const u = await getUserByEmail(db.q, o.user)
     if (!u) throw new HttpError(404, 'not_found', `No user with email ${o.user}.`)
-    const { value } = sql.tx(() => issueToken(sql, Date.now(), u.id, { name: o.name, permission: o.permission, expires_at: o.expires }))
+    const { value } = await db.tx(({ q }) => issueToken(q, Date.now(), u.id, { name: o.name, permission: o.permission, expires_at: o.expires }))
+    await db.close()
     process.stdout.write(`${value}\n`)
   })
-  dbOption(token.command('list').description('list tokens').option('--user <email>', "only this user's tokens")).action((o: { user?: string; db?: string }) => {
-    const { sql } = openForCli(o.db)
-    const rows = tokensWithOwners(sql, o.user)
-    const table = [
-      ['ID', 'NAME', 'PERMISSION', 'PREFIX', 'USER', 'EXPIRES', 'LAST USED'],
-      ...rows.map((r) => [r.id, r.name, r.permission, r.prefix, r.email, r.expires_at ?? '-', r.last_used_at ?? '-']),
-    ]
-    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)))
-    for (const row of table)
-      process.stdout.write(
-        `${row
-          .map((c, i) => c.padEnd(widths[i]))
-          .join('  ')
-          .trimEnd()}\n`,
-      )
-  })
-  dbOption(token.command('revoke').description('revoke a token by id').argument('<id>')).action((id: string, o: { db?: string }) => {
-    const { sql } = openForCli(o.db)
-    if (!getToken(sql, id)) throw new HttpError(404, 'not_found', `No token ${id}.`)
-    deleteToken(sql, id)
+  dbOption(token.command('list').description('list tokens').option('--user <email>', "only this user's tokens")).action(
+    async (o: { user?: string; db?: string }) => {
+      const { db } = await openForCli(o.db)
+      const rows = await tokensWithOwners(db.q, o.user)
+      await db.close()
+      const table = [
+        ['ID', 'NAME', 'PERMISSION', 'PREFIX', 'USER', 'EXPIRES', 'LAST USED'],
+        ...rows.map((r) => [r.id, r.name, r.permission, r.prefix, r.email, r.expires_at ?? '-', r.last_used_at ?? '-']),
+      ]
+      const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)))
+      for (const row of table)
+        process.stdout.write(
+          `${row
+            .map((c, i) => c.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd()}\n`,
+        )
+    },
+  )
+  dbOption(token.command('revoke').description('revoke a token by id').argument('<id>')).action(async (id: string, o: { db?: string }) => {
+    const { db } = await openForCli(o.db)
+    if (!(await getToken(db.q, id))) throw new HttpError(404, 'not_found', `No token ${id}.`)
+    await deleteToken(db.q, id)
+    await db.close()
     process.stdout.write(`revoked ${id}\n`)
   })
 }

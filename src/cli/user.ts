@@ -13,9 +13,10 @@ export function userCommand(program: Command): void {
       .requiredOption('--email <email>')
       .requiredOption('--name <name>')
       .option('--role <role>', 'owner, admin or member', oneOf(Role.options), 'member'),
-  ).action((o: { email: string; name: string; role: Role; db?: string }) => {
-    const { sql } = openForCli(o.db)
-    const row = sql.tx(() => insertNewUser(sql, Date.now(), { email: o.email, name: o.name, role: o.role }))
+  ).action(async (o: { email: string; name: string; role: Role; db?: string }) => {
+    const { db } = await openForCli(o.db)
+    const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), { email: o.email, name: o.name, role: o.role }))
+    await db.close()
     process.stdout.write(`${row.id}\n`)
   })
 }

@@ -1,11 +1,18 @@
-// Opens the SQLite file with the pragmas taskd relies on and brings its schema up to date.
+// Opens the database: the SQLite file with the pragmas taskd relies on, its schema brought up to date.
 import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
+import { type Db, sqliteDb } from './database.js'
 import { migrate } from './migrate.js'
-import { Sql } from './sql.js'
 
-export function openDatabase(file: string): Sql {
+export interface OpenOptions {
+  /** A read past this many milliseconds is stopped and answers 503 query_timeout. */
+  queryTimeoutMs?: number
+  /** Worker threads for reads; 0 runs reads on the write connection. */
+  readWorkers?: number
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   const raw = new Database(file)
   raw.pragma('journal_mode = WAL')
@@ -16,5 +23,5 @@ export function openDatabase(file: string): Sql {
   // Gathers planner statistics where they are missing or stale, so filters pick their indexes (cheap when fresh).
   raw.pragma('analysis_limit = 1000') // bounds the work optimize may do at open, however large the tables
   raw.pragma('optimize = 0x10002')
-  return new Sql(raw)
+  return sqliteDb(raw, { file, queryTimeoutMs: opts.queryTimeoutMs ?? 5000, readWorkers: opts.readWorkers ?? 2 })
 }

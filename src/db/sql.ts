@@ -1,85 +1,51 @@
-// Kysely as a query builder only: queries compile to SQL and run synchronously on better-sqlite3,
-// so a transaction is one synchronous block that no other request can interleave with.
-import type Database from 'better-sqlite3'
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely'
+// Fixed-shape queries: built and compiled by Kysely once per dialect, then only their arguments are bound.
+import { CompiledQuery, type Compilable } from 'kysely'
+import type { Q } from './database.js'
 import type { DB } from './types.js'
 
-export const qb = new Kysely<DB>({
-  dialect: {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  },
-})
-
-type Row<Q> = Q extends Compilable<infer R> ? R : Q extends Fixed<infer R> ? R : never
-
-/** SQL and parameters ready to run, from fixedQuery. */
-export interface Fixed<R> {
-  readonly sql: string
-  readonly parameters: readonly unknown[]
-  readonly __row?: R
+interface Template {
+  sql: string
+  slots: ({ arg: number } | { value: unknown })[]
 }
-type Query = Compilable<any> | Fixed<any>
 
 /**
- * A query whose shape never depends on its arguments, built and compiled by Kysely once: later calls only bind
- * their arguments. Compiling on every call cost about a sixth of a card create. `build` must use each argument as
- * a plain parameter (no IN lists built from arrays, no branches on values).
+ * A query whose shape never depends on its arguments. Compiling on every call cost about a sixth of a card create.
+ * `build` must use each argument as a plain parameter (no IN lists built from arrays, no branches on values).
  */
-export function fixedQuery<A extends (string | number | null)[], R>(build: (...args: A) => Compilable<R>): (...args: A) => Fixed<R> {
-  let template: { sql: string; slots: ({ arg: number } | { value: unknown })[] } | undefined
-  return (...args) => {
+export function fixedQuery<A extends (string | number | null)[], R>(build: (q: Q, ...args: A) => Compilable<R>): (q: Q, ...args: A) => CompiledQuery<R> {
+  // One template per dialect (its adapter), since SQLite and PostgreSQL spell queries differently.
+  const templates = new WeakMap<object, Template>()
+  return (q, ...args) => {
+    const adapter = q.getExecutor().adapter
+    let template = templates.get(adapter)
     if (!template) {
       const sentinels = args.map((_, i) => `\u0000fixed-arg-${i}\u0000`)
-      const c = build(...(sentinels as A)).compile()
+      const c = build(q, ...(sentinels as A)).compile()
       template = { sql: c.sql, slots: c.parameters.map((p) => (typeof p === 'string' && sentinels.includes(p) ? { arg: sentinels.indexOf(p) } : { value: p })) }
+      templates.set(adapter, template)
     }
-    return { sql: template.sql, parameters: template.slots.map((s) => ('arg' in s ? args[s.arg] : s.value)) }
+    return CompiledQuery.raw(
+      template.sql,
+      template.slots.map((s) => ('arg' in s ? args[s.arg] : s.value)),
+    ) as CompiledQuery<R>
   }
 }
 
-const compiled = (q: Query): { sql: string; parameters: readonly unknown[] } => ('compile' in q ? q.compile() : q)
+/** The rows of a compiled query. */
+export const rowsOf = async <R>(q: Q, query: CompiledQuery<R>): Promise<R[]> => (await q.executeQuery(query)).rows
 
-function bind(params: readonly unknown[]): unknown[] {
-  // better-sqlite3 refuses booleans; SQLite stores them as 0/1.
-  return params.map((p) => (p === true ? 1 : p === false ? 0 : p))
-}
+/** The first row of a compiled query, or undefined. */
+export const firstOf = async <R>(q: Q, query: CompiledQuery<R>): Promise<R | undefined> => (await q.executeQuery(query)).rows[0]
 
-/** Runs compiled Kysely queries with a cache of prepared statements. */
-export class Sql {
-  private readonly cache = new Map<string, Database.Statement>()
-  constructor(readonly raw: Database.Database) {}
+type WithId = { [T in keyof DB]: DB[T] extends { id: string } ? T : never }[keyof DB]
 
-  private prepare(sql: string): Database.Statement {
-    let stmt = this.cache.get(sql)
-    if (!stmt) {
-      stmt = this.raw.prepare(sql)
-      if (this.cache.size > 2000) this.cache.clear()
-      this.cache.set(sql, stmt)
-    }
-    return stmt
-  }
-
-  all<Q extends Query>(query: Q): Row<Q>[] {
-    const c = compiled(query)
-    const stmt = this.prepare(c.sql)
-    return (stmt.reader ? stmt.all(...bind(c.parameters)) : (stmt.run(...bind(c.parameters)), [])) as Row<Q>[]
-  }
-
-  first<Q extends Query>(query: Q): Row<Q> | undefined {
-    // .all() rather than .get(): a RETURNING statement read with .get() commits late and stalls WAL checkpoints.
-    return this.all(query)[0]
-  }
-
-  run(query: Query): number {
-    const c = compiled(query)
-    return this.prepare(c.sql).run(...bind(c.parameters)).changes
-  }
-
-  /** Runs fn in one SQLite transaction (nested calls become savepoints). */
-  tx<T>(fn: () => T): T {
-    return this.raw.transaction(fn).immediate()
-  }
+/** The rows of a table with these ids (each once), in one query; none for none. */
+export async function rowsByIds<T extends WithId>(q: Q, table: T, ids: readonly string[]): Promise<DB[T][]> {
+  if (ids.length === 0) return []
+  const rows = await q
+    .selectFrom(table as 'users')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute()
+  return rows as unknown as DB[T][]
 }

@@ -1,5 +1,6 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
 import { isoAt } from '../clock.js'
+import type { Q, Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
 import type { EventName } from './names.js'
@@ -28,9 +29,9 @@ interface QueuedDelivery {
   dueAt: number
 }
 
-function insertDelivery(sql: Deps['sql'], d: QueuedDelivery & { dataJson: string; createdAt: string }): string {
+async function insertDelivery(q: Q, d: QueuedDelivery & { dataJson: string; createdAt: string }): Promise<string> {
   const id = newId()
-  insertOutboxRow(sql, {
+  await insertOutboxRow(q, {
     id,
     webhook_id: d.webhookId,
     event_id: d.eventId,
@@ -47,25 +48,25 @@ function insertDelivery(sql: Deps['sql'], d: QueuedDelivery & { dataJson: string
 }
 
 /** A delivery to one subscription outside the fan-out of an event (a test or a sample); returns the delivery id. */
-export const enqueueDelivery = (deps: Deps, d: QueuedDelivery & { data: unknown }): string =>
-  insertDelivery(deps.sql, { ...d, dataJson: JSON.stringify(d.data), createdAt: isoAt(deps.clock.now()) })
+export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { data: unknown }): Promise<string> {
+  tx.afterCommit(deps.onOutboxWrite)
+  return insertDelivery(tx.q, { ...d, dataJson: JSON.stringify(d.data), createdAt: isoAt(deps.clock.now()) })
+}
 
 /**
- * Must run inside the transaction of the change: a rolled-back change then leaves neither the event
- * nor its deliveries behind. Delivery itself starts after commit (onOutboxWrite defers to the scheduler).
+ * Runs inside the transaction of the change: a rolled-back change then leaves neither the event nor its deliveries
+ * behind. Delivery itself starts after the commit (onOutboxWrite wakes the scheduler).
  */
-export function emitEvent(deps: Deps, event: NewEvent): string {
-  const { sql } = deps
-  if (!sql.raw.inTransaction) throw new Error('emitEvent must run inside a transaction')
+export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<string> {
   const now = deps.clock.now()
   const timestamp = isoAt(now)
   const id = newId()
   const dataJson = JSON.stringify(event.data)
-  insertEvent(sql, id, event.name, event.boardId, dataJson, timestamp)
-  const subs = subscriptionsForEvent(sql, event.name, event.boardId)
+  await insertEvent(tx.q, id, event.name, event.boardId, dataJson, timestamp)
+  const subs = await subscriptionsForEvent(tx.q, event.name, event.boardId)
   for (const webhookId of subs) {
-    insertDelivery(sql, { webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp })
+    await insertDelivery(tx.q, { webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp })
   }
-  if (subs.length > 0) deps.onOutboxWrite()
+  if (subs.length > 0) tx.afterCommit(deps.onOutboxWrite)
   return id
 }

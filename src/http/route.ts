@@ -61,7 +61,7 @@ export function zodDetails(error: z.ZodError): { path: string; message: string }
 
 export interface ApiOptions {
   /** Resolves the bearer token of a request to its actor, or throws 401. */
-  authenticate: (req: Request, deps: Deps) => Actor
+  authenticate: (req: Request, deps: Deps) => Promise<Actor>
   clock: Clock
 }
 
@@ -89,8 +89,8 @@ export class Api {
     this.matchers.push({ re: new RegExp(`^${spec.path.replace(/\{\w+\}/g, '[^/]+')}/?$`), method: spec.method.toUpperCase() })
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1')
     // The token is checked before a body is read; routes without a body never read one.
-    const authorize = (req: Request, res: Response, next: NextFunction) => {
-      res.locals.actor = spec.access === 'public' ? undefined : this.authorize(req, spec)
+    const authorize = async (req: Request, res: Response, next: NextFunction) => {
+      res.locals.actor = spec.access === 'public' ? undefined : await this.authorize(req, spec)
       next()
     }
     const bodyParsers = spec.body ? [requireJsonBody, jsonBody] : []
@@ -111,8 +111,8 @@ export class Api {
     })
   }
 
-  private authorize(req: Request, spec: AnyRoute): Actor {
-    const actor = this.opts.authenticate(req, this.deps)
+  private async authorize(req: Request, spec: AnyRoute): Promise<Actor> {
+    const actor = await this.opts.authenticate(req, this.deps)
     this.limiter?.take(actor.tokenId)
     if (actor.permission === 'read' && spec.method !== 'get') throw forbidden('This token is read only.')
     if (PERMISSION_RANK[actor.permission] < PERMISSION_RANK[spec.access as Permission]) {

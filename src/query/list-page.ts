@@ -1,7 +1,7 @@
 // One list pipeline for every list route (and later MCP and n8n): filter + sort + page + expand, with the server total.
 import { sql as rawSql, type SelectQueryBuilder } from 'kysely'
 import { z } from 'zod'
-import type { Sql } from '../db/sql.js'
+import type { Db } from '../db/database.js'
 import { applyFilter } from '../filter/index.js'
 import { badRequest } from '../errors.js'
 
@@ -119,17 +119,24 @@ export function listQueries(base: SelectQueryBuilder<any, any, any>, spec: ListS
  * the spec, `totalItems` is the total for the whole filter, and `present` turns the page's rows into API records.
  * `anchored`: the base already narrows by an indexed equality (a board or list parameter), which the filter compiler uses.
  */
-export function listPage<Row, T>(
-  sql: Sql,
+export async function listPage<Row, T>(
+  db: Db,
   base: SelectQueryBuilder<any, any, any>,
   spec: ListSpec,
   params: ListParams,
-  present: (rows: Row[], expand: ReadonlySet<string>) => T[],
+  present: (rows: Row[], expand: ReadonlySet<string>) => Promise<T[]>,
   opts: { anchored?: boolean } = {},
-): Page<T> {
+): Promise<Page<T>> {
   const expand = parseExpand(params.expand, spec.expand)
   const q = listQueries(base, spec, params, opts)
-  const totalItems = (sql.first(q.count) as { n: number }).n
-  const rows = sql.all(q.rows) as Row[]
-  return { page: params.page, perPage: params.per_page, totalItems, totalPages: Math.ceil(totalItems / params.per_page), items: present(rows, expand) }
+  // The count and the page are the reads whose cost the filter decides: both run off the event loop, under the deadline.
+  const [[count], rows] = await Promise.all([db.read(q.count), db.read(q.rows)])
+  const totalItems = Number((count as { n: number }).n)
+  return {
+    page: params.page,
+    perPage: params.per_page,
+    totalItems,
+    totalPages: Math.ceil(totalItems / params.per_page),
+    items: await present(rows as Row[], expand),
+  }
 }

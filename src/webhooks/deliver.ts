@@ -2,7 +2,7 @@
 import type { Dispatcher } from 'undici'
 import { isoAt } from '../clock.js'
 import { isAdminRole } from '../access/roles.js'
-import type { Sql } from '../db/sql.js'
+import type { Q } from '../db/database.js'
 import type { OutboxTable, WebhookLogsTable, WebhooksTable } from '../db/types.js'
 import type { Deps } from '../deps.js'
 import { matchesSelectors } from '../events/names.js'
@@ -44,15 +44,17 @@ export type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
  * Decides for a claimed batch, right before sending, whether each row may go out: SPEC re-checks membership at
  * delivery time, so a member who left the board stops receiving even what was queued. One query per table per batch.
  */
-export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, Gate> {
+export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map<string, Gate>> {
   const subs = new Map(
-    getWebhooks(
-      sql,
-      rows.map((r) => r.webhook_id),
+    (
+      await getWebhooks(
+        q,
+        rows.map((r) => r.webhook_id),
+      )
     ).map((w) => [w.id, w]),
   )
-  const roles = creatorRoles(
-    sql,
+  const roles = await creatorRoles(
+    q,
     [...subs.values()].map((s) => s.created_by),
   )
   const exempt = (sub: WebhooksTable) => {
@@ -63,8 +65,8 @@ export function gateBatch(sql: Sql, rows: readonly OutboxTable[]): Map<string, G
     const sub = subs.get(r.webhook_id)
     return sub && r.board_id !== null && !exempt(sub) ? [{ boardId: r.board_id, userId: sub.created_by }] : []
   })
-  const members = membershipPairs(sql, pairs)
-  const boards = boardsOfWebhooks(sql, [...subs.keys()])
+  const members = await membershipPairs(q, pairs)
+  const boards = await boardsOfWebhooks(q, [...subs.keys()])
   // A subscription edited after the event was queued is judged as it is now: events and boards it no longer wants stay unsent.
   const stillWanted = (sub: WebhooksTable, row: OutboxTable) =>
     matchesSelectors(JSON.parse(sub.events) as string[], row.event) &&

@@ -1,11 +1,11 @@
 // Records settled attempts: outbox state, log rows, the subscription's last-delivery mark, and log pruning, in one transaction.
-import type { Sql } from '../db/sql.js'
+import type { Db } from '../db/database.js'
 import type { Settlement } from './deliver.js'
 import { insertLogs, pruneLogs, setLastDelivery, settleOutboxRows } from './store.js'
 
 /** One commit for a whole batch instead of one per delivery: at a thousand deliveries a second that is most of the cost. */
-export function writeSettlements(sql: Sql, batch: readonly Settlement[]): void {
-  sql.tx(() => {
+export function writeSettlements(db: Db, batch: readonly Settlement[]): Promise<void> {
+  return db.tx(async ({ q }) => {
     // Rows sharing a final status (or a retry time) are settled together; settleOutboxRows returns the ids that changed.
     const groups = new Map<string, Settlement[]>()
     for (const s of batch) {
@@ -14,8 +14,8 @@ export function writeSettlements(sql: Sql, batch: readonly Settlement[]): void {
     }
     const changed = new Set<string>()
     for (const group of groups.values()) {
-      for (const id of settleOutboxRows(
-        sql,
+      for (const id of await settleOutboxRows(
+        q,
         group.map((s) => s.id),
         group[0].status,
         group[0].dueAt,
@@ -24,11 +24,11 @@ export function writeSettlements(sql: Sql, batch: readonly Settlement[]): void {
     }
     // An id that did not change went with its deleted subscription: nothing is left to log against.
     const logs = batch.filter((s) => s.log !== null && changed.has(s.id)).map((s) => s.log!)
-    insertLogs(sql, logs)
+    await insertLogs(q, logs)
     const last = new Map(logs.map((l) => [l.webhook_id, l]))
     for (const [webhookId, log] of last) {
-      setLastDelivery(sql, webhookId, { status_code: log.status_code, outcome: log.outcome, at: log.at })
-      pruneLogs(sql, webhookId)
+      await setLastDelivery(q, webhookId, { status_code: log.status_code, outcome: log.outcome, at: log.at })
+      await pruneLogs(q, webhookId)
     }
   })
 }

@@ -44,6 +44,8 @@ export class OutboxScheduler {
   private stopped = false
   private closed = false
   private wakeQueued = false
+  private pumping: Promise<number> | undefined
+  private pumpAgain = false
   private flushQueued = false
   private pollTimer?: NodeJS.Timeout
   private dueTimer?: NodeJS.Timeout
@@ -71,18 +73,33 @@ export class OutboxScheduler {
     this.wake()
   }
 
-  /** Called from deps.onOutboxWrite inside the writing transaction; setImmediate runs after it committed. */
+  /** Called after a commit that wrote outbox rows (deps.onOutboxWrite); claims on the next turn of the event loop. */
   wake(): void {
     if (!this.running || this.stopped || this.wakeQueued) return
     this.wakeQueued = true
     setImmediate(() => {
       this.wakeQueued = false
-      this.pump()
+      void this.pump()
     })
   }
 
-  /** Claims what is due now and hands it to the queue; returns how many rows were claimed. */
-  private pump(): number {
+  /** Claims what is due now and hands it to the queue; returns how many rows were claimed. One pump at a time. */
+  private pump(): Promise<number> {
+    if (this.pumping) {
+      this.pumpAgain = true
+      return this.pumping
+    }
+    this.pumping = this.claim().finally(() => {
+      this.pumping = undefined
+      if (this.pumpAgain) {
+        this.pumpAgain = false
+        this.wake()
+      }
+    })
+    return this.pumping
+  }
+
+  private async claim(): Promise<number> {
     if (this.stopped) return 0
     // Claim only what can start soon, so a claimed row never waits in memory long enough for its lease to run out.
     const free = this.concurrency * 2 - this.inflight.size
@@ -91,10 +108,10 @@ export class OutboxScheduler {
     let rows: OutboxTable[]
     let gates: Map<string, Gate>
     try {
-      rows = claimDueRows(this.deps.sql, now, now + this.leaseMs, free).filter((r) => !this.inflight.has(r.id))
-      gates = gateBatch(this.deps.sql, rows)
-      if (rows.length < free && this.running) this.armDueTimer(now)
-      this.purge(now)
+      rows = (await claimDueRows(this.deps.db.q, now, now + this.leaseMs, free)).filter((r) => !this.inflight.has(r.id))
+      gates = await gateBatch(this.deps.db.q, rows)
+      if (rows.length < free && this.running) await this.armDueTimer(now)
+      await this.purge(now)
     } catch (err) {
       this.log('webhook outbox claim failed', err)
       return 0
@@ -112,7 +129,7 @@ export class OutboxScheduler {
     this.waiting.delete(row.id)
     try {
       // A row that waited for a free slot is judged again, so membership is checked when it is sent, not when claimed.
-      const gate = performance.now() - claimedAt > REGATE_AFTER_MS ? gateBatch(this.deps.sql, [row]).get(row.id)! : claimGate
+      const gate = performance.now() - claimedAt > REGATE_AFTER_MS ? (await gateBatch(this.deps.db.q, [row])).get(row.id)! : claimGate
       // Awaited before touching this.settled: `this.settled.push(await …)` would push into the array a flush already took.
       const settlement = await deliverRow(this.env, row, gate)
       this.settled.push(settlement)
@@ -124,17 +141,18 @@ export class OutboxScheduler {
     if (!this.flushQueued) {
       this.flushQueued = true
       // A few milliseconds of gathering turn many one-row commits into one; receivers already have their payloads.
-      setTimeout(() => this.flush(), FLUSH_DELAY_MS)
+      setTimeout(() => void this.flush(), FLUSH_DELAY_MS)
     }
   }
 
-  private flush(): void {
+  /** Records what has settled since the last flush in one transaction. */
+  private async flush(): Promise<void> {
     this.flushQueued = false
     const batch = this.settled
     this.settled = []
     if (batch.length === 0 || this.closed) return
     try {
-      writeSettlements(this.deps.sql, batch)
+      await writeSettlements(this.deps.db, batch)
     } catch (err) {
       this.log('recording webhook attempts failed', err)
     } finally {
@@ -144,28 +162,28 @@ export class OutboxScheduler {
   }
 
   /** A timer for the next retry or sample due before the next poll, so "about one second" stays about one second. */
-  private armDueTimer(now: number): void {
-    const next = nextDueAfter(this.deps.sql, now)
+  private async armDueTimer(now: number): Promise<void> {
+    const next = await nextDueAfter(this.deps.db.q, now)
     if (next === undefined || next - now >= this.pollMs) return
     clearTimeout(this.dueTimer)
     this.dueTimer = setTimeout(() => this.wake(), next - now)
     this.dueTimer.unref()
   }
 
-  private purge(now: number): void {
+  private async purge(now: number): Promise<void> {
     if (now - this.lastPurge < PURGE_EVERY_MS) return
     this.lastPurge = now
-    purgeFinishedRows(this.deps.sql, isoAt(now - FINISHED_KEPT_MS))
+    await purgeFinishedRows(this.deps.db.q, isoAt(now - FINISHED_KEPT_MS))
   }
 
   /** Test driver: delivers everything due at the clock's current time and waits until it is recorded. */
   async runOnce(): Promise<number> {
     let total = 0
     for (;;) {
-      const n = this.pump()
+      const n = await this.pump()
       total += n
       await this.queue.onIdle()
-      this.flush()
+      await this.flush()
       if (n === 0) return total
     }
   }
@@ -181,7 +199,7 @@ export class OutboxScheduler {
     this.waiting.clear()
     for (const id of unstarted) this.inflight.delete(id)
     try {
-      releaseLeases(this.deps.sql, unstarted)
+      await releaseLeases(this.deps.db.q, unstarted)
     } catch (err) {
       this.log('releasing webhook claims failed', err)
     }
@@ -194,7 +212,8 @@ export class OutboxScheduler {
       }),
     ])
     clearTimeout(timer)
-    this.flush()
+    await this.pumping
+    await this.flush()
     this.closed = true
     await (this.ownAgent as { close?: () => Promise<void> } | undefined)?.close?.()
   }

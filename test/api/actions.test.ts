@@ -17,7 +17,7 @@ const get = async (c: Awaited<ReturnType<typeof seededApp>>, id: string) => (awa
 
 test('bulk complete: cards the token cannot see fail one by one, the rest change, one event per card', async () => {
   const { c, tok, ids, foreign } = await fixture()
-  const before = (c.t.deps.sql.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
+  const before = (c.t.deps.db.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
   const r = await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [...ids, foreign, 'nope'], completed: true } })
   assert.equal(r.status, 200)
   assert.equal(r.body.updated, 3)
@@ -29,7 +29,7 @@ test('bulk complete: cards the token cannot see fail one by one, the rest change
     ],
   )
   for (const id of ids) assert.equal((await get(c, id)).completed, true)
-  const after = (c.t.deps.sql.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
+  const after = (c.t.deps.db.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
   assert.equal(after - before, 3)
   await c.t.close()
 })

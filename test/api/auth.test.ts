@@ -26,7 +26,7 @@ test('tokens are stored as SHA-256 hashes only; the value is shown once', async 
   assert.equal(r.status, 201)
   assert.match(r.body.value, /^tt_[0-9A-Za-z]{40,}$/)
   assert.equal(r.body.token.prefix, r.body.value.slice(0, 7))
-  const row = t.deps.sql.raw.prepare('SELECT * FROM tokens WHERE id = ?').get(r.body.token.id) as Record<string, unknown>
+  const row = t.deps.db.raw.prepare('SELECT * FROM tokens WHERE id = ?').get(r.body.token.id) as Record<string, unknown>
   assert.equal(row.hash, sha256Hex(r.body.value))
   assert.ok(!JSON.stringify(row).includes(r.body.value))
   const list = await t.req('GET', '/v1/tokens', { token: tokens.member.write })
@@ -88,13 +88,13 @@ test('token list: members see their own, owners and admins every token with owne
 test('last_used_at is throttled: a burst of reads writes it once', async () => {
   const { t, tokens } = await seededApp()
   await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const before = t.deps.sql.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
+  const before = t.deps.db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
   for (let i = 0; i < 20; i++) await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const after = t.deps.sql.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
+  const after = t.deps.db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
   assert.equal(after.n, before.n)
   t.clock.advance(61_000)
   await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const later = t.deps.sql.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
+  const later = t.deps.db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
   assert.equal(later.n, before.n + 1)
   await t.close()
 })

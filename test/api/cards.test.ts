@@ -180,9 +180,9 @@ test('trash: hidden unless asked for, restorable, and events never lose the card
   const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
   assert.equal(restored.body.card.trashed, false)
   // Trashing and restoring each announce the card itself, so a receiver never holds an id it cannot resolve.
-  const events = (
-    c.t.deps.sql.raw.prepare("SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq").all() as { name: string; data: string }[]
-  ).map((e) => ({ name: e.name, ...JSON.parse(e.data) }))
+  const events = (c.t.deps.db.raw.prepare("SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq").all() as { name: string; data: string }[]).map(
+    (e) => ({ name: e.name, ...JSON.parse(e.data) }),
+  )
   assert.deepEqual(
     events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]),
     [
@@ -249,8 +249,8 @@ test('query parameters: completed, archived, state, assignee, team', async () =>
   assert.equal((await c.t.req('GET', '/v1/cards?state=done', { token: tok })).status, 400)
   assert.equal((await c.t.req('GET', '/v1/cards?completed=yes', { token: tok })).status, 400)
   const team = 'team1'
-  c.t.deps.sql.raw.prepare("INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')").run(team)
-  c.t.deps.sql.raw.prepare('INSERT INTO team_members (team_id, user_id) VALUES (?, ?)').run(team, c.admin.id)
+  c.t.deps.db.raw.prepare("INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')").run(team)
+  c.t.deps.db.raw.prepare('INSERT INTO team_members (team_id, user_id) VALUES (?, ?)').run(team, c.admin.id)
   assert.equal(await ids(`team=${team}`), 'd')
   await c.t.close()
 })
@@ -324,7 +324,7 @@ test('list deleted with move_to and board deleted: every card and list gets its 
   const c = await seededApp()
   const tok = c.tokens.member.write
   const ids = [(await card(c, { title: 'a' })).body.card.id, (await card(c, { title: 'b' })).body.card.id]
-  const count = (name: string) => (c.t.deps.sql.raw.prepare('SELECT count(*) AS n FROM events WHERE name = ?').get(name) as { n: number }).n
+  const count = (name: string) => (c.t.deps.db.raw.prepare('SELECT count(*) AS n FROM events WHERE name = ?').get(name) as { n: number }).n
   assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
   assert.equal(count('card.moved'), 2)
   for (const id of ids) assert.equal((await c.t.req('GET', `/v1/cards/${id}`, { token: tok })).body.card.list, c.lists[1].id)
@@ -340,7 +340,7 @@ test('a new key prefix renames every key (numbers kept) and announces each card'
   await card(c, { title: 'b' })
   assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix: 'NEW' } })).status, 200)
   assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
-  const events = c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated'").all() as { data: string }[]
+  const events = c.t.deps.db.raw.prepare("SELECT data FROM events WHERE name = 'card.updated'").all() as { data: string }[]
   assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [
     ['NEW-1', ['key']],
     ['NEW-2', ['key']],
@@ -354,7 +354,7 @@ test('card.updated names exactly the changed fields; a PATCH that changes nothin
   const tok = c.tokens.member.write
   const a = (await card(c, { title: 'a', priority: 2, assignees: [c.member.id] })).body.card
   const updates = () =>
-    (c.t.deps.sql.raw.prepare("SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq").all() as { data: string }[]).map(
+    (c.t.deps.db.raw.prepare("SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq").all() as { data: string }[]).map(
       (e) => JSON.parse(e.data).changes,
     )
   c.t.clock.advance(1000)

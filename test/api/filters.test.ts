@@ -123,25 +123,19 @@ test('errors: position and what was expected', async () => {
 })
 
 test('expand loads relations for the whole page at once: as many statements for 1 card as for 4 (no N+1)', async () => {
-  const sql = c.t.deps.sql
+  const deps = c.t.deps
   const statements = async (perPage: number, path: string) => {
     let n = 0
-    const [all, run] = [sql.all.bind(sql), sql.run.bind(sql)]
-    sql.all = ((q: any) => {
-      n++
-      return all(q)
-    }) as typeof sql.all
-    sql.run = ((q: any) => {
-      n++
-      return run(q)
-    }) as typeof sql.run
+    const db = deps.db
+    // Every statement of the request, on the connection (as its result comes back) or in the read pool, is counted once.
+    const counter = { transformQuery: (args: { node: any }) => args.node, transformResult: async (args: { result: any }) => (n++, args.result) }
+    deps.db = { ...db, q: db.q.withPlugin(counter), read: (query) => (n++, db.read(query)) }
     try {
       const r = await c.t.req('GET', `${path}&per_page=${perPage}`, { token: c.tokens.member.read })
       assert.equal(r.status, 200)
       assert.equal(r.body.items.length, perPage)
     } finally {
-      sql.all = all
-      sql.run = run
+      deps.db = db
     }
     return n
   }

@@ -171,7 +171,7 @@ test('the webhooks section documents the payload of every event taskd emits, and
   const t = await startTestApp()
   try {
     const doc = (await t.req('GET', '/v1/openapi.json')).body
-    const catalog = (await t.req('GET', '/v1/webhooks/events', { token: t.token(t.user('member').id, 'read') })).body.items as {
+    const catalog = (await t.req('GET', '/v1/webhooks/events', { token: await t.token((await t.user('member')).id, 'read') })).body.items as {
       event: string
       available: boolean
       fields: { name: string }[]

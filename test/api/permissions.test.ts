@@ -12,11 +12,12 @@ let boardIn = '',
 
 before(async () => {
   t = await startTestApp()
-  const users = { owner: t.user('owner'), admin: t.user('admin'), member: t.user('member') }
-  const stranger = t.user('member')
-  const strangerToken = t.token(stranger.id, 'write')
+  const users = { owner: await t.user('owner'), admin: await t.user('admin'), member: await t.user('member') }
+  const stranger = await t.user('member')
+  const strangerToken = await t.token(stranger.id, 'write')
   for (const role of ['owner', 'admin', 'member'] as Role[]) {
-    for (const p of ['read', 'write', 'full'] as Permission[]) if (!(role === 'member' && p === 'full')) tokens[`${role}:${p}`] = t.token(users[role].id, p)
+    for (const p of ['read', 'write', 'full'] as Permission[])
+      if (!(role === 'member' && p === 'full')) tokens[`${role}:${p}`] = await t.token(users[role].id, p)
   }
   boardIn = (await t.req('POST', '/v1/boards', { token: strangerToken, body: { name: 'In' } })).body.board.id
   boardOut = (await t.req('POST', '/v1/boards', { token: strangerToken, body: { name: 'Out' } })).body.board.id

@@ -8,45 +8,47 @@ import { CARD_LIST } from '../../src/resources/cards/query.js'
 import { cardListQuery } from '../../src/resources/cards/store.js'
 import type { ListCategory } from '../../src/resources/lists/schema.js'
 
-const sql = openDatabase(':memory:')
+const sql = openDatabase(':memory:', { readWorkers: 0 })
 // A realistic spread of data, analyzed, so the planner chooses as it would on a real database.
-sql.tx(() => {
-  const ins = (q: string, ...v: unknown[]) => sql.raw.prepare(q).run(...v)
-  for (let u = 1; u <= 30; u++) ins("INSERT INTO users VALUES (?, ?, ?, 'member', 'human', '2026-01-01')", `u${u}`, `u${u}@x`, `U${u}`)
-  for (let b = 1; b <= 20; b++) {
-    ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01')", `b${b}`)
-    for (let u = 1; u <= 5; u++) ins("INSERT INTO board_members VALUES (?, ?, '2026-01-01')", `b${b}`, `u${((b + u) % 30) + 1}`)
-    for (let l = 1; l <= 3; l++)
-      ins("INSERT INTO lists VALUES (?, ?, 'L', ?, ?, '2026-01-01', '2026-01-01')", `b${b}l${l}`, `b${b}`, l, ['unstarted', 'started', 'completed'][l - 1])
-    for (let t = 1; t <= 5; t++)
-      ins("INSERT INTO tags VALUES (?, ?, ?, NULL, '2026-01-01', '2026-01-01')", `b${b}t${t}`, `b${b}`, ['bug', 'ops', 'ux', 'api', 'docs'][t - 1])
-  }
-  const card = sql.raw.prepare(
-    "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, priority, due_date, completed, archived, trashed, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, 'K', 'title', ?, ?, ?, ?, ?, ?, 'u1', ?, ?)",
-  )
-  const link = sql.raw.prepare('INSERT INTO card_assignees VALUES (?, ?)')
-  const tag = sql.raw.prepare('INSERT INTO card_tags VALUES (?, ?)')
-  for (let i = 0; i < 20000; i++) {
-    const b = (i % 20) + 1,
-      created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()
-    card.run(
-      `c${i}`,
-      `b${b}`,
-      `b${b}l${(i % 3) + 1}`,
-      i + 1,
-      i,
-      i % 5,
-      i % 4 ? `2026-${String((i % 12) + 1).padStart(2, '0')}-15` : null,
-      i % 7 === 0 ? 1 : 0,
-      i % 11 === 0 ? 1 : 0,
-      i % 50 === 0 ? 1 : 0,
-      created,
-      created,
+sql.raw
+  .transaction(() => {
+    const ins = (q: string, ...v: unknown[]) => sql.raw.prepare(q).run(...v)
+    for (let u = 1; u <= 30; u++) ins("INSERT INTO users VALUES (?, ?, ?, 'member', 'human', '2026-01-01')", `u${u}`, `u${u}@x`, `U${u}`)
+    for (let b = 1; b <= 20; b++) {
+      ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01')", `b${b}`)
+      for (let u = 1; u <= 5; u++) ins("INSERT INTO board_members VALUES (?, ?, '2026-01-01')", `b${b}`, `u${((b + u) % 30) + 1}`)
+      for (let l = 1; l <= 3; l++)
+        ins("INSERT INTO lists VALUES (?, ?, 'L', ?, ?, '2026-01-01', '2026-01-01')", `b${b}l${l}`, `b${b}`, l, ['unstarted', 'started', 'completed'][l - 1])
+      for (let t = 1; t <= 5; t++)
+        ins("INSERT INTO tags VALUES (?, ?, ?, NULL, '2026-01-01', '2026-01-01')", `b${b}t${t}`, `b${b}`, ['bug', 'ops', 'ux', 'api', 'docs'][t - 1])
+    }
+    const card = sql.raw.prepare(
+      "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, priority, due_date, completed, archived, trashed, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, 'K', 'title', ?, ?, ?, ?, ?, ?, 'u1', ?, ?)",
     )
-    link.run(`c${i}`, `u${(i % 30) + 1}`)
-    tag.run(`c${i}`, `b${b}t${(i % 5) + 1}`)
-  }
-})
+    const link = sql.raw.prepare('INSERT INTO card_assignees VALUES (?, ?)')
+    const tag = sql.raw.prepare('INSERT INTO card_tags VALUES (?, ?)')
+    for (let i = 0; i < 20000; i++) {
+      const b = (i % 20) + 1,
+        created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()
+      card.run(
+        `c${i}`,
+        `b${b}`,
+        `b${b}l${(i % 3) + 1}`,
+        i + 1,
+        i,
+        i % 5,
+        i % 4 ? `2026-${String((i % 12) + 1).padStart(2, '0')}-15` : null,
+        i % 7 === 0 ? 1 : 0,
+        i % 11 === 0 ? 1 : 0,
+        i % 50 === 0 ? 1 : 0,
+        created,
+        created,
+      )
+      link.run(`c${i}`, `u${(i % 30) + 1}`)
+      tag.run(`c${i}`, `b${b}t${(i % 5) + 1}`)
+    }
+  })
+  .immediate()
 sql.raw.exec('ANALYZE')
 
 const cases: [string, Record<string, string>][] = [
@@ -79,7 +81,7 @@ for (const [name, params] of cases) {
       archived: params.archived === undefined ? undefined : params.archived === 'true',
       state: params.state?.split(',') as ListCategory[] | undefined,
     }
-    const base = cardListQuery('u2', query)
+    const base = cardListQuery(sql.q, 'u2', query)
     const { count, rows } = listQueries(
       base,
       CARD_LIST,

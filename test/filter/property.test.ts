@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
 import { openDatabase } from '../../src/db/open.js'
-import { qb } from '../../src/db/sql.js'
+import { allSync } from '../helpers/sqlite.js'
 import { FilterError } from '../../src/filter/error.js'
 import { toHttpError } from '../../src/http/error-handler.js'
 import { FILTER_LIMITS, filterExpression, parseFilter, printFilter, type CompareOp, type FilterNode } from '../../src/filter/index.js'
@@ -57,7 +57,7 @@ function once(input: string): number {
   const start = performance.now()
   try {
     const f = filterExpression('cards', input)
-    if (f) db.all(qb.selectFrom('cards').select('cards.id').where(f))
+    if (f) allSync(db, db.q.selectFrom('cards').select('cards.id').where(f))
   } catch (e) {
     assert.ok(e instanceof FilterError, `${JSON.stringify(input)} threw ${String(e)}`)
     assert.equal(toHttpError(e).status, 400)
@@ -205,7 +205,7 @@ test('every well-typed card filter is accepted and runs on SQLite', () => {
     fc.property(cardFilter, (ast) => {
       const f = filterExpression('cards', printFilter(ast))
       assert.ok(f)
-      db.all(qb.selectFrom('cards').select('cards.id').where(f))
+      allSync(db, db.q.selectFrom('cards').select('cards.id').where(f))
     }),
     { numRuns: 1500 },
   )

@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
 import { openDatabase } from '../../src/db/open.js'
-import { qb, type Sql } from '../../src/db/sql.js'
+import type { Db } from '../../src/db/database.js'
+import { allSync } from '../helpers/sqlite.js'
 import { filterExpression } from '../../src/filter/index.js'
 import '../../src/resources/index.js' // registers the families' filter field maps
 
-let db: Sql
+let db: Db
 const T0 = '2026-01-01T00:00:00.000Z'
 
 before(() => {
@@ -70,10 +71,9 @@ before(() => {
 type Resource = 'cards' | 'boards' | 'lists' | 'users' | 'tokens' | 'tags'
 function ids(resource: Resource, filter: string): string[] {
   const f = filterExpression(resource, filter)
-  let q = qb.selectFrom(resource).select(`${resource}.id`)
+  let q = db.q.selectFrom(resource).select(`${resource}.id`)
   if (f) q = q.where(f)
-  return db
-    .all(q)
+  return allSync(db, q)
     .map((r) => r.id)
     .sort()
 }

@@ -37,9 +37,9 @@ export interface TestApp {
   dbFile: string
   close(): Promise<void>
   /** Creates a user with the given role and returns its id. */
-  user(role: Role, name?: string): { id: string; email: string }
+  user(role: Role, name?: string): Promise<{ id: string; email: string }>
   /** Creates a token for a user id. */
-  token(userId: string, permission?: Permission, expiresAt?: string): string
+  token(userId: string, permission?: Permission, expiresAt?: string): Promise<string>
   req(method: string, urlPath: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Reply>
 }
 
@@ -50,9 +50,9 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
   const dbFile = path.join(dir, 'taskd.db')
   const config = loadConfig({ db: dbFile, port: 0, baseUrl: 'http://taskd.test', ...configOverrides }, {})
   const clock = new FakeClock()
-  const sql = openDatabase(dbFile)
-  sql.tx(() => ensureWorkspace(sql, clock.now()))
-  const deps = createDeps(sql, config, clock)
+  const db = openDatabase(dbFile, config)
+  await db.tx(({ q }) => ensureWorkspace(q, clock.now()))
+  const deps = createDeps(db, config, clock)
   const { app, api } = createApp(deps, { log: () => {} })
   const server = http.createServer(app)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -68,16 +68,16 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
         server.close(() => resolve())
         server.closeAllConnections()
       })
-      sql.raw.close()
+      await db.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
-    user(role, name) {
+    async user(role, name) {
       const n = ++counter
-      const row = sql.tx(() => insertNewUser(sql, clock.now(), { email: `${role}${n}@example.test`, name: name ?? `${role} ${n}`, role }))
+      const row = await db.tx(({ q }) => insertNewUser(q, clock.now(), { email: `${role}${n}@example.test`, name: name ?? `${role} ${n}`, role }))
       return { id: row.id, email: row.email }
     },
-    token(userId, permission = 'write', expiresAt) {
-      return sql.tx(() => issueToken(sql, clock.now(), userId, { name: `t${++counter}`, permission, expires_at: expiresAt })).value
+    async token(userId, permission = 'write', expiresAt) {
+      return (await db.tx(({ q }) => issueToken(q, clock.now(), userId, { name: `t${++counter}`, permission, expires_at: expiresAt }))).value
     },
     async req(method, urlPath, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) }
@@ -104,15 +104,15 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
 /** A workspace with an owner, an admin and a member, each with read, write and full (where allowed) tokens, and one board. */
 export async function seededApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}) {
   const t = await startTestApp(configOverrides)
-  const owner = t.user('owner'),
-    admin = t.user('admin'),
-    member = t.user('member'),
-    outsider = t.user('member')
+  const owner = await t.user('owner'),
+    admin = await t.user('admin'),
+    member = await t.user('member'),
+    outsider = await t.user('member')
   const tokens = {
-    owner: { read: t.token(owner.id, 'read'), write: t.token(owner.id, 'write'), full: t.token(owner.id, 'full') },
-    admin: { read: t.token(admin.id, 'read'), write: t.token(admin.id, 'write'), full: t.token(admin.id, 'full') },
-    member: { read: t.token(member.id, 'read'), write: t.token(member.id, 'write') },
-    outsider: { read: t.token(outsider.id, 'read'), write: t.token(outsider.id, 'write') },
+    owner: { read: await t.token(owner.id, 'read'), write: await t.token(owner.id, 'write'), full: await t.token(owner.id, 'full') },
+    admin: { read: await t.token(admin.id, 'read'), write: await t.token(admin.id, 'write'), full: await t.token(admin.id, 'full') },
+    member: { read: await t.token(member.id, 'read'), write: await t.token(member.id, 'write') },
+    outsider: { read: await t.token(outsider.id, 'read'), write: await t.token(outsider.id, 'write') },
   }
   const created = await t.req('POST', '/v1/boards', { token: tokens.owner.write, body: { name: 'Launch', key_prefix: 'LCH' } })
   const board = created.body.board as { id: string }

@@ -67,9 +67,9 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
   }
 }
 
-const eventSeq = (t: TestApp): number => (t.deps.sql.raw.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM events').get() as { n: number }).n
+const eventSeq = (t: TestApp): number => (t.deps.db.raw.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM events').get() as { n: number }).n
 const eventsSince = (t: TestApp, seq: number): string[] =>
-  (t.deps.sql.raw.prepare('SELECT name FROM events WHERE seq > ? ORDER BY seq').all(seq) as { name: string }[]).map((e) => e.name)
+  (t.deps.db.raw.prepare('SELECT name FROM events WHERE seq > ? ORDER BY seq').all(seq) as { name: string }[]).map((e) => e.name)
 
 export function assertErrorShape(body: any): void {
   assert.ok(body && typeof body.error === 'object', `error body: ${JSON.stringify(body)}`)

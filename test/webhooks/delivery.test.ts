@@ -64,7 +64,7 @@ test('200: one signed attempt with every header, logged, marked on the subscript
       },
     )
     assert.deepEqual((await subOf(c, webhook.id)).last_delivery, { status_code: 200, outcome: 'delivered', at: logs[0].at })
-    assert.equal(outboxRows(c)[0].status, 'delivered')
+    assert.equal((await outboxRows(c))[0].status, 'delivered')
     assert.equal(await c.scheduler.runOnce(), 0, 'a delivered row is never sent again')
   }))
 
@@ -76,7 +76,7 @@ test('500: five attempts spaced by the configured delays with one delivery id, t
       const dueTimes: number[] = []
       for (let attempt = 1; attempt <= 5; attempt++) {
         assert.equal(await c.scheduler.runOnce(), 1, `attempt ${attempt}`)
-        const row = outboxRows(c)[0]
+        const row = (await outboxRows(c))[0]
         assert.equal(row.attempts, attempt)
         if (attempt < 5) {
           assert.equal(row.status, 'pending')
@@ -129,7 +129,7 @@ for (const status of [400, 410]) {
         logs.map((l: any) => [l.attempt, l.outcome, l.status_code]),
         [[1, 'dropped', status]],
       )
-      assert.equal(outboxRows(c)[0].status, 'dropped')
+      assert.equal((await outboxRows(c))[0].status, 'dropped')
       assert.deepEqual((await subOf(c, webhook.id)).last_delivery.outcome, 'dropped')
     }))
 }
@@ -146,7 +146,7 @@ test('a receiver hanging past the timeout is a transient failure, retried after 
       assert.equal(log.outcome, 'retrying')
       assert.equal(log.status_code, null)
       assert.match(log.error, /timed out after 200 ms/)
-      const row = outboxRows(c)[0]
+      const row = (await outboxRows(c))[0]
       assert.equal(row.due_at - c.t.clock.now(), DELAYS[0])
       c.t.clock.advance(DELAYS[0])
       assert.equal(await c.scheduler.runOnce(), 1)
@@ -164,7 +164,7 @@ test('a reset connection is retried', () =>
     const [log] = await logsOf(c, webhook.id)
     assert.deepEqual([log.outcome, log.status_code], ['retrying', null])
     assert.ok(log.error.length > 0)
-    assert.equal(outboxRows(c)[0].status, 'pending')
+    assert.equal((await outboxRows(c))[0].status, 'pending')
   }))
 
 test('a redirect is not followed and not retried: the attempt fails', () =>
@@ -185,7 +185,7 @@ test('a redirect is not followed and not retried: the attempt fails', () =>
       [['failed', 302]],
     )
     assert.match(logs[0].error, /redirects are not followed/)
-    assert.equal(outboxRows(c)[0].status, 'failed')
+    assert.equal((await outboxRows(c))[0].status, 'failed')
   }))
 
 test('basic and header authentication, POST by default, no signature without a secret', () =>
@@ -226,7 +226,7 @@ test('only the newest 25 attempts are kept per subscription', () =>
     const after = await logsOf(c, webhook.id)
     assert.equal(JSON.parse(after[0].request_body).data.title, 'newest', 'newest first')
     assert.equal(after.length, 25)
-    const count = c.t.deps.sql.raw.prepare('SELECT count(*) AS n FROM webhook_logs').get() as { n: number }
+    const count = c.t.deps.db.raw.prepare('SELECT count(*) AS n FROM webhook_logs').get() as { n: number }
     assert.equal(count.n, 25, 'older rows are deleted, not just hidden')
   }))
 

@@ -10,8 +10,8 @@ import { seededApp } from '../helpers/app.js'
 type C = Awaited<ReturnType<typeof seededApp>>
 
 const events = (c: C) =>
-  c.t.deps.sql.raw.prepare('SELECT name, board_id, data FROM events ORDER BY seq').all() as { name: string; board_id: string | null; data: string }[]
-const outboxCount = (c: C) => (c.t.deps.sql.raw.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n
+  c.t.deps.db.raw.prepare('SELECT name, board_id, data FROM events ORDER BY seq').all() as { name: string; board_id: string | null; data: string }[]
+const outboxCount = (c: C) => (c.t.deps.db.raw.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n
 const documented = (event: string) =>
   EVENT_CATALOG.find((e) => e.event === event)!
     .fields.map((f) => f.name)
@@ -124,7 +124,7 @@ test('a bulk change emits one event per card; a card that fails inside it emits 
       .filter((e) => e.name === 'card.completed')
       .map((e) => JSON.parse(e.data).id)
     assert.deepEqual(completed.sort(), [...ids].sort())
-    const rows = c.t.deps.sql.raw.prepare("SELECT body FROM outbox WHERE event = 'card.completed'").all() as { body: string }[]
+    const rows = c.t.deps.db.raw.prepare("SELECT body FROM outbox WHERE event = 'card.completed'").all() as { body: string }[]
     assert.deepEqual(rows.map((row) => JSON.parse(row.body).data.id).sort(), [...ids].sort(), 'one delivery per card')
   } finally {
     await c.t.close()

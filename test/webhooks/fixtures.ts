@@ -3,7 +3,6 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash } from 'node:crypto'
 import { verify } from '@octokit/webhooks-methods'
-import { qb } from '../../src/db/sql.js'
 import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
 import { seededApp } from '../helpers/app.js'
 
@@ -99,7 +98,7 @@ export async function createCard(c: WebhookApp, token: string, title = 'Write la
   return r.body.card
 }
 
-export const outboxRows = (c: WebhookApp) => c.t.deps.sql.all(qb.selectFrom('outbox').selectAll().orderBy('created_at').orderBy('id'))
+export const outboxRows = (c: WebhookApp) => c.t.deps.db.q.selectFrom('outbox').selectAll().orderBy('created_at').orderBy('id').execute()
 
 /** Both signatures as a receiver checks them: the independent verifier for sha256=, node:crypto for the legacy one. */
 export async function signaturesValid(secret: string, hit: Hit): Promise<boolean> {

@@ -39,7 +39,7 @@ test('a member who leaves the board stops receiving: queued rows are dropped uns
     )
     assert.match(logs[0].error, /no longer a member/)
     await createCard(c, c.tokens.owner.write, 'after leaving')
-    assert.equal(outboxRows(c).filter((r) => r.webhook_id === mine.webhook.id).length, 1, 'nothing new queued for the member')
+    assert.equal((await outboxRows(c)).filter((r) => r.webhook_id === mine.webhook.id).length, 1, 'nothing new queued for the member')
     await c.scheduler.runOnce()
     assert.equal(c.receiver.hits.filter((h) => h.path === '/ok?member').length, 0)
     assert.equal(admins.webhook.created_by.id, c.admin.id)
@@ -59,7 +59,7 @@ test('a paused subscription sends nothing it had queued; a deleted one leaves no
       ['dropped'],
     )
     assert.deepEqual(
-      outboxRows(c).map((r) => [r.webhook_id, r.status]),
+      (await outboxRows(c)).map((r) => [r.webhook_id, r.status]),
       [[paused.webhook.id, 'dropped']],
     )
   }))
@@ -70,7 +70,7 @@ test('a claim whose process died comes back when its lease runs out, with the sa
       await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok` })
       await createCard(c, c.tokens.owner.write)
       const now = c.t.clock.now()
-      const [claimed] = claimDueRows(c.t.deps.sql, now, now + 5000, 10) // a "crashed" process's claim
+      const [claimed] = await claimDueRows(c.t.deps.db.q, now, now + 5000, 10) // a "crashed" process's claim
       assert.ok(claimed)
       assert.equal(await c.scheduler.runOnce(), 0, 'leased rows are not claimed again')
       c.t.clock.advance(5000)
@@ -82,7 +82,7 @@ test('a claim whose process died comes back when its lease runs out, with the sa
 
 test('a name resolving to a private address is refused at delivery unless private targets are allowed', () =>
   withApp(async (c) => {
-    const owner = getUser(c.t.deps.sql, c.owner.id)!
+    const owner = (await getUser(c.t.deps.db.q, c.owner.id))!
     const actor = { user: owner, tokenId: 'x', permission: 'write' as const }
     const port = new URL(c.receiver.url).port
     const { webhook } = await createWebhook(c.t.deps, actor, { name: 'rebind', url: `http://hooks.example.com:${port}/ok`, events: ['card.*'], boards: [] })
@@ -104,7 +104,7 @@ test('a name resolving to a private address is refused at delivery unless privat
     const [log] = await logsOf(c, webhook.id)
     assert.equal(log.outcome, 'failed')
     assert.match(log.error, /target refused: .*127\.0\.0\.1/)
-    assert.equal(outboxRows(c)[0].status, 'failed')
+    assert.equal((await outboxRows(c))[0].status, 'failed')
 
     // Same resolver with private targets allowed: the pinned lookup is what connects, so the receiver gets it.
     await createCard(c, c.tokens.owner.write)
@@ -129,7 +129,7 @@ test('started: a commit wakes the scheduler at once; stop lets the attempt in fl
       while (c.receiver.hits.length === 0) await new Promise((r) => setTimeout(r, 5))
       assert.ok(Date.now() - t0 < 500, 'sent right after the commit, not at the next poll')
       await c.scheduler.stop(5000)
-      assert.equal(outboxRows(c)[0].status, 'delivered', 'the in-flight attempt finished before stop returned')
+      assert.equal((await outboxRows(c))[0].status, 'delivered', 'the in-flight attempt finished before stop returned')
       assert.deepEqual(
         (await logsOf(c, webhook.id)).map((l: any) => [l.outcome, l.response_excerpt]),
         [['delivered', 'slow thanks']],
@@ -137,7 +137,7 @@ test('started: a commit wakes the scheduler at once; stop lets the attempt in fl
       await createCard(c, c.tokens.owner.write)
       await new Promise((r) => setImmediate(r)) // the turn in which a wake-up after the commit would claim the new row
       assert.equal(await c.scheduler.runOnce(), 0, 'a stopped scheduler claims nothing')
-      const pending = outboxRows(c).filter((r) => r.status === 'pending')
+      const pending = (await outboxRows(c)).filter((r) => r.status === 'pending')
       assert.deepEqual(
         pending.map((r) => r.lease_until),
         [0],
@@ -156,12 +156,12 @@ test('stop with an attempt outlasting the grace period: the row keeps its lease 
       const run = c.scheduler.runOnce()
       while (c.receiver.hits.length === 0) await new Promise((r) => setTimeout(r, 5))
       await c.scheduler.stop(50)
-      const row = outboxRows(c)[0]
+      const row = (await outboxRows(c))[0]
       assert.equal(row.status, 'pending')
       assert.equal(row.attempts, 0, 'the unfinished attempt is not counted')
       assert.ok(row.lease_until > c.t.clock.now())
       await run
-      assert.equal(outboxRows(c)[0].attempts, 0, 'a late result after stop is not written')
+      assert.equal((await outboxRows(c))[0].attempts, 0, 'a late result after stop is not written')
       const next = new OutboxScheduler(c.t.deps, { log: () => {} })
       try {
         assert.equal(await next.runOnce(), 0)

@@ -13,9 +13,9 @@ test('deleting the only board of a subscription pauses it; it never widens to ev
     assert.equal((await c.t.req('DELETE', `/v1/boards/${other.id}`, { token: tok })).status, 204)
     const after = (await c.t.req('GET', `/v1/webhooks/${sub.id}`, { token: tok })).body.webhook
     assert.equal(after.active, false)
-    assert.deepEqual(subscriptionsForEvent(c.t.deps.sql, 'card.created', c.board.id), [])
+    assert.deepEqual(await subscriptionsForEvent(c.t.deps.db.q, 'card.created', c.board.id), [])
     await c.t.req('PATCH', `/v1/webhooks/${sub.id}`, { token: tok, body: { active: true } })
-    assert.deepEqual(subscriptionsForEvent(c.t.deps.sql, 'card.created', c.board.id), [], 're-activated, it still covers no board')
+    assert.deepEqual(await subscriptionsForEvent(c.t.deps.db.q, 'card.created', c.board.id), [], 're-activated, it still covers no board')
     await createCard(c, tok)
     assert.equal((await c.t.req('POST', `/v1/webhooks/${sub.id}/sample`, { token: tok })).status, 404)
   } finally {

@@ -19,7 +19,7 @@ const bulk = <B extends z.ZodObject>(
   operationId: string,
   summary: string,
   body: B,
-  run: (ctx: RouteContext<object, object, z.infer<B>>) => BulkResult,
+  run: (ctx: RouteContext<object, object, z.infer<B>>) => Promise<BulkResult>,
 ) =>
   defineRoute({
     method: 'post',
@@ -30,7 +30,7 @@ const bulk = <B extends z.ZodObject>(
     summary,
     body,
     responses: { 200: { description: 'How many cards changed, and why the others did not', schema: BulkResult } },
-    handler: (ctx) => ({ status: 200, body: run(ctx as RouteContext<object, object, z.infer<B>>) }),
+    handler: async (ctx) => ({ status: 200, body: await run(ctx as RouteContext<object, object, z.infer<B>>) }),
   })
 
 export const actionRoutes = [
@@ -63,6 +63,6 @@ export const actionRoutes = [
     access: 'full',
     summary: 'Export the workspace as JSON (owners and admins, Full Access token); token hashes and secrets are left out',
     responses: { 200: { description: 'Every record of the workspace', schema: WorkspaceExport } },
-    handler: ({ deps, actor }) => ({ status: 200, body: exportWorkspace(deps, actor) }),
+    handler: async ({ deps, actor }) => ({ status: 200, body: await exportWorkspace(deps, actor) }),
   }),
 ]

@@ -1,46 +1,53 @@
-// Bulk card operations and the workspace export. Each card changes in its own savepoint, so one failure never
-// undoes or blocks the others.
+// Bulk card operations and the workspace export. Each card changes in its own savepoint, so one failure never undoes
+// or blocks the others; the cards go a chunk per transaction, so other requests get the database in between.
 import { type Actor, isAdmin } from '../../access/roles.js'
+import type { Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
-import { moveCard, updateCard, visibleCard } from '../cards/service.js'
+import { moveCardIn, updateCardIn, visibleCard } from '../cards/service.js'
 import { loadCardLinks } from '../cards/store.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
 
-function forEachCard(deps: Deps, ids: string[], change: (id: string) => void): BulkResult {
+const CHUNK = 50
+
+async function forEachCard(deps: Deps, ids: string[], change: (tx: Tx, id: string) => Promise<unknown>): Promise<BulkResult> {
   const result: BulkResult = { updated: 0, failed: [] }
-  deps.sql.tx(() => {
-    for (const id of new Set(ids)) {
-      try {
-        deps.sql.tx(() => change(id))
-        result.updated++
-      } catch (err) {
-        if (!(err instanceof HttpError)) throw err
-        result.failed.push({ id, error: { code: err.code, message: err.message } })
+  const unique = [...new Set(ids)]
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    await deps.db.tx(async (tx) => {
+      for (const id of unique.slice(i, i + CHUNK)) {
+        try {
+          await tx.savepoint((sp) => change(sp, id))
+          result.updated++
+        } catch (err) {
+          if (!(err instanceof HttpError)) throw err
+          result.failed.push({ id, error: { code: err.code, message: err.message } })
+        }
       }
-    }
-  })
+    })
+  }
   return result
 }
 
-export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) => forEachCard(deps, ids, (id) => updateCard(deps, actor, id, set))
+export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) =>
+  forEachCard(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
 
 export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: string; board?: string }) =>
-  forEachCard(deps, ids, (id) => moveCard(deps, actor, id, to))
+  forEachCard(deps, ids, (tx, id) => moveCardIn(deps, tx, actor, id, to))
 
 /** Adds and removes members of a many-valued field (assignees or tags) on each card, keeping the others. */
-export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): BulkResult {
-  return forEachCard(deps, ids, (id) => {
-    visibleCard(deps, actor, id)
-    const links = loadCardLinks(deps.sql, [id])[field].get(id) ?? []
+export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): Promise<BulkResult> {
+  return forEachCard(deps, ids, async (tx, id) => {
+    await visibleCard(tx.q, actor, id)
+    const links = (await loadCardLinks(tx.q, [id]))[field].get(id) ?? []
     const next = [...new Set([...links, ...add])].filter((x) => !remove.includes(x))
-    updateCard(deps, actor, id, { [field]: next })
+    return updateCardIn(deps, tx, actor, id, { [field]: next })
   })
 }
 
-export function exportWorkspace(deps: Deps, actor: Actor) {
+export async function exportWorkspace(deps: Deps, actor: Actor) {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins can export the workspace.')
-  return { exported_at: new Date(deps.clock.now()).toISOString(), ...exportRows(deps.sql) }
+  return { exported_at: new Date(deps.clock.now()).toISOString(), ...(await exportRows(deps.db)) }
 }

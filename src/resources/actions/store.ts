@@ -1,6 +1,5 @@
 // The rows of a workspace export.
-import type { Sql } from '../../db/sql.js'
-import { qb } from '../../db/sql.js'
+import type { Db } from '../../db/database.js'
 
 const EXPORTED = [
   'workspace',
@@ -17,6 +16,9 @@ const EXPORTED = [
   'card_tags',
 ] as const
 
-/** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. */
-export const exportRows = (sql: Sql) =>
-  Object.fromEntries(EXPORTED.map((table) => [table, sql.all(qb.selectFrom(table).selectAll())])) as Record<(typeof EXPORTED)[number], unknown[]>
+/** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. Read off the event loop. */
+export const exportRows = async (db: Db) =>
+  Object.fromEntries(await Promise.all(EXPORTED.map(async (table) => [table, await db.read(db.q.selectFrom(table).selectAll())]))) as Record<
+    (typeof EXPORTED)[number],
+    unknown[]
+  >

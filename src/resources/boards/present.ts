@@ -1,6 +1,6 @@
 // Boards in API shape, and `expand=board(s)` for records that point at boards; creators come from one query per page.
 import { memberBoardIds } from '../../access/visibility.js'
-import type { Sql } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { BoardsTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
 import { userRefOf } from '../users/present.js'
@@ -18,47 +18,55 @@ export const boardView = (b: BoardsTable, creator: UserRef | null): BoardView =>
   updated: b.updated_at,
 })
 
-export function boardViews(sql: Sql, rows: readonly BoardsTable[]): BoardView[] {
+export async function boardViews(q: Q, rows: readonly BoardsTable[]): Promise<BoardView[]> {
   const users = new Map(
-    getUsers(
-      sql,
-      rows.flatMap((b) => (b.created_by ? [b.created_by] : [])),
+    (
+      await getUsers(
+        q,
+        rows.flatMap((b) => (b.created_by ? [b.created_by] : [])),
+      )
     ).map((u) => [u.id, u]),
   )
   return rows.map((b) => boardView(b, b.created_by ? userRefOf(users, b.created_by) : null))
 }
 
 /** `expand=board` on a page of records that live on a board: their boards in one query. */
-export function expandBoard<T extends { board: string }>(sql: Sql, items: T[], expand: ReadonlySet<string>): (T & { expand?: { board?: BoardView } })[] {
+export async function expandBoard<T extends { board: string }>(
+  q: Q,
+  items: T[],
+  expand: ReadonlySet<string>,
+): Promise<(T & { expand?: { board?: BoardView } })[]> {
   if (!expand.has('board')) return items
   const boards = new Map(
-    boardViews(
-      sql,
-      getBoards(
-        sql,
-        items.map((i) => i.board),
-      ),
+    (
+      await boardViews(
+        q,
+        await getBoards(
+          q,
+          items.map((i) => i.board),
+        ),
+      )
     ).map((b) => [b.id, b]),
   )
   return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
 }
 
 /** `expand=boards` on records holding a `boards` id list: their boards in one query; with `visibleTo`, only that user's boards. */
-export function expandBoards<T extends { boards: string[] }>(
-  sql: Sql,
+export async function expandBoards<T extends { boards: string[] }>(
+  q: Q,
   items: T[],
   expand: ReadonlySet<string>,
   visibleTo?: string,
-): (T & { expand?: { boards: BoardView[] } })[] {
+): Promise<(T & { expand?: { boards: BoardView[] } })[]> {
   if (!expand.has('boards')) return items
-  let rows = getBoards(
-    sql,
+  let rows = await getBoards(
+    q,
     items.flatMap((i) => i.boards),
   )
   if (visibleTo !== undefined) {
-    const mine = new Set(sql.all(memberBoardIds(visibleTo)).map((r) => r.board_id))
+    const mine = new Set((await memberBoardIds(q, visibleTo).execute()).map((r) => r.board_id))
     rows = rows.filter((b) => mine.has(b.id))
   }
-  const boards = new Map(boardViews(sql, rows).map((b) => [b.id, b]))
+  const boards = new Map((await boardViews(q, rows)).map((b) => [b.id, b]))
   return items.map((i) => ({ ...i, expand: { boards: i.boards.map((id) => boards.get(id)).filter((b): b is BoardView => b !== undefined) } }))
 }

@@ -30,7 +30,7 @@ export const boardRoutes = [
         ),
       },
     },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listBoards(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listBoards(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -43,7 +43,7 @@ export const boardRoutes = [
     responses: {
       201: { description: 'The board and its lists', schema: z.strictObject({ board: BoardSchema, lists: z.array(ListSchema) }).meta({ id: 'CreatedBoard' }) },
     },
-    handler: ({ deps, actor, body }) => ({ status: 201, body: createBoard(deps, actor, body) }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: await createBoard(deps, actor, body) }),
   }),
   defineRoute({
     method: 'get',
@@ -54,7 +54,7 @@ export const boardRoutes = [
     summary: 'Get a board',
     params: idParam,
     responses: { 200: { description: 'The board', schema: Board } },
-    handler: ({ deps, actor, params }) => ({ status: 200, body: { board: getBoardFor(deps, actor, params.id) } }),
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { board: await getBoardFor(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'patch',
@@ -66,7 +66,7 @@ export const boardRoutes = [
     params: idParam,
     body: UpdateBoardBody,
     responses: { 200: { description: 'The board', schema: Board } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { board: updateBoard(deps, actor, params.id, body) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { board: await updateBoard(deps, actor, params.id, body) } }),
   }),
   defineRoute({
     method: 'delete',
@@ -77,8 +77,8 @@ export const boardRoutes = [
     summary: 'Delete a board with its lists, cards and tags',
     params: idParam,
     responses: { 204: { description: 'Deleted' } },
-    handler: ({ deps, actor, params }) => {
-      deleteBoard(deps, actor, params.id)
+    handler: async ({ deps, actor, params }) => {
+      await deleteBoard(deps, actor, params.id)
       return { status: 204 }
     },
   }),
@@ -99,7 +99,7 @@ export const boardRoutes = [
           .meta({ id: 'ClonedBoard' }),
       },
     },
-    handler: ({ deps, actor, params, body }) => ({ status: 201, body: cloneBoard(deps, actor, params.id, body) }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 201, body: await cloneBoard(deps, actor, params.id, body) }),
   }),
   defineRoute({
     method: 'get',
@@ -111,7 +111,7 @@ export const boardRoutes = [
     params: idParam,
     query: listQuery(MEMBER_LIST),
     responses: { 200: { description: 'A page of users', schema: pageSchema(UserSchema, 'MemberPage') } },
-    handler: ({ deps, actor, params, query }) => ({ status: 200, body: listMembers(deps, actor, params.id, query) }),
+    handler: async ({ deps, actor, params, query }) => ({ status: 200, body: await listMembers(deps, actor, params.id, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -124,7 +124,7 @@ export const boardRoutes = [
     body: AddMemberBody,
     errors: [409],
     responses: { 201: { description: 'The added user', schema: envelope('user', UserSchema) } },
-    handler: ({ deps, actor, params, body }) => ({ status: 201, body: { user: addMember(deps, actor, params.id, body.user) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 201, body: { user: await addMember(deps, actor, params.id, body.user) } }),
   }),
   defineRoute({
     method: 'delete',
@@ -135,8 +135,8 @@ export const boardRoutes = [
     summary: 'Remove a member; every token of theirs loses the board at once',
     params: memberParams,
     responses: { 204: { description: 'Removed' } },
-    handler: ({ deps, actor, params }) => {
-      removeMember(deps, actor, params.id, params.user)
+    handler: async ({ deps, actor, params }) => {
+      await removeMember(deps, actor, params.id, params.user)
       return { status: 204 }
     },
   }),

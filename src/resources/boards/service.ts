@@ -2,13 +2,14 @@
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { visibleBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
+import type { Q } from '../../db/database.js'
 import type { BoardsTable, ListsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
 import { conflict, forbidden, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
-import { deleteAllCards, rekeyCards } from '../cards/service.js'
+import { deleteCardsOfBoard, rekeyCardsOfBoard } from '../cards/service.js'
 import { listEventData, listView } from '../lists/present.js'
 import { insertList, listsOfBoard, listsOfBoards } from '../lists/store.js'
 import { tagView } from '../tags/present.js'
@@ -38,6 +39,9 @@ const DEFAULT_LISTS: [string, ListsTable['category']][] = [
   ['Done', 'completed'],
 ]
 
+/** Cards renamed or deleted per transaction when a board's prefix changes or the board is deleted. */
+const CARD_CHUNK = 100
+
 /** `Marketing site` → `MAR`; used when no key_prefix is given. */
 export function derivePrefix(name: string): string {
   const letters = name
@@ -50,8 +54,7 @@ export function derivePrefix(name: string): string {
 const creatorOf = (actor: Actor) => ({ id: actor.user.id, name: actor.user.name })
 
 export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
-  const { sql } = deps
-  return sql.tx(() => {
+  return deps.db.tx(async ({ q }) => {
     const at = isoAt(deps.clock.now())
     const board: BoardsTable = {
       id: newId(),
@@ -63,65 +66,85 @@ export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
       created_at: at,
       updated_at: at,
     }
-    insertBoard(sql, board)
-    addBoardMember(sql, board.id, actor.user.id, at)
+    await insertBoard(q, board)
+    await addBoardMember(q, board.id, actor.user.id, at)
     const specs: [string, ListsTable['category']][] = input.lists
       ? input.lists.map((name, i, all) => [name, i === all.length - 1 && all.length > 1 ? 'completed' : i === 0 ? 'unstarted' : 'started'])
       : DEFAULT_LISTS
-    const lists = specs.map(([name, category], i) => {
-      const row: ListsTable = { id: newId(), board_id: board.id, name, position: i + 1, category, created_at: at, updated_at: at }
-      insertList(sql, row)
-      return row
-    })
+    const lists = specs.map(([name, category], i): ListsTable => ({
+      id: newId(),
+      board_id: board.id,
+      name,
+      position: i + 1,
+      category,
+      created_at: at,
+      updated_at: at,
+    }))
+    for (const row of lists) await insertList(q, row)
     return { board: boardView(board, creatorOf(actor)), lists: lists.map(listView) }
   })
 }
 
-export const getBoardFor = (deps: Deps, actor: Actor, id: string) => boardViews(deps.sql, [visibleBoard(deps.sql, actor, id)])[0]
+export const getBoardFor = async (deps: Deps, actor: Actor, id: string) => {
+  const { q } = deps.db
+  return (await boardViews(q, [await visibleBoard(q, actor, id)]))[0]
+}
 
 /** The boards the caller is a member of; `expand=lists,members` inline their lists and members. */
 export function listBoards(deps: Deps, actor: Actor, params: ListParams) {
-  return listPage(deps.sql, visibleBoardsQuery(actor.user.id), BOARD_LIST, params, (rows: BoardsTable[], expand) => {
-    const views: (BoardView & { expand?: Record<string, unknown> })[] = boardViews(deps.sql, rows).map((b) => (expand.size ? { ...b, expand: {} } : b))
+  const { q } = deps.db
+  return listPage(deps.db, visibleBoardsQuery(q, actor.user.id), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
+    const views: (BoardView & { expand?: Record<string, unknown> })[] = (await boardViews(q, rows)).map((b) => (expand.size ? { ...b, expand: {} } : b))
     const ids = rows.map((r) => r.id)
     if (expand.has('lists')) {
-      const lists = listsOfBoards(deps.sql, ids)
+      const lists = await listsOfBoards(q, ids)
       for (const v of views) v.expand!.lists = lists.filter((l) => l.board_id === v.id).map(listView)
     }
     if (expand.has('members')) {
-      const members = membersOfBoards(deps.sql, ids)
+      const members = await membersOfBoards(q, ids)
       for (const v of views) v.expand!.members = members.filter((m) => m.board_id === v.id).map((m) => userView(m))
     }
     return views
   })
 }
 
-export function updateBoard(deps: Deps, actor: Actor, id: string, input: UpdateBoardInput) {
-  const { sql } = deps
-  return sql.tx(() => {
-    const board = visibleBoard(sql, actor, id)
-    updateBoardRow(sql, id, { ...input, updated_at: isoAt(deps.clock.now()) })
-    if (input.key_prefix && input.key_prefix !== board.key_prefix) rekeyCards(deps, actor, id, input.key_prefix)
-    return boardViews(sql, [getBoard(sql, id)!])[0]
+/** A new key prefix renames every card key: the board row first, then the cards a chunk per transaction, each announced. */
+export async function updateBoard(deps: Deps, actor: Actor, id: string, input: UpdateBoardInput) {
+  const board = await deps.db.tx(async ({ q }) => {
+    await visibleBoard(q, actor, id)
+    await updateBoardRow(q, id, { ...input, updated_at: isoAt(deps.clock.now()) })
+    return (await getBoard(q, id))!
   })
+  // Also when the prefix is unchanged: a rename a crash interrupted is finished by sending the prefix again.
+  while (input.key_prefix && (await deps.db.tx((tx) => rekeyCardsOfBoard(deps, tx, actor, id, board.key_prefix, CARD_CHUNK))) === CARD_CHUNK);
+  return (await boardViews(deps.db.q, [board]))[0]
 }
 
-export function deleteBoard(deps: Deps, actor: Actor, id: string): void {
-  deps.sql.tx(() => {
-    const board = visibleBoard(deps.sql, actor, id)
-    pauseSubscriptionsOfBoard(deps, id)
-    // Receivers keep copies of cards and lists: each one gets its deletion event, in this same transaction.
-    deleteAllCards(deps, actor, id)
-    for (const list of listsOfBoard(deps.sql, id)) emitEvent(deps, { name: 'list.deleted', boardId: id, data: listEventData(list, board, actor) })
-    deleteBoardRow(deps.sql, id)
+/** Receivers keep copies of cards and lists: each one gets its deletion event. The cards go a chunk per transaction. */
+export async function deleteBoard(deps: Deps, actor: Actor, id: string): Promise<void> {
+  await deps.db.tx(async ({ q }) => {
+    await visibleBoard(q, actor, id)
+    await pauseSubscriptionsOfBoard(deps, q, id)
+  })
+  for (;;) {
+    const deleted = await deps.db.tx(async (tx) => {
+      await visibleBoard(tx.q, actor, id)
+      return deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)
+    })
+    if (deleted < CARD_CHUNK) break
+  }
+  await deps.db.tx(async (tx) => {
+    const board = await visibleBoard(tx.q, actor, id)
+    while ((await deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)) === CARD_CHUNK);
+    for (const list of await listsOfBoard(tx.q, id)) await emitEvent(deps, tx, { name: 'list.deleted', boardId: id, data: listEventData(list, board, actor) })
+    await deleteBoardRow(tx.q, id)
   })
 }
 
 /** Copies a board's lists and tags (not its cards) into a new board the caller belongs to. */
 export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?: string }) {
-  const { sql } = deps
-  return sql.tx(() => {
-    const source = visibleBoard(sql, actor, id)
+  return deps.db.tx(async ({ q }) => {
+    const source = await visibleBoard(q, actor, id)
     const at = isoAt(deps.clock.now())
     const board = {
       ...source,
@@ -132,30 +155,31 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
       created_at: at,
       updated_at: at,
     }
-    insertBoard(sql, board)
-    addBoardMember(sql, board.id, actor.user.id, at)
-    const lists = listsOfBoard(sql, source.id).map((l) => ({ ...l, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
-    lists.forEach((l) => insertList(sql, l))
-    const tags = tagsOfBoard(sql, source.id).map((t) => ({ ...t, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
-    tags.forEach((t) => insertTag(sql, t))
+    await insertBoard(q, board)
+    await addBoardMember(q, board.id, actor.user.id, at)
+    const lists = (await listsOfBoard(q, source.id)).map((l) => ({ ...l, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
+    for (const l of lists) await insertList(q, l)
+    const tags = (await tagsOfBoard(q, source.id)).map((t) => ({ ...t, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
+    for (const t of tags) await insertTag(q, t)
     return { board: boardView(board, creatorOf(actor)), lists: lists.map(listView), tags: tags.map(tagView), xattr_fields: [] as unknown[] }
   })
 }
 
 /** The members of a board the caller can see. */
-export function listMembers(deps: Deps, actor: Actor, boardId: string, params: ListParams) {
-  visibleBoard(deps.sql, actor, boardId)
-  return listPage(deps.sql, boardMembersQuery(boardId), MEMBER_LIST, params, (rows: UsersTable[]) => rows.map(userView))
+export async function listMembers(deps: Deps, actor: Actor, boardId: string, params: ListParams) {
+  const { q } = deps.db
+  await visibleBoard(q, actor, boardId)
+  return listPage(deps.db, boardMembersQuery(q, boardId), MEMBER_LIST, params, async (rows: UsersTable[]) => rows.map(userView))
 }
 
 /** Membership changes: workspace owners/admins on any board, members with a write token on theirs. */
-function boardForMembershipChange(deps: Deps, actor: Actor, boardId: string): BoardsTable {
+async function boardForMembershipChange(q: Q, actor: Actor, boardId: string): Promise<BoardsTable> {
   if (isAdmin(actor)) {
-    const board = getBoard(deps.sql, boardId)
+    const board = await getBoard(q, boardId)
     if (!board) throw notFound('board')
     return board
   }
-  const board = visibleBoard(deps.sql, actor, boardId)
+  const board = await visibleBoard(q, actor, boardId)
   if (actor.permission === 'read') throw forbidden('This token is read only.')
   return board
 }
@@ -168,25 +192,23 @@ const memberEventData = (board: { id: string; name: string }, user: UsersTable, 
 })
 
 export function addMember(deps: Deps, actor: Actor, boardId: string, userId: string) {
-  const { sql } = deps
-  return sql.tx(() => {
-    const board = boardForMembershipChange(deps, actor, boardId)
-    const user = getUser(sql, userId)
+  return deps.db.tx(async (tx) => {
+    const board = await boardForMembershipChange(tx.q, actor, boardId)
+    const user = await getUser(tx.q, userId)
     if (!user) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
-    if (isBoardMember(sql, boardId, userId)) throw conflict('The user is already a member of this board.')
-    addBoardMember(sql, boardId, userId, isoAt(deps.clock.now()))
-    emitEvent(deps, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
+    if (await isBoardMember(tx.q, boardId, userId)) throw conflict('The user is already a member of this board.')
+    await addBoardMember(tx.q, boardId, userId, isoAt(deps.clock.now()))
+    await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
     return userView(user)
   })
 }
 
-export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: string): void {
-  const { sql } = deps
-  sql.tx(() => {
-    const board = boardForMembershipChange(deps, actor, boardId)
-    const user = getUser(sql, userId)
-    if (!user || !isBoardMember(sql, boardId, userId)) throw notFound('board member')
-    removeBoardMember(sql, boardId, userId)
-    emitEvent(deps, { name: 'board.member_removed', boardId, data: memberEventData(board, user, actor) })
+export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: string): Promise<void> {
+  return deps.db.tx(async (tx) => {
+    const board = await boardForMembershipChange(tx.q, actor, boardId)
+    const user = await getUser(tx.q, userId)
+    if (!user || !(await isBoardMember(tx.q, boardId, userId))) throw notFound('board member')
+    await removeBoardMember(tx.q, boardId, userId)
+    await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, user, actor) })
   })
 }

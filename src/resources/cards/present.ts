@@ -1,6 +1,6 @@
 // Cards in API shape, batch-loaded for a page (no N+1), and the enriched `data` of card events.
 import { publicBaseUrl, type Config } from '../../config.js'
-import type { Sql } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { CardsTable, UsersTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
 import { boardViews } from '../boards/present.js'
@@ -52,19 +52,19 @@ export function cardView(r: CardsTable, links: CardLinkIds, state: string, creat
 const USER_EXPANDS = ['assignees', 'members', 'watchers', 'created_by']
 
 /** Cards in API shape; relations for the whole page come from a fixed number of queries. */
-export function cardViews(sql: Sql, rows: CardsTable[], expand: ReadonlySet<string> = new Set()): CardView[] {
-  const links = loadCardLinks(
-    sql,
+export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<string> = new Set()): Promise<CardView[]> {
+  const links = await loadCardLinks(
+    q,
     rows.map((r) => r.id),
   )
-  const states = listCategoryOf(
-    sql,
+  const states = await listCategoryOf(
+    q,
     rows.map((r) => r.list_id),
   )
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
-  const users = new Map(getUsers(sql, [...rows.flatMap((r) => (r.created_by ? [r.created_by] : [])), ...linked]).map((u) => [u.id, u]))
+  const users = new Map((await getUsers(q, [...rows.flatMap((r) => (r.created_by ? [r.created_by] : [])), ...linked])).map((u) => [u.id, u]))
   const views = rows.map((r) =>
     cardView(
       r,
@@ -77,35 +77,41 @@ export function cardViews(sql: Sql, rows: CardsTable[], expand: ReadonlySet<stri
       r.created_by ? userRefOf(users, r.created_by) : null,
     ),
   )
-  if (expand.size > 0) addExpansions(sql, views, expand, users)
+  if (expand.size > 0) await addExpansions(q, views, expand, users)
   return views
 }
 
-function addExpansions(sql: Sql, views: CardView[], expand: ReadonlySet<string>, loaded: ReadonlyMap<string, UsersTable>): void {
+async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>, loaded: ReadonlyMap<string, UsersTable>): Promise<void> {
   const boards = expand.has('board')
     ? new Map(
-        boardViews(
-          sql,
-          getBoards(
-            sql,
-            views.map((v) => v.board),
-          ),
+        (
+          await boardViews(
+            q,
+            await getBoards(
+              q,
+              views.map((v) => v.board),
+            ),
+          )
         ).map((b) => [b.id, b]),
       )
     : undefined
   const lists = expand.has('list')
     ? new Map(
-        getLists(
-          sql,
-          views.map((v) => v.list),
+        (
+          await getLists(
+            q,
+            views.map((v) => v.list),
+          )
         ).map((l) => [l.id, listView(l)]),
       )
     : undefined
   const tags = expand.has('tags')
     ? new Map(
-        getTags(
-          sql,
-          views.flatMap((v) => v.tags),
+        (
+          await getTags(
+            q,
+            views.flatMap((v) => v.tags),
+          )
         ).map((t) => [t.id, tagView(t)]),
       )
     : undefined
@@ -133,11 +139,11 @@ export interface KnownNames {
 }
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
-export function cardEventData(sql: Sql, config: Config, card: CardView, known: KnownNames = {}): Record<string, unknown> {
-  const board = known.board?.id === card.board ? known.board : getBoards(sql, [card.board])[0]
-  const list = known.list?.id === card.list ? known.list : getLists(sql, [card.list])[0]
-  const users = new Map(getUsers(sql, [...card.assignees, ...card.watchers]).map((u) => [u.id, u]))
-  const tags = getTags(sql, card.tags)
+export async function cardEventData(q: Q, config: Config, card: CardView, known: KnownNames = {}): Promise<Record<string, unknown>> {
+  const board = known.board?.id === card.board ? known.board : (await getBoards(q, [card.board]))[0]
+  const list = known.list?.id === card.list ? known.list : (await getLists(q, [card.list]))[0]
+  const users = new Map((await getUsers(q, [...card.assignees, ...card.watchers])).map((u) => [u.id, u]))
+  const tags = await getTags(q, card.tags)
   const person = (id: string) => ({ id, name: users.get(id)?.name ?? null })
   return {
     id: card.id,

@@ -20,7 +20,7 @@ export const cardRoutes = [
     description: 'Query parameters and `filter` combine with AND. Default order: position, then created.',
     query: listQuery(CARD_LIST).extend(cardListParams),
     responses: { 200: { description: 'A page of cards', schema: pageSchema(CardSchema, 'CardPage') } },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listCards(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listCards(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -37,8 +37,8 @@ export const cardRoutes = [
       201: { description: 'The new card', schema: Card },
       200: { description: 'An idempotent replay: the existing card, with existing: true', schema: Card },
     },
-    handler: ({ deps, actor, body }) => {
-      const { card, existing } = createCard(deps, actor, body)
+    handler: async ({ deps, actor, body }) => {
+      const { card, existing } = await createCard(deps, actor, body)
       return { status: existing ? 200 : 201, body: { card } }
     },
   }),
@@ -52,7 +52,7 @@ export const cardRoutes = [
     params: idParam,
     query: listQuery(CARD_LIST).pick({ expand: true }),
     responses: { 200: { description: 'The card', schema: Card } },
-    handler: ({ deps, actor, params, query }) => ({ status: 200, body: { card: getCardFor(deps, actor, params.id, query.expand) } }),
+    handler: async ({ deps, actor, params, query }) => ({ status: 200, body: { card: await getCardFor(deps, actor, params.id, query.expand) } }),
   }),
   defineRoute({
     method: 'patch',
@@ -64,7 +64,7 @@ export const cardRoutes = [
     params: idParam,
     body: UpdateCardBody,
     responses: { 200: { description: 'The card', schema: Card } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { card: updateCard(deps, actor, params.id, body) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { card: await updateCard(deps, actor, params.id, body) } }),
   }),
   defineRoute({
     method: 'delete',
@@ -76,8 +76,8 @@ export const cardRoutes = [
     params: idParam,
     query: z.object({ permanent: queryBool.default(false) }),
     responses: { 204: { description: 'Trashed or deleted' } },
-    handler: ({ deps, actor, params, query }) => {
-      trashCard(deps, actor, params.id, query.permanent)
+    handler: async ({ deps, actor, params, query }) => {
+      await trashCard(deps, actor, params.id, query.permanent)
       return { status: 204 }
     },
   }),
@@ -91,7 +91,7 @@ export const cardRoutes = [
     params: idParam,
     body: MoveCardBody,
     responses: { 200: { description: 'The card', schema: Card } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { card: moveCard(deps, actor, params.id, body) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { card: await moveCard(deps, actor, params.id, body) } }),
   }),
   defineRoute({
     method: 'post',
@@ -103,6 +103,9 @@ export const cardRoutes = [
     params: idParam,
     body: CompleteCardBody,
     responses: { 200: { description: 'The card', schema: Card } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { card: updateCard(deps, actor, params.id, { completed: body.completed }) } }),
+    handler: async ({ deps, actor, params, body }) => ({
+      status: 200,
+      body: { card: await updateCard(deps, actor, params.id, { completed: body.completed }) },
+    }),
   }),
 ]

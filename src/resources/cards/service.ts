@@ -1,12 +1,14 @@
 // Cards: list, create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
+// The `…In` functions run inside a transaction their caller holds (bulk routes, cascades of lists and boards).
 import type { Actor } from '../../access/roles.js'
 import { getMemberBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
+import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
+import { unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent } from '../../events/emit.js'
 import type { EventName } from '../../events/names.js'
-import { unprocessable, type ErrorDetail } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { getBoards } from '../boards/store.js'
@@ -22,12 +24,13 @@ import {
   cardListQuery,
   cardsOfBoard,
   cardsOfList,
+  cardsToRekey,
   deleteCardRow,
   findByIdempotencyKey,
   getCard,
   insertCard,
   maxCardPosition,
-  rekeyBoardCards,
+  rekeyCards,
   setTagLinks,
   setUserLinks,
   takeCardNumber,
@@ -40,28 +43,34 @@ const invalid = (details: ErrorDetail[]) => unprocessable('The request body is n
 /** A bare date stays a date; a date-time is stored as ISO 8601 UTC so text order is time order. */
 const normalizeDate = (v: string | null | undefined) => (v == null || /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : new Date(v).toISOString())
 
-export const visibleCard = (deps: Deps, actor: Actor, id: string): CardsTable => visibleOnBoard(deps.sql, actor, getCard(deps.sql, id), 'card')
+export const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
 
 /** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
 export function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
-  return listPage(deps.sql, cardListQuery(actor.user.id, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(deps.sql, rows, expand), {
+  const { q } = deps.db
+  return listPage(deps.db, cardListQuery(q, actor.user.id, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
     anchored: Boolean(params.board || params.list),
   })
 }
 
-const viewOf = (deps: Deps, id: string): CardView => cardViews(deps.sql, [getCard(deps.sql, id)!])[0]
+export async function getCardFor(deps: Deps, actor: Actor, id: string, expand?: string): Promise<CardView> {
+  const { q } = deps.db
+  return (await cardViews(q, [await visibleCard(q, actor, id)], parseExpand(expand, CARD_LIST.expand)))[0]
+}
+
+const viewOf = async (q: Q, id: string): Promise<CardView> => (await cardViews(q, [(await getCard(q, id))!]))[0]
 
 /** Checks every id the input names; returns the list it names, if any. */
-function checkRefs(deps: Deps, boardId: string, input: CardFields): ListsTable | undefined {
+async function checkRefs(q: Q, boardId: string, input: CardFields): Promise<ListsTable | undefined> {
   const details: ErrorDetail[] = []
-  const list = input.list === undefined ? undefined : getList(deps.sql, input.list)
+  const list = input.list === undefined ? undefined : await getList(q, input.list)
   if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
   for (const field of ['assignees', 'watchers'] as const) {
     const ids = input[field]
-    if (ids && getUsers(deps.sql, ids).length !== new Set(ids).size) details.push({ path: field, message: 'Every entry must be an existing user id.' })
+    if (ids && (await getUsers(q, ids)).length !== new Set(ids).size) details.push({ path: field, message: 'Every entry must be an existing user id.' })
   }
   if (input.tags) {
-    const tags = getTags(deps.sql, input.tags)
+    const tags = await getTags(q, input.tags)
     if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId))
       details.push({ path: 'tags', message: 'Every entry must be a tag id of this board.' })
   }
@@ -69,40 +78,36 @@ function checkRefs(deps: Deps, boardId: string, input: CardFields): ListsTable |
   return list
 }
 
+/** `{ id, name }` references for event data, so receivers need no second lookup. */
+const userRef = async (q: Q, id: string) => ({ id, name: (await getUsers(q, [id]))[0]?.name ?? null })
+const listRef = async (q: Q, id: string) => ({ id, name: (await getList(q, id))?.name ?? null })
+const boardRef = async (q: Q, id: string) => ({ id, name: (await getBoards(q, [id]))[0]?.name ?? null })
+
 /** Emits the events of one change of a card; their enriched data is read once and shared by all of them. */
-function cardEmitter(deps: Deps, actor: Actor, view: CardView, known?: KnownNames) {
+function cardEmitter(deps: Deps, tx: Tx, actor: Actor, view: CardView, known?: KnownNames) {
   let base: Record<string, unknown> | undefined
-  const emit = (name: EventName, extra: Record<string, unknown> = {}): void => {
-    base ??= cardEventData(deps.sql, deps.config, view, known)
-    emitEvent(deps, { name, boardId: view.board, data: { ...base, ...extra, actor: { id: actor.user.id, name: actor.user.name } } })
+  const data = async () => (base ??= await cardEventData(tx.q, deps.config, view, known))
+  const emit = async (name: EventName, extra: Record<string, unknown> = {}): Promise<void> => {
+    await emitEvent(deps, tx, { name, boardId: view.board, data: { ...(await data()), ...extra, actor: { id: actor.user.id, name: actor.user.name } } })
   }
   /** `{ id, name }` of an assignee, from the data already read. */
-  const assignee = (id: string) => {
-    base ??= cardEventData(deps.sql, deps.config, view, known)
-    return (base.assignees as { id: string; name: string | null }[]).find((a) => a.id === id) ?? userRef(deps, id)
-  }
+  const assignee = async (id: string) => ((await data()).assignees as { id: string; name: string | null }[]).find((a) => a.id === id) ?? userRef(tx.q, id)
   return { emit, assignee }
 }
 
-/** `{ id, name }` references for event data, so receivers need no second lookup. */
-const userRef = (deps: Deps, id: string) => ({ id, name: getUsers(deps.sql, [id])[0]?.name ?? null })
-const listRef = (deps: Deps, id: string) => ({ id, name: getList(deps.sql, id)?.name ?? null })
-const boardRef = (deps: Deps, id: string) => ({ id, name: getBoards(deps.sql, [id])[0]?.name ?? null })
-
-export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { card: CardView; existing: boolean } {
-  const { sql } = deps
-  return sql.tx(() => {
-    const board = visibleBoard(sql, actor, input.board)
+export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
+    const board = await visibleBoard(q, actor, input.board)
     if (input.idempotency_key !== undefined) {
-      const found = findByIdempotencyKey(sql, board.id, input.idempotency_key)
-      if (found) return { card: { ...cardViews(sql, [found])[0], existing: true }, existing: true }
+      const found = await findByIdempotencyKey(q, board.id, input.idempotency_key)
+      if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
     }
-    const named = checkRefs(deps, board.id, input)
-    const list = named ?? listsOfBoard(sql, board.id)[0]
+    const named = await checkRefs(q, board.id, input)
+    const list = named ?? (await listsOfBoard(q, board.id))[0]
     if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
-    const num = takeCardNumber(sql, board.id)
-    const now = deps.clock.now(),
-      at = isoAt(now)
+    const num = await takeCardNumber(q, board.id)
+    const at = isoAt(deps.clock.now())
     const row: CardsTable = {
       id: newId(),
       board_id: board.id,
@@ -111,7 +116,7 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
       key: `${board.key_prefix}-${num}`,
       title: input.title,
       description: input.description ?? '',
-      position: input.position ?? maxCardPosition(sql, list.id) + 1,
+      position: input.position ?? (await maxCardPosition(q, list.id)) + 1,
       priority: input.priority ?? 0,
       start_date: normalizeDate(input.start_date) ?? null,
       due_date: normalizeDate(input.due_date) ?? null,
@@ -124,16 +129,16 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): { 
       created_at: at,
       updated_at: at,
     }
-    insertCard(sql, row)
+    await insertCard(q, row)
     const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
-    addUserLinks(sql, 'card_assignees', row.id, links.assignees)
-    addUserLinks(sql, 'card_watchers', row.id, links.watchers)
-    addTagLinks(sql, row.id, links.tags)
+    await addUserLinks(q, 'card_assignees', row.id, links.assignees)
+    await addUserLinks(q, 'card_watchers', row.id, links.watchers)
+    await addTagLinks(q, row.id, links.tags)
     // The view is built from what was just written: reading it back would double the statements of a create.
     const view = cardView(row, links, list.category, { id: actor.user.id, name: actor.user.name })
-    const events = cardEmitter(deps, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
-    events.emit('card.created')
-    for (const user of view.assignees) events.emit('card.assigned', { user: events.assignee(user) })
+    const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
+    await events.emit('card.created')
+    for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
     return { card: view, existing: false }
   })
 }
@@ -155,13 +160,13 @@ const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
   trashed: 'trashed',
 }
 
-/** Applies a change to a card the actor can see; emits card.updated plus the specific events. Call inside a transaction. */
-function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFields & { board?: string }): CardView {
-  const { sql } = deps
-  const old = cardViews(sql, [before])[0]
+/** Applies a change to a card the actor can see; emits card.updated plus the specific events. */
+async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable, input: CardFields & { board?: string }): Promise<CardView> {
+  const { q } = tx
+  const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
-  const target = boardId === before.board_id ? undefined : visibleBoard(sql, actor, boardId)
-  checkRefs(deps, boardId, input)
+  const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
+  await checkRefs(q, boardId, input)
   const at = isoAt(deps.clock.now())
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
   const set: Partial<CardsTable> = {}
@@ -169,14 +174,14 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
     if (v !== undefined && v !== before[k]) set[k] = v
   }
   if (target) {
-    const num = takeCardNumber(sql, target.id)
+    const num = await takeCardNumber(q, target.id)
     Object.assign(set, { board_id: target.id, key_num: num, key: `${target.key_prefix}-${num}`, idempotency_key: null })
   }
   put('title', input.title)
   put('description', input.description)
   put('priority', input.priority)
   put('list_id', input.list)
-  put('position', input.position ?? (set.list_id !== undefined ? maxCardPosition(sql, set.list_id) + 1 : undefined))
+  put('position', input.position ?? (set.list_id !== undefined ? (await maxCardPosition(q, set.list_id)) + 1 : undefined))
   if (input.start_date !== undefined) put('start_date', normalizeDate(input.start_date) ?? null)
   if (input.due_date !== undefined) put('due_date', normalizeDate(input.due_date) ?? null)
   if (input.completed !== undefined) put('completed', input.completed ? 1 : 0)
@@ -192,75 +197,94 @@ function applyChange(deps: Deps, actor: Actor, before: CardsTable, input: CardFi
   const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
   const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
   if (changes.length === 0) return old
-  if (changedLinks.includes('assignees')) setUserLinks(sql, 'card_assignees', before.id, links.assignees)
-  if (changedLinks.includes('watchers')) setUserLinks(sql, 'card_watchers', before.id, links.watchers)
-  if (changedLinks.includes('tags')) setTagLinks(sql, before.id, links.tags)
-  updateCardRow(sql, before.id, { ...set, updated_at: at })
-  const view = viewOf(deps, before.id)
-  const events = cardEmitter(deps, actor, view)
-  if (view.trashed && !old.trashed) events.emit('card.deleted', { permanent: false })
-  events.emit('card.updated', { changes })
+  if (changedLinks.includes('assignees')) await setUserLinks(q, 'card_assignees', before.id, links.assignees)
+  if (changedLinks.includes('watchers')) await setUserLinks(q, 'card_watchers', before.id, links.watchers)
+  if (changedLinks.includes('tags')) await setTagLinks(q, before.id, links.tags)
+  await updateCardRow(q, before.id, { ...set, updated_at: at })
+  const view = await viewOf(q, before.id)
+  const events = cardEmitter(deps, tx, actor, view)
+  if (view.trashed && !old.trashed) await events.emit('card.deleted', { permanent: false })
+  await events.emit('card.updated', { changes })
   if (view.list !== old.list || view.board !== old.board) {
     // Across boards, the receivers of the new board may not see the old one: its ids only, not its names.
     const across = view.board !== old.board
-    events.emit('card.moved', {
-      from_list: across ? { id: old.list, name: null } : listRef(deps, old.list),
-      to_list: listRef(deps, view.list),
-      from_board: across ? { id: old.board, name: null } : boardRef(deps, old.board),
+    await events.emit('card.moved', {
+      from_list: across ? { id: old.list, name: null } : await listRef(q, old.list),
+      to_list: await listRef(q, view.list),
+      from_board: across ? { id: old.board, name: null } : await boardRef(q, old.board),
     })
   }
-  if (view.completed !== old.completed) events.emit(view.completed ? 'card.completed' : 'card.reopened')
-  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) events.emit('card.assigned', { user: events.assignee(u) })
-  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) events.emit('card.unassigned', { user: userRef(deps, u) })
+  if (view.completed !== old.completed) await events.emit(view.completed ? 'card.completed' : 'card.reopened')
+  for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) await events.emit('card.assigned', { user: await events.assignee(u) })
+  for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) await events.emit('card.unassigned', { user: await userRef(q, u) })
   return view
 }
 
-export function updateCard(deps: Deps, actor: Actor, id: string, input: CardFields & { board?: string }): CardView {
-  return deps.sql.tx(() => applyChange(deps, actor, visibleCard(deps, actor, id), input))
+export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
+  applyChange(deps, tx, actor, await visibleCard(tx.q, actor, id), input)
+
+export const updateCard = (deps: Deps, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
+  deps.db.tx((tx) => updateCardIn(deps, tx, actor, id, input))
+
+export async function moveCardIn(deps: Deps, tx: Tx, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): Promise<CardView> {
+  const card = await visibleCard(tx.q, actor, id)
+  const found = await getList(tx.q, input.list)
+  // A list on a board the caller cannot see answers like an unknown one, so its existence does not leak.
+  const list = found && (await getMemberBoard(tx.q, found.board_id, actor.user.id)) ? found : undefined
+  const boardId = input.board ?? list?.board_id ?? card.board_id
+  if (!list || list.board_id !== boardId) throw invalid([{ path: 'list', message: input.board ? 'No such list on the target board.' : 'No such list.' }])
+  return applyChange(deps, tx, actor, card, { list: input.list, position: input.position, board: boardId })
 }
 
-export function moveCard(deps: Deps, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): CardView {
-  return deps.sql.tx(() => {
-    const card = visibleCard(deps, actor, id)
-    const found = getList(deps.sql, input.list)
-    // A list on a board the caller cannot see answers like an unknown one, so its existence does not leak.
-    const list = found && getMemberBoard(deps.sql, found.board_id, actor.user.id) ? found : undefined
-    const boardId = input.board ?? list?.board_id ?? card.board_id
-    if (!list || list.board_id !== boardId) throw invalid([{ path: 'list', message: input.board ? 'No such list on the target board.' : 'No such list.' }])
-    return applyChange(deps, actor, card, { list: input.list, position: input.position, board: boardId })
+export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): Promise<CardView> =>
+  deps.db.tx((tx) => moveCardIn(deps, tx, actor, id, input))
+
+/** Deletes a card for good with its card.deleted event. */
+async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
+  const data = await cardEventData(tx.q, deps.config, (await cardViews(tx.q, [card]))[0])
+  await deleteCardRow(tx.q, card.id)
+  await emitEvent(deps, tx, {
+    name: 'card.deleted',
+    boardId: card.board_id,
+    data: { ...data, permanent: true, actor: { id: actor.user.id, name: actor.user.name } },
   })
 }
 
-export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boolean): void {
-  deps.sql.tx(() => {
-    const card = visibleCard(deps, actor, id)
-    if (!permanent) {
-      if (card.trashed === 0) applyChange(deps, actor, card, { trashed: true })
-      return
-    }
-    const view = cardViews(deps.sql, [card])[0]
-    const data = cardEventData(deps.sql, deps.config, view)
-    deleteCardRow(deps.sql, id)
-    emitEvent(deps, { name: 'card.deleted', boardId: card.board_id, data: { ...data, permanent: true, actor: { id: actor.user.id, name: actor.user.name } } })
+export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
+  return deps.db.tx(async (tx) => {
+    const card = await visibleCard(tx.q, actor, id)
+    if (permanent) await deleteForGood(deps, tx, actor, card)
+    else if (card.trashed === 0) await applyChange(deps, tx, actor, card, { trashed: true })
   })
 }
 
-export function getCardFor(deps: Deps, actor: Actor, id: string, expand?: string): CardView {
-  return cardViews(deps.sql, [visibleCard(deps, actor, id)], parseExpand(expand, CARD_LIST.expand))[0]
+/** Moves up to `limit` cards of a list to another list of the same board, each with its own events; returns how many. */
+export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
+  const cards = await cardsOfList(tx.q, fromList, limit)
+  for (const card of cards) await applyChange(deps, tx, actor, card, { list: toList })
+  return cards.length
 }
 
-/** Moves every card of a list to another list of the same board, each with its own events (a list deleted with move_to). */
-export function moveAllCards(deps: Deps, actor: Actor, fromList: string, toList: string): void {
-  for (const card of cardsOfList(deps.sql, fromList)) applyChange(deps, actor, card, { list: toList })
+/** Deletes up to `limit` cards of a board for good, each with its card.deleted event; returns how many. */
+export async function deleteCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardId: string, limit: number): Promise<number> {
+  const cards = await cardsOfBoard(tx.q, boardId, limit)
+  for (const card of cards) await deleteForGood(deps, tx, actor, card)
+  return cards.length
 }
 
-/** Deletes every card of a board for good, each with its card.deleted event (a board being deleted). */
-export function deleteAllCards(deps: Deps, actor: Actor, boardId: string): void {
-  for (const card of cardsOfBoard(deps.sql, boardId)) trashCard(deps, actor, card.id, true)
-}
-
-/** Renames every key of a board to a new prefix (numbers kept) and announces each card (card.updated, changes: key). */
-export function rekeyCards(deps: Deps, actor: Actor, boardId: string, prefix: string): void {
-  rekeyBoardCards(deps.sql, boardId, prefix)
-  for (const view of cardViews(deps.sql, cardsOfBoard(deps.sql, boardId))) cardEmitter(deps, actor, view).emit('card.updated', { changes: ['key'] })
+/** Gives up to `limit` cards of a board the board's new key prefix (numbers kept), each announced with card.updated (changes: key). */
+export async function rekeyCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardId: string, prefix: string, limit: number): Promise<number> {
+  const cards = await cardsToRekey(tx.q, boardId, prefix, limit)
+  await rekeyCards(
+    tx.q,
+    cards.map((c) => c.id),
+    prefix,
+  )
+  for (const view of await cardViews(
+    tx.q,
+    cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
+  )) {
+    await cardEmitter(deps, tx, actor, view).emit('card.updated', { changes: ['key'] })
+  }
+  return cards.length
 }

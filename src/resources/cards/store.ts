@@ -1,77 +1,103 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import { memberBoardIds } from '../../access/visibility.js'
-import type { Sql } from '../../db/sql.js'
-import { fixedQuery, qb } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
+import { firstOf, fixedQuery } from '../../db/sql.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 
-const cardById = fixedQuery((id: string) => qb.selectFrom('cards').selectAll().where('id', '=', id))
-export const getCard = (sql: Sql, id: string) => sql.first(cardById(id))
-export const insertCard = (sql: Sql, row: CardsTable) => sql.run(qb.insertInto('cards').values(row))
-export const updateCardRow = (sql: Sql, id: string, set: Partial<CardsTable>) => sql.run(qb.updateTable('cards').set(set).where('id', '=', id))
-export const deleteCardRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('cards').where('id', '=', id))
+const cardById = fixedQuery((q: Q, id: string) => q.selectFrom('cards').selectAll().where('id', '=', id))
+export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
+export const insertCard = (q: Q, row: CardsTable) => q.insertInto('cards').values(row).execute()
+export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
+export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
 
-const byIdempotencyKey = fixedQuery((boardId: string, key: string) =>
-  qb.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key),
+const byIdempotencyKey = fixedQuery((q: Q, boardId: string, key: string) =>
+  q.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key),
 )
-export const findByIdempotencyKey = (sql: Sql, boardId: string, key: string) => sql.first(byIdempotencyKey(boardId, key))
+export const findByIdempotencyKey = (q: Q, boardId: string, key: string) => firstOf(q, byIdempotencyKey(q, boardId, key))
 
-const maxPosition = fixedQuery((listId: string) =>
-  qb
+const maxPosition = fixedQuery((q: Q, listId: string) =>
+  q
     .selectFrom('cards')
     .select((eb) => eb.fn.max('position').as('p'))
     .where('list_id', '=', listId),
 )
-export const maxCardPosition = (sql: Sql, listId: string): number => sql.first(maxPosition(listId))?.p ?? 0
+export const maxCardPosition = async (q: Q, listId: string): Promise<number> => (await firstOf(q, maxPosition(q, listId)))?.p ?? 0
 
-export const countCardsInList = (sql: Sql, listId: string): number =>
-  sql.first(
-    qb
-      .selectFrom('cards')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('list_id', '=', listId),
-  )!.n
+export const countCardsInList = async (q: Q, listId: string): Promise<number> =>
+  Number(
+    (
+      await q
+        .selectFrom('cards')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('list_id', '=', listId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
-export const cardsOfList = (sql: Sql, listId: string): CardsTable[] =>
-  sql.all(qb.selectFrom('cards').selectAll().where('list_id', '=', listId).orderBy('position'))
-export const cardsOfBoard = (sql: Sql, boardId: string): CardsTable[] => sql.all(qb.selectFrom('cards').selectAll().where('board_id', '=', boardId))
+/** Up to `limit` cards of a list, in order: a list deletion moves them a chunk at a time. */
+export const cardsOfList = (q: Q, listId: string, limit: number): Promise<CardsTable[]> =>
+  q.selectFrom('cards').selectAll().where('list_id', '=', listId).orderBy('position').orderBy('id').limit(limit).execute()
+/** Up to `limit` cards of a board: a board deletion removes them a chunk at a time. */
+export const cardsOfBoard = (q: Q, boardId: string, limit: number): Promise<CardsTable[]> =>
+  q.selectFrom('cards').selectAll().where('board_id', '=', boardId).orderBy('id').limit(limit).execute()
 
 /** Takes the next card number of a board; numbers are never handed out twice. */
-const nextKey = fixedQuery((boardId: string) =>
-  qb
+const nextKey = fixedQuery((q: Q, boardId: string) =>
+  q
     .updateTable('boards')
     .set((eb) => ({ next_key: eb('next_key', '+', 1) }))
     .where('id', '=', boardId)
     .returning('next_key'),
 )
-export const takeCardNumber = (sql: Sql, boardId: string): number => sql.first(nextKey(boardId))!.next_key - 1
+export const takeCardNumber = async (q: Q, boardId: string): Promise<number> => (await firstOf(q, nextKey(q, boardId)))!.next_key - 1
+
+/** Up to `limit` cards of a board whose key does not carry the board's prefix yet (a prefix change in progress). */
+export const cardsToRekey = (q: Q, boardId: string, prefix: string, limit: number): Promise<CardsTable[]> =>
+  q
+    .selectFrom('cards')
+    .selectAll()
+    .where('board_id', '=', boardId)
+    .where((eb) => eb('key', '!=', eb.fn<string>('concat', [eb.val(`${prefix}-`), eb.ref('key_num')])))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
 
 /** Keys follow their board's prefix; their numbers never change. */
-export const rekeyBoardCards = (sql: Sql, boardId: string, prefix: string) =>
-  sql.run(
-    qb
-      .updateTable('cards')
-      .set((eb) => ({ key: eb.fn('concat', [eb.val(`${prefix}-`), eb.ref('key_num')]) }))
-      .where('board_id', '=', boardId),
-  )
+export const rekeyCards = (q: Q, ids: readonly string[], prefix: string) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : q
+        .updateTable('cards')
+        .set((eb) => ({ key: eb.fn('concat', [eb.val(`${prefix}-`), eb.ref('key_num')]) }))
+        .where('id', 'in', [...ids])
+        .execute()
 
 type Link = 'card_assignees' | 'card_watchers'
 
-export function addUserLinks(sql: Sql, table: Link, cardId: string, userIds: readonly string[]): void {
-  if (userIds.length) sql.run(qb.insertInto(table).values(userIds.map((user_id) => ({ card_id: cardId, user_id }))))
+export async function addUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[]): Promise<void> {
+  if (userIds.length)
+    await q
+      .insertInto(table)
+      .values(userIds.map((user_id) => ({ card_id: cardId, user_id })))
+      .execute()
 }
 
-export function setUserLinks(sql: Sql, table: Link, cardId: string, userIds: readonly string[]): void {
-  sql.run(qb.deleteFrom(table).where('card_id', '=', cardId))
-  addUserLinks(sql, table, cardId, userIds)
+export async function setUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[]): Promise<void> {
+  await q.deleteFrom(table).where('card_id', '=', cardId).execute()
+  await addUserLinks(q, table, cardId, userIds)
 }
 
-export function addTagLinks(sql: Sql, cardId: string, tagIds: readonly string[]): void {
-  if (tagIds.length) sql.run(qb.insertInto('card_tags').values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id }))))
+export async function addTagLinks(q: Q, cardId: string, tagIds: readonly string[]): Promise<void> {
+  if (tagIds.length)
+    await q
+      .insertInto('card_tags')
+      .values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id })))
+      .execute()
 }
 
-export function setTagLinks(sql: Sql, cardId: string, tagIds: readonly string[]): void {
-  sql.run(qb.deleteFrom('card_tags').where('card_id', '=', cardId))
-  addTagLinks(sql, cardId, tagIds)
+export async function setTagLinks(q: Q, cardId: string, tagIds: readonly string[]): Promise<void> {
+  await q.deleteFrom('card_tags').where('card_id', '=', cardId).execute()
+  await addTagLinks(q, cardId, tagIds)
 }
 
 export interface CardLinks {
@@ -81,30 +107,30 @@ export interface CardLinks {
 }
 
 /** The many-valued relations of a page of cards, in three queries whatever the page size. */
-export function loadCardLinks(sql: Sql, cardIds: readonly string[]): CardLinks {
+export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<CardLinks> {
   const links: CardLinks = { assignees: new Map(), watchers: new Map(), tags: new Map() }
   if (cardIds.length === 0) return links
+  const ids = [...cardIds]
   const group = (map: Map<string, string[]>, rows: { card_id: string; v: string }[]) => {
     for (const r of rows) (map.get(r.card_id) ?? map.set(r.card_id, []).get(r.card_id)!).push(r.v)
   }
-  group(links.assignees, sql.all(qb.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', cardIds).orderBy('user_id')))
-  group(links.watchers, sql.all(qb.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', cardIds).orderBy('user_id')))
-  group(links.tags, sql.all(qb.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', cardIds).orderBy('tag_id')))
+  group(links.assignees, await q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
+  group(links.watchers, await q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
+  group(links.tags, await q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute())
   return links
 }
 
-export const listCategoryOf = (sql: Sql, listIds: readonly string[]): Map<string, string> =>
+export const listCategoryOf = async (q: Q, listIds: readonly string[]): Promise<Map<string, string>> =>
   new Map(
     listIds.length === 0
       ? []
-      : sql
-          .all(
-            qb
-              .selectFrom('lists')
-              .select(['id', 'category'])
-              .where('id', 'in', [...new Set(listIds)]),
-          )
-          .map((r) => [r.id, r.category]),
+      : (
+          await q
+            .selectFrom('lists')
+            .select(['id', 'category'])
+            .where('id', 'in', [...new Set(listIds)])
+            .execute()
+        ).map((r) => [r.id, r.category]),
   )
 
 /** The card list's own query parameters (filter, sort and paging come on top). */
@@ -120,30 +146,29 @@ export interface CardListParams {
 }
 
 /** The visible cards matching the list parameters, before `filter`, sort and paging. */
-
-export function cardListQuery(me: string, query: CardListParams) {
-  let base = qb
+export function cardListQuery(q: Q, me: string, query: CardListParams) {
+  let base = q
     .selectFrom('cards')
-    .where('cards.board_id', 'in', memberBoardIds(me))
+    .where('cards.board_id', 'in', memberBoardIds(q, me))
     .where('cards.trashed', '=', query.trashed ? 1 : 0)
   if (query.board) base = base.where('cards.board_id', '=', query.board)
   if (query.list) base = base.where('cards.list_id', '=', query.list)
   if (query.completed !== undefined) base = base.where('cards.completed', '=', query.completed ? 1 : 0)
   if (query.archived !== undefined) base = base.where('cards.archived', '=', query.archived ? 1 : 0)
-  if (query.state?.length) base = base.where('cards.list_id', 'in', qb.selectFrom('lists').select('lists.id').where('lists.category', 'in', query.state))
+  if (query.state?.length) base = base.where('cards.list_id', 'in', q.selectFrom('lists').select('lists.id').where('lists.category', 'in', query.state))
   // IN (subquery) rather than a correlated EXISTS lets SQLite start from the link table's index.
-  const assignedTo = (user: string) => qb.selectFrom('card_assignees').select('card_assignees.card_id').where('card_assignees.user_id', '=', user)
+  const assignedTo = (user: string) => q.selectFrom('card_assignees').select('card_assignees.card_id').where('card_assignees.user_id', '=', user)
   if (query.assignee === 'me') base = base.where('cards.id', 'in', assignedTo(me))
   else if (query.assignee === 'mine') base = base.where((eb) => eb.or([eb('cards.id', 'in', assignedTo(me)), eb('cards.created_by', '=', me)]))
   else if (query.assignee === 'watching')
-    base = base.where('cards.id', 'in', qb.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
-  else if (query.assignee === 'none') base = base.where('cards.id', 'not in', qb.selectFrom('card_assignees').select('card_assignees.card_id'))
+    base = base.where('cards.id', 'in', q.selectFrom('card_watchers').select('card_watchers.card_id').where('card_watchers.user_id', '=', me))
+  else if (query.assignee === 'none') base = base.where('cards.id', 'not in', q.selectFrom('card_assignees').select('card_assignees.card_id'))
   else if (query.assignee) base = base.where('cards.id', 'in', assignedTo(query.assignee))
   if (query.team) {
     base = base.where(
       'cards.id',
       'in',
-      qb
+      q
         .selectFrom('card_assignees')
         .innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
         .select('card_assignees.card_id')

@@ -22,7 +22,7 @@ export const listRoutes = [
     responses: {
       200: { description: 'A page of lists', schema: pageSchema(ListSchema.extend({ expand: z.strictObject({ board: BoardSchema }).optional() }), 'ListPage') },
     },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listLists(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listLists(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -34,7 +34,7 @@ export const listRoutes = [
     body: CreateListBody,
     errors: [404],
     responses: { 201: { description: 'The list', schema: List } },
-    handler: ({ deps, actor, body }) => ({ status: 201, body: { list: createList(deps, actor, body) } }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: { list: await createList(deps, actor, body) } }),
   }),
   defineRoute({
     method: 'get',
@@ -45,7 +45,7 @@ export const listRoutes = [
     summary: 'Get a list',
     params: idParam,
     responses: { 200: { description: 'The list', schema: List } },
-    handler: ({ deps, actor, params }) => ({ status: 200, body: { list: getListFor(deps, actor, params.id) } }),
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { list: await getListFor(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'patch',
@@ -57,7 +57,7 @@ export const listRoutes = [
     params: idParam,
     body: UpdateListBody,
     responses: { 200: { description: 'The list', schema: List } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { list: updateList(deps, actor, params.id, body) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { list: await updateList(deps, actor, params.id, body) } }),
   }),
   defineRoute({
     method: 'delete',
@@ -70,8 +70,8 @@ export const listRoutes = [
     query: z.object({ move_to: z.string().min(1).optional().meta({ description: "Move the list's cards to this list first." }) }),
     errors: [409, 422],
     responses: { 204: { description: 'Deleted' } },
-    handler: ({ deps, actor, params, query }) => {
-      deleteList(deps, actor, params.id, query.move_to)
+    handler: async ({ deps, actor, params, query }) => {
+      await deleteList(deps, actor, params.id, query.move_to)
       return { status: 204 }
     },
   }),

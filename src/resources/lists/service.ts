@@ -2,6 +2,7 @@
 import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
+import type { Q } from '../../db/database.js'
 import type { ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
@@ -9,75 +10,90 @@ import { conflict, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
-import { moveAllCards } from '../cards/service.js'
+import { moveCardsOfList } from '../cards/service.js'
 import { countCardsInList } from '../cards/store.js'
 import { listEventData, listView } from './present.js'
 import { LIST_LIST } from './query.js'
 import type { CreateListInput, UpdateListInput } from './schema.js'
 import { deleteListRow, getList, insertList, listsOfBoard, maxListPosition, updateListRow, visibleListsQuery } from './store.js'
 
-export const visibleList = (deps: Deps, actor: Actor, id: string): ListsTable => visibleOnBoard(deps.sql, actor, getList(deps.sql, id), 'list')
+export const visibleList = async (q: Q, actor: Actor, id: string): Promise<ListsTable> => visibleOnBoard(q, actor, await getList(q, id), 'list')
 
-export const getListFor = (deps: Deps, actor: Actor, id: string) => listView(visibleList(deps, actor, id))
+export const getListFor = async (deps: Deps, actor: Actor, id: string) => listView(await visibleList(deps.db.q, actor, id))
 
 /** Lists of the boards the caller belongs to, or of one board. */
 export function listLists(deps: Deps, actor: Actor, params: ListParams & { board?: string }) {
+  const { q } = deps.db
   return listPage(
-    deps.sql,
-    visibleListsQuery(actor.user.id, params.board),
+    deps.db,
+    visibleListsQuery(q, actor.user.id, params.board),
     LIST_LIST,
     params,
-    (rows: ListsTable[], expand) => expandBoard(deps.sql, rows.map(listView), expand),
-    { anchored: Boolean(params.board) },
+    async (rows: ListsTable[], expand) => expandBoard(q, rows.map(listView), expand),
+    {
+      anchored: Boolean(params.board),
+    },
   )
 }
 
 export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
-  const { sql } = deps
-  return sql.tx(() => {
-    const board = visibleBoard(sql, actor, input.board)
+  return deps.db.tx(async (tx) => {
+    const board = await visibleBoard(tx.q, actor, input.board)
     const at = isoAt(deps.clock.now())
     const row: ListsTable = {
       id: newId(),
       board_id: board.id,
       name: input.name,
       category: input.category ?? 'unstarted',
-      position: input.position ?? maxListPosition(sql, board.id) + 1,
+      position: input.position ?? (await maxListPosition(tx.q, board.id)) + 1,
       created_at: at,
       updated_at: at,
     }
-    insertList(sql, row)
-    emitEvent(deps, { name: 'list.created', boardId: board.id, data: listEventData(row, board, actor) })
+    await insertList(tx.q, row)
+    await emitEvent(deps, tx, { name: 'list.created', boardId: board.id, data: listEventData(row, board, actor) })
     return listView(row)
   })
 }
 
 export function updateList(deps: Deps, actor: Actor, id: string, input: UpdateListInput) {
-  const { sql } = deps
-  return sql.tx(() => {
-    visibleList(deps, actor, id)
+  return deps.db.tx(async ({ q }) => {
+    await visibleList(q, actor, id)
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-    updateListRow(sql, id, { ...set, updated_at: isoAt(deps.clock.now()) })
-    return listView(getList(sql, id)!)
+    await updateListRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
+    return listView((await getList(q, id))!)
   })
 }
 
-export function deleteList(deps: Deps, actor: Actor, id: string, moveTo: string | undefined): void {
-  const { sql } = deps
-  sql.tx(() => {
-    const list = visibleList(deps, actor, id)
-    const board = visibleBoard(sql, actor, list.board_id)
-    if (listsOfBoard(sql, list.board_id).length === 1) throw conflict('A board keeps at least one list; this is its last one.')
-    if (moveTo !== undefined) {
-      const target = getList(sql, moveTo)
-      if (!target || target.board_id !== list.board_id || target.id === list.id) {
-        throw unprocessable('move_to must be another list of the same board.', [{ path: 'move_to', message: 'Not another list of this board.' }])
-      }
-      moveAllCards(deps, actor, list.id, target.id)
-    } else if (countCardsInList(sql, list.id) > 0) {
-      throw conflict('The list still holds cards; pass move_to=<list id> to move them first.')
+/** Cards moved per transaction when a list is deleted with move_to, so other requests get the database in between. */
+const MOVE_CHUNK = 100
+
+/** The list, its board and its move_to target, checked; 404, 409 and 422 as the route documents. */
+async function checkDeletion(q: Q, actor: Actor, id: string, moveTo: string | undefined) {
+  const list = await visibleList(q, actor, id)
+  const board = await visibleBoard(q, actor, list.board_id)
+  if ((await listsOfBoard(q, list.board_id)).length === 1) throw conflict('A board keeps at least one list; this is its last one.')
+  if (moveTo !== undefined) {
+    const target = await getList(q, moveTo)
+    if (!target || target.board_id !== list.board_id || target.id === list.id) {
+      throw unprocessable('move_to must be another list of the same board.', [{ path: 'move_to', message: 'Not another list of this board.' }])
     }
-    deleteListRow(sql, list.id)
-    emitEvent(deps, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board, actor) })
+  } else if ((await countCardsInList(q, list.id)) > 0) {
+    throw conflict('The list still holds cards; pass move_to=<list id> to move them first.')
+  }
+  return { list, board }
+}
+
+/**
+ * With move_to, the cards move a chunk per transaction (each with its card.moved event); the list goes in a last
+ * transaction that checks everything again and moves any card added meanwhile.
+ */
+export async function deleteList(deps: Deps, actor: Actor, id: string, moveTo: string | undefined): Promise<void> {
+  await deps.db.tx(({ q }) => checkDeletion(q, actor, id, moveTo))
+  if (moveTo !== undefined) while ((await deps.db.tx((tx) => moveCardsOfList(deps, tx, actor, id, moveTo, MOVE_CHUNK))) === MOVE_CHUNK);
+  await deps.db.tx(async (tx) => {
+    const { list, board } = await checkDeletion(tx.q, actor, id, moveTo)
+    if (moveTo !== undefined) while ((await moveCardsOfList(deps, tx, actor, id, moveTo, MOVE_CHUNK)) === MOVE_CHUNK);
+    await deleteListRow(tx.q, list.id)
+    await emitEvent(deps, tx, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board, actor) })
   })
 }

@@ -1,47 +1,41 @@
 // List queries.
 import { memberBoardIds } from '../../access/visibility.js'
-import type { Sql } from '../../db/sql.js'
-import { fixedQuery, qb } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
+import { firstOf, fixedQuery, rowsByIds, rowsOf } from '../../db/sql.js'
 import type { ListsTable } from '../../db/types.js'
 
-const listById = fixedQuery((id: string) => qb.selectFrom('lists').selectAll().where('id', '=', id))
-export const getList = (sql: Sql, id: string) => sql.first(listById(id))
-export const getLists = (sql: Sql, ids: readonly string[]): ListsTable[] =>
-  ids.length === 0
-    ? []
-    : sql.all(
-        qb
-          .selectFrom('lists')
-          .selectAll()
-          .where('id', 'in', [...new Set(ids)]),
-      )
-const boardLists = fixedQuery((boardId: string) => qb.selectFrom('lists').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('created_at'))
-export const listsOfBoard = (sql: Sql, boardId: string): ListsTable[] => sql.all(boardLists(boardId))
-export const insertList = (sql: Sql, row: ListsTable) => sql.run(qb.insertInto('lists').values(row))
-export const updateListRow = (sql: Sql, id: string, set: Partial<ListsTable>) => sql.run(qb.updateTable('lists').set(set).where('id', '=', id))
-export const deleteListRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('lists').where('id', '=', id))
-export const maxListPosition = (sql: Sql, boardId: string): number =>
-  sql.first(
-    qb
+const listById = fixedQuery((q: Q, id: string) => q.selectFrom('lists').selectAll().where('id', '=', id))
+export const getList = (q: Q, id: string) => firstOf(q, listById(q, id))
+export const getLists = (q: Q, ids: readonly string[]) => rowsByIds(q, 'lists', ids)
+const boardLists = fixedQuery((q: Q, boardId: string) =>
+  q.selectFrom('lists').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('created_at'),
+)
+export const listsOfBoard = (q: Q, boardId: string): Promise<ListsTable[]> => rowsOf(q, boardLists(q, boardId))
+export const insertList = (q: Q, row: ListsTable) => q.insertInto('lists').values(row).execute()
+export const updateListRow = (q: Q, id: string, set: Partial<ListsTable>) => q.updateTable('lists').set(set).where('id', '=', id).execute()
+export const deleteListRow = (q: Q, id: string) => q.deleteFrom('lists').where('id', '=', id).execute()
+export const maxListPosition = async (q: Q, boardId: string): Promise<number> =>
+  (
+    await q
       .selectFrom('lists')
       .select((eb) => eb.fn.max('position').as('p'))
-      .where('board_id', '=', boardId),
+      .where('board_id', '=', boardId)
+      .executeTakeFirst()
   )?.p ?? 0
 
 /** The lists of a page of boards, in one query. */
-export const listsOfBoards = (sql: Sql, ids: readonly string[]): ListsTable[] =>
+export const listsOfBoards = async (q: Q, ids: readonly string[]): Promise<ListsTable[]> =>
   ids.length === 0
     ? []
-    : sql.all(
-        qb
-          .selectFrom('lists')
-          .selectAll()
-          .where('board_id', 'in', [...ids])
-          .orderBy('position'),
-      )
+    : q
+        .selectFrom('lists')
+        .selectAll()
+        .where('board_id', 'in', [...ids])
+        .orderBy('position')
+        .execute()
 
 /** Base query of the list route: the lists of the boards a user belongs to, optionally of one board. */
-export function visibleListsQuery(userId: string, boardId?: string) {
-  const q = qb.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(userId))
-  return boardId ? q.where('lists.board_id', '=', boardId) : q
+export function visibleListsQuery(q: Q, userId: string, boardId?: string) {
+  const query = q.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(q, userId))
+  return boardId ? query.where('lists.board_id', '=', boardId) : query
 }

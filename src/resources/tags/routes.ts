@@ -22,7 +22,7 @@ export const tagRoutes = [
     responses: {
       200: { description: 'A page of tags', schema: pageSchema(TagSchema.extend({ expand: z.strictObject({ board: BoardSchema }).optional() }), 'TagPage') },
     },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listTags(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listTags(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -34,7 +34,7 @@ export const tagRoutes = [
     body: CreateTagBody,
     errors: [404, 409],
     responses: { 201: { description: 'The tag', schema: Tag } },
-    handler: ({ deps, actor, body }) => ({ status: 201, body: { tag: createTag(deps, actor, body) } }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: { tag: await createTag(deps, actor, body) } }),
   }),
   defineRoute({
     method: 'get',
@@ -45,7 +45,7 @@ export const tagRoutes = [
     summary: 'Get a tag',
     params: idParam,
     responses: { 200: { description: 'The tag', schema: Tag } },
-    handler: ({ deps, actor, params }) => ({ status: 200, body: { tag: getTagFor(deps, actor, params.id) } }),
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { tag: await getTagFor(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'patch',
@@ -58,7 +58,7 @@ export const tagRoutes = [
     body: UpdateTagBody,
     errors: [409],
     responses: { 200: { description: 'The tag', schema: Tag } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { tag: updateTag(deps, actor, params.id, body) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { tag: await updateTag(deps, actor, params.id, body) } }),
   }),
   defineRoute({
     method: 'delete',
@@ -69,8 +69,8 @@ export const tagRoutes = [
     summary: 'Delete a tag (it leaves every card)',
     params: idParam,
     responses: { 204: { description: 'Deleted' } },
-    handler: ({ deps, actor, params }) => {
-      deleteTag(deps, actor, params.id)
+    handler: async ({ deps, actor, params }) => {
+      await deleteTag(deps, actor, params.id)
       return { status: 204 }
     },
   }),

@@ -2,6 +2,7 @@
 import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
+import type { Q } from '../../db/database.js'
 import type { TagsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
@@ -14,55 +15,55 @@ import { TAG_LIST } from './query.js'
 import type { CreateTagInput, UpdateTagInput } from './schema.js'
 import { deleteTagRow, getTag, getTagByName, insertTag, updateTagRow, visibleTagsQuery } from './store.js'
 
-const visibleTag = (deps: Deps, actor: Actor, id: string): TagsTable => visibleOnBoard(deps.sql, actor, getTag(deps.sql, id), 'tag')
+const visibleTag = async (q: Q, actor: Actor, id: string): Promise<TagsTable> => visibleOnBoard(q, actor, await getTag(q, id), 'tag')
 
-export const getTagFor = (deps: Deps, actor: Actor, id: string) => tagView(visibleTag(deps, actor, id))
+export const getTagFor = async (deps: Deps, actor: Actor, id: string) => tagView(await visibleTag(deps.db.q, actor, id))
 
 /** Tags of the boards the caller belongs to, or of one board. */
 export function listTags(deps: Deps, actor: Actor, params: ListParams & { board?: string }) {
+  const { q } = deps.db
   return listPage(
-    deps.sql,
-    visibleTagsQuery(actor.user.id, params.board),
+    deps.db,
+    visibleTagsQuery(q, actor.user.id, params.board),
     TAG_LIST,
     params,
-    (rows: TagsTable[], expand) => expandBoard(deps.sql, rows.map(tagView), expand),
-    { anchored: Boolean(params.board) },
+    (rows: TagsTable[], expand) => expandBoard(q, rows.map(tagView), expand),
+    {
+      anchored: Boolean(params.board),
+    },
   )
 }
 
 export function createTag(deps: Deps, actor: Actor, input: CreateTagInput) {
-  const { sql } = deps
-  return sql.tx(() => {
-    const board = visibleBoard(sql, actor, input.board)
-    if (getTagByName(sql, board.id, input.name)) throw conflict(`The board already has a tag named "${input.name}".`)
+  return deps.db.tx(async (tx) => {
+    const board = await visibleBoard(tx.q, actor, input.board)
+    if (await getTagByName(tx.q, board.id, input.name)) throw conflict(`The board already has a tag named "${input.name}".`)
     const at = isoAt(deps.clock.now())
     const row: TagsTable = { id: newId(), board_id: board.id, name: input.name, color: input.color ?? null, created_at: at, updated_at: at }
-    insertTag(sql, row)
-    emitEvent(deps, { name: 'tag.created', boardId: board.id, data: tagEventData(row, board, actor) })
+    await insertTag(tx.q, row)
+    await emitEvent(deps, tx, { name: 'tag.created', boardId: board.id, data: tagEventData(row, board, actor) })
     return tagView(row)
   })
 }
 
 export function updateTag(deps: Deps, actor: Actor, id: string, input: UpdateTagInput) {
-  const { sql } = deps
-  return sql.tx(() => {
-    const tag = visibleTag(deps, actor, id)
+  return deps.db.tx(async ({ q }) => {
+    const tag = await visibleTag(q, actor, id)
     if (input.name !== undefined) {
-      const clash = getTagByName(sql, tag.board_id, input.name)
+      const clash = await getTagByName(q, tag.board_id, input.name)
       if (clash && clash.id !== id) throw conflict(`The board already has a tag named "${input.name}".`)
     }
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-    updateTagRow(sql, id, { ...set, updated_at: isoAt(deps.clock.now()) })
-    return tagView(getTag(sql, id)!)
+    await updateTagRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
+    return tagView((await getTag(q, id))!)
   })
 }
 
-export function deleteTag(deps: Deps, actor: Actor, id: string): void {
-  const { sql } = deps
-  sql.tx(() => {
-    const tag = visibleTag(deps, actor, id)
-    const board = visibleBoard(sql, actor, tag.board_id)
-    deleteTagRow(sql, id)
-    emitEvent(deps, { name: 'tag.deleted', boardId: board.id, data: tagEventData(tag, board, actor) })
+export function deleteTag(deps: Deps, actor: Actor, id: string): Promise<void> {
+  return deps.db.tx(async (tx) => {
+    const tag = await visibleTag(tx.q, actor, id)
+    const board = await visibleBoard(tx.q, actor, tag.board_id)
+    await deleteTagRow(tx.q, id)
+    await emitEvent(deps, tx, { name: 'tag.deleted', boardId: board.id, data: tagEventData(tag, board, actor) })
   })
 }

@@ -1,35 +1,26 @@
 // Tag queries; names are unique per board, case-insensitively.
 import { memberBoardIds } from '../../access/visibility.js'
-import type { Sql } from '../../db/sql.js'
-import { qb } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
+import { rowsByIds } from '../../db/sql.js'
 import type { TagsTable } from '../../db/types.js'
 
-export const getTag = (sql: Sql, id: string) => sql.first(qb.selectFrom('tags').selectAll().where('id', '=', id))
-export const getTags = (sql: Sql, ids: readonly string[]): TagsTable[] =>
-  ids.length === 0
-    ? []
-    : sql.all(
-        qb
-          .selectFrom('tags')
-          .selectAll()
-          .where('id', 'in', [...new Set(ids)]),
-      )
-export const tagsOfBoard = (sql: Sql, boardId: string): TagsTable[] =>
-  sql.all(qb.selectFrom('tags').selectAll().where('board_id', '=', boardId).orderBy('name'))
-export const getTagByName = (sql: Sql, boardId: string, name: string) =>
-  sql.first(
-    qb
-      .selectFrom('tags')
-      .selectAll()
-      .where('board_id', '=', boardId)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase())),
-  )
-export const insertTag = (sql: Sql, row: TagsTable) => sql.run(qb.insertInto('tags').values(row))
-export const updateTagRow = (sql: Sql, id: string, set: Partial<TagsTable>) => sql.run(qb.updateTable('tags').set(set).where('id', '=', id))
-export const deleteTagRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('tags').where('id', '=', id))
+export const getTag = (q: Q, id: string) => q.selectFrom('tags').selectAll().where('id', '=', id).executeTakeFirst()
+export const getTags = (q: Q, ids: readonly string[]) => rowsByIds(q, 'tags', ids)
+export const tagsOfBoard = (q: Q, boardId: string): Promise<TagsTable[]> =>
+  q.selectFrom('tags').selectAll().where('board_id', '=', boardId).orderBy('name').execute()
+export const getTagByName = (q: Q, boardId: string, name: string) =>
+  q
+    .selectFrom('tags')
+    .selectAll()
+    .where('board_id', '=', boardId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+    .executeTakeFirst()
+export const insertTag = (q: Q, row: TagsTable) => q.insertInto('tags').values(row).execute()
+export const updateTagRow = (q: Q, id: string, set: Partial<TagsTable>) => q.updateTable('tags').set(set).where('id', '=', id).execute()
+export const deleteTagRow = (q: Q, id: string) => q.deleteFrom('tags').where('id', '=', id).execute()
 
 /** Base query of the tag route: the tags of the boards a user belongs to, optionally of one board. */
-export function visibleTagsQuery(userId: string, boardId?: string) {
-  const q = qb.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(userId))
-  return boardId ? q.where('tags.board_id', '=', boardId) : q
+export function visibleTagsQuery(q: Q, userId: string, boardId?: string) {
+  const query = q.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(q, userId))
+  return boardId ? query.where('tags.board_id', '=', boardId) : query
 }

@@ -12,12 +12,12 @@ const TOKEN_SHAPE = /^tt_[0-9A-Za-z]{40,200}$/
 const TOUCH_INTERVAL_MS = 60_000
 const lastTouched = new Map<string, number>()
 
-export function authenticate(req: Request, deps: Deps): Actor {
+export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
   const header = req.headers.authorization
   if (!header) throw unauthorized('The Authorization header is missing; send "Authorization: Bearer tt_...".')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
   if (!match || !TOKEN_SHAPE.test(match[1])) throw unauthorized('The Authorization header must be "Bearer tt_..." with a taskd token.')
-  const found = findTokenByHash(deps.sql, sha256Hex(match[1]))
+  const found = await findTokenByHash(deps.db.q, sha256Hex(match[1]))
   if (!found) throw unauthorized('The token is unknown or has been revoked.')
   const now = deps.clock.now()
   if (found.token.expires_at !== null && Date.parse(found.token.expires_at) <= now) throw unauthorized('The token has expired.')
@@ -25,7 +25,7 @@ export function authenticate(req: Request, deps: Deps): Actor {
   const last = lastTouched.get(key) ?? 0
   if (now - last >= TOUCH_INTERVAL_MS || now < last) {
     lastTouched.set(key, now)
-    touchToken(deps.sql, found.token.id, isoAt(now))
+    await touchToken(deps.db.q, found.token.id, isoAt(now))
   }
   return { user: found.user, tokenId: found.token.id, permission: found.token.permission }
 }

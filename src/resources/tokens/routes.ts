@@ -23,7 +23,7 @@ export const tokenRoutes = [
         schema: pageSchema(TokenSchema.extend({ expand: z.strictObject({ owner: UserSchema }).optional() }), 'TokenPage'),
       },
     },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listTokens(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listTokens(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -38,7 +38,7 @@ export const tokenRoutes = [
     responses: {
       201: { description: 'The token and its raw value', schema: z.strictObject({ token: TokenSchema, value: z.string() }).meta({ id: 'CreatedToken' }) },
     },
-    handler: ({ deps, actor, body }) => ({ status: 201, body: createToken(deps, actor, body) }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: await createToken(deps, actor, body) }),
   }),
   defineRoute({
     method: 'delete',
@@ -49,8 +49,8 @@ export const tokenRoutes = [
     summary: 'Revoke a token (its creator, or any token for owners and admins); it answers 401 at once',
     params: idParam,
     responses: { 204: { description: 'Revoked' } },
-    handler: ({ deps, actor, params }) => {
-      revokeToken(deps, actor, params.id)
+    handler: async ({ deps, actor, params }) => {
+      await revokeToken(deps, actor, params.id)
       return { status: 204 }
     },
   }),

@@ -1,7 +1,7 @@
 // Personal access tokens: creation (value shown once), listing and revocation.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
-import type { Sql } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { TokensTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, notFound, unprocessable } from '../../errors.js'
@@ -21,8 +21,8 @@ export function parseExpiry(value: string): number | null {
 }
 
 /** Inserts a token for a user; used by the API and the CLI. Full tokens are for owners and admins only. */
-export function issueToken(sql: Sql, now: number, userId: string, input: CreateTokenInput) {
-  const user = getUser(sql, userId)
+export async function issueToken(q: Q, now: number, userId: string, input: CreateTokenInput) {
+  const user = await getUser(q, userId)
   if (!user) throw notFound('user')
   if (input.permission === 'full' && user.role === 'member') {
     throw unprocessable('Only workspace owners and admins can hold a Full Access token.', [{ path: 'permission', message: 'full needs an owner or admin' }])
@@ -46,25 +46,28 @@ export function issueToken(sql: Sql, now: number, userId: string, input: CreateT
     last_used_at: null,
     created_at: isoAt(now),
   }
-  insertToken(sql, row)
+  await insertToken(q, row)
   return { token: tokenView(row, { id: user.id, name: user.name }), value }
 }
 
-export function createToken(deps: Deps, actor: Actor, input: CreateTokenInput) {
+export async function createToken(deps: Deps, actor: Actor, input: CreateTokenInput) {
   // A lesser token must not mint a Full Access one, or a leaked write token would escalate.
   if (input.permission === 'full' && isAdmin(actor) && actor.permission !== 'full') {
     throw forbidden('Creating a Full Access token needs a Full Access token.')
   }
-  return deps.sql.tx(() => issueToken(deps.sql, deps.clock.now(), actor.user.id, input))
+  return deps.db.tx((tx) => issueToken(tx.q, deps.clock.now(), actor.user.id, input))
 }
 
 /** Your own tokens; owners and admins see every token of the workspace. */
 export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
-  return listPage(deps.sql, tokensQuery(isAdmin(actor) ? undefined : actor.user.id), TOKEN_LIST, params, (rows: TokensTable[], expand) => {
+  const { q } = deps.db
+  return listPage(deps.db, tokensQuery(q, isAdmin(actor) ? undefined : actor.user.id), TOKEN_LIST, params, async (rows: TokensTable[], expand) => {
     const owners = new Map(
-      getUsers(
-        deps.sql,
-        rows.map((r) => r.user_id),
+      (
+        await getUsers(
+          q,
+          rows.map((r) => r.user_id),
+        )
       ).map((u) => [u.id, u]),
     )
     return rows.map((r) => {
@@ -75,10 +78,10 @@ export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
   })
 }
 
-export function revokeToken(deps: Deps, actor: Actor, id: string): void {
-  deps.sql.tx(() => {
-    const token = getToken(deps.sql, id)
+export function revokeToken(deps: Deps, actor: Actor, id: string): Promise<void> {
+  return deps.db.tx(async ({ q }) => {
+    const token = await getToken(q, id)
     if (!token || (token.user_id !== actor.user.id && !isAdmin(actor))) throw notFound('token')
-    deleteToken(deps.sql, id)
+    await deleteToken(q, id)
   })
 }

@@ -1,10 +1,10 @@
 // Token queries: lookup by hash (with its user), the throttled last-use mark, CRUD and the list's base query.
-import type { Sql } from '../../db/sql.js'
-import { fixedQuery, qb } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
+import { firstOf, fixedQuery } from '../../db/sql.js'
 import type { TokensTable, UsersTable } from '../../db/types.js'
 
-const byHash = fixedQuery((hash: string) =>
-  qb
+const byHash = fixedQuery((q: Q, hash: string) =>
+  q
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .select([
@@ -27,8 +27,8 @@ const byHash = fixedQuery((hash: string) =>
     .where('tokens.hash', '=', hash),
 )
 
-export function findTokenByHash(sql: Sql, hash: string): { token: TokensTable; user: UsersTable } | undefined {
-  const row = sql.first(byHash(hash))
+export async function findTokenByHash(q: Q, hash: string): Promise<{ token: TokensTable; user: UsersTable } | undefined> {
+  const row = await firstOf(q, byHash(q, hash))
   if (!row) return undefined
   return {
     token: {
@@ -46,33 +46,23 @@ export function findTokenByHash(sql: Sql, hash: string): { token: TokensTable; u
   }
 }
 
-const touch = fixedQuery((id: string, at: string) => qb.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id))
-export function touchToken(sql: Sql, id: string, at: string): void {
-  sql.run(touch(id, at))
-}
+const touch = fixedQuery((q: Q, id: string, at: string) => q.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id))
+export const touchToken = (q: Q, id: string, at: string) => q.executeQuery(touch(q, id, at))
 
-export function insertToken(sql: Sql, row: TokensTable): void {
-  sql.run(qb.insertInto('tokens').values(row))
-}
-
-export function getToken(sql: Sql, id: string): TokensTable | undefined {
-  return sql.first(qb.selectFrom('tokens').selectAll().where('id', '=', id))
-}
-
-export function deleteToken(sql: Sql, id: string): void {
-  sql.run(qb.deleteFrom('tokens').where('id', '=', id))
-}
+export const insertToken = (q: Q, row: TokensTable) => q.insertInto('tokens').values(row).execute()
+export const getToken = (q: Q, id: string) => q.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()
+export const deleteToken = (q: Q, id: string) => q.deleteFrom('tokens').where('id', '=', id).execute()
 
 /** Base query of the token list: one owner's tokens, or every token. */
-export const tokensQuery = (ownerId?: string) => (ownerId ? qb.selectFrom('tokens').where('tokens.user_id', '=', ownerId) : qb.selectFrom('tokens'))
+export const tokensQuery = (q: Q, ownerId?: string) => (ownerId ? q.selectFrom('tokens').where('tokens.user_id', '=', ownerId) : q.selectFrom('tokens'))
 
 /** Tokens with their owners' emails, oldest first, for the CLI's table. */
-export const tokensWithOwners = (sql: Sql, email?: string) => {
-  let q = qb
+export const tokensWithOwners = (q: Q, email?: string) => {
+  let query = q
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .select(['tokens.id', 'tokens.name', 'tokens.permission', 'tokens.prefix', 'tokens.expires_at', 'tokens.last_used_at', 'users.email'])
     .orderBy('tokens.created_at')
-  if (email) q = q.where('users.email', '=', email)
-  return sql.all(q)
+  if (email) query = query.where('users.email', '=', email)
+  return query.execute()
 }

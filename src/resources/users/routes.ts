@@ -35,7 +35,7 @@ export const userRoutes = [
         schema: pageSchema(UserSchema.extend({ expand: z.strictObject({ boards: z.array(BoardSchema) }).optional() }), 'UserPage'),
       },
     },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listUsers(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listUsers(deps, actor, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -46,7 +46,7 @@ export const userRoutes = [
     summary: 'Get a user',
     params: idParam,
     responses: { 200: { description: 'The user', schema: User } },
-    handler: ({ deps, params }) => ({ status: 200, body: { user: getUserFor(deps, params.id) } }),
+    handler: async ({ deps, params }) => ({ status: 200, body: { user: await getUserFor(deps, params.id) } }),
   }),
   defineRoute({
     method: 'post',
@@ -58,7 +58,7 @@ export const userRoutes = [
     body: CreateUserBody,
     errors: [409],
     responses: { 201: { description: 'The new user', schema: User } },
-    handler: ({ deps, actor, body }) => ({ status: 201, body: { user: createUser(deps, actor, body) } }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: { user: await createUser(deps, actor, body) } }),
   }),
   defineRoute({
     method: 'patch',
@@ -71,6 +71,6 @@ export const userRoutes = [
     body: UpdateUserBody,
     errors: [409],
     responses: { 200: { description: 'The user', schema: User } },
-    handler: ({ deps, actor, params, body }) => ({ status: 200, body: { user: updateUser(deps, actor, params.id, body) } }),
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { user: await updateUser(deps, actor, params.id, body) } }),
   }),
 ]

@@ -1,7 +1,7 @@
 // Users and the workspace: the caller, the user list, creation, role changes, the first owner.
 import { type Actor, isAdmin, type Role } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
-import type { Sql } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { conflict, forbidden, notFound, unprocessable } from '../../errors.js'
@@ -15,38 +15,39 @@ import type { CreateUserInput, UpdateUserInput, UserView } from './schema.js'
 import { countOwners, countUsers, getUser, getUserByEmail, getWorkspace, insertUser, insertWorkspace, updateUserRow, usersQuery } from './store.js'
 
 /** Creates the workspace row when the database is new. */
-export function ensureWorkspace(sql: Sql, now: number): void {
-  if (!getWorkspace(sql)) insertWorkspace(sql, { id: newId(), name: 'Workspace', created_at: isoAt(now) })
+export async function ensureWorkspace(q: Q, now: number): Promise<void> {
+  if (!(await getWorkspace(q))) await insertWorkspace(q, { id: newId(), name: 'Workspace', created_at: isoAt(now) })
 }
 
-export const isWorkspaceEmpty = (sql: Sql): boolean => countUsers(sql) === 0
+export const isWorkspaceEmpty = async (q: Q): Promise<boolean> => (await countUsers(q)) === 0
 
 /** Inserts a user; used by the API, the CLI and first-run setup. */
-export function insertNewUser(sql: Sql, now: number, input: { email: string; name: string; role: Role; kind?: UsersTable['kind'] }): UsersTable {
-  if (getUserByEmail(sql, input.email)) throw conflict(`A user with email ${input.email} already exists.`)
+export async function insertNewUser(q: Q, now: number, input: { email: string; name: string; role: Role; kind?: UsersTable['kind'] }): Promise<UsersTable> {
+  if (await getUserByEmail(q, input.email)) throw conflict(`A user with email ${input.email} already exists.`)
   const row: UsersTable = { id: newId(), email: input.email, name: input.name, role: input.role, kind: input.kind ?? 'human', created_at: isoAt(now) }
-  insertUser(sql, row)
+  await insertUser(q, row)
   return row
 }
 
 export const getMe = (actor: Actor): UserView => userView(actor.user)
 
-export function getUserFor(deps: Deps, id: string): UserView {
-  const user = getUser(deps.sql, id)
+export async function getUserFor(deps: Deps, id: string): Promise<UserView> {
+  const user = await getUser(deps.db.q, id)
   if (!user) throw notFound('user')
   return userView(user)
 }
 
 /** Every user of the workspace; `expand=boards` lists the boards each one shares with the caller. */
 export function listUsers(deps: Deps, actor: Actor, params: ListParams) {
-  return listPage(deps.sql, usersQuery(), USER_LIST, params, (rows: UsersTable[], expand) => {
+  const { q } = deps.db
+  return listPage(deps.db, usersQuery(q), USER_LIST, params, async (rows: UsersTable[], expand) => {
     if (!expand.has('boards')) return rows.map(userView)
-    const shared = boardsSharedWith(
-      deps.sql,
+    const shared = await boardsSharedWith(
+      q,
       rows.map((r) => r.id),
       actor.user.id,
     )
-    const views = new Map(boardViews(deps.sql, shared).map((b) => [b.id, b]))
+    const views = new Map((await boardViews(q, shared)).map((b) => [b.id, b]))
     return rows.map((r) => ({ ...userView(r), expand: { boards: shared.filter((b) => b.user_id === r.id).map((b) => views.get(b.id)!) } }))
   })
 }
@@ -58,24 +59,24 @@ function assertCanManageRoles(actor: Actor, targetRole: Role | undefined, newRol
   }
 }
 
-export function createUser(deps: Deps, actor: Actor, input: CreateUserInput): UserView {
+export async function createUser(deps: Deps, actor: Actor, input: CreateUserInput): Promise<UserView> {
   assertCanManageRoles(actor, undefined, input.role)
-  return userView(deps.sql.tx(() => insertNewUser(deps.sql, deps.clock.now(), input)))
+  return userView(await deps.db.tx((tx) => insertNewUser(tx.q, deps.clock.now(), input)))
 }
 
-export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUserInput): UserView {
-  return deps.sql.tx(() => {
-    const user = getUser(deps.sql, id)
+export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
+  return deps.db.tx(async ({ q }) => {
+    const user = await getUser(q, id)
     if (!user) throw notFound('user')
     assertCanManageRoles(actor, user.role, input.role)
-    if (user.role === 'owner' && input.role && input.role !== 'owner' && countOwners(deps.sql) === 1) {
+    if (user.role === 'owner' && input.role && input.role !== 'owner' && (await countOwners(q)) === 1) {
       throw conflict('The workspace must keep at least one owner.')
     }
-    if (input.email && input.email.toLowerCase() !== user.email.toLowerCase() && getUserByEmail(deps.sql, input.email)) {
+    if (input.email && input.email.toLowerCase() !== user.email.toLowerCase() && (await getUserByEmail(q, input.email))) {
       throw unprocessable('The request body is not valid.', [{ path: 'email', message: 'This email is already used by another user.' }])
     }
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-    if (Object.keys(set).length) updateUserRow(deps.sql, id, set)
-    return userView(getUser(deps.sql, id)!)
+    if (Object.keys(set).length) await updateUserRow(q, id, set)
+    return userView((await getUser(q, id))!)
   })
 }

@@ -1,32 +1,23 @@
 // User and workspace queries.
-import type { Sql } from '../../db/sql.js'
-import { qb } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
+import { rowsByIds } from '../../db/sql.js'
 import type { UsersTable } from '../../db/types.js'
 
-export const getUser = (sql: Sql, id: string) => sql.first(qb.selectFrom('users').selectAll().where('id', '=', id))
-export const getUserByEmail = (sql: Sql, email: string) => sql.first(qb.selectFrom('users').selectAll().where('email', '=', email))
-export const getUsers = (sql: Sql, ids: readonly string[]): UsersTable[] =>
-  ids.length === 0
-    ? []
-    : sql.all(
-        qb
-          .selectFrom('users')
-          .selectAll()
-          .where('id', 'in', [...new Set(ids)]),
-      )
-export const insertUser = (sql: Sql, row: UsersTable) => sql.run(qb.insertInto('users').values(row))
-export const updateUserRow = (sql: Sql, id: string, set: Partial<UsersTable>) => sql.run(qb.updateTable('users').set(set).where('id', '=', id))
-export const countUsers = (sql: Sql) => sql.first(qb.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')))!.n
-export const countOwners = (sql: Sql) =>
-  sql.first(
-    qb
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('role', '=', 'owner'),
-  )!.n
+export const getUser = (q: Q, id: string) => q.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+export const getUserByEmail = (q: Q, email: string) => q.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+export const getUsers = (q: Q, ids: readonly string[]) => rowsByIds(q, 'users', ids)
+export const insertUser = (q: Q, row: UsersTable) => q.insertInto('users').values(row).execute()
+export const updateUserRow = (q: Q, id: string, set: Partial<UsersTable>) => q.updateTable('users').set(set).where('id', '=', id).execute()
+const count = async (q: Q, role?: UsersTable['role']): Promise<number> => {
+  let query = q.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
+  if (role) query = query.where('role', '=', role)
+  return Number((await query.executeTakeFirstOrThrow()).n)
+}
+export const countUsers = (q: Q) => count(q)
+export const countOwners = (q: Q) => count(q, 'owner')
 
-export const getWorkspace = (sql: Sql) => sql.first(qb.selectFrom('workspace').selectAll())
-export const insertWorkspace = (sql: Sql, row: { id: string; name: string; created_at: string }) => sql.run(qb.insertInto('workspace').values(row))
+export const getWorkspace = (q: Q) => q.selectFrom('workspace').selectAll().executeTakeFirst()
+export const insertWorkspace = (q: Q, row: { id: string; name: string; created_at: string }) => q.insertInto('workspace').values(row).execute()
 
 /** Base query of the user list. */
-export const usersQuery = () => qb.selectFrom('users')
+export const usersQuery = (q: Q) => q.selectFrom('users')

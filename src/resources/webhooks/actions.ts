@@ -21,19 +21,20 @@ const SAMPLES_SHOWN = 10
 export const listEventCatalog = () => eventCatalog()
 
 /** A member who left a board no longer sees the bodies of its events, even in their own subscription's log. */
-export function webhookLogs(deps: Deps, actor: Actor, id: string): LogView[] {
-  const logs = listLogs(deps.sql, visibleWebhook(deps, actor, id).id)
+export async function webhookLogs(deps: Deps, actor: Actor, id: string): Promise<LogView[]> {
+  const { q } = deps.db
+  const logs = await listLogs(q, (await visibleWebhook(q, actor, id)).id)
   if (isAdmin(actor)) return logs.map(logView)
-  const mine = new Set(deps.sql.all(memberBoardIds(actor.user.id)).map((r) => r.board_id))
+  const mine = new Set((await memberBoardIds(q, actor.user.id).execute()).map((r) => r.board_id))
   return logs.filter((l) => l.board_id === null || mine.has(l.board_id)).map(logView)
 }
 
 /** A `webhook.test` delivery through the saved subscription: same queue, signature, credentials and log as a real one. */
-export function sendTestDelivery(deps: Deps, actor: Actor, id: string): { delivery_id: string } {
-  const deliveryId = deps.sql.tx(() => {
-    const sub = visibleWebhook(deps, actor, id)
+export async function sendTestDelivery(deps: Deps, actor: Actor, id: string): Promise<{ delivery_id: string }> {
+  const deliveryId = await deps.db.tx(async (tx) => {
+    const sub = await visibleWebhook(tx.q, actor, id)
     const now = deps.clock.now()
-    return enqueueDelivery(deps, {
+    return enqueueDelivery(deps, tx, {
       webhookId: sub.id,
       eventId: null,
       boardId: null,
@@ -47,23 +48,23 @@ export function sendTestDelivery(deps: Deps, actor: Actor, id: string): { delive
       },
     })
   })
-  deps.onOutboxWrite()
   return { delivery_id: deliveryId }
 }
 
 /** Re-delivers the newest real event the subscription would receive (its events, its boards, its creator's reach) with a fresh delivery id. */
-export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): { delivery_id: string; event: string } {
-  const result = deps.sql.tx(() => {
-    const sub = visibleWebhook(deps, actor, id)
+export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): Promise<{ delivery_id: string; event: string }> {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
+    const sub = await visibleWebhook(q, actor, id)
     const selected = expandEventSelectors(JSON.parse(sub.events) as string[])
     const names = typeof selected === 'string' ? [] : [...selected].filter((e) => e !== 'webhook.test')
     if (names.length === 0) throw notFound("event for this subscription's events")
-    const boards = boardsOfWebhooks(deps.sql, [sub.id]).get(sub.id) ?? []
+    const boards = (await boardsOfWebhooks(q, [sub.id])).get(sub.id) ?? []
     if (!sub.all_boards && boards.length === 0) throw notFound("event for this subscription's boards")
-    const creator = getUser(deps.sql, sub.created_by)
-    const ev = newestEvent(deps.sql, names, sub.all_boards ? null : boards, creator?.role === 'member' ? creator.id : undefined)
+    const creator = await getUser(q, sub.created_by)
+    const ev = await newestEvent(q, names, sub.all_boards ? null : boards, creator?.role === 'member' ? creator.id : undefined)
     if (!ev) throw notFound("event for this subscription's events")
-    const deliveryId = enqueueDelivery(deps, {
+    const deliveryId = await enqueueDelivery(deps, tx, {
       webhookId: sub.id,
       eventId: ev.id,
       boardId: ev.board_id,
@@ -74,15 +75,13 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): { deli
     })
     return { delivery_id: deliveryId, event: ev.name }
   })
-  deps.onOutboxWrite()
-  return result
 }
 
 /** Recent events in the delivery shape, from boards the caller belongs to; nothing is sent. */
-export function listSamples(deps: Deps, actor: Actor, event: string | undefined): SampleView[] {
+export async function listSamples(deps: Deps, actor: Actor, event: string | undefined): Promise<SampleView[]> {
   if (event !== undefined && !isEventName(event))
     throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${EVENT_NAMES.join(', ')}.` }])
   // Events of no board (audit) are workspace-wide, which only owners and admins may see.
-  const rows = recentEvents(deps.sql, actor.user.id, isAdmin(actor), event, SAMPLES_SHOWN)
+  const rows = await recentEvents(deps.db.q, actor.user.id, isAdmin(actor), event, SAMPLES_SHOWN)
   return rows.map((e) => ({ id: e.id, event: e.name, timestamp: e.created_at, data: JSON.parse(e.data) as Record<string, unknown> }))
 }

@@ -1,5 +1,5 @@
 // Subscriptions and delivery-log entries in API shape: never a secret or a credential, only whether they exist.
-import type { Sql } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { WebhookLogsTable, WebhooksTable } from '../../db/types.js'
 import { redactStaticHeaders } from '../../webhooks/headers.js'
 import { boardsOfWebhooks } from '../../webhooks/store.js'
@@ -7,15 +7,17 @@ import { userRefOf } from '../users/present.js'
 import { getUsers } from '../users/store.js'
 import type { LogView, WebhookView } from './schema.js'
 
-export function webhookViews(sql: Sql, rows: WebhooksTable[]): WebhookView[] {
-  const boards = boardsOfWebhooks(
-    sql,
+export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<WebhookView[]> {
+  const boards = await boardsOfWebhooks(
+    q,
     rows.map((r) => r.id),
   )
   const users = new Map(
-    getUsers(
-      sql,
-      rows.map((r) => r.created_by),
+    (
+      await getUsers(
+        q,
+        rows.map((r) => r.created_by),
+      )
     ).map((u) => [u.id, u]),
   )
   return rows.map((r) => ({

@@ -32,7 +32,7 @@ export const webhookRoutes = [
     summary: 'Recent events in the delivery shape, from your boards; nothing is sent',
     query: z.object({ event: z.string().max(100).optional().meta({ description: 'Event name; 400 when unknown.' }) }),
     responses: { 200: { description: 'Newest first', schema: z.strictObject({ items: z.array(SampleSchema) }).meta({ id: 'WebhookSampleList' }) } },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: { items: listSamples(deps, actor, query.event) } }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: { items: await listSamples(deps, actor, query.event) } }),
   }),
   defineRoute({
     method: 'get',
@@ -48,7 +48,7 @@ export const webhookRoutes = [
         schema: pageSchema(WebhookSchema.extend({ expand: z.strictObject({ boards: z.array(BoardSchema) }).optional() }), 'WebhookPage'),
       },
     },
-    handler: ({ deps, actor, query }) => ({ status: 200, body: listWebhooks(deps, actor, query) }),
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listWebhooks(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -71,7 +71,7 @@ export const webhookRoutes = [
     summary: 'Get a subscription',
     params: idParam,
     responses: { 200: { description: 'The subscription', schema: envelope('webhook', WebhookSchema) } },
-    handler: ({ deps, actor, params }) => ({ status: 200, body: { webhook: getWebhookFor(deps, actor, params.id) } }),
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { webhook: await getWebhookFor(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'patch',
@@ -94,8 +94,8 @@ export const webhookRoutes = [
     summary: 'Delete a subscription and its pending deliveries',
     params: idParam,
     responses: { 204: { description: 'Deleted' } },
-    handler: ({ deps, actor, params }) => {
-      deleteWebhook(deps, actor, params.id)
+    handler: async ({ deps, actor, params }) => {
+      await deleteWebhook(deps, actor, params.id)
       return { status: 204 }
     },
   }),
@@ -108,7 +108,7 @@ export const webhookRoutes = [
     summary: 'The last 25 delivery attempts, newest first',
     params: idParam,
     responses: { 200: { description: 'Attempts', schema: z.strictObject({ items: z.array(LogSchema) }).meta({ id: 'WebhookLogList' }) } },
-    handler: ({ deps, actor, params }) => ({ status: 200, body: { items: webhookLogs(deps, actor, params.id) } }),
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { items: await webhookLogs(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'post',
@@ -119,7 +119,7 @@ export const webhookRoutes = [
     summary: 'Send a webhook.test delivery through the saved subscription',
     params: idParam,
     responses: { 202: { description: 'Queued', schema: z.strictObject({ delivery_id: z.string() }).meta({ id: 'QueuedDelivery' }) } },
-    handler: ({ deps, actor, params }) => ({ status: 202, body: sendTestDelivery(deps, actor, params.id) }),
+    handler: async ({ deps, actor, params }) => ({ status: 202, body: await sendTestDelivery(deps, actor, params.id) }),
   }),
   defineRoute({
     method: 'post',
@@ -131,6 +131,6 @@ export const webhookRoutes = [
     description: '404 when the workspace has no such event yet.',
     params: idParam,
     responses: { 202: { description: 'Queued', schema: z.strictObject({ delivery_id: z.string(), event: z.string() }).meta({ id: 'QueuedSample' }) } },
-    handler: ({ deps, actor, params }) => ({ status: 202, body: sendSampleDelivery(deps, actor, params.id) }),
+    handler: async ({ deps, actor, params }) => ({ status: 202, body: await sendSampleDelivery(deps, actor, params.id) }),
   }),
 ]

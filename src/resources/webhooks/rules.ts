@@ -1,7 +1,7 @@
 // Save-time rules of outgoing subscriptions: URL, events, static headers, authentication (with write-only merge) and boards.
 import { isAdminRole } from '../../access/roles.js'
 import { memberBoardIds } from '../../access/visibility.js'
-import type { Sql } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { UsersTable } from '../../db/types.js'
 import { isAvailable } from '../../events/catalog.js'
 import { expandEventSelectors } from '../../events/names.js'
@@ -113,7 +113,7 @@ export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefine
 
 /** SPEC "Who may subscribe": owners and admins may name any boards or none (whole workspace); anyone else must
  *  name at least one board they belong to. The same 422 message covers a missing board and someone else's board. */
-export function boardProblems(sql: Sql, creator: UsersTable, boards: readonly string[]): ErrorDetail[] {
+export async function boardProblems(q: Q, creator: UsersTable, boards: readonly string[]): Promise<ErrorDetail[]> {
   if (boards.length === 0) {
     return isAdminRole(creator.role)
       ? []
@@ -121,8 +121,12 @@ export function boardProblems(sql: Sql, creator: UsersTable, boards: readonly st
   }
   const known = new Set(
     isAdminRole(creator.role)
-      ? getBoards(sql, boards).map((b) => b.id)
-      : sql.all(memberBoardIds(creator.id).where('board_members.board_id', 'in', [...new Set(boards)])).map((r) => r.board_id),
+      ? (await getBoards(q, boards)).map((b) => b.id)
+      : (
+          await memberBoardIds(q, creator.id)
+            .where('board_members.board_id', 'in', [...new Set(boards)])
+            .execute()
+        ).map((r) => r.board_id),
   )
   const details: ErrorDetail[] = []
   boards.forEach((id, i) => {

@@ -1,6 +1,7 @@
 // Outgoing webhook subscriptions: create, read, list, update, delete, with write-only secrets and who-may-see rules.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
+import type { Q } from '../../db/database.js'
 import type { WebhooksTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
@@ -17,24 +18,26 @@ import type { CreateWebhookInput, WebhookInput, WebhookView } from './schema.js'
 import { deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery } from './store.js'
 
 /** Owners and admins see every subscription, everyone else only their own; anything else is a 404. */
-export function visibleWebhook(deps: Deps, actor: Actor, id: string): WebhooksTable {
-  const row = getWebhook(deps.sql, id)
+export async function visibleWebhook(q: Q, actor: Actor, id: string): Promise<WebhooksTable> {
+  const row = await getWebhook(q, id)
   if (!row || (!isAdmin(actor) && row.created_by !== actor.user.id)) throw notFound('webhook')
   return row
 }
 
-export const getWebhookFor = (deps: Deps, actor: Actor, id: string): WebhookView => webhookViews(deps.sql, [visibleWebhook(deps, actor, id)])[0]
+export const getWebhookFor = async (deps: Deps, actor: Actor, id: string): Promise<WebhookView> =>
+  (await webhookViews(deps.db.q, [await visibleWebhook(deps.db.q, actor, id)]))[0]
 
 /** Owners and admins list every subscription, others their own; `expand=boards` shows only boards the caller may see. */
 export function listWebhooks(deps: Deps, actor: Actor, params: ListParams) {
   const mine = isAdmin(actor) ? undefined : actor.user.id
-  return listPage(deps.sql, webhooksQuery(mine), WEBHOOK_LIST, params, (rows: WebhooksTable[], expand) =>
-    expandBoards(deps.sql, webhookViews(deps.sql, rows), expand, mine),
+  const { q } = deps.db
+  return listPage(deps.db, webhooksQuery(q, mine), WEBHOOK_LIST, params, async (rows: WebhooksTable[], expand) =>
+    expandBoards(q, await webhookViews(q, rows), expand, mine),
   )
 }
 
 /** Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted. */
-export const pauseSubscriptionsOfBoard = (deps: Deps, boardId: string) => pauseSubscriptionsOnlyOn(deps.sql, boardId, isoAt(deps.clock.now()))
+export const pauseSubscriptionsOfBoard = (deps: Deps, q: Q, boardId: string) => pauseSubscriptionsOnlyOn(q, boardId, isoAt(deps.clock.now()))
 
 const invalid = (details: ErrorDetail[]) => unprocessable('The webhook is not valid.', details)
 
@@ -64,11 +67,10 @@ function applyAuth(deps: Deps, row: WebhooksTable, auth: StoredAuth): Pick<Webho
 
 export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
   await checkInput(deps, input)
-  const { sql } = deps
-  return sql.tx(() => {
+  return deps.db.tx(async ({ q }) => {
     const boards = [...new Set(input.boards ?? [])]
     const auth = mergeAuth({ type: 'none', headerName: null, creds: {} }, input.auth ?? undefined)
-    const details = [...boardProblems(sql, actor.user, boards), ...(Array.isArray(auth) ? auth : [])]
+    const details = [...(await boardProblems(q, actor.user, boards)), ...(Array.isArray(auth) ? auth : [])]
     if (details.length || Array.isArray(auth)) throw invalid(details)
     const at = isoAt(deps.clock.now())
     const row: WebhooksTable = {
@@ -94,25 +96,24 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
     const secret = nextSecret(input)
     if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
     Object.assign(row, applyAuth(deps, row, auth))
-    insertWebhook(sql, row)
-    setWebhookBoards(sql, row.id, boards)
-    return { webhook: webhookViews(sql, [row])[0], secret: secret.generated }
+    await insertWebhook(q, row)
+    await setWebhookBoards(q, row.id, boards)
+    return { webhook: (await webhookViews(q, [row]))[0], secret: secret.generated }
   })
 }
 
 export async function updateWebhook(deps: Deps, actor: Actor, id: string, input: WebhookInput) {
-  visibleWebhook(deps, actor, id)
+  await visibleWebhook(deps.db.q, actor, id)
   await checkInput(deps, input)
-  const { sql } = deps
-  return sql.tx(() => {
+  return deps.db.tx(async ({ q }) => {
     // Read again inside the transaction: the row may have changed while DNS was being checked.
-    const row = visibleWebhook(deps, actor, id)
+    const row = await visibleWebhook(q, actor, id)
     const set: Partial<WebhooksTable> = {}
     const details: ErrorDetail[] = []
     if (input.boards !== undefined) {
       // Boards are judged for the creator, whose access the deliveries carry, even when an admin edits.
-      const creator = getUser(sql, row.created_by)!
-      details.push(...boardProblems(sql, creator, [...new Set(input.boards)]))
+      const creator = (await getUser(q, row.created_by))!
+      details.push(...(await boardProblems(q, creator, [...new Set(input.boards)])))
     }
     if (input.auth !== undefined) {
       const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: openAuth(deps.secrets, row) }
@@ -130,16 +131,16 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
     if (input.boards !== undefined) set.all_boards = input.boards.length === 0 ? 1 : 0
     const secret = nextSecret(input)
     if (secret.value !== undefined) set.secret_enc = secret.value === null ? null : sealSecret(deps.secrets, row.id, secret.value)
-    updateWebhookRow(sql, id, { ...set, updated_at: isoAt(deps.clock.now()) })
-    if (input.boards !== undefined) setWebhookBoards(sql, id, [...new Set(input.boards)])
-    return { webhook: webhookViews(sql, [getWebhook(sql, id)!])[0], secret: secret.generated }
+    await updateWebhookRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
+    if (input.boards !== undefined) await setWebhookBoards(q, id, [...new Set(input.boards)])
+    return { webhook: (await webhookViews(q, [(await getWebhook(q, id))!]))[0], secret: secret.generated }
   })
 }
 
-export function deleteWebhook(deps: Deps, actor: Actor, id: string): void {
+export function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
   // Pending deliveries and logs go with it (ON DELETE CASCADE); an attempt in flight finds the row gone and records nothing.
-  deps.sql.tx(() => {
-    visibleWebhook(deps, actor, id)
-    deleteWebhookRow(deps.sql, id)
+  return deps.db.tx(async ({ q }) => {
+    await visibleWebhook(q, actor, id)
+    await deleteWebhookRow(q, id)
   })
 }

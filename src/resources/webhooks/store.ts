@@ -1,52 +1,54 @@
 // Subscription queries: rows and their boards, pausing by board, and the events a sample is taken from.
 import { sql as rawSql } from 'kysely'
 import { memberBoardIds } from '../../access/visibility.js'
-import type { Sql } from '../../db/sql.js'
-import { qb } from '../../db/sql.js'
+import type { Q } from '../../db/database.js'
 import type { EventsTable, WebhooksTable } from '../../db/types.js'
 
-export const getWebhook = (sql: Sql, id: string) => sql.first(qb.selectFrom('webhooks').selectAll().where('id', '=', id))
-export const insertWebhook = (sql: Sql, row: WebhooksTable) => sql.run(qb.insertInto('webhooks').values(row))
-export const updateWebhookRow = (sql: Sql, id: string, set: Partial<WebhooksTable>) => sql.run(qb.updateTable('webhooks').set(set).where('id', '=', id))
-export const deleteWebhookRow = (sql: Sql, id: string) => sql.run(qb.deleteFrom('webhooks').where('id', '=', id))
+export const getWebhook = (q: Q, id: string) => q.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst()
+export const insertWebhook = (q: Q, row: WebhooksTable) => q.insertInto('webhooks').values(row).execute()
+export const updateWebhookRow = (q: Q, id: string, set: Partial<WebhooksTable>) => q.updateTable('webhooks').set(set).where('id', '=', id).execute()
+export const deleteWebhookRow = (q: Q, id: string) => q.deleteFrom('webhooks').where('id', '=', id).execute()
 
-export function setWebhookBoards(sql: Sql, webhookId: string, boardIds: readonly string[]): void {
-  sql.run(qb.deleteFrom('webhook_boards').where('webhook_id', '=', webhookId))
-  if (boardIds.length) sql.run(qb.insertInto('webhook_boards').values(boardIds.map((board_id) => ({ webhook_id: webhookId, board_id }))))
+export async function setWebhookBoards(q: Q, webhookId: string, boardIds: readonly string[]): Promise<void> {
+  await q.deleteFrom('webhook_boards').where('webhook_id', '=', webhookId).execute()
+  if (boardIds.length)
+    await q
+      .insertInto('webhook_boards')
+      .values(boardIds.map((board_id) => ({ webhook_id: webhookId, board_id })))
+      .execute()
 }
 
 /** Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted. */
-export const pauseSubscriptionsOnlyOn = (sql: Sql, boardId: string, at: string) =>
-  sql.run(
-    qb
-      .updateTable('webhooks')
-      .set({ active: 0, updated_at: at })
-      .where('all_boards', '=', 0)
-      .where('id', 'in', qb.selectFrom('webhook_boards').select('webhook_id').where('board_id', '=', boardId))
-      .where(rawSql<boolean>`NOT EXISTS (SELECT 1 FROM webhook_boards other WHERE other.webhook_id = webhooks.id AND other.board_id != ${boardId})`),
-  )
+export const pauseSubscriptionsOnlyOn = (q: Q, boardId: string, at: string) =>
+  q
+    .updateTable('webhooks')
+    .set({ active: 0, updated_at: at })
+    .where('all_boards', '=', 0)
+    .where('id', 'in', q.selectFrom('webhook_boards').select('webhook_id').where('board_id', '=', boardId))
+    .where(rawSql<boolean>`NOT EXISTS (SELECT 1 FROM webhook_boards other WHERE other.webhook_id = webhooks.id AND other.board_id != ${boardId})`)
+    .execute()
 
 /** Base query of the subscription list: one creator's subscriptions, or every one. */
-export const webhooksQuery = (creatorId?: string) =>
-  creatorId ? qb.selectFrom('webhooks').where('webhooks.created_by', '=', creatorId) : qb.selectFrom('webhooks')
+export const webhooksQuery = (q: Q, creatorId?: string) =>
+  creatorId ? q.selectFrom('webhooks').where('webhooks.created_by', '=', creatorId) : q.selectFrom('webhooks')
 
 /** The newest event among `names`, on `boards` unless null (every board), and on boards `memberOf` belongs to unless undefined. */
-export function newestEvent(sql: Sql, names: readonly string[], boards: readonly string[] | null, memberOf?: string): EventsTable | undefined {
-  let q = qb
+export function newestEvent(q: Q, names: readonly string[], boards: readonly string[] | null, memberOf?: string): Promise<EventsTable | undefined> {
+  let query = q
     .selectFrom('events')
     .selectAll()
     .where('name', 'in', [...names])
-  if (boards) q = q.where('board_id', 'in', [...boards])
-  if (memberOf !== undefined) q = q.where('board_id', 'in', memberBoardIds(memberOf))
-  return sql.first(q.orderBy('seq', 'desc').limit(1))
+  if (boards) query = query.where('board_id', 'in', [...boards])
+  if (memberOf !== undefined) query = query.where('board_id', 'in', memberBoardIds(q, memberOf))
+  return query.orderBy('seq', 'desc').limit(1).executeTakeFirst()
 }
 
 /** Recent events of the boards a user belongs to (and, with `workspaceWide`, events of no board), newest first. */
-export function recentEvents(sql: Sql, userId: string, workspaceWide: boolean, event: string | undefined, limit: number): EventsTable[] {
-  let q = qb
+export function recentEvents(q: Q, userId: string, workspaceWide: boolean, event: string | undefined, limit: number): Promise<EventsTable[]> {
+  let query = q
     .selectFrom('events')
     .selectAll()
-    .where((eb) => eb.or([eb('board_id', 'in', memberBoardIds(userId)), ...(workspaceWide ? [eb('board_id', 'is', null)] : [])]))
-  if (event !== undefined) q = q.where('name', '=', event)
-  return sql.all(q.orderBy('seq', 'desc').limit(limit))
+    .where((eb) => eb.or([eb('board_id', 'in', memberBoardIds(q, userId)), ...(workspaceWide ? [eb('board_id', 'is', null)] : [])]))
+  if (event !== undefined) query = query.where('name', '=', event)
+  return query.orderBy('seq', 'desc').limit(limit).execute()
 }
