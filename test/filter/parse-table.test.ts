@@ -1,6 +1,6 @@
 // Parser table: valid filters → exact AST; invalid filters → exact error position and message.
 import assert from 'node:assert/strict'
-import { test } from 'node:test'
+import { suite, test } from 'node:test'
 import { FilterError } from '../../src/filter/error.js'
 import { toHttpError } from '../../src/http/error-handler.js'
 import { filterExpression, parseFilter, type CompareOp, type FilterNode, type FilterValue } from '../../src/filter/index.js'
@@ -70,8 +70,8 @@ const VALID: [string, FilterNode | null][] = [
   [' \t\r\n ', null],
 ]
 
-test('valid filters parse to the expected tree', async (t) => {
-  for (const [input, ast] of VALID) await t.test(JSON.stringify(input), () => assert.deepEqual(parseFilter(input), ast))
+suite('valid filters parse to the expected tree', () => {
+  for (const [input, ast] of VALID) test(JSON.stringify(input), () => assert.deepEqual(parseFilter(input), ast))
 })
 
 test('limits are inclusive: 200 comparisons, depth 32, 3,500 characters', () => {
@@ -157,9 +157,9 @@ const INVALID: [string, string][] = [
   ['due_date > 20260501', 'at 12: "due_date" takes a string in double quotes, found number 20260501'],
 ]
 
-test('invalid filters fail with HttpError 400 invalid_filter at the exact position', async (t) => {
+suite('invalid filters fail with HttpError 400 invalid_filter at the exact position', () => {
   for (const [input, message] of INVALID)
-    await t.test(JSON.stringify(input.slice(0, 60)), () => {
+    test(JSON.stringify(input.slice(0, 60)), () => {
       let error: unknown
       try {
         filterExpression('cards', input)
