@@ -28,7 +28,7 @@ const ConfigSchema = z.object({
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** A read that takes longer is stopped and answers 503 query_timeout. */
   queryTimeoutMs: z.coerce.number().int().min(1).default(5000),
-  /** Worker threads that run list, count and export reads off the event loop (SQLite). */
+  /** Read processes that run list, count and export reads off the event loop (SQLite). */
   readWorkers: z.coerce.number().int().min(0).max(16).default(2),
 })
 

@@ -8,7 +8,7 @@ import { migrate } from './migrate.js'
 export interface OpenOptions {
   /** A read past this many milliseconds is stopped and answers 503 query_timeout. */
   queryTimeoutMs?: number
-  /** Worker threads for reads; 0 runs reads on the write connection. */
+  /** Read processes; 0 runs reads on the write connection. */
   readWorkers?: number
 }
 

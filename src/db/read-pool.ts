@@ -1,6 +1,7 @@
-// A few worker threads, each with its own read-only connection, so a slow read never stalls the event loop or other
-// reads. A read past its deadline is stopped by terminating its worker (a new one takes its place) and answers 503.
-import { Worker } from 'node:worker_threads'
+// A few read processes, each with its own read-only connection, so a slow read never stalls the event loop or other
+// reads. A read past its deadline is stopped by killing its process (a new one takes its place) and answers 503.
+import { type ChildProcess, fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { HttpError } from '../errors.js'
 
 interface Job {
@@ -11,12 +12,12 @@ interface Job {
   reject: (err: Error) => void
 }
 interface Slot {
-  worker: Worker
+  child: ChildProcess
   job?: Job
   timer?: NodeJS.Timeout
 }
 
-const workerFile = new URL('./read-worker.js', import.meta.url)
+const workerFile = fileURLToPath(new URL('./read-worker.js', import.meta.url))
 
 export const queryTimeout = (ms: number) =>
   new HttpError(503, 'query_timeout', `The query took longer than ${ms} ms and was stopped; narrow the filter or ask for a smaller page.`, undefined, {
@@ -43,7 +44,7 @@ export class ReadPool {
     })
   }
 
-  /** Workers start on first use, so a server that is only written to never loads them. */
+  /** Processes start on first use, so a server that is only written to never starts them. */
   private dispatch(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => !s.job)
@@ -52,24 +53,33 @@ export class ReadPool {
       const job = this.queue.shift()!
       slot.job = job
       slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs)
-      slot.worker.postMessage({ id: job.id, sql: job.sql, params: job.params })
+      slot.child.send({ id: job.id, sql: job.sql, params: job.params })
     }
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerFile, { workerData: { file: this.file } }) }
-    slot.worker.unref()
-    slot.worker.on('message', (msg: { id: number; rows?: unknown[]; error?: string }) => {
+    const child = fork(workerFile, [], {
+      env: { ...process.env, TASKD_READ_DB: this.file },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [],
+    })
+    const slot: Slot = { child }
+    // The pool never keeps the server alive: shutting down disconnects the channel and the process exits.
+    child.unref()
+    child.channel?.unref()
+    child.on('message', (msg: { id: number; rows?: unknown[]; error?: string }) => {
       const job = slot.job
       if (!job || job.id !== msg.id) return
       this.finish(slot)
       if (msg.error !== undefined) job.reject(new Error(msg.error))
       else job.resolve(msg.rows!)
     })
-    slot.worker.on('error', (err) => {
+    child.on('exit', () => {
+      if (!this.slots.includes(slot)) return
       const job = slot.job
       this.replace(slot)
-      job?.reject(err)
+      job?.reject(new Error('a read process exited unexpectedly'))
     })
     this.slots.push(slot)
     return slot
@@ -88,25 +98,27 @@ export class ReadPool {
     job?.reject(queryTimeout(this.timeoutMs))
   }
 
-  /** A worker stuck in a query cannot be interrupted from here: it is terminated and a fresh one takes the next job. */
+  /** Kills a slot's process (a statement cannot be interrupted any other way) and lets a fresh one take the next job. */
   private replace(slot: Slot): void {
     clearTimeout(slot.timer)
     slot.job = undefined
     this.slots.splice(this.slots.indexOf(slot), 1)
-    slot.worker.removeAllListeners()
-    void slot.worker.terminate()
+    slot.child.removeAllListeners()
+    slot.child.kill('SIGKILL')
     if (!this.closed) this.dispatch()
   }
 
   async close(): Promise<void> {
     this.closed = true
-    for (const job of this.queue.splice(0)) job.reject(new Error('the read pool is closed'))
-    await Promise.all(
-      this.slots.splice(0).map((s) => {
-        clearTimeout(s.timer)
-        s.job?.reject(new Error('the read pool is closed'))
-        return s.worker.terminate()
-      }),
-    )
+    const closed = new Error('the read pool is closed')
+    for (const job of this.queue.splice(0)) job.reject(closed)
+    for (const slot of this.slots.splice(0)) {
+      clearTimeout(slot.timer)
+      slot.job?.reject(closed)
+      slot.child.removeAllListeners()
+      // An idle process exits when its channel closes; a busy one is killed.
+      if (slot.job) slot.child.kill('SIGKILL')
+      else slot.child.disconnect()
+    }
   }
 }

@@ -1,12 +1,13 @@
-// A read-pool worker: its own read-only connection to the SQLite file (a WAL reader), answering one query at a time.
+// A read-pool process: its own read-only connection to the SQLite file (a WAL reader), answering one query at a time.
+// A process rather than a worker thread: better-sqlite3 cannot interrupt a running statement and Worker.terminate()
+// does not stop native code, so a runaway read is only ever stopped by killing the process that runs it.
 import Database from 'better-sqlite3'
-import { parentPort, workerData } from 'node:worker_threads'
 
-const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true })
+const db = new Database(process.env.TASKD_READ_DB!, { readonly: true, fileMustExist: true })
 db.pragma('busy_timeout = 5000')
 const cache = new Map<string, Database.Statement>()
 
-parentPort!.on('message', (msg: { id: number; sql: string; params: unknown[] }) => {
+process.on('message', (msg: { id: number; sql: string; params: unknown[] }) => {
   try {
     let stmt = cache.get(msg.sql)
     if (!stmt) {
@@ -14,8 +15,10 @@ parentPort!.on('message', (msg: { id: number; sql: string; params: unknown[] }) 
       if (cache.size > 500) cache.clear()
       cache.set(msg.sql, stmt)
     }
-    parentPort!.postMessage({ id: msg.id, rows: stmt.all(...msg.params) })
+    process.send!({ id: msg.id, rows: stmt.all(...msg.params) })
   } catch (err) {
-    parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) })
+    process.send!({ id: msg.id, error: err instanceof Error ? err.message : String(err) })
   }
 })
+// The server went away (or closed the pool): nothing is left to answer.
+process.on('disconnect', () => process.exit(0))

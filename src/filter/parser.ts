@@ -18,6 +18,8 @@ export const FILTER_LIMITS = {
   depth: 32,
   /** Dots in a field path. */
   hops: 4,
+  /** What the comparisons may cost together: 1 each, plus 1 per to-one relation and 4 per many-valued one they cross. */
+  cost: 400,
 } as const
 
 /** Called for every comparison as soon as it is parsed; throws to reject it (unknown field, wrong value type). */

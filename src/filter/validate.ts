@@ -1,17 +1,32 @@
 // Checks each parsed comparison against a resource's field map, so errors can point at the field, operator or value.
 import type { FilterValue } from './ast.js'
 import { parseDateLiteral } from './dates.js'
-import { DEFAULT_OPS, resolveField } from './fields.js'
-import type { ComparisonCheck } from './parser.js'
+import { DEFAULT_OPS, resolveField, type ResolvedField } from './fields.js'
+import { FILTER_LIMITS, type ComparisonCheck } from './parser.js'
 import { failAt } from './tokenizer.js'
 
 const found = (v: FilterValue) => (typeof v === 'string' ? 'a string' : typeof v === 'number' ? `number ${v}` : String(v))
 const shown = (field: string) => JSON.stringify(field.length > 40 ? `${field.slice(0, 40)}…` : field)
 
+/**
+ * A comparison's share of the filter's cost: every relation it crosses is a join or subquery per candidate row, and a
+ * many-valued one (members, tags, a list's cards) reaches many rows. Negations cost the same: they compile to NOT EXISTS.
+ */
+const costOf = (r: ResolvedField): number => 1 + r.hops.reduce((sum, h) => sum + (h.kind === 'one' ? 1 : 4), 0) + (r.leaf.type === 'multi' ? 4 : 0)
+
+/** Checks the comparisons of one filter, in order; the cost budget counts across all of them. */
 export function comparisonCheck(resource: string): ComparisonCheck {
+  let cost = 0
   return (node, at) => {
     const r = resolveField(resource, node.field)
     if (typeof r === 'string') failAt(at.field, r.length > 400 ? `${r.slice(0, 400)}…` : r)
+    cost += costOf(r)
+    if (cost > FILTER_LIMITS.cost) {
+      failAt(
+        at.field,
+        `too expensive: the relations this filter crosses cost more than ${FILTER_LIMITS.cost} (each comparison 1, each dot to a single record 1, each many-valued field 4); use fewer relation paths or comparisons`,
+      )
+    }
     const { leaf } = r
     const name = shown(node.field)
     const ops = leaf.ops ?? DEFAULT_OPS[leaf.type]

@@ -1,0 +1,40 @@
+// The read pool: reads run on worker connections; one past its deadline is stopped (503 query_timeout) and the pool goes on.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import { sql } from 'kysely'
+import { openDatabase } from '../../src/db/open.js'
+import { HttpError } from '../../src/errors.js'
+
+test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next reads still work', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const db = openDatabase(path.join(dir, 'taskd.db'), { queryTimeoutMs: 300, readWorkers: 1 })
+  try {
+    const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
+    const started = performance.now()
+    const stopped = await db.read(endless).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+    assert.ok(stopped instanceof HttpError, String(stopped))
+    assert.equal(stopped.status, 503)
+    assert.equal(stopped.code, 'query_timeout')
+    assert.ok(performance.now() - started < 5000, 'stopped near the deadline, not when the query would have ended')
+    // The worker stuck in the endless query was replaced: the pool still answers, also for several reads at once.
+    const rows = await Promise.all([1, 2, 3].map((i) => db.read(db.q.selectNoFrom(sql<number>`${i}`.as('n')))))
+    assert.deepEqual(rows, [[{ n: 1 }], [{ n: 2 }], [{ n: 3 }]])
+    // The event loop was free the whole time: a timer set during a slow read fires on time.
+    const slow = db.read(
+      db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c)`.as('n')),
+    )
+    const t0 = performance.now()
+    await new Promise((r) => setTimeout(r, 20))
+    assert.ok(performance.now() - t0 < 150, 'the main thread is not blocked by the read')
+    await slow.catch(() => undefined)
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
