@@ -74,24 +74,39 @@ class StatementCache implements SqliteDatabase {
 
 const inTransaction = new AsyncLocalStorage<true>()
 
-/** The one connection is held by a transaction until it ends: a statement on `db.q` from inside it would wait forever. */
-class GuardedDriver implements Driver {
+/**
+ * The one connection, handed out first come, first served. Kysely's own lock lets a caller that releases and at once
+ * asks again (a chunked deletion) take the connection before those already waiting, which starved other requests for
+ * seconds. Also, a transaction holds the connection until it ends: a statement on `db.q` from inside it would wait
+ * forever, so that throws.
+ */
+class FairDriver implements Driver {
+  private held = false
+  private readonly waiting: (() => void)[] = []
   constructor(private readonly inner: Driver) {}
   init = () => this.inner.init()
-  acquireConnection = (): Promise<DatabaseConnection> => {
+  acquireConnection = async (): Promise<DatabaseConnection> => {
     if (inTransaction.getStore()) throw new Error("a statement ran on db.q inside a transaction; use the transaction's q")
+    if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    this.held = true
     return this.inner.acquireConnection()
+  }
+  releaseConnection = async (c: DatabaseConnection) => {
+    await this.inner.releaseConnection(c)
+    const next = this.waiting.shift()
+    // Handed straight to the next waiter: `held` stays true, so nobody can slip in between.
+    if (next) next()
+    else this.held = false
   }
   beginTransaction = (c: DatabaseConnection, s: Parameters<Driver['beginTransaction']>[1]) => this.inner.beginTransaction(c, s)
   commitTransaction = (c: DatabaseConnection) => this.inner.commitTransaction(c)
   rollbackTransaction = (c: DatabaseConnection) => this.inner.rollbackTransaction(c)
-  releaseConnection = (c: DatabaseConnection) => this.inner.releaseConnection(c)
   destroy = () => this.inner.destroy()
 }
 
 class GuardedSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
-    return new GuardedDriver(super.createDriver())
+    return new FairDriver(super.createDriver())
   }
 }
 
@@ -161,4 +176,15 @@ export function sqliteDb(raw: BetterSqlite3.Database, opts: SqliteOptions): Db {
       await q.destroy()
     },
   }
+}
+
+/** Lets the event loop read sockets and timers: a chain of SQLite statements alone never gives it a turn. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * Large changes (a list's cards moved, a board's cards deleted, keys renamed) go a chunk per transaction, and the server
+ * answers other requests between chunks. `step` changes up to `size` items and says how many; it ends below `size`.
+ */
+export async function inChunks(db: Db, size: number, step: (tx: Tx, size: number) => Promise<number>): Promise<void> {
+  while ((await db.tx((tx) => step(tx, size))) === size) await nextTurn()
 }

@@ -1,11 +1,12 @@
 // The built CLI as a child process: user create, token create, serve, a request, backup while serving, integrity check.
 import assert from 'node:assert/strict'
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
+import { serve as serveChild, type Served } from '../helpers/serve.js'
 
 const bin = path.resolve('bin/taskd.js')
 const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '' }
@@ -17,46 +18,14 @@ const run = (args: string[]) =>
       resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
     })
   })
-const children = new Set<ChildProcess>()
-
-function serve(db: string): Promise<{ child: ChildProcess; url: string; out: () => string; startMs: number }> {
+const servers = new Set<Served>()
+async function serve(db: string) {
   const started = performance.now()
-  const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.add(child)
-  child.once('exit', () => children.delete(child))
-  let out = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
-    child.stdout!.on('data', (d) => {
-      out += d
-      const m = /listening on (http:\/\/\S+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve({ child, url: m[1], out: () => out, startMs: performance.now() - started })
-      }
-    })
-    child.stderr!.on('data', (d) => {
-      out += d
-    })
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited ${code}: ${out}`))
-    })
-  })
+  const server = await serveChild(db)
+  servers.add(server)
+  return { ...server, out: server.output, startMs: performance.now() - started }
 }
-
-/** SIGTERM, and SIGKILL if it has not exited after 15 s; resolves at once for a child that already exited. */
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.once('exit', () => {
-      clearTimeout(kill)
-      resolve()
-    })
-    child.kill('SIGTERM')
-  })
-const stopAll = () => Promise.all([...children].map(stop))
+const stopAll = () => Promise.all([...servers].map((s) => s.stop()))
 
 test('CLI: user create, token create, serve, request, backup while serving', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
@@ -97,7 +66,7 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
     const id = /^(\S+)\s+ci\s/m.exec(list.stdout)![1]
     assert.equal((await run(['token', 'revoke', '--db', db, id])).status, 0)
     assert.equal((await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${value}` } })).status, 401)
-    await stop(server.child)
+    await server.stop()
     assert.match((await run(['migrate', '--db', db])).stdout, /schema at version \d+/)
   } finally {
     await stopAll()
@@ -117,10 +86,10 @@ test('CLI: serve on an empty database creates the owner and prints a one-time se
     assert.equal(me.status, 200)
     assert.equal((await me.json()).user.role, 'owner')
     console.log(`cold start to first 200: ${Math.round(first.startMs + performance.now() - started)} ms`)
-    await stop(first.child)
+    await first.stop()
     const second = await serve(db)
     assert.doesNotMatch(second.out(), /Setup token/)
-    await stop(second.child)
+    await second.stop()
   } finally {
     await stopAll()
     fs.rmSync(dir, { recursive: true, force: true })

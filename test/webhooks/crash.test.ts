@@ -1,45 +1,18 @@
 // Crash safety: SIGKILL the server while deliveries are in flight, restart it, and every event still arrives, repeats carrying the same id.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { verify } from '@octokit/webhooks-methods'
+import { serve, type Served } from '../helpers/serve.js'
 import { startReceiver, type Receiver } from './fixtures.js'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const N = 40
 
-interface Server {
-  child: ChildProcess
-  url: string
-  token?: string
-  exited: Promise<number | null>
-}
+const serveForCrash = (db: string) => serve(db, { TASKD_ALLOW_PRIVATE_TARGETS: 'true', TASKD_WEBHOOK_LEASE_MS: '1500', TASKD_WEBHOOK_TIMEOUT_MS: '3000' })
 
-function serve(db: string): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, TASKD_ALLOW_PRIVATE_TARGETS: 'true', TASKD_WEBHOOK_LEASE_MS: '1500', TASKD_WEBHOOK_TIMEOUT_MS: '3000', TASKD_MASTER_KEY: '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let token: string | undefined
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      token ??= /Setup token[^:]*: (tt_\w+)/.exec(out)?.[1]
-      const listening = /taskd listening on (http:\/\/\S+)/.exec(out)
-      if (listening) resolve({ child, url: listening[1], token, exited })
-    })
-    child.once('exit', (code) => reject(new Error(`taskd exited early (${code}): ${out}`)))
-  })
-}
-
-async function call(s: Server, token: string, method: string, p: string, body?: unknown): Promise<any> {
+async function call(s: Served, token: string, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(s.url + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const json = await res.json()
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`)
@@ -58,10 +31,11 @@ test('SIGKILL mid-delivery, restart: every event delivered at least once, repeat
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-crash-'))
   const db = path.join(dir, 'taskd.db')
   let receiver: Receiver | undefined
-  let second: Server | undefined
+  let first: Served | undefined
+  let second: Served | undefined
   try {
     receiver = await startReceiver()
-    const first = await serve(db)
+    first = await serveForCrash(db)
     const token = first.token!
     assert.ok(token, 'first run prints a setup token')
     const board = (await call(first, token, 'POST', '/v1/boards', { name: 'Crash' })).board
@@ -78,7 +52,7 @@ test('SIGKILL mid-delivery, restart: every event delivered at least once, repeat
     const hitsAtKill = hits.length
     assert.ok(cutOff.size > 0, 'killed while deliveries were in flight')
 
-    second = await serve(db)
+    second = await serveForCrash(db)
     const countOf = (card: string) => hits.filter((h) => h.json.data.id === card).length
     await until('every event after restart', () => new Set(hits.map((h) => h.json.data.id)).size === N, 30_000)
     await until('the cut-off deliveries again, once their lease ran out', () => [...cutOff].every((card) => countOf(card) >= 2), 30_000)
@@ -94,9 +68,9 @@ test('SIGKILL mid-delivery, restart: every event delivered at least once, repeat
 
     second.child.kill('SIGTERM')
     assert.equal(await second.exited, 0, 'SIGTERM shuts down cleanly')
-    second = undefined
   } finally {
-    second?.child.kill('SIGKILL')
+    await first?.stop()
+    await second?.stop()
     await receiver?.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }

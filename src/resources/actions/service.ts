@@ -1,7 +1,7 @@
 // Bulk card operations and the workspace export. Each card changes in its own savepoint, so one failure never undoes
 // or blocks the others; the cards go a chunk per transaction, so other requests get the database in between.
 import { type Actor, isAdmin } from '../../access/roles.js'
-import type { Tx } from '../../db/database.js'
+import { nextTurn, type Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
@@ -16,6 +16,7 @@ async function forEachCard(deps: Deps, ids: string[], change: (tx: Tx, id: strin
   const result: BulkResult = { updated: 0, failed: [] }
   const unique = [...new Set(ids)]
   for (let i = 0; i < unique.length; i += CHUNK) {
+    if (i > 0) await nextTurn()
     await deps.db.tx(async (tx) => {
       for (const id of unique.slice(i, i + CHUNK)) {
         try {

@@ -2,7 +2,7 @@
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { visibleBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import type { Q } from '../../db/database.js'
+import { inChunks, type Q } from '../../db/database.js'
 import type { BoardsTable, ListsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
@@ -40,7 +40,7 @@ const DEFAULT_LISTS: [string, ListsTable['category']][] = [
 ]
 
 /** Cards renamed or deleted per transaction when a board's prefix changes or the board is deleted. */
-const CARD_CHUNK = 100
+const CARD_CHUNK = 50
 
 /** `Marketing site` → `MAR`; used when no key_prefix is given. */
 export function derivePrefix(name: string): string {
@@ -116,7 +116,7 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
     return (await getBoard(q, id))!
   })
   // Also when the prefix is unchanged: a rename a crash interrupted is finished by sending the prefix again.
-  while (input.key_prefix && (await deps.db.tx((tx) => rekeyCardsOfBoard(deps, tx, actor, id, board.key_prefix, CARD_CHUNK))) === CARD_CHUNK);
+  if (input.key_prefix) await inChunks(deps.db, CARD_CHUNK, (tx, size) => rekeyCardsOfBoard(deps, tx, actor, id, board.key_prefix, size))
   return (await boardViews(deps.db.q, [board]))[0]
 }
 
@@ -126,13 +126,10 @@ export async function deleteBoard(deps: Deps, actor: Actor, id: string): Promise
     await visibleBoard(q, actor, id)
     await pauseSubscriptionsOfBoard(deps, q, id)
   })
-  for (;;) {
-    const deleted = await deps.db.tx(async (tx) => {
-      await visibleBoard(tx.q, actor, id)
-      return deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)
-    })
-    if (deleted < CARD_CHUNK) break
-  }
+  await inChunks(deps.db, CARD_CHUNK, async (tx, size) => {
+    await visibleBoard(tx.q, actor, id)
+    return deleteCardsOfBoard(deps, tx, actor, id, size)
+  })
   await deps.db.tx(async (tx) => {
     const board = await visibleBoard(tx.q, actor, id)
     while ((await deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)) === CARD_CHUNK);

@@ -2,7 +2,7 @@
 import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import type { Q } from '../../db/database.js'
+import { inChunks, type Q } from '../../db/database.js'
 import type { ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
@@ -65,7 +65,7 @@ export function updateList(deps: Deps, actor: Actor, id: string, input: UpdateLi
 }
 
 /** Cards moved per transaction when a list is deleted with move_to, so other requests get the database in between. */
-const MOVE_CHUNK = 100
+const MOVE_CHUNK = 50
 
 /** The list, its board and its move_to target, checked; 404, 409 and 422 as the route documents. */
 async function checkDeletion(q: Q, actor: Actor, id: string, moveTo: string | undefined) {
@@ -89,7 +89,7 @@ async function checkDeletion(q: Q, actor: Actor, id: string, moveTo: string | un
  */
 export async function deleteList(deps: Deps, actor: Actor, id: string, moveTo: string | undefined): Promise<void> {
   await deps.db.tx(({ q }) => checkDeletion(q, actor, id, moveTo))
-  if (moveTo !== undefined) while ((await deps.db.tx((tx) => moveCardsOfList(deps, tx, actor, id, moveTo, MOVE_CHUNK))) === MOVE_CHUNK);
+  if (moveTo !== undefined) await inChunks(deps.db, MOVE_CHUNK, (tx, size) => moveCardsOfList(deps, tx, actor, id, moveTo, size))
   await deps.db.tx(async (tx) => {
     const { list, board } = await checkDeletion(tx.q, actor, id, moveTo)
     if (moveTo !== undefined) while ((await moveCardsOfList(deps, tx, actor, id, moveTo, MOVE_CHUNK)) === MOVE_CHUNK);

@@ -1,0 +1,101 @@
+// No request stalls the server for others: while an expensive filter runs and a 20,000-card list is deleted (its
+// cards moved with events), GET /v1/users/me from another token keeps answering quickly.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import Database from 'better-sqlite3'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { seededApp } from '../helpers/app.js'
+import { serve, type Served } from '../helpers/serve.js'
+
+const CARDS = 20_000
+
+test('an expensive filter and a 20,000-card list deletion never stall /v1/users/me (p99 under 100 ms)', { timeout: 180_000 }, async () => {
+  // A real `taskd serve` in its own process: the server gets the event loop to itself, as it does for real clients.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-stall-'))
+  const file = path.join(dir, 'taskd.db')
+  let server: Served | undefined
+  try {
+    server = await serve(file)
+    const { url, token } = server
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(url + p, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return { status: res.status, text: await res.text() }
+    }
+    const created = JSON.parse((await call('POST', '/v1/boards', { name: 'Stall', key_prefix: 'ST' })).text)
+    const [from, to] = created.lists as { id: string }[]
+    const boardId = created.board.id as string
+    const raw = new Database(file)
+    try {
+      raw.pragma('busy_timeout = 5000')
+      const owner = (raw.prepare('SELECT id FROM users').get() as { id: string }).id
+      const insert = raw.prepare(
+        "INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'a longer description of the card', ?, ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
+      )
+      raw
+        .transaction(() => {
+          for (let i = 1; i <= CARDS; i++) insert.run(`card${i}`, boardId, from.id, i, `ST-${i}`, `card ${i}`, i, i % 5, owner)
+          raw.prepare('UPDATE boards SET next_key = ? WHERE id = ?').run(CARDS + 1, boardId)
+        })
+        .immediate()
+    } finally {
+      raw.close()
+    }
+
+    // Within the documented limits and the cost budget, but heavy: 100 comparisons, half through relations, over every card.
+    const heavy = Array.from({ length: 50 }, (_, i) => `(list.board.name !~ "z${i}" && description !~ "q${i}")`).join(' && ')
+    const started = performance.now()
+    const deletion = call('DELETE', `/v1/lists/${from.id}?move_to=${to.id}`)
+    const search = call('GET', `/v1/cards?per_page=500&filter=${encodeURIComponent(heavy)}`)
+    let done = false
+    void Promise.allSettled([deletion, search]).then(() => (done = true))
+    const latencies: number[] = []
+    while (!done || latencies.length < 50) {
+      const t0 = performance.now()
+      const me = await call('GET', '/v1/users/me')
+      latencies.push(performance.now() - t0)
+      assert.equal(me.status, 200)
+    }
+    const searched = await search
+    const deleted = await deletion
+    assert.ok([200, 400, 503].includes(searched.status), `the expensive read ends in 200, 400 or 503, not a stall: ${searched.status}`)
+    assert.equal(deleted.status, 204, deleted.text)
+    latencies.sort((a, b) => a - b)
+    const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]
+    console.log(
+      `list deletion of ${CARDS} cards and the heavy read (${searched.status}) took ${Math.round(performance.now() - started)} ms; /v1/users/me meanwhile: ${latencies.length} requests, p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+    )
+    assert.ok(p99 < 100, `p99 ${p99.toFixed(1)} ms`)
+    const moved = JSON.parse((await call('GET', `/v1/cards?list=${to.id}&per_page=1`)).text)
+    assert.equal(moved.totalItems, CARDS, 'every card arrived in the target list')
+    const events = JSON.parse((await call('GET', '/v1/webhooks/samples?event=card.moved')).text)
+    assert.equal(events.items[0].data.to_list.id, to.id, 'the moves were announced')
+    assert.equal((await call('GET', `/v1/lists/${from.id}`)).status, 404)
+  } finally {
+    await server?.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a filter past the cost budget answers 400 invalid_filter "too expensive" at the comparison that crosses it', async () => {
+  const c = await seededApp()
+  try {
+    const filter = Array.from({ length: 60 }, (_, i) => `list.board.members.name !~ "z${i}"`).join(' && ')
+    const r = await c.t.req('GET', `/v1/cards?filter=${encodeURIComponent(filter)}`, { token: c.tokens.member.read })
+    assert.equal(r.status, 400)
+    assert.equal(r.body.error.code, 'invalid_filter')
+    // Each comparison costs 1 + 1 (list) + 1 (board) + 4 (members): the 58th passes 400.
+    const at = filter.split(' && ').slice(0, 57).join(' && ').length + ' && '.length + 1
+    assert.equal(r.body.error.message.split(':')[0], `at ${at}`)
+    assert.match(r.body.error.message, /too expensive/)
+    const within = Array.from({ length: 57 }, (_, i) => `list.board.members.name !~ "z${i}"`).join(' && ')
+    assert.equal((await c.t.req('GET', `/v1/cards?filter=${encodeURIComponent(within)}`, { token: c.tokens.member.read })).status, 200)
+  } finally {
+    await c.t.close()
+  }
+})

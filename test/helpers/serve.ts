@@ -1,0 +1,53 @@
+// `taskd serve` as a child process, as users run it: started on a database file, stopped in finally.
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+
+export interface Served {
+  child: ChildProcess
+  url: string
+  /** The one-time setup token, printed when the database was empty. */
+  token?: string
+  exited: Promise<number | null>
+  output(): string
+  /** SIGTERM, and SIGKILL if it has not exited after 15 s; resolves at once once it has exited. */
+  stop(): Promise<void>
+}
+
+export function serve(db: string, env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db, '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let out = ''
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      child.once('exit', () => {
+        clearTimeout(kill)
+        resolve()
+      })
+      child.kill('SIGTERM')
+    })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const listening = /taskd listening on (http:\/\/\S+)/.exec(out)
+      if (listening) {
+        clearTimeout(timer)
+        resolve({ child, url: listening[1], token: /Setup token[^:]*: (tt_\w+)/.exec(out)?.[1], exited, output: () => out, stop })
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`taskd exited early (${code}): ${out}`))
+    })
+  })
+}
