@@ -136,8 +136,8 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
   const t0 = performance.now()
   log(`seeding ${SHAPE.boards * SHAPE.cardsPerBoard} cards into ${path.relative(root, file)} ...`)
   const { openDatabase, ensureWorkspace, insertNewUser, issueToken } = await taskd()
-  const sql = openDatabase(tmp)
-  const raw = sql.raw
+  const db = openDatabase(tmp, { readWorkers: 0 })
+  const raw = db.raw
   const rand = prng(20260101)
   const pick = (arr) => arr[Math.floor(rand() * arr.length)]
   const LOWER36 = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -152,14 +152,14 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
 
   // Workspace, owner, members and the bench token: taskd's own functions.
   const seededAt = base
-  const people = sql.tx(() => {
-    ensureWorkspace(sql, seededAt)
-    const owner = insertNewUser(sql, seededAt, { email: 'owner@bench.test', name: 'Bench Owner', role: 'owner' })
+  const people = await db.tx(async ({ q }) => {
+    await ensureWorkspace(q, seededAt)
+    const owner = await insertNewUser(q, seededAt, { email: 'owner@bench.test', name: 'Bench Owner', role: 'owner' })
     const others = []
     for (let i = 1; i <= SHAPE.extraUsers; i++) {
-      others.push(insertNewUser(sql, seededAt, { email: `user${i}@bench.test`, name: `Bench User ${i}`, role: 'member' }))
+      others.push(await insertNewUser(q, seededAt, { email: `user${i}@bench.test`, name: `Bench User ${i}`, role: 'member' }))
     }
-    const { value } = issueToken(sql, seededAt, owner.id, { name: 'bench', permission: 'full' })
+    const { value } = await issueToken(q, seededAt, owner.id, { name: 'bench', permission: 'full' })
     return { owner, others, token: value }
   })
   const userIds = [people.owner.id, ...people.others.map((u) => u.id)]
@@ -249,7 +249,7 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
   raw.close()
   // Reopened the way taskd opens it, so the seed holds what a restarted taskd leaves behind (e.g. the planner
   // statistics of `PRAGMA optimize`); the limit server then plans with the same statistics as taskd.
-  const again = openDatabase(tmp).raw
+  const again = openDatabase(tmp, { readWorkers: 0 }).raw
   again.pragma('wal_checkpoint(TRUNCATE)')
   again.close()
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true })

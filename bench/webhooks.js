@@ -112,17 +112,17 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   const db = path.join(dir, 'taskd.db')
   const retry = failRate > 0 ? '0.05' : '60,120,300,1800'
   const config = loadConfig({ db, allowPrivateTargets: 'true', webhookRetryDelays: retry, logLevel: 'error' }, {})
-  const sql = openDatabase(db)
-  const deps = createDeps(sql, config, systemClock)
+  const database = openDatabase(db, config)
+  const deps = createDeps(database, config, systemClock)
   const scheduler = new OutboxScheduler(deps, { concurrency })
   deps.onOutboxWrite = () => scheduler.wake()
   const receiver = await startReceiver(failRate)
-  const owner = sql.tx(() => {
-    ensureWorkspace(sql, Date.now())
-    return insertNewUser(sql, Date.now(), { email: 'bench@localhost', name: 'Bench', role: 'owner' })
+  const owner = await database.tx(async ({ q }) => {
+    await ensureWorkspace(q, Date.now())
+    return insertNewUser(q, Date.now(), { email: 'bench@localhost', name: 'Bench', role: 'owner' })
   })
   const actor = { user: owner, tokenId: 'bench', permission: 'write' }
-  const { board } = createBoard(deps, actor, { name: 'Bench' })
+  const { board } = await createBoard(deps, actor, { name: 'Bench' })
   await createWebhook(deps, actor, { name: 'bench', url: receiver.url, events: ['card.created'], boards: [], secret: 'bench-secret' })
   if (!drain) scheduler.start()
 
@@ -132,7 +132,7 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
     // Yield between small batches, as a server does between requests, so deliveries interleave with commits.
     const batch = rate ? Math.max(1, Math.round(rate / 100)) : 50
     for (let j = 0; j < batch && i < events; j++, i++) {
-      const { card } = createCard(deps, actor, { board: board.id, title: `card ${i}` })
+      const { card } = await createCard(deps, actor, { board: board.id, title: `card ${i}` })
       committed.set(card.id, now())
     }
     if (rate) {
@@ -154,9 +154,9 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   for (const [, card, t, status] of seen) if (status === 200 && !firstOk.has(card)) firstOk.set(card, t)
   const latencies = Float64Array.from([...firstOk].map(([card, t]) => t - committed.get(card))).sort()
   const lastReceipt = Math.max(...firstOk.values())
-  const logs = sql.raw.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'delivered'").get().n
+  const logs = database.raw.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'delivered'").get().n
   const wal = fs.existsSync(`${db}-wal`) ? fs.statSync(`${db}-wal`).size : 0
-  sql.raw.close()
+  await database.close()
   fs.rmSync(dir, { recursive: true, force: true })
   return {
     name,
