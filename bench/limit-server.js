@@ -71,6 +71,7 @@ const q = {
   watchersOf: db.prepare(`SELECT card_id, user_id AS v FROM card_watchers WHERE card_id ${IN_JSON} ORDER BY user_id`),
   tagsOf: db.prepare(`SELECT card_id, tag_id AS v FROM card_tags WHERE card_id ${IN_JSON} ORDER BY tag_id`),
   categories: db.prepare(`SELECT id, category FROM lists WHERE id ${IN_JSON}`),
+  usersOf: db.prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
 }
 
 class Fail extends Error {
@@ -199,7 +200,7 @@ function createCard(auth, body) {
         state: list.category,
         created: at,
         updated: at,
-        created_by: auth.user_id,
+        created_by: { id: auth.user_id, name: auth.name },
       }
       if (!people.has(auth.user_id)) people.set(auth.user_id, auth.name)
       const person = (u) => ({ id: u, name: people.get(u) ?? null })
@@ -270,13 +271,15 @@ function listCards(auth, params) {
   let assignees = new Map(),
     watchers = new Map(),
     tags = new Map(),
-    states = new Map()
+    states = new Map(),
+    creators = new Map()
   if (rows.length) {
     const ids = JSON.stringify(rows.map((r) => r.id))
     assignees = group(q.assigneesOf, ids)
     watchers = group(q.watchersOf, ids)
     tags = group(q.tagsOf, ids)
     states = new Map(q.categories.all(JSON.stringify([...new Set(rows.map((r) => r.list_id))])).map((r) => [r.id, r.category]))
+    creators = new Map(q.usersOf.all(JSON.stringify([...new Set(rows.flatMap((r) => (r.created_by ? [r.created_by] : [])))])).map((u) => [u.id, u.name]))
   }
   const items = rows.map((r) => ({
     id: r.id,
@@ -299,7 +302,7 @@ function listCards(auth, params) {
     state: states.get(r.list_id) ?? 'unstarted',
     created: r.created_at,
     updated: r.updated_at,
-    created_by: r.created_by,
+    created_by: r.created_by ? { id: r.created_by, name: creators.get(r.created_by) ?? '' } : null,
   }))
   return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
 }
