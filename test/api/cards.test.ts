@@ -16,6 +16,7 @@ runScenarios('POST /v1/cards', seededApp, [
     token: (c) => c.tokens.member.write,
     body: (c: Fixture) => ({ title: 'First', board: c.board.id }),
     status: 201,
+    events: ['card.created'],
     expect: (c: Fixture) => ({
       card: { key: 'LCH-1', title: 'First', board: c.board.id, list: c.lists[0].id, completed: false, trashed: false, state: 'unstarted', priority: 0 },
     }),
@@ -28,6 +29,7 @@ runScenarios('POST /v1/cards', seededApp, [
     body: (c: Fixture) => ({ board: c.board.id }),
     status: 422,
     field: 'title',
+    events: [],
     expect: { error: { code: 'validation_failed', details: [{ path: 'title' }] } },
   },
   { name: 'board required', method: 'POST', path: '/v1/cards', token: (c) => c.tokens.member.write, body: { title: 'x' }, status: 422, field: 'board' },
@@ -93,6 +95,7 @@ runScenarios('POST /v1/cards', seededApp, [
     token: (c) => c.tokens.member.read,
     body: (c: Fixture) => ({ title: 'x', board: c.board.id }),
     status: 403,
+    events: [],
   },
   {
     name: 'every field',
@@ -111,6 +114,7 @@ runScenarios('POST /v1/cards', seededApp, [
       due_date: '2026-12-24T10:00:00+02:00',
     }),
     status: 201,
+    events: ['card.created', 'card.assigned'],
     expect: (c: Fixture) => ({
       card: {
         list: c.lists[1].id,
