@@ -47,7 +47,7 @@ export class ReadPool {
   /** Processes start on first use, so a server that is only written to never starts them. */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => !s.job)
+      let slot = this.slots.find((s) => !s.job && s.child.connected)
       if (!slot && this.slots.length < this.size) slot = this.spawn()
       if (!slot) return
       const job = this.queue.shift()!
@@ -75,12 +75,15 @@ export class ReadPool {
       if (msg.error !== undefined) job.reject(new Error(msg.error))
       else job.resolve(msg.rows!)
     })
-    child.on('exit', () => {
+    // A process that died, or whose channel broke, is replaced; its read (if any) fails instead of waiting forever.
+    const lost = (why: string) => {
       if (!this.slots.includes(slot)) return
       const job = slot.job
       this.replace(slot)
-      job?.reject(new Error('a read process exited unexpectedly'))
-    })
+      job?.reject(new Error(why))
+    }
+    child.on('exit', () => lost('a read process exited unexpectedly'))
+    child.on('error', (err) => lost(`a read process failed: ${err.message}`))
     this.slots.push(slot)
     return slot
   }
@@ -117,7 +120,7 @@ export class ReadPool {
       slot.job?.reject(closed)
       slot.child.removeAllListeners()
       // An idle process exits when its channel closes; a busy one is killed.
-      if (slot.job) slot.child.kill('SIGKILL')
+      if (slot.job || !slot.child.connected) slot.child.kill('SIGKILL')
       else slot.child.disconnect()
     }
   }

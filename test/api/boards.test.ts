@@ -422,3 +422,30 @@ runScenarios('users', seededApp, [
     status: 403,
   },
 ])
+
+test('two key prefix changes at once: every card ends on the prefix the board has at the end', async () => {
+  const c = await seededApp()
+  try {
+    const raw = c.t.deps.db.raw
+    const insert = raw.prepare(
+      "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
+    )
+    raw.transaction(() => {
+      for (let i = 1; i <= 180; i++) insert.run(`k${i}`, c.board.id, c.lists[0].id, i, `LCH-${i}`, i, c.member.id)
+    })()
+    const [a, b] = await Promise.all(
+      ['AAA', 'BBB'].map((key_prefix) => c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix } })),
+    )
+    assert.equal(a.status, 200)
+    assert.equal(b.status, 200)
+    const prefix = (await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.read })).body.board.key_prefix
+    const keys = raw.prepare('SELECT key, key_num FROM cards WHERE board_id = ?').all(c.board.id) as { key: string; key_num: number }[]
+    assert.equal(keys.length, 180)
+    assert.deepEqual(
+      keys.filter((k) => k.key !== `${prefix}-${k.key_num}`),
+      [],
+    )
+  } finally {
+    await c.t.close()
+  }
+})

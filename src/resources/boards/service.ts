@@ -116,7 +116,10 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
     return (await getBoard(q, id))!
   })
   // Also when the prefix is unchanged: a rename a crash interrupted is finished by sending the prefix again.
-  if (input.key_prefix) await inChunks(deps.db, CARD_CHUNK, (tx, size) => rekeyCardsOfBoard(deps, tx, actor, id, board.key_prefix, size))
+  if (input.key_prefix) {
+    // Each chunk renames to the prefix the board has now, so two renames at once still end on the board's last prefix.
+    await inChunks(deps.db, CARD_CHUNK, async (tx, size) => rekeyCardsOfBoard(deps, tx, actor, id, (await visibleBoard(tx.q, actor, id)).key_prefix, size))
+  }
   return (await boardViews(deps.db.q, [board]))[0]
 }
 
