@@ -53,21 +53,22 @@ export function derivePrefix(name: string): string {
 
 const creatorOf = (actor: Actor) => ({ id: actor.user.id, name: actor.user.name })
 
+/** A new board row, with the caller as its first member. */
+async function insertNewBoard(q: Q, actor: Actor, at: string, fields: Pick<BoardsTable, 'name' | 'description' | 'key_prefix'>): Promise<BoardsTable> {
+  const board: BoardsTable = { id: newId(), ...fields, next_key: 1, created_by: actor.user.id, created_at: at, updated_at: at }
+  await insertBoard(q, board)
+  await addBoardMember(q, board.id, actor.user.id, at)
+  return board
+}
+
 export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
   return deps.db.tx(async ({ q }) => {
     const at = isoAt(deps.clock.now())
-    const board: BoardsTable = {
-      id: newId(),
+    const board = await insertNewBoard(q, actor, at, {
       name: input.name,
       description: input.description ?? '',
       key_prefix: input.key_prefix ?? derivePrefix(input.name),
-      next_key: 1,
-      created_by: actor.user.id,
-      created_at: at,
-      updated_at: at,
-    }
-    await insertBoard(q, board)
-    await addBoardMember(q, board.id, actor.user.id, at)
+    })
     const specs: [string, ListsTable['category']][] = input.lists
       ? input.lists.map((name, i, all) => [name, i === all.length - 1 && all.length > 1 ? 'completed' : i === 0 ? 'unstarted' : 'started'])
       : DEFAULT_LISTS
@@ -146,17 +147,11 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
   return deps.db.tx(async ({ q }) => {
     const source = await visibleBoard(q, actor, id)
     const at = isoAt(deps.clock.now())
-    const board = {
-      ...source,
-      id: newId(),
+    const board = await insertNewBoard(q, actor, at, {
       name: input.name ?? `${source.name} (copy)`,
-      next_key: 1,
-      created_by: actor.user.id,
-      created_at: at,
-      updated_at: at,
-    }
-    await insertBoard(q, board)
-    await addBoardMember(q, board.id, actor.user.id, at)
+      description: source.description,
+      key_prefix: source.key_prefix,
+    })
     const lists = (await listsOfBoard(q, source.id)).map((l) => ({ ...l, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
     for (const l of lists) await insertList(q, l)
     const tags = (await tagsOfBoard(q, source.id)).map((t) => ({ ...t, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
