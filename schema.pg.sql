@@ -1,0 +1,289 @@
+-- taskd schema for PostgreSQL: the twin of schema.sql (SQLite). Keep the two in step; a change to one is a change to both.
+-- Times are ISO 8601 UTC strings with milliseconds ('2026-11-21T15:18:30.000Z'), so text order is time order.
+-- Booleans are 0/1 integers, as in SQLite, so rows look the same to the application.
+--
+-- Differences from schema.sql, all of them:
+--  1. Types. TEXT stays TEXT; REAL becomes DOUBLE PRECISION (lists.position, cards.position); BLOB becomes BYTEA (files.data;
+--     pg returns a Buffer, as better-sqlite3 does). INTEGER stays INTEGER (int4) for the 0/1 booleans and small bounded
+--     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
+--     needed or the number is unbounded: outbox.due_at and outbox.lease_until (epoch ms, past int4), files.size,
+--     boards.next_key, cards.key_num, events.seq, webhook_logs.seq. pg returns int8 (BIGINT, and COUNT(*)) as a string:
+--     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
+--  2. WITHOUT ROWID dropped (team_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards); a
+--     PostgreSQL table is a heap with its primary key as a separate index either way.
+--  3. COLLATE NOCASE becomes lower(...) expression indexes:
+--       users.email: the column is plain TEXT NOT NULL; UNIQUE ... COLLATE NOCASE becomes UNIQUE INDEX users_email_lower
+--         ON users (lower(email)).
+--       tags_board_name ON tags(board_id, name COLLATE NOCASE) becomes UNIQUE INDEX ON tags (board_id, lower(name)).
+--       tags_name ON tags(name COLLATE NOCASE) becomes INDEX ON tags (lower(name)).
+--     SQLite's column collation also made `email = ?` and ORDER BY email case-insensitive. PostgreSQL's are not, so the code
+--     must say it: `lower(email) = lower($1)` (getUserByEmail, the tokens list's email filter; the expression matches the
+--     index), ORDER BY lower(email) where users sort by email, and `lower(name) = lower($1)` for the filter's
+--     `name = ? collate nocase` (src/filter/compile.ts; `collate nocase` is a syntax error in PostgreSQL). instr(a, b)
+--     there becomes strpos(a, b). (Alternative not taken: the citext extension for users.email, which keeps `=` and ORDER BY
+--     case-insensitive with no code change, but adds an extension and a non-text type.)
+--  4. events.seq: `BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE` instead of `INTEGER NOT NULL UNIQUE` filled with
+--     `(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`. With several processes under READ COMMITTED, two transactions read
+--     the same MAX and the second fails on the unique index at commit time of the first. The code must leave seq out of the
+--     insert on PostgreSQL (src/events/store.ts; Kysely type Generated<number>) and may read it back with RETURNING seq.
+--     Identity values are handed out at insert, not at commit: there are gaps (rollbacks) and a smaller seq can commit after
+--     a larger one. Ordering samples by seq is fine; a reader that pages with `seq > cursor` would need more (or the old MAX+1
+--     under `LOCK TABLE events IN EXCLUSIVE MODE` / pg_advisory_xact_lock, which serialises every writer).
+--     ALWAYS (not BY DEFAULT) makes a forgotten explicit seq fail loudly; an import from SQLite inserts with
+--     `OVERRIDING SYSTEM VALUE` and then runs
+--     `SELECT setval(pg_get_serial_sequence('events', 'seq'), (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), false)`.
+--  5. webhook_logs.seq: one global `BIGINT GENERATED ALWAYS AS IDENTITY` instead of a per-subscription counter computed as
+--     the subscription's last seq + 1 (src/webhooks/store.ts insertLogs/lastLogSeq), which two processes delivering for the
+--     same subscription could compute twice. Each subscription's log only needs an increasing seq, not a dense one:
+--     listLogs (ORDER BY seq DESC LIMIT n) and pruneLogs (cutoff by OFFSET, then seq <= cutoff) work unchanged with gaps.
+--     insertLogs then becomes one plain multi-row insert without seq (and lastLogSeq goes). Same import note as 4.
+--  6. The schema version: SQLite keeps it in PRAGMA user_version, which PostgreSQL lacks. migrate.ts needs a home for it,
+--     e.g. `CREATE TABLE schema_version (version INTEGER NOT NULL)` with one row, written in the transaction that applies
+--     this file, under `SELECT pg_advisory_xact_lock(<constant>)` so processes starting together migrate once. (Not in
+--     this file, as user_version is not in schema.sql, and scripts/db-types.ts would otherwise see a table.)
+--  Not in the DDL, but part of the twin:
+--  7. Collation. SQLite compares TEXT bytewise (BINARY) and its lower()/NOCASE fold ASCII only. The database must be
+--     created with the C collation and ctype so ORDER BY name/title and text comparisons sort as in SQLite and
+--     lower() folds the same letters:
+--       CREATE DATABASE taskd TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+--     (scripts/test-postgres.sh does). Under en_US.UTF-8, 'a' sorts before 'B' and lower('É') is 'é' (the unique
+--     indexes then also refuse 'É' next to 'é'). The app can check `SELECT datcollate, datctype FROM pg_database WHERE
+--     datname = current_database()` at start.
+--  8. Values SQLite takes and PostgreSQL refuses, which the API must validate first or answer 500: a NUL character
+--     (U+0000) in any TEXT value; an INTEGER column compared with or set to a non-integer ('1.5') or, for int4 columns,
+--     a number past 2147483647 (22P02 / 22003: e.g. a filter `priority > 1.5`).
+--  9. Foreign keys are always on (SQLite needs PRAGMA foreign_keys = ON, which src/db/open.ts sets). cards.list_id has no
+--     ON DELETE action in both: deleting a board cascades to its lists and cards in one statement, and the NO ACTION check
+--     runs at the statement's end in both engines, so that still works.
+
+CREATE TABLE workspace (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+  kind TEXT NOT NULL DEFAULT 'human' CHECK (kind IN ('human', 'agent')),
+  created_at TEXT NOT NULL
+);
+-- SQLite: email ... UNIQUE COLLATE NOCASE
+CREATE UNIQUE INDEX users_email_lower ON users (lower(email));
+
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  permission TEXT NOT NULL CHECK (permission IN ('read', 'write', 'full')),
+  hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  expires_at TEXT,
+  last_used_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX tokens_user ON tokens(user_id);
+
+-- Teams: a simple workspace group of users, used by the cards `team` parameter.
+CREATE TABLE teams (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE team_members (
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (team_id, user_id)
+);
+
+CREATE TABLE boards (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  key_prefix TEXT NOT NULL,
+  next_key BIGINT NOT NULL DEFAULT 1,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE board_members (
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (board_id, user_id)
+);
+CREATE INDEX board_members_user ON board_members(user_id, board_id);
+
+CREATE TABLE lists (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  position DOUBLE PRECISION NOT NULL,
+  category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX lists_board ON lists(board_id, position);
+
+CREATE TABLE cards (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  list_id TEXT NOT NULL REFERENCES lists(id),
+  key_num BIGINT NOT NULL,
+  key TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  position DOUBLE PRECISION NOT NULL,
+  priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN 0 AND 4),
+  start_date TEXT,
+  due_date TEXT,
+  completed INTEGER NOT NULL DEFAULT 0,
+  completed_at TEXT,
+  archived INTEGER NOT NULL DEFAULT 0,
+  trashed INTEGER NOT NULL DEFAULT 0,
+  idempotency_key TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (board_id, key_num)
+);
+-- Trashing a card clears its idempotency_key, which frees the key for a new card.
+CREATE UNIQUE INDEX cards_idempotency ON cards(board_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX cards_board_list ON cards(board_id, trashed, list_id, position);
+CREATE INDEX cards_list ON cards(list_id, position);
+CREATE INDEX cards_board_created ON cards(board_id, created_at);
+CREATE INDEX cards_board_priority ON cards(board_id, priority);
+CREATE INDEX cards_board_due ON cards(board_id, due_date);
+CREATE INDEX cards_board_flags ON cards(board_id, completed, archived, trashed);
+CREATE INDEX cards_created ON cards(created_at);
+CREATE INDEX cards_due ON cards(due_date);
+CREATE INDEX cards_priority ON cards(priority);
+CREATE INDEX cards_created_by ON cards(created_by);
+-- The default order of card lists: a page of a non-selective filter reads this index in order and stops at the limit.
+CREATE INDEX cards_order ON cards(position, created_at, id);
+
+CREATE TABLE card_assignees (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (card_id, user_id)
+);
+CREATE INDEX card_assignees_user ON card_assignees(user_id, card_id);
+
+CREATE TABLE card_watchers (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (card_id, user_id)
+);
+CREATE INDEX card_watchers_user ON card_watchers(user_id, card_id);
+
+CREATE TABLE tags (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  color TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+-- SQLite: tags(board_id, name COLLATE NOCASE)
+CREATE UNIQUE INDEX tags_board_name ON tags(board_id, lower(name));
+-- `tags ~ "bug"` matches by name across boards. SQLite: tags(name COLLATE NOCASE)
+CREATE INDEX tags_name ON tags(lower(name));
+
+CREATE TABLE card_tags (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+  PRIMARY KEY (card_id, tag_id)
+);
+CREATE INDEX card_tags_tag ON card_tags(tag_id, card_id);
+
+-- Attachments live as BYTEA so the database is the whole backup. No routes yet; the filter's `files` field reads it.
+CREATE TABLE files (
+  id TEXT PRIMARY KEY,
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  mime TEXT NOT NULL,
+  size BIGINT NOT NULL,
+  data BYTEA NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX files_card ON files(card_id);
+
+-- Events: one row per thing that happened, with its enriched data (JSON), written in the transaction of the change.
+-- seq comes from the identity sequence (SQLite: MAX(seq) + 1 in the insert); see note 4 above.
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+  name TEXT NOT NULL,
+  board_id TEXT,
+  data TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX events_name ON events(name, seq);
+
+CREATE TABLE webhooks (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('POST', 'PUT', 'PATCH')),
+  events TEXT NOT NULL,          -- JSON array of names, `family.*` or `*`
+  secret_enc TEXT,               -- AES-256-GCM, see src/crypto
+  auth_type TEXT NOT NULL DEFAULT 'none' CHECK (auth_type IN ('none', 'bearer', 'basic', 'header')),
+  auth_enc TEXT,                 -- encrypted JSON of the credentials
+  auth_header_name TEXT,
+  headers TEXT NOT NULL DEFAULT '{}',
+  active INTEGER NOT NULL DEFAULT 1,
+  -- 1: every board (owners and admins). Explicit, so a subscription whose boards were all deleted never widens to all.
+  all_boards INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  last_status_code INTEGER,
+  last_outcome TEXT,
+  last_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE webhook_boards (
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  PRIMARY KEY (webhook_id, board_id)
+);
+CREATE INDEX webhook_boards_board ON webhook_boards(board_id);
+
+-- Outbox: one row per (event, subscription) delivery; id is the delivery id sent on every attempt.
+CREATE TABLE outbox (
+  id TEXT PRIMARY KEY,
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  event_id TEXT,                -- NULL for webhook.test deliveries, which have no event row
+  board_id TEXT,                -- the event's board, for the creator's membership re-check at delivery
+  event TEXT NOT NULL,
+  body TEXT NOT NULL,           -- exact JSON body sent on every attempt
+  attempts INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
+  due_at BIGINT NOT NULL,       -- epoch ms of the next attempt
+  lease_until BIGINT NOT NULL DEFAULT 0, -- epoch ms; a claim whose lease passed comes back
+  created_at TEXT NOT NULL
+);
+CREATE INDEX outbox_due ON outbox(status, due_at) WHERE status = 'pending';
+CREATE INDEX outbox_finished ON outbox(created_at) WHERE status <> 'pending';
+
+-- seq: one identity for all subscriptions (SQLite: the subscription's last seq + 1, computed in code); see note 5 above.
+CREATE TABLE webhook_logs (
+  id TEXT PRIMARY KEY,
+  seq BIGINT GENERATED ALWAYS AS IDENTITY,
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  board_id TEXT,                 -- the event's board: logs show a non-admin only what their boards allow
+  delivery_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  status_code INTEGER,
+  outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed', 'retrying', 'dropped')),
+  error TEXT,
+  duration_ms INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  request_body TEXT NOT NULL,
+  response_excerpt TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX webhook_logs_webhook ON webhook_logs(webhook_id, seq);
