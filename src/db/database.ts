@@ -30,7 +30,7 @@ export interface Tx {
 }
 
 export interface Db {
-  readonly dialect: 'sqlite'
+  readonly dialect: 'sqlite' | 'postgres'
   /** Statements outside a transaction. Inside one, use the Tx's `q`: this one waits for the transaction (and throws there). */
   readonly q: Q
   /** One transaction: BEGIN IMMEDIATE on SQLite, so it never fails half-way on a lock upgrade. */
