@@ -7,6 +7,13 @@ const ConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
   host: z.string().min(1).default('127.0.0.1'),
   db: z.string().min(1).default('./data/taskd.db'),
+  /** postgres://user:password@host:port/database: run on PostgreSQL instead of the SQLite file. */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'TASKD_DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  /** PostgreSQL connections this process keeps at most. */
+  dbPoolSize: z.coerce.number().int().min(1).max(1000).default(10),
   baseUrl: z.string().url().optional(),
   allowPrivateTargets: bool.default(false),
   rateLimit: bool.default(false),
@@ -41,6 +48,8 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     port: pick(flags.port, 'TASKD_PORT'),
     host: pick(flags.host, 'TASKD_HOST'),
     db: pick(flags.db, 'TASKD_DB'),
+    databaseUrl: pick(flags.databaseUrl, 'TASKD_DATABASE_URL'),
+    dbPoolSize: pick(flags.dbPoolSize, 'TASKD_DB_POOL_SIZE'),
     baseUrl: pick(flags.baseUrl, 'TASKD_BASE_URL'),
     allowPrivateTargets: pick(flags.allowPrivateTargets, 'TASKD_ALLOW_PRIVATE_TARGETS'),
     rateLimit: pick(flags.rateLimit, 'TASKD_RATE_LIMIT'),
@@ -55,7 +64,10 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ')
     throw new Error(`invalid configuration: ${msg}`)
   }
-  return Object.freeze(parsed.data)
+  // `--db postgres://...` (or TASKD_DB) names a PostgreSQL database too.
+  const data = parsed.data
+  if (!data.databaseUrl && /^postgres(ql)?:\/\//.test(data.db)) return Object.freeze({ ...data, databaseUrl: data.db })
+  return Object.freeze(data)
 }
 
 /** The public address used in links: TASKD_BASE_URL, or the listening address. */

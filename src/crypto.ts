@@ -1,6 +1,7 @@
 // Encrypts stored secrets (webhook secrets, delivery credentials) with AES-256-GCM under the workspace master key.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import path from 'node:path'
 
 const KEY_BYTES = 32
 const IV_BYTES = 12
@@ -50,6 +51,7 @@ export const keyFileFor = (dbFile: string): string => `${dbFile}.key`
 
 /** Reads `<db>.key`, creating it (mode 0600) on first use; 'wx' makes two processes starting at once agree on one key. */
 function keyFromFile(file: string): Buffer {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   try {
     fs.writeFileSync(file, `${crypto.randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' })
   } catch (err) {

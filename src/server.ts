@@ -45,10 +45,10 @@ export function createDeps(db: Db, config: Config, clock: Clock): Deps {
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const db = openDatabase(config.db, config)
+  const logger = createLogger(config.logLevel)
+  const db = await openDatabase({ ...config, log: logger.error })
   const setup = await firstRunSetup(db, clock.now())
   const deps = createDeps(db, config, clock)
-  const logger = createLogger(config.logLevel)
   const scheduler = new OutboxScheduler(deps, { log: logger.error })
   deps.onOutboxWrite = () => scheduler.wake()
   const { app } = createApp(deps, { log: logger.error })

@@ -7,7 +7,7 @@ export function databaseCommands(program: Command): void {
   dbOption(program.command('backup').description('copy the database consistently, also while the server runs').argument('<dest>')).action(
     async (dest: string, o: { db?: string }) => {
       const { db } = await openForCli(o.db)
-      await db.raw.backup(dest)
+      await db.backup(dest)
       await db.close()
       process.stdout.write(`backup written to ${dest}\n`)
     },

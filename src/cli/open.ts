@@ -9,7 +9,7 @@ export const dbOption = (cmd: Command) => cmd.option('--db <path>', 'database fi
 export async function openForCli(dbFlag: string | undefined) {
   const config = loadConfig({ db: dbFlag })
   // A command runs a few statements and exits: no read workers.
-  const db = openDatabase(config.db, { readWorkers: 0 })
+  const db = await openDatabase({ ...config, readWorkers: 0, dbPoolSize: 2 })
   await db.tx(({ q }) => ensureWorkspace(q, Date.now()))
   return { config, db }
 }

@@ -1,20 +1,9 @@
 // The async data layer: a Kysely instance for statements, transactions with after-commit hooks and savepoints, and
-// bounded-cost reads. SQLite (better-sqlite3, the embedded default) is the dialect here; writes go through its one
-// connection, heavy reads through the read pool (src/db/read-pool.ts) so they never stall the event loop.
+// bounded-cost reads. Two dialects implement it: SQLite (src/db/sqlite.ts, the embedded default) and PostgreSQL
+// (src/db/postgres.ts); src/db/open.ts picks one from the configuration.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type BetterSqlite3 from 'better-sqlite3'
-import {
-  type CompiledQuery,
-  type Compilable,
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  sql,
-  SqliteDialect,
-  type SqliteDatabase,
-  type SqliteStatement,
-} from 'kysely'
-import { ReadPool } from './read-pool.js'
+import { type Compilable, type DatabaseConnection, type Driver, type Kysely, sql } from 'kysely'
+import { HttpError } from '../errors.js'
 import type { DB } from './types.js'
 
 /** Something statements run on: the database itself, or a transaction's connection. Stores take one of these. */
@@ -31,88 +20,53 @@ export interface Tx {
 
 export interface Db {
   readonly dialect: 'sqlite' | 'postgres'
-  /** Statements outside a transaction. Inside one, use the Tx's `q`: this one waits for the transaction (and throws there). */
+  /** Statements outside a transaction. Inside one, use the Tx's `q`: this one throws there. */
   readonly q: Q
-  /** One transaction: BEGIN IMMEDIATE on SQLite, so it never fails half-way on a lock upgrade. */
+  /**
+   * One transaction that behaves as if it ran alone: BEGIN IMMEDIATE on SQLite (one writer at a time), SERIALIZABLE on
+   * PostgreSQL, where fn runs again when the database reports a conflict with a concurrent transaction. So fn must do
+   * nothing but database work (side effects go in afterCommit).
+   */
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
-  /** A read whose cost depends on the input (a filtered page, a count, an export): off the event loop, within TASKD_QUERY_TIMEOUT_MS. */
+  /** A read whose cost depends on the input (a filtered page, a count, an export): within TASKD_QUERY_TIMEOUT_MS, else 503. */
   read<R>(query: Compilable<R>): Promise<R[]>
-  /** The better-sqlite3 handle, for backups and tests. */
-  readonly raw: BetterSqlite3.Database
+  /** A consistent copy of the database to a file (SQLite); PostgreSQL answers with an error that points to pg_dump. */
+  backup(dest: string): Promise<void>
   close(): Promise<void>
 }
 
-/** better-sqlite3 refuses booleans; SQLite stores them as 0/1. */
-export const bindParams = (params: readonly unknown[]): unknown[] => params.map((p) => (p === true ? 1 : p === false ? 0 : p))
+export const queryTimeout = (ms: number) =>
+  new HttpError(503, 'query_timeout', `The query took longer than ${ms} ms and was stopped; narrow the filter or ask for a smaller page.`, undefined, {
+    'Retry-After': '1',
+  })
 
-/** Kysely's SQLite driver prepares every statement; this keeps them prepared (about a sixth of a card create otherwise). */
-class StatementCache implements SqliteDatabase {
-  private readonly cache = new Map<string, SqliteStatement>()
-  constructor(private readonly raw: BetterSqlite3.Database) {}
+/** Set while a transaction's function runs: a statement on `db.q` there would escape the transaction. */
+export const inTransaction = new AsyncLocalStorage<true>()
 
-  prepare(text: string): SqliteStatement {
-    let stmt = this.cache.get(text)
-    if (!stmt) {
-      const s = this.raw.prepare(text)
-      // .all() for RETURNING too: read with .get(), a RETURNING statement commits late and stalls WAL checkpoints.
-      stmt = {
-        reader: s.reader,
-        all: (p) => s.all(...bindParams(p)),
-        run: (p) => s.run(...bindParams(p)),
-        iterate: (p) => s.iterate(...bindParams(p)),
-      }
-      if (this.cache.size > 2000) this.cache.clear()
-      this.cache.set(text, stmt)
-    }
-    return stmt
-  }
-
-  close(): void {
-    this.raw.close()
-  }
+/** Refuses a connection to code inside a transaction (a statement on db.q there), so it cannot escape the transaction. */
+export const guardConnection = () => {
+  if (inTransaction.getStore()) throw new Error("a statement ran on db.q inside a transaction; use the transaction's q")
 }
 
-const inTransaction = new AsyncLocalStorage<true>()
-
-/**
- * The one connection, handed out first come, first served. Kysely's own lock lets a caller that releases and at once
- * asks again (a chunked deletion) take the connection before those already waiting, which starved other requests for
- * seconds. Also, a transaction holds the connection until it ends: a statement on `db.q` from inside it would wait
- * forever, so that throws.
- */
-class FairDriver implements Driver {
-  private held = false
-  private readonly waiting: (() => void)[] = []
-  constructor(private readonly inner: Driver) {}
+/** A driver that refuses connections inside transactions (see guardConnection); otherwise the dialect's own. */
+export class GuardedDriver implements Driver {
+  constructor(protected readonly inner: Driver) {}
   init = () => this.inner.init()
   acquireConnection = async (): Promise<DatabaseConnection> => {
-    if (inTransaction.getStore()) throw new Error("a statement ran on db.q inside a transaction; use the transaction's q")
-    if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve))
-    this.held = true
+    guardConnection()
     return this.inner.acquireConnection()
   }
-  releaseConnection = async (c: DatabaseConnection) => {
-    await this.inner.releaseConnection(c)
-    const next = this.waiting.shift()
-    // Handed straight to the next waiter: `held` stays true, so nobody can slip in between.
-    if (next) next()
-    else this.held = false
-  }
+  releaseConnection = (c: DatabaseConnection) => this.inner.releaseConnection(c)
   beginTransaction = (c: DatabaseConnection, s: Parameters<Driver['beginTransaction']>[1]) => this.inner.beginTransaction(c, s)
   commitTransaction = (c: DatabaseConnection) => this.inner.commitTransaction(c)
   rollbackTransaction = (c: DatabaseConnection) => this.inner.rollbackTransaction(c)
   destroy = () => this.inner.destroy()
 }
 
-class GuardedSqliteDialect extends SqliteDialect {
-  override createDriver(): Driver {
-    return new FairDriver(super.createDriver())
-  }
-}
-
 const run = (q: Q, text: string) => sql.raw(text).execute(q)
 
-function makeTx(q: Q, after: (() => void)[], depth: number): Tx {
+/** The Tx handed to a transaction's function; `after` collects its afterCommit hooks. */
+export function makeTx(q: Q, after: (() => void)[], depth = 1): Tx {
   return {
     q,
     afterCommit: (fn) => after.push(fn),
@@ -121,62 +75,22 @@ function makeTx(q: Q, after: (() => void)[], depth: number): Tx {
       await run(q, `SAVEPOINT ${name}`)
       try {
         const result = await fn(makeTx(q, after, depth + 1))
-        await run(q, `RELEASE ${name}`)
+        await run(q, `RELEASE SAVEPOINT ${name}`)
         return result
       } catch (err) {
-        await run(q, `ROLLBACK TO ${name}`)
-        await run(q, `RELEASE ${name}`)
+        await run(q, `ROLLBACK TO SAVEPOINT ${name}`)
+        await run(q, `RELEASE SAVEPOINT ${name}`)
         throw err
       }
     },
   }
 }
 
-export interface SqliteOptions {
-  /** A file (the read pool opens it too) or ':memory:' (reads then run on the write connection). */
-  file: string
-  queryTimeoutMs: number
-  readWorkers: number
-}
-
-export function sqliteDb(raw: BetterSqlite3.Database, opts: SqliteOptions): Db {
-  const q = new Kysely<DB>({ dialect: new GuardedSqliteDialect({ database: new StatementCache(raw) }) })
-  const pool = opts.file === ':memory:' || opts.readWorkers === 0 ? undefined : new ReadPool(opts.file, opts.readWorkers, opts.queryTimeoutMs)
-  return {
-    dialect: 'sqlite',
-    q,
-    raw,
-    tx: (fn) =>
-      q.connection().execute((conn) =>
-        inTransaction.run(true, async () => {
-          const after: (() => void)[] = []
-          await run(conn, 'BEGIN IMMEDIATE')
-          let result
-          try {
-            result = await fn(makeTx(conn, after, 1))
-            await run(conn, 'COMMIT')
-          } catch (err) {
-            if (raw.inTransaction) await run(conn, 'ROLLBACK')
-            throw err
-          }
-          // Outside the transaction's context, so work the hooks start (a scheduler wake-up) may use db.q.
-          inTransaction.exit(() => {
-            for (const f of after) f()
-          })
-          return result
-        }),
-      ),
-    read: async <R>(query: Compilable<R>): Promise<R[]> => {
-      const compiled: CompiledQuery<R> = query.compile()
-      if (!pool) return (await q.executeQuery(compiled)).rows
-      return pool.all(compiled.sql, bindParams(compiled.parameters)) as Promise<R[]>
-    },
-    close: async () => {
-      await pool?.close()
-      await q.destroy()
-    },
-  }
-}
+/** Runs the after-commit hooks outside the transaction's context, so work they start (a scheduler wake-up) may use db.q. */
+export const runAfterCommit = (after: readonly (() => void)[]) =>
+  inTransaction.exit(() => {
+    for (const f of after) f()
+  })
 
 /** Lets the event loop read sockets and timers: a chain of SQLite statements alone never gives it a turn. */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))

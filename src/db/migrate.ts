@@ -1,25 +1,64 @@
-// Schema versions: version 1 is schema.sql; later versions append steps to MIGRATIONS.
+// Schema versions, one set for both dialects: version 1 is schema.sql (SQLite) or schema.pg.sql (PostgreSQL); later
+// versions append a step to MIGRATIONS, written for each dialect.
 import type Database from 'better-sqlite3'
+import { sql } from 'kysely'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import type { Q } from './database.js'
 
-const schemaFile = fileURLToPath(new URL('../../../schema.sql', import.meta.url))
+const file = (name: string) => fileURLToPath(new URL(`../../../${name}`, import.meta.url))
+
+interface Migration {
+  sqlite: string
+  postgres: string
+}
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
-const MIGRATIONS: string[] = []
+const MIGRATIONS: Migration[] = [
+  // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
+  // (schema.pg.sql has had them from the start).
+  {
+    sqlite: `CREATE INDEX users_email_lower ON users(lower(email));
+             CREATE INDEX tags_name_lower ON tags(lower(name));
+             DROP INDEX tags_name;`,
+    postgres: '',
+  },
+]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
 
-export function migrate(raw: Database.Database): { from: number; to: number } {
+const tooNew = (from: number) => new Error(`database schema version ${from} is newer than this taskd (${SCHEMA_VERSION})`)
+
+export function migrateSqlite(raw: Database.Database): { from: number; to: number } {
   const from = raw.pragma('user_version', { simple: true }) as number
-  if (from > SCHEMA_VERSION) throw new Error(`database schema version ${from} is newer than this taskd (${SCHEMA_VERSION})`)
+  if (from > SCHEMA_VERSION) throw tooNew(from)
   if (from === SCHEMA_VERSION) return { from, to: from }
   raw
     .transaction(() => {
-      if (from === 0) raw.exec(fs.readFileSync(schemaFile, 'utf8'))
-      for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1])
+      if (from === 0) raw.exec(fs.readFileSync(file('schema.sql'), 'utf8'))
+      for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1].sqlite)
       raw.pragma(`user_version = ${SCHEMA_VERSION}`)
     })
     .immediate()
   return { from, to: SCHEMA_VERSION }
+}
+
+/** Any number for pg_advisory_xact_lock, the same in every taskd: processes starting together migrate one after another. */
+const MIGRATION_LOCK = 0x7461736b // 'task'
+
+export async function migratePostgres(q: Q): Promise<{ from: number; to: number }> {
+  return q.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx)
+    await sql`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`.execute(trx)
+    const row = (await sql<{ version: number }>`SELECT version FROM schema_version`.execute(trx)).rows[0]
+    const from = row?.version ?? 0
+    if (from > SCHEMA_VERSION) throw tooNew(from)
+    if (from === SCHEMA_VERSION) return { from, to: from }
+    // Without parameters, pg sends the text as one simple query, so a file of many statements runs as it is.
+    if (from === 0) await sql.raw(fs.readFileSync(file('schema.pg.sql'), 'utf8')).execute(trx)
+    for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) if (MIGRATIONS[v - 1].postgres) await sql.raw(MIGRATIONS[v - 1].postgres).execute(trx)
+    if (row) await sql`UPDATE schema_version SET version = ${SCHEMA_VERSION}`.execute(trx)
+    else await sql`INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`.execute(trx)
+    return { from, to: SCHEMA_VERSION }
+  })
 }

@@ -2,7 +2,7 @@
 // reads. A read past its deadline is stopped by killing its process (a new one takes its place) and answers 503.
 import { type ChildProcess, fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { HttpError } from '../errors.js'
+import { queryTimeout } from './database.js'
 
 interface Job {
   id: number
@@ -18,11 +18,6 @@ interface Slot {
 }
 
 const workerFile = fileURLToPath(new URL('./read-worker.js', import.meta.url))
-
-export const queryTimeout = (ms: number) =>
-  new HttpError(503, 'query_timeout', `The query took longer than ${ms} ms and was stopped; narrow the filter or ask for a smaller page.`, undefined, {
-    'Retry-After': '1',
-  })
 
 export class ReadPool {
   private readonly slots: Slot[] = []

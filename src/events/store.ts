@@ -2,12 +2,13 @@
 import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import type { Q } from '../db/database.js'
+import { nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, rowsOf } from '../db/sql.js'
 import type { OutboxTable } from '../db/types.js'
 import { matchesSelectors } from './names.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: rawSql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)` }),
+  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q) }),
 )
 
 /** Appends an event; seq orders the events. */

@@ -114,7 +114,7 @@ function fromWhere(table: string, hops: Hop[], membership?: MultiField) {
 }
 
 function member(f: MultiField, k: number, value: string): Cond {
-  if (f.byName) return sql<SqlBool>`(${ref(`t${k}`, 'id')} = ${value} or ${ref(`t${k}`, 'name')} = ${value} collate nocase)`
+  if (f.byName) return sql<SqlBool>`(${ref(`t${k}`, 'id')} = ${value} or lower(${ref(`t${k}`, 'name')}) = lower(${value}))`
   if (f.link) return sql<SqlBool>`${ref(`j${k}`, f.link.to)} = ${value}`
   return sql<SqlBool>`${ref(`t${k}`, 'id')} = ${value}`
 }
@@ -122,9 +122,11 @@ function member(f: MultiField, k: number, value: string): Cond {
 function scalar(f: ScalarField, op: CompareOp, value: FilterValue, col: Expression<unknown>): Cond {
   if (value === null) return op === '=' ? sql<SqlBool>`${col} is null` : sql<SqlBool>`${col} is not null`
   if (f.type === 'text' && (op === '~' || op === '!~')) {
-    // instr() takes the needle literally, so % and _ need no escaping; lower() folds ASCII letters on both sides.
-    return sql<SqlBool>`instr(lower(${col}), lower(${value})) ${sql.raw(op === '~' ? '>' : '=')} 0`
+    // LIKE with the pattern's own characters escaped, the same in SQLite and PostgreSQL; lower() folds ASCII letters on both sides.
+    const pattern = (value as string).replace(/[\\%_]/g, (c) => `\\${c}`)
+    return sql<SqlBool>`lower(${col}) ${sql.raw(op === '~' ? 'like' : 'not like')} '%' || lower(${pattern}) || '%' escape '\\'`
   }
+  if (f.nocase) return sql<SqlBool>`lower(${col}) ${SQL_OP[op]} lower(${value})`
   if (f.type === 'boolean') return sql<SqlBool>`${col} ${SQL_OP[op]} ${value ? 1 : 0}`
   if (f.type === 'date') return date(f, op, value as string, col)
   return sql<SqlBool>`${col} ${SQL_OP[op]} ${value}`

@@ -15,6 +15,8 @@ export interface ScalarField {
   values?: readonly string[]
   /** A `date` column that may hold a bare `YYYY-MM-DD` as well as a full ISO string (due_date, start_date). */
   mixed?: boolean
+  /** A `text` column whose `=` and `!=` ignore ASCII case (users.email). */
+  nocase?: boolean
   /** An `id` column that is also a to-one relation: `field.x` reads field x of resource `to` where its id = column. */
   to?: string
 }
@@ -56,7 +58,8 @@ export const DEFAULT_OPS: Record<ScalarType | 'multi', readonly CompareOp[]> = {
 
 /** Builders for the field maps each resource family declares in its query.ts. */
 export const field = {
-  text: (column: string): ScalarField => ({ type: 'text', column }),
+  /** `nocase`: `=` and `!=` ignore ASCII case (emails). */
+  text: (column: string, opts: { nocase?: boolean } = {}): ScalarField => ({ type: 'text', column, ...(opts.nocase ? { nocase: true } : {}) }),
   number: (column: string): ScalarField => ({ type: 'number', column }),
   boolean: (column: string): ScalarField => ({ type: 'boolean', column }),
   /** `mixed`: the column may hold a bare `YYYY-MM-DD` as well as a full ISO string (due_date, start_date). */

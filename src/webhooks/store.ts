@@ -1,33 +1,34 @@
 // Queries of the delivery pipeline: claim due outbox rows under a lease, settle attempts, keep the newest logs,
 // and read the subscriptions (with their boards and creators) that claimed rows are judged against.
-import { sql as rawSql } from 'kysely'
 import type { Q } from '../db/database.js'
+import { nextLogSeq, skipLocked, unindexedEquals } from '../db/dialect.js'
 import { rowsByIds } from '../db/sql.js'
 import type { OutboxTable, UsersTable, WebhookLogsTable } from '../db/types.js'
 
 export const LOGS_KEPT = 25
 
-// `+status` keeps SQLite on the primary key for id lookups: with a plain `status =` it picks the partial
-// outbox_due index and walks every pending row, which costs milliseconds once a backlog builds up.
-const stillPending = rawSql<boolean>`+status = 'pending'`
+// Keeps SQLite on the primary key for id lookups: with a plain `status =` it picks the partial outbox_due index and
+// walks every pending row, which costs milliseconds once a backlog builds up.
+const stillPending = (q: Q) => unindexedEquals(q, 'status', 'pending')
 
 /**
  * Reserves up to `limit` due rows until `leaseUntil`, oldest due first, in one statement: a row whose
- * lease passed (its process died mid-attempt) is due again, so nothing claimed is ever lost.
+ * lease passed (its process died mid-attempt) is due again, so nothing claimed is ever lost. With several processes
+ * (PostgreSQL), each skips the rows another is claiming at that moment, and the lease check is repeated on the row it
+ * updates, so no row is ever claimed twice.
  */
 export async function claimDueRows(q: Q, now: number, leaseUntil: number, limit: number): Promise<OutboxTable[]> {
   if (limit <= 0) return []
-  const due = q
-    .selectFrom('outbox')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('due_at', '<=', now)
-    .where('lease_until', '<=', now)
-    .orderBy('due_at')
-    .limit(limit)
+  const due = q.selectFrom('outbox').select('id').where('status', '=', 'pending').where('due_at', '<=', now).where('lease_until', '<=', now).orderBy('due_at')
   // A plain read first: an idle poll then never takes the write lock, which other connections (backup, CLI) would wait on.
   if ((await due.limit(1).executeTakeFirst()) === undefined) return []
-  return q.updateTable('outbox').set({ lease_until: leaseUntil }).where('id', 'in', due).returningAll().execute()
+  return q
+    .updateTable('outbox')
+    .set({ lease_until: leaseUntil })
+    .where('id', 'in', skipLocked(q, due.limit(limit)))
+    .where('lease_until', '<=', now)
+    .returningAll()
+    .execute()
 }
 
 /** The next due time after `now` of an unclaimed row, so the scheduler can wake for it instead of waiting for a poll. */
@@ -52,7 +53,7 @@ export async function settleOutboxRows(q: Q, ids: readonly string[], status: Out
     .updateTable('outbox')
     .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', [...ids])
-    .where(stillPending)
+    .where(stillPending(q))
     .returning('id')
     .execute()
   return rows.map((r) => r.id)
@@ -62,21 +63,10 @@ export async function settleOutboxRows(q: Q, ids: readonly string[], status: Out
 export const purgeFinishedRows = (q: Q, beforeIso: string) =>
   q.deleteFrom('outbox').where('status', '<>', 'pending').where('created_at', '<', beforeIso).execute()
 
-/** Appends attempts to their subscriptions' logs in one statement; seq orders each subscription's log. */
+/** Appends attempts to their subscriptions' logs, in order; seq orders each subscription's log. */
 export async function insertLogs(q: Q, rows: readonly Omit<WebhookLogsTable, 'seq'>[]): Promise<void> {
-  if (rows.length === 0) return
-  const next = new Map<string, number>()
-  const values = []
-  for (const row of rows) {
-    const seq = next.get(row.webhook_id) ?? (await lastLogSeq(q, row.webhook_id)) + 1
-    next.set(row.webhook_id, seq + 1)
-    values.push({ ...row, seq })
-  }
-  await q.insertInto('webhook_logs').values(values).execute()
+  for (const row of rows) await q.insertInto('webhook_logs').values({ ...row, seq: nextLogSeq(q, row.webhook_id) }).execute()
 }
-
-const lastLogSeq = async (q: Q, webhookId: string): Promise<number> =>
-  (await q.selectFrom('webhook_logs').select('seq').where('webhook_id', '=', webhookId).orderBy('seq', 'desc').limit(1).executeTakeFirst())?.seq ?? 0
 
 /** Keeps the newest LOGS_KEPT attempts of a subscription. */
 export async function pruneLogs(q: Q, webhookId: string): Promise<void> {
@@ -94,7 +84,7 @@ export async function releaseLeases(q: Q, ids: readonly string[]): Promise<void>
     .updateTable('outbox')
     .set({ lease_until: 0 })
     .where('id', 'in', [...ids])
-    .where(stillPending)
+    .where(stillPending(q))
     .execute()
 }
 

@@ -1,14 +1,14 @@
 // The common card filters use an index: EXPLAIN QUERY PLAN of the real list queries never scans the cards table.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { openDatabase } from '../../src/db/open.js'
+import { openSqlite } from '../../src/db/sqlite.js'
 import { listQueries } from '../../src/query/list-page.js'
 import '../../src/resources/index.js'
 import { CARD_LIST } from '../../src/resources/cards/query.js'
 import { cardListQuery } from '../../src/resources/cards/store.js'
 import type { ListCategory } from '../../src/resources/lists/schema.js'
 
-const sql = openDatabase(':memory:', { readWorkers: 0 })
+const sql = openSqlite({ file: ':memory:', readWorkers: 0 })
 // A realistic spread of data, analyzed, so the planner chooses as it would on a real database.
 sql.raw
   .transaction(() => {

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { sql as rawSql } from 'kysely'
 import type { Q } from '../../src/db/database.js'
-import { openDatabase } from '../../src/db/open.js'
+import { openSqlite } from '../../src/db/sqlite.js'
 import { fixedQuery, rowsOf } from '../../src/db/sql.js'
+import { dbRun } from '../helpers/db.js'
 
 test("fixedQuery binds each call's arguments, keeps constants, and maps a repeated argument to every use", async () => {
-  const db = openDatabase(':memory:', { readWorkers: 0 })
-  db.raw.exec(`INSERT INTO users VALUES ('u1', 'a@x', 'Ann', 'owner', 'human', '2026-01-01'), ('u2', 'b@x', 'Bob', 'member', 'agent', '2026-01-02')`)
+  const db = openSqlite({ file: ':memory:', readWorkers: 0 })
+  await dbRun(db, `INSERT INTO users VALUES ('u1', 'a@x', 'Ann', 'owner', 'human', '2026-01-01'), ('u2', 'b@x', 'Bob', 'member', 'agent', '2026-01-02')`)
   let builds = 0
   const find = fixedQuery((q: Q, id: string, name: string) => {
     builds++

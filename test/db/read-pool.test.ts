@@ -5,12 +5,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { sql } from 'kysely'
-import { openDatabase } from '../../src/db/open.js'
+import { openSqlite } from '../../src/db/sqlite.js'
 import { HttpError } from '../../src/errors.js'
 
 test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next reads still work', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
-  const db = openDatabase(path.join(dir, 'taskd.db'), { queryTimeoutMs: 300, readWorkers: 1 })
+  const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 300, readWorkers: 1 })
   try {
     const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
     const started = performance.now()

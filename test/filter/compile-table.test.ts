@@ -1,11 +1,11 @@
 // Compile table: filter → exact SQL and bound parameters, per resource. Values never appear in the SQL text.
 import assert from 'node:assert/strict'
 import { suite, test } from 'node:test'
-import { openDatabase } from '../../src/db/open.js'
+import { openSqlite } from '../../src/db/sqlite.js'
 import { applyFilter, filterExpression } from '../../src/filter/index.js'
 import '../../src/resources/index.js' // registers the families' filter field maps
 
-const { q: qb } = openDatabase(':memory:', { readWorkers: 0 })
+const { q: qb } = openSqlite({ file: ':memory:', readWorkers: 0 })
 
 type Table = 'cards' | 'boards' | 'lists' | 'users' | 'tokens' | 'tags'
 

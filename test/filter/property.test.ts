@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { openDatabase } from '../../src/db/open.js'
+import { openSqlite } from '../../src/db/sqlite.js'
 import { allSync } from '../helpers/sqlite.js'
 import { FilterError } from '../../src/filter/error.js'
 import { toHttpError } from '../../src/http/error-handler.js'
@@ -10,7 +10,7 @@ import { FILTER_LIMITS, filterExpression, parseFilter, printFilter, type Compare
 import '../../src/resources/index.js' // registers the families' filter field maps
 
 const OPS: CompareOp[] = ['=', '!=', '>', '>=', '<', '<=', '~', '!~']
-const db = openDatabase(':memory:')
+const db = openSqlite({ file: ':memory:' })
 
 // Parsed trees are ordinary objects; fast-check's records have a null prototype unless told otherwise.
 const plain = { noNullPrototype: true }

@@ -1,46 +1,57 @@
-// SQL semantics: filters run on a real SQLite database with the taskd schema and return exactly the right rows.
+// SQL semantics: filters run on a real database with the taskd schema (SQLite, or PostgreSQL in npm test's PostgreSQL
+// run) and return exactly the right rows.
 import assert from 'node:assert/strict'
-import { before, suite, test } from 'node:test'
-import { openDatabase } from '../../src/db/open.js'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, suite, test } from 'node:test'
 import type { Db } from '../../src/db/database.js'
-import { allSync } from '../helpers/sqlite.js'
+import { openDatabase } from '../../src/db/open.js'
+import { freshDatabase, type TestDatabase } from '../helpers/database.js'
+import { dbRunMany } from '../helpers/db.js'
 import { filterExpression } from '../../src/filter/index.js'
 import '../../src/resources/index.js' // registers the families' filter field maps
 
 let db: Db
+let database: TestDatabase
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-semantics-'))
 const T0 = '2026-01-01T00:00:00.000Z'
 
-before(() => {
-  db = openDatabase(':memory:')
-  const run = (text: string, ...rows: unknown[][]) => {
-    const stmt = db.raw.prepare(text)
-    for (const r of rows) stmt.run(...r)
-  }
-  run(
+after(async () => {
+  await db?.close()
+  await database?.drop()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+before(async () => {
+  database = await freshDatabase(dir)
+  db = await openDatabase({ ...database, readWorkers: 0 })
+  const run = (text: string, ...rows: unknown[][]) => dbRunMany(db, text, rows)
+  await run(
     'INSERT INTO users (id, email, name, role, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ['u1', 'ann@x.io', 'Ann', 'owner', 'human', T0],
     ['u2', 'bob@x.io', 'Bob', 'member', 'human', T0],
     ['u3', 'cy@x.io', 'Cy', 'admin', 'agent', '2026-03-01T00:00:00.000Z'],
   )
-  run(
+  await run(
     'INSERT INTO boards (id, name, key_prefix, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
     ['b1', 'Alpha', 'AL', 'u1', T0, T0],
     ['b2', 'Beta', 'BE', null, T0, T0],
   )
-  run('INSERT INTO board_members (board_id, user_id, created_at) VALUES (?, ?, ?)', ['b1', 'u1', T0], ['b1', 'u2', T0], ['b2', 'u3', T0])
-  run(
+  await run('INSERT INTO board_members (board_id, user_id, created_at) VALUES (?, ?, ?)', ['b1', 'u1', T0], ['b1', 'u2', T0], ['b2', 'u3', T0])
+  await run(
     'INSERT INTO lists (id, board_id, name, position, category, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ['l1', 'b1', 'Todo', 1, 'unstarted', T0, T0],
     ['l2', 'b1', 'Doing', 2, 'started', T0, T0],
     ['l3', 'b2', 'Done', 1, 'completed', T0, T0],
   )
-  run(
+  await run(
     'INSERT INTO tags (id, board_id, name, color, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
     ['t1', 'b1', 'Bug', 'red', T0, T0],
     ['t2', 'b1', '50%_off', null, T0, T0],
     ['t3', 'b2', 'ui', null, T0, T0],
   )
-  run(
+  await run(
     `INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority, due_date,
       completed, completed_at, archived, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ['c1', 'b1', 'l1', 1, 'AL-1', 'Fix 50% discount', '', 1, 3, '2026-05-01', 0, null, 0, 'u1', '2026-04-01T10:00:00.000Z', T0],
@@ -49,10 +60,10 @@ before(() => {
     ['c4', 'b2', 'l3', 1, 'BE-1', 'snakeXcase', '', 1, 4, '2026-05-02', 0, null, 1, 'u3', '2026-04-03T00:00:00.000Z', T0],
     ['c5', 'b2', 'l3', 2, 'BE-2', 'Other', "Ann's notes", 2, 2, '2026-04-30T23:59:59.999Z', 0, null, 0, 'u3', '2026-04-04T00:00:00.000Z', T0],
   )
-  run('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)', ['c1', 'u1'], ['c2', 'u1'], ['c2', 'u2'], ['c4', 'u3'])
-  run('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)', ['c3', 'u2'])
-  run('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)', ['c1', 't1'], ['c2', 't2'], ['c4', 't3'])
-  run('INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+  await run('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)', ['c1', 'u1'], ['c2', 'u1'], ['c2', 'u2'], ['c4', 'u3'])
+  await run('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)', ['c3', 'u2'])
+  await run('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)', ['c1', 't1'], ['c2', 't2'], ['c4', 't3'])
+  await run('INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
     'f1',
     'c3',
     'spec.pdf',
@@ -61,7 +72,7 @@ before(() => {
     Buffer.from('pdf'),
     T0,
   ])
-  run(
+  await run(
     'INSERT INTO tokens (id, user_id, name, permission, hash, prefix, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ['k1', 'u1', 'ci', 'write', 'h1', 'tk_a', '2027-01-01T00:00:00.000Z', T0],
     ['k2', 'u3', 'agent', 'full', 'h2', 'tk_b', null, T0],
@@ -69,13 +80,11 @@ before(() => {
 })
 
 type Resource = 'cards' | 'boards' | 'lists' | 'users' | 'tokens' | 'tags'
-function ids(resource: Resource, filter: string): string[] {
+async function ids(resource: Resource, filter: string): Promise<string[]> {
   const f = filterExpression(resource, filter)
   let q = db.q.selectFrom(resource).select(`${resource}.id`)
   if (f) q = q.where(f)
-  return allSync(db, q)
-    .map((r) => r.id)
-    .sort()
+  return (await q.execute()).map((r) => r.id).sort()
 }
 
 const CARDS: [string, string[]][] = [
@@ -157,7 +166,7 @@ const CARDS: [string, string[]][] = [
 
 // Subtests are registered while the file loads (suite), so a forced exit can never end the run before they are known.
 suite('card filters select exactly the right cards', () => {
-  for (const [filter, expected] of CARDS) test(filter, () => assert.deepEqual(ids('cards', filter), expected))
+  for (const [filter, expected] of CARDS) test(filter, async () => assert.deepEqual(await ids('cards', filter), expected))
 })
 
 const OTHERS: [Resource, string, string[]][] = [
@@ -176,5 +185,5 @@ const OTHERS: [Resource, string, string[]][] = [
 ]
 
 suite('filters on other resources', () => {
-  for (const [resource, filter, expected] of OTHERS) test(`${resource}: ${filter}`, () => assert.deepEqual(ids(resource, filter), expected))
+  for (const [resource, filter, expected] of OTHERS) test(`${resource}: ${filter}`, async () => assert.deepEqual(await ids(resource, filter), expected))
 })

@@ -1,4 +1,4 @@
-// Test harness: a real taskd app on a fresh SQLite file, listening on 127.0.0.1, with a fake clock and seeded users/tokens.
+// Test harness: a real taskd app on a fresh database (SQLite, or PostgreSQL: see database.ts), listening on 127.0.0.1, with a fake clock and seeded users/tokens.
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase } from '../../src/db/open.js'
+import { freshDatabase } from './database.js'
 import type { Permission, Role } from '../../src/access/roles.js'
 import type { Deps } from '../../src/deps.js'
 import { issueToken } from '../../src/resources/tokens/service.js'
@@ -47,10 +48,11 @@ let counter = 0
 
 export async function startTestApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-test-'))
-  const dbFile = path.join(dir, 'taskd.db')
-  const config = loadConfig({ db: dbFile, port: 0, baseUrl: 'http://taskd.test', ...configOverrides }, {})
+  const database = await freshDatabase(dir)
+  const dbFile = database.db
+  const config = loadConfig({ db: dbFile, databaseUrl: database.databaseUrl, port: 0, baseUrl: 'http://taskd.test', ...configOverrides }, {})
   const clock = new FakeClock()
-  const db = openDatabase(dbFile, config)
+  const db = await openDatabase(config)
   await db.tx(({ q }) => ensureWorkspace(q, clock.now()))
   const deps = createDeps(db, config, clock)
   const { app, api } = createApp(deps, { log: () => {} })
@@ -69,6 +71,7 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
         server.closeAllConnections()
       })
       await db.close()
+      await database.drop()
       fs.rmSync(dir, { recursive: true, force: true })
     },
     async user(role, name) {

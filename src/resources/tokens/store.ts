@@ -63,6 +63,6 @@ export const tokensWithOwners = (q: Q, email?: string) => {
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .select(['tokens.id', 'tokens.name', 'tokens.permission', 'tokens.prefix', 'tokens.expires_at', 'tokens.last_used_at', 'users.email'])
     .orderBy('tokens.created_at')
-  if (email) query = query.where('users.email', '=', email)
+  if (email) query = query.where((eb) => eb(eb.fn('lower', ['users.email']), '=', eb.fn('lower', [eb.val(email)])))
   return query.execute()
 }

@@ -7,7 +7,7 @@ export const USER_FILTER: FilterResource = {
   table: 'users',
   fields: {
     id: field.id('id'),
-    email: field.text('email'),
+    email: field.text('email', { nocase: true }),
     name: field.text('name'),
     role: field.oneOf('role', Role.options),
     kind: field.oneOf('kind', UserKind.options),

@@ -4,7 +4,13 @@ import { rowsByIds } from '../../db/sql.js'
 import type { UsersTable } from '../../db/types.js'
 
 export const getUser = (q: Q, id: string) => q.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-export const getUserByEmail = (q: Q, email: string) => q.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+/** Emails compare case-insensitively (ASCII), through the lower(email) index. */
+export const getUserByEmail = (q: Q, email: string) =>
+  q
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', eb.fn('lower', [eb.val(email)])))
+    .executeTakeFirst()
 export const getUsers = (q: Q, ids: readonly string[]) => rowsByIds(q, 'users', ids)
 export const insertUser = (q: Q, row: UsersTable) => q.insertInto('users').values(row).execute()
 export const updateUserRow = (q: Q, id: string, set: Partial<UsersTable>) => q.updateTable('users').set(set).where('id', '=', id).execute()

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# npm test's runner (after tsc and the checks): the whole suite on SQLite, then on PostgreSQL.
+#   PostgreSQL: TASKD_TEST_DATABASE_URL when set (a role that may CREATE DATABASE), else a throwaway local cluster from
+#   scripts/test-postgres.sh, stopped again at the end unless it was already running. Where no PostgreSQL server is
+#   installed, the PostgreSQL run is skipped with a notice (CI installs it: .ci/run). TASKD_TEST_DIALECTS=sqlite (or
+#   postgres) runs one of them.
+# Extra arguments are test files (default: all of dist/test).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+files=("$@")
+if [[ ${#files[@]} -eq 0 ]]; then mapfile -t files < <(find dist/test -name '*.test.js' | sort); fi
+# Files that test SQLite itself (query plans, the read pool) or no database at all: run once, in the SQLite run.
+sqlite_only='^dist/test/(db/read-pool|db/fixed-query|db/types|api/query-plans|filter/(property|compile-table|parse-table)|layers|runtime|events/catalog|webhooks/(url-safety|crypto|send|policy))\.test\.js$'
+dialects=${TASKD_TEST_DIALECTS:-sqlite postgres}
+status=0
+
+
+
+if [[ $dialects == *sqlite* ]]; then
+  echo "# taskd tests on SQLite"
+  env -u TASKD_TEST_DATABASE_URL node --test --test-concurrency=2 "${files[@]}" || status=1
+fi
+
+if [[ $dialects == *postgres* ]]; then
+  pg_files=()
+  for f in "${files[@]}"; do [[ $f =~ $sqlite_only ]] || pg_files+=("$f"); done
+  url=${TASKD_TEST_DATABASE_URL:-}
+  stop_after=false
+  if [[ -z $url ]]; then
+    bash scripts/test-postgres.sh status >/dev/null 2>&1 || stop_after=true
+    line=$(bash scripts/test-postgres.sh start)
+    rc=$?
+    if [[ $rc -eq 3 ]]; then
+      echo "# PostgreSQL: SKIPPED, no PostgreSQL server installed here (apt-get install postgresql, or set TASKD_TEST_DATABASE_URL)"
+      pg_files=()
+    elif [[ $rc -ne 0 ]]; then
+      echo "# PostgreSQL: the test cluster did not start" >&2
+      status=1
+      pg_files=()
+    else
+      url=${line#TASKD_TEST_DATABASE_URL=}
+    fi
+  fi
+  if [[ ${#pg_files[@]} -gt 0 ]]; then
+    echo "# taskd tests on PostgreSQL"
+    TASKD_TEST_DATABASE_URL=$url node --test --test-concurrency=2 "${pg_files[@]}" || status=1
+  fi
+  if $stop_after; then bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true; fi
+fi
+exit $status

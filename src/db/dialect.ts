@@ -1,0 +1,28 @@
+// The few SQL spellings that differ between SQLite and PostgreSQL, picked by the dialect of the connection a query runs
+// on. Stores use these; nothing else in src/ looks at which database it talks to.
+import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import type { Q } from './database.js'
+
+const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
+
+/**
+ * The next events.seq. SQLite: one more than the largest (its one writer makes that safe). PostgreSQL: the column's
+ * identity sequence, since several processes insert at once.
+ */
+export const nextEventSeq = (q: Q): RawBuilder<number> =>
+  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`
+
+/** The next webhook_logs.seq: the subscription's last + 1 (SQLite), or one identity sequence for all logs (PostgreSQL). */
+export const nextLogSeq = (q: Q, webhookId: string): RawBuilder<number> =>
+  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM webhook_logs WHERE webhook_id = ${webhookId})`
+
+/**
+ * Rows a worker claims: on PostgreSQL, rows another process is claiming right now are skipped (FOR UPDATE SKIP LOCKED);
+ * SQLite has one writer, so nothing to skip.
+ */
+export const skipLocked = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, query: QB): QB =>
+  isPostgres(q) ? (query.forUpdate().skipLocked() as QB) : query
+
+/** `column = 'pending'` that SQLite must not answer from an index (`+column` there); PostgreSQL chooses well by itself. */
+export const unindexedEquals = (q: Q, column: string, value: string): RawBuilder<boolean> =>
+  isPostgres(q) ? sql<boolean>`${sql.ref(column)} = ${value}` : sql<boolean>`+${sql.ref(column)} = ${value}`

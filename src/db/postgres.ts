@@ -1,0 +1,87 @@
+// PostgreSQL through pg and Kysely's PostgresDialect: a pool of connections, so several requests (and several taskd
+// processes) work at once. Transactions are SERIALIZABLE and run again on a conflict, so services keep the guarantees
+// SQLite's single writer gives them; reads get a statement_timeout.
+import pg from 'pg'
+import { type Compilable, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
+import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, runAfterCommit } from './database.js'
+import { migratePostgres } from './migrate.js'
+import type { DB } from './types.js'
+
+// int8 (BIGINT, COUNT(*)) comes back as a string by default; every such value here stays below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
+
+/** serialization_failure and deadlock_detected: the transaction lost a race and may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 30
+const pgCode = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? code : undefined
+}
+const backoff = (attempt: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)))
+
+class GuardedPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new GuardedDriver(super.createDriver())
+  }
+}
+
+export interface PostgresOptions {
+  url: string
+  queryTimeoutMs: number
+  /** Connections this process keeps open at most. */
+  poolSize: number
+  log?: (msg: string, err?: unknown) => void
+}
+
+/** Connects, and brings the schema up to date (once, when several processes start together). */
+export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize, application_name: 'taskd' })
+  // A connection that breaks while idle (the server restarted) is dropped by the pool; without a listener it would crash us.
+  pool.on('error', (err) => (opts.log ?? console.error)('a PostgreSQL connection failed while idle', err))
+  const q = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }) })
+  try {
+    await migratePostgres(q)
+  } catch (err) {
+    await q.destroy()
+    throw err
+  }
+  return {
+    dialect: 'postgres',
+    q,
+    tx: async (fn) => {
+      for (let attempt = 1; ; attempt++) {
+        const after: (() => void)[] = []
+        try {
+          const result = await q
+            .transaction()
+            .setIsolationLevel('serializable')
+            .execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after))))
+          runAfterCommit(after)
+          return result
+        } catch (err) {
+          if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(pgCode(err) ?? '')) throw err
+          await backoff(attempt)
+        }
+      }
+    },
+    read: async <R>(query: Compilable<R>): Promise<R[]> => {
+      const compiled = query.compile()
+      try {
+        return await q
+          .transaction()
+          .setAccessMode('read only')
+          .execute(async (trx) => {
+            await sql.raw(`SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`).execute(trx)
+            return (await trx.executeQuery(compiled)).rows
+          })
+      } catch (err) {
+        // query_canceled: the statement ran past statement_timeout.
+        if (pgCode(err) === '57014') throw queryTimeout(opts.queryTimeoutMs)
+        throw err
+      }
+    },
+    backup: () =>
+      Promise.reject(new Error('taskd backup copies the SQLite file; on PostgreSQL, use pg_dump (see docs/postgres.md)')),
+    close: () => q.destroy(),
+  }
+}
