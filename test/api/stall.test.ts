@@ -2,11 +2,12 @@
 // cards moved with events), GET /v1/users/me from another token keeps answering quickly.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { openDatabase } from '../../src/db/open.js'
 import { seededApp } from '../helpers/app.js'
+import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
 
 const CARDS = 20_000
@@ -14,10 +15,11 @@ const CARDS = 20_000
 test('an expensive filter and a 20,000-card list deletion never stall /v1/users/me (p99 under 100 ms)', { timeout: 180_000 }, async () => {
   // A real `taskd serve` in its own process: the server gets the event loop to itself, as it does for real clients.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-stall-'))
-  const file = path.join(dir, 'taskd.db')
+  let database: TestDatabase | undefined
   let server: Served | undefined
   try {
-    server = await serve(file)
+    database = await freshDatabase(dir)
+    server = await serve(database.db, database.env)
     const { url, token } = server
     const call = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(url + p, {
@@ -30,21 +32,36 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
     const created = JSON.parse((await call('POST', '/v1/boards', { name: 'Stall', key_prefix: 'ST' })).text)
     const [from, to] = created.lists as { id: string }[]
     const boardId = created.board.id as string
-    const raw = new Database(file)
+    // The cards go straight into the database (through the API they would take minutes), as one transaction.
+    const db = await openDatabase({ ...database, readWorkers: 0 })
     try {
-      raw.pragma('busy_timeout = 5000')
-      const owner = (raw.prepare('SELECT id FROM users').get() as { id: string }).id
-      const insert = raw.prepare(
-        "INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'a longer description of the card', ?, ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
-      )
-      raw
-        .transaction(() => {
-          for (let i = 1; i <= CARDS; i++) insert.run(`card${i}`, boardId, from.id, i, `ST-${i}`, `card ${i}`, i, i % 5, owner)
-          raw.prepare('UPDATE boards SET next_key = ? WHERE id = ?').run(CARDS + 1, boardId)
-        })
-        .immediate()
+      await db.tx(async ({ q }) => {
+        const owner = (await q.selectFrom('users').select('id').executeTakeFirstOrThrow()).id
+        const at = '2026-11-01T00:00:00.000Z'
+        for (let start = 1; start <= CARDS; start += 1000) {
+          const rows = Array.from({ length: Math.min(1000, CARDS - start + 1) }, (_, k) => start + k).map((i) => ({
+            id: `card${i}`,
+            board_id: boardId,
+            list_id: from.id,
+            key_num: i,
+            key: `ST-${i}`,
+            title: `card ${i}`,
+            description: 'a longer description of the card',
+            position: i,
+            priority: i % 5,
+            completed: 0,
+            archived: 0,
+            trashed: 0,
+            created_by: owner,
+            created_at: at,
+            updated_at: at,
+          }))
+          await q.insertInto('cards').values(rows).execute()
+        }
+        await q.updateTable('boards').set({ next_key: CARDS + 1 }).where('id', '=', boardId).execute()
+      })
     } finally {
-      raw.close()
+      await db.close()
     }
 
     // Within the documented limits and the cost budget, but heavy: 100 comparisons, half through relations, over every card.
@@ -78,6 +95,7 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
     assert.equal((await call('GET', `/v1/lists/${from.id}`)).status, 404)
   } finally {
     await server?.stop()
+    await database?.drop()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })

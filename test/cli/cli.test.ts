@@ -9,7 +9,7 @@ import Database from 'better-sqlite3'
 import { serve as serveChild, type Served } from '../helpers/serve.js'
 
 const bin = path.resolve('bin/taskd.js')
-const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '' }
+const env = { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '' }
 // Asynchronous on purpose: a synchronous spawn blocks this process's event loop for a second or more, so the fetch
 // client cannot notice that the server closed an idle keep-alive socket, reuses it, and fails with "fetch failed".
 const run = (args: string[]) =>

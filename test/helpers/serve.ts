@@ -1,4 +1,5 @@
-// `taskd serve` as a child process, as users run it: started on a database file, stopped in finally.
+// `taskd serve` as a child process, as users run it: started on a database file (and on PostgreSQL when env has
+// TASKD_DATABASE_URL: pass a TestDatabase's env), stopped in finally.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,7 +20,7 @@ export interface Served {
 export function serve(db: string, env: Record<string, string> = {}): Promise<Served> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db, '--port', '0'], {
     cwd: ROOT,
-    env: { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
+    env: { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

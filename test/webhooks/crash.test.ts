@@ -5,12 +5,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { verify } from '@octokit/webhooks-methods'
+import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
 import { startReceiver, type Receiver } from './fixtures.js'
 
 const N = 40
 
-const serveForCrash = (db: string) => serve(db, { TASKD_ALLOW_PRIVATE_TARGETS: 'true', TASKD_WEBHOOK_LEASE_MS: '1500', TASKD_WEBHOOK_TIMEOUT_MS: '3000' })
+const serveForCrash = (db: TestDatabase) =>
+  serve(db.db, { ...db.env, TASKD_ALLOW_PRIVATE_TARGETS: 'true', TASKD_WEBHOOK_LEASE_MS: '1500', TASKD_WEBHOOK_TIMEOUT_MS: '3000' })
 
 async function call(s: Served, token: string, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(s.url + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -29,7 +31,7 @@ async function until(what: string, cond: () => boolean, ms: number): Promise<voi
 
 test('SIGKILL mid-delivery, restart: every event delivered at least once, repeats carry the same delivery id', { timeout: 60_000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-crash-'))
-  const db = path.join(dir, 'taskd.db')
+  const db = await freshDatabase(dir)
   let receiver: Receiver | undefined
   let first: Served | undefined
   let second: Served | undefined
@@ -72,6 +74,7 @@ test('SIGKILL mid-delivery, restart: every event delivered at least once, repeat
     await first?.stop()
     await second?.stop()
     await receiver?.close()
+    await db.drop()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
