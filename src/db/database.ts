@@ -23,9 +23,10 @@ export interface Db {
   /** Statements outside a transaction. Inside one, use the Tx's `q`: this one throws there. */
   readonly q: Q
   /**
-   * One transaction that behaves as if it ran alone: BEGIN IMMEDIATE on SQLite (one writer at a time), SERIALIZABLE on
-   * PostgreSQL, where fn runs again when the database reports a conflict with a concurrent transaction. So fn must do
-   * nothing but database work (side effects go in afterCommit).
+   * One transaction. SQLite: BEGIN IMMEDIATE, one writer at a time. PostgreSQL: READ COMMITTED, with several at once;
+   * fn runs again when it loses a race (a unique violation, a deadlock), so fn must do nothing but database work (side
+   * effects go in afterCommit), and counters are bumped in one statement (`SET n = n + 1 RETURNING n`), never read
+   * and written back.
    */
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** A read whose cost depends on the input (a filtered page, a count, an export): within TASKD_QUERY_TIMEOUT_MS, else 503. */

@@ -1,6 +1,6 @@
 // PostgreSQL through pg and Kysely's PostgresDialect: a pool of connections, so several requests (and several taskd
-// processes) work at once. Transactions are SERIALIZABLE and run again on a conflict, so services keep the guarantees
-// SQLite's single writer gives them; reads get a statement_timeout.
+// processes) work at once. Transactions run at READ COMMITTED (each statement sees what has committed before it) and run
+// again when they lose a race; reads get a statement_timeout.
 import pg from 'pg'
 import { type Compilable, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
 import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, runAfterCommit } from './database.js'
@@ -10,9 +10,14 @@ import type { DB } from './types.js'
 // int8 (BIGINT, COUNT(*)) comes back as a string by default; every such value here stays below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
 
-/** serialization_failure and deadlock_detected: the transaction lost a race and may simply run again. */
-const RETRYABLE = new Set(['40001', '40P01'])
-const MAX_ATTEMPTS = 30
+/**
+ * The transaction lost a race and runs again from the start, where its checks see the winner: unique_violation (a
+ * concurrent insert of the same idempotency key, prefix or name committed first; the service's own check then answers
+ * as it would have), serialization_failure and deadlock_detected. A unique violation that no check precedes fails
+ * again every time and ends as it would have anyway.
+ */
+const RETRYABLE = new Set(['23505', '40001', '40P01'])
+const MAX_ATTEMPTS = 10
 const pgCode = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code
   return typeof code === 'string' ? code : undefined
@@ -54,7 +59,6 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         try {
           const result = await q
             .transaction()
-            .setIsolationLevel('serializable')
             .execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after))))
           runAfterCommit(after)
           return result
