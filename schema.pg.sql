@@ -82,7 +82,10 @@ CREATE TABLE tokens (
   prefix TEXT NOT NULL,
   expires_at TEXT,
   last_used_at TEXT,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  -- TASKD_RATE_LIMIT: the token's current one-minute window (epoch ms) and its requests, shared by every process
+  rate_window_start BIGINT NOT NULL DEFAULT 0,
+  rate_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX tokens_user ON tokens(user_id);
 

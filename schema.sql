@@ -16,6 +16,8 @@ CREATE TABLE users (
   kind TEXT NOT NULL DEFAULT 'human' CHECK (kind IN ('human', 'agent')),
   created_at TEXT NOT NULL
 );
+-- Lookups by email compare lower(email) = lower(?), as on PostgreSQL (the column's NOCASE keeps it unique).
+CREATE INDEX users_email_lower ON users(lower(email));
 
 CREATE TABLE tokens (
   id TEXT PRIMARY KEY,
@@ -26,7 +28,10 @@ CREATE TABLE tokens (
   prefix TEXT NOT NULL,
   expires_at TEXT,
   last_used_at TEXT,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  -- TASKD_RATE_LIMIT: the token's current one-minute window (epoch ms) and its requests, shared by every process
+  rate_window_start INTEGER NOT NULL DEFAULT 0,
+  rate_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX tokens_user ON tokens(user_id);
 
@@ -133,7 +138,7 @@ CREATE TABLE tags (
 );
 CREATE UNIQUE INDEX tags_board_name ON tags(board_id, name COLLATE NOCASE);
 -- `tags ~ "bug"` matches by name across boards.
-CREATE INDEX tags_name ON tags(name COLLATE NOCASE);
+CREATE INDEX tags_name ON tags(lower(name));
 
 CREATE TABLE card_tags (
   card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,

@@ -17,7 +17,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
 
-  const api = new Api(deps, { authenticate, clock: deps.clock })
+  const api = new Api(deps, { authenticate })
   for (const module of MODULES) for (const route of module.routes) api.add(route)
 
   // The document and the docs pages load their libraries on first use, so starting the server does not wait for them.

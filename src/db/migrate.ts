@@ -1,5 +1,7 @@
-// Schema versions, one set for both dialects: version 1 is schema.sql (SQLite) or schema.pg.sql (PostgreSQL); later
-// versions append a step to MIGRATIONS, written for each dialect.
+// Schema versions, one set for both dialects. schema.sql (SQLite) and schema.pg.sql (PostgreSQL) are always the whole
+// current schema, which a new database gets at once; MIGRATIONS bring an older database up to it, a step per version,
+// written for each dialect. A change to the schema is a change to both files plus a step here (test/db/migrate.test.ts
+// checks that a version-1 database migrated ends exactly like a new one).
 import type Database from 'better-sqlite3'
 import { sql } from 'kysely'
 import fs from 'node:fs'
@@ -19,9 +21,16 @@ const MIGRATIONS: Migration[] = [
   // (schema.pg.sql has had them from the start).
   {
     sqlite: `CREATE INDEX users_email_lower ON users(lower(email));
-             CREATE INDEX tags_name_lower ON tags(lower(name));
-             DROP INDEX tags_name;`,
+             DROP INDEX tags_name;
+             CREATE INDEX tags_name ON tags(lower(name));`,
     postgres: '',
+  },
+  // 3: the request rate window of each token, in the database so that every process counts against one budget.
+  {
+    sqlite: `ALTER TABLE tokens ADD COLUMN rate_window_start INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE tokens ADD COLUMN rate_count INTEGER NOT NULL DEFAULT 0;`,
+    postgres: `ALTER TABLE tokens ADD COLUMN rate_window_start BIGINT NOT NULL DEFAULT 0;
+               ALTER TABLE tokens ADD COLUMN rate_count INTEGER NOT NULL DEFAULT 0;`,
   },
 ]
 
@@ -36,7 +45,7 @@ export function migrateSqlite(raw: Database.Database): { from: number; to: numbe
   raw
     .transaction(() => {
       if (from === 0) raw.exec(fs.readFileSync(file('schema.sql'), 'utf8'))
-      for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1].sqlite)
+      else for (let v = from; v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1].sqlite)
       raw.pragma(`user_version = ${SCHEMA_VERSION}`)
     })
     .immediate()
@@ -56,7 +65,7 @@ export async function migratePostgres(q: Q): Promise<{ from: number; to: number 
     if (from === SCHEMA_VERSION) return { from, to: from }
     // Without parameters, pg sends the text as one simple query, so a file of many statements runs as it is.
     if (from === 0) await sql.raw(fs.readFileSync(file('schema.pg.sql'), 'utf8')).execute(trx)
-    for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) if (MIGRATIONS[v - 1].postgres) await sql.raw(MIGRATIONS[v - 1].postgres).execute(trx)
+    else for (let v = from; v < SCHEMA_VERSION; v++) if (MIGRATIONS[v - 1].postgres) await sql.raw(MIGRATIONS[v - 1].postgres).execute(trx)
     if (row) await sql`UPDATE schema_version SET version = ${SCHEMA_VERSION}`.execute(trx)
     else await sql`INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`.execute(trx)
     return { from, to: SCHEMA_VERSION }

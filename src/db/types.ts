@@ -25,6 +25,8 @@ export interface TokensTable {
   expires_at: string | null
   last_used_at: string | null
   created_at: string
+  rate_window_start: number
+  rate_count: number
 }
 
 export interface TeamsTable {

@@ -2,10 +2,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express'
 import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
-import type { Clock } from '../clock.js'
 import type { Deps } from '../deps.js'
 import { badRequest, forbidden, HttpError, unprocessable } from '../errors.js'
-import { RateLimiter } from './rate-limit.js'
 
 export type Access = 'public' | Permission
 
@@ -62,22 +60,18 @@ export function zodDetails(error: z.ZodError): { path: string; message: string }
 export interface ApiOptions {
   /** Resolves the bearer token of a request to its actor, or throws 401. */
   authenticate: (req: Request, deps: Deps) => Promise<Actor>
-  clock: Clock
 }
 
 /** Collects route specs and mounts them on an Express router. */
 export class Api {
   readonly routes: AnyRoute[] = []
   readonly router = express.Router()
-  private readonly limiter: RateLimiter | undefined
   private readonly matchers: { re: RegExp; method: string }[] = []
 
   constructor(
     private readonly deps: Deps,
     private readonly opts: ApiOptions,
-  ) {
-    this.limiter = deps.config.rateLimit ? new RateLimiter(opts.clock) : undefined
-  }
+  ) {}
 
   /** Methods some route answers on this path (for 405 and its Allow header). */
   methodsFor(path: string): string[] {
@@ -113,7 +107,6 @@ export class Api {
 
   private async authorize(req: Request, spec: AnyRoute): Promise<Actor> {
     const actor = await this.opts.authenticate(req, this.deps)
-    this.limiter?.take(actor.tokenId)
     if (actor.permission === 'read' && spec.method !== 'get') throw forbidden('This token is read only.')
     if (PERMISSION_RANK[actor.permission] < PERMISSION_RANK[spec.access as Permission]) {
       throw forbidden(`This route needs a token with ${spec.access} permission.`)

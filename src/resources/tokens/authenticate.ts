@@ -1,16 +1,19 @@
-// Bearer token authentication: hash lookup, expiry, and a throttled last_used_at.
+// Bearer token authentication: hash lookup, expiry, the request rate limit (TASKD_RATE_LIMIT), and a throttled last_used_at.
 import type { Request } from 'express'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
-import { unauthorized } from '../../errors.js'
+import { HttpError, unauthorized } from '../../errors.js'
 import { sha256Hex } from '../../ids.js'
-import { findTokenByHash, touchToken } from './store.js'
+import { countTokenRequest, findTokenByHash, touchToken } from './store.js'
 
 const TOKEN_SHAPE = /^tt_[0-9A-Za-z]{40,200}$/
 /** last_used_at is written at most once a minute per token, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000
 const lastTouched = new Map<string, number>()
+/** With TASKD_RATE_LIMIT=on: requests per token in a fixed one-minute window, counted in the database for all processes. */
+export const REQUESTS_PER_MINUTE = 600
+const WINDOW_MS = 60_000
 
 export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
   const header = req.headers.authorization
@@ -21,6 +24,13 @@ export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
   if (!found) throw unauthorized('The token is unknown or has been revoked.')
   const now = deps.clock.now()
   if (found.token.expires_at !== null && Date.parse(found.token.expires_at) <= now) throw unauthorized('The token has expired.')
+  if (deps.config.rateLimit) {
+    const w = await countTokenRequest(deps.db.q, found.token.id, now, WINDOW_MS)
+    if (w.rate_count > REQUESTS_PER_MINUTE) {
+      const retry = Math.max(1, Math.ceil((w.rate_window_start + WINDOW_MS - now) / 1000))
+      throw new HttpError(429, 'rate_limited', `Too many requests: at most ${REQUESTS_PER_MINUTE} a minute per token.`, undefined, { 'Retry-After': String(retry) })
+    }
+  }
   const key = `${deps.config.db}\u0000${found.token.id}`
   const last = lastTouched.get(key) ?? 0
   if (now - last >= TOUCH_INTERVAL_MS || now < last) {

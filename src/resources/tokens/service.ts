@@ -45,6 +45,8 @@ export async function issueToken(q: Q, now: number, userId: string, input: Creat
     expires_at: expires,
     last_used_at: null,
     created_at: isoAt(now),
+    rate_window_start: 0,
+    rate_count: 0,
   }
   await insertToken(q, row)
   return { token: tokenView(row, { id: user.id, name: user.name }), value }

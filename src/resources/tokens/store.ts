@@ -27,7 +27,10 @@ const byHash = fixedQuery((q: Q, hash: string) =>
     .where('tokens.hash', '=', hash),
 )
 
-export async function findTokenByHash(q: Q, hash: string): Promise<{ token: TokensTable; user: UsersTable } | undefined> {
+/** A token as authentication sees it (without its rate window). */
+export type Token = Omit<TokensTable, 'rate_window_start' | 'rate_count'>
+
+export async function findTokenByHash(q: Q, hash: string): Promise<{ token: Token; user: UsersTable } | undefined> {
   const row = await firstOf(q, byHash(q, hash))
   if (!row) return undefined
   return {
@@ -48,6 +51,28 @@ export async function findTokenByHash(q: Q, hash: string): Promise<{ token: Toke
 
 const touch = fixedQuery((q: Q, id: string, at: string) => q.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id))
 export const touchToken = (q: Q, id: string, at: string) => q.executeQuery(touch(q, id, at))
+
+const countRequest = fixedQuery((q: Q, id: string, now: number, windowStart: number) =>
+  q
+    .updateTable('tokens')
+    .set((eb) => {
+      // Still in the window that began after windowStart (and not in the future): one more; else a new window from now.
+      const current = eb.and([eb('rate_window_start', '>', windowStart), eb('rate_window_start', '<=', now)])
+      return {
+        rate_count: eb.case().when(current).then(eb('rate_count', '+', 1)).else(1).end(),
+        rate_window_start: eb.case().when(current).then(eb.ref('rate_window_start')).else(now).end(),
+      }
+    })
+    .where('id', '=', id)
+    .returning(['rate_window_start', 'rate_count']),
+)
+
+/**
+ * Counts one request of a token in its current window of `windowMs` (a new window starts when the last one has passed),
+ * in one statement on the token's row, so every process counts against the same budget. Returns the window.
+ */
+export const countTokenRequest = async (q: Q, id: string, now: number, windowMs: number) =>
+  (await firstOf(q, countRequest(q, id, now, now - windowMs))) ?? { rate_window_start: now, rate_count: 0 }
 
 export const insertToken = (q: Q, row: TokensTable) => q.insertInto('tokens').values(row).execute()
 export const getToken = (q: Q, id: string) => q.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()

@@ -1,0 +1,105 @@
+// One migration set for both dialects: a database made at schema version 1 (the schema files as they were then, kept in
+// test/fixtures) and migrated ends exactly like a new one made from today's schema file.
+import assert from 'node:assert/strict'
+import Database from 'better-sqlite3'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import pg from 'pg'
+import { sql } from 'kysely'
+import type { Db } from '../../src/db/database.js'
+import { SCHEMA_VERSION } from '../../src/db/migrate.js'
+import { openDatabase } from '../../src/db/open.js'
+import { openSqlite } from '../../src/db/sqlite.js'
+import { freshDatabase, testDialect } from '../helpers/database.js'
+
+const fixture = (name: string) => fs.readFileSync(path.resolve('test/fixtures', name), 'utf8')
+const squash = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
+
+function sqliteSchema(file: string) {
+  const raw = new Database(file, { readonly: true })
+  try {
+    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    return {
+      version: raw.pragma('user_version', { simple: true }),
+      columns: Object.fromEntries(tables.map((t) => [t.name, raw.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?)').all(t.name)])),
+      indexes: (raw.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all() as { name: string; tbl_name: string; sql: string | null }[]).map(
+        (i) => ({ ...i, sql: squash(i.sql) }),
+      ),
+    }
+  } finally {
+    raw.close()
+  }
+}
+
+test('SQLite: a version-1 database migrated has the same tables, columns and indexes as a new one', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-migrate-'))
+  try {
+    const fresh = path.join(dir, 'fresh.db')
+    const old = path.join(dir, 'old.db')
+    ;(await openSqlite({ file: fresh, readWorkers: 0 }).close())
+    const v1 = new Database(old)
+    v1.exec(fixture('schema-v1.sql'))
+    v1.pragma('user_version = 1')
+    v1.close()
+    ;(await openSqlite({ file: old, readWorkers: 0 }).close())
+    const a = sqliteSchema(fresh)
+    const b = sqliteSchema(old)
+    assert.equal(a.version, SCHEMA_VERSION)
+    assert.deepEqual(b, a)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+async function pgSchema(db: Db) {
+  const columns = await sql<Record<string, unknown>>`
+    SELECT table_name, column_name, ordinal_position, data_type, is_nullable, column_default, is_identity, identity_generation
+    FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`.execute(db.q)
+  const indexes = await sql<Record<string, unknown>>`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`.execute(db.q)
+  const constraints = await sql<Record<string, unknown>>`
+    SELECT conrelid::regclass::text AS tbl, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+    WHERE connamespace = 'public'::regnamespace ORDER BY tbl, conname`.execute(db.q)
+  const version = await sql<{ version: number }>`SELECT version FROM schema_version`.execute(db.q)
+  return { version: version.rows, columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows }
+}
+
+test('PostgreSQL: a version-1 database migrated has the same tables, columns, indexes and constraints as a new one', {
+  skip: testDialect !== 'postgres' && 'runs in the PostgreSQL run of npm test',
+}, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-migrate-'))
+  const admin = new pg.Client({ connectionString: process.env.TASKD_TEST_DATABASE_URL })
+  const oldName = `taskd_v1_${crypto.randomBytes(6).toString('hex')}`
+  const fresh = await freshDatabase(dir)
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${oldName} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`)
+    const oldUrl = new URL(process.env.TASKD_TEST_DATABASE_URL!)
+    oldUrl.pathname = `/${oldName}`
+    const v1 = new pg.Client({ connectionString: oldUrl.toString() })
+    await v1.connect()
+    try {
+      await v1.query(fixture('schema-v1.pg.sql'))
+      await v1.query('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)')
+    } finally {
+      await v1.end()
+    }
+    const a = await openDatabase({ db: '', databaseUrl: fresh.databaseUrl })
+    const b = await openDatabase({ db: '', databaseUrl: oldUrl.toString() })
+    try {
+      const [sa, sb] = [await pgSchema(a), await pgSchema(b)]
+      assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
+      assert.deepEqual(sb, sa)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${oldName} WITH (FORCE)`)
+    await admin.end()
+    await fresh.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
