@@ -19,7 +19,7 @@ status=0
 
 if [[ $dialects == *sqlite* ]]; then
   echo "# taskd tests on SQLite"
-  env -u TASKD_TEST_DATABASE_URL node --test --test-concurrency=2 "${files[@]}" || status=1
+  env -u TASKD_TEST_DATABASE_URL node --test --test-concurrency=2 --test-timeout=120000 "${files[@]}" || status=1
 fi
 
 if [[ $dialects == *postgres* ]]; then
@@ -44,7 +44,7 @@ if [[ $dialects == *postgres* ]]; then
   fi
   if [[ ${#pg_files[@]} -gt 0 ]]; then
     echo "# taskd tests on PostgreSQL"
-    TASKD_TEST_DATABASE_URL=$url node --test --test-concurrency=2 "${pg_files[@]}" || status=1
+    TASKD_TEST_DATABASE_URL=$url node --test --test-concurrency=2 --test-timeout=120000 "${pg_files[@]}" || status=1
   fi
   if $stop_after; then bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true; fi
 fi

@@ -55,7 +55,8 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
   const db = await openDatabase(config)
   await db.tx(({ q }) => ensureWorkspace(q, clock.now()))
   const deps = createDeps(db, config, clock)
-  const { app, api } = createApp(deps, { log: () => {} })
+  // DEBUG_TASKD=1 shows what a 500 hid.
+  const { app, api } = createApp(deps, { log: process.env.DEBUG_TASKD ? (msg, err) => console.error(msg, err) : () => {} })
   const server = http.createServer(app)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -1,8 +1,9 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
+import type { ExpressionBuilder } from 'kysely'
 import { memberBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { firstOf, fixedQuery } from '../../db/sql.js'
-import type { CardsTable, ListsTable } from '../../db/types.js'
+import type { CardsTable, DB, ListsTable } from '../../db/types.js'
 
 const cardById = fixedQuery((q: Q, id: string) => q.selectFrom('cards').selectAll().where('id', '=', id))
 export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
@@ -52,12 +53,15 @@ const nextKey = fixedQuery((q: Q, boardId: string) =>
 export const takeCardNumber = async (q: Q, boardId: string): Promise<number> => (await firstOf(q, nextKey(q, boardId)))!.next_key - 1
 
 /** Up to `limit` cards of a board whose key does not carry the board's prefix yet (a prefix change in progress). */
+/** `<prefix>-<key_num>` in SQL; the cast tells PostgreSQL what the parameter is (concat takes any type). */
+const keyOf = (eb: ExpressionBuilder<DB, 'cards'>, prefix: string) => eb.fn<string>('concat', [eb.cast(eb.val(`${prefix}-`), 'text'), eb.ref('key_num')])
+
 export const cardsToRekey = (q: Q, boardId: string, prefix: string, limit: number): Promise<CardsTable[]> =>
   q
     .selectFrom('cards')
     .selectAll()
     .where('board_id', '=', boardId)
-    .where((eb) => eb('key', '!=', eb.fn<string>('concat', [eb.val(`${prefix}-`), eb.ref('key_num')])))
+    .where((eb) => eb('key', '!=', keyOf(eb, prefix)))
     .orderBy('id')
     .limit(limit)
     .execute()
@@ -68,7 +72,7 @@ export const rekeyCards = (q: Q, ids: readonly string[], prefix: string) =>
     ? Promise.resolve([])
     : q
         .updateTable('cards')
-        .set((eb) => ({ key: eb.fn('concat', [eb.val(`${prefix}-`), eb.ref('key_num')]) }))
+        .set((eb) => ({ key: keyOf(eb, prefix) }))
         .where('id', 'in', [...ids])
         .execute()
 
