@@ -179,3 +179,38 @@ test('two processes on one PostgreSQL database: unique keys, one card per idempo
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('TASKD_RATE_LIMIT=on with two processes: one budget of 600 requests a minute per token across both', {
+  skip: testDialect !== 'postgres' && 'several processes need PostgreSQL (npm test runs this in its PostgreSQL run)',
+}, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-multi-'))
+  let database: TestDatabase | undefined
+  const servers: Served[] = []
+  try {
+    database = await freshDatabase(dir)
+    const env = { ...database.env, TASKD_RATE_LIMIT: 'on' }
+    servers.push(await serve(database.db, env))
+    servers.push(await serve(database.db, env))
+    const token = servers[0].token!
+    const me = (s: Served) => fetch(`${s.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => (await r.arrayBuffer(), r))
+    // 300 on each process, 10 at a time: all within the one budget.
+    let sent = 0
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (sent < 600) {
+          const i = sent++
+          assert.equal((await me(servers[i % 2])).status, 200, `request ${i}`)
+        }
+      }),
+    )
+    for (const s of servers) {
+      const limited = await me(s)
+      assert.equal(limited.status, 429, 'the 601st request, on either process, is refused')
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1)
+    }
+  } finally {
+    for (const s of servers) await s.stop()
+    await database?.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
