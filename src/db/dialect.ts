@@ -9,8 +9,7 @@ const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
  * The next events.seq. SQLite: one more than the largest (its one writer makes that safe). PostgreSQL: the column's
  * identity sequence, since several processes insert at once.
  */
-export const nextEventSeq = (q: Q): RawBuilder<number> =>
-  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`
+export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
 
 /** The next webhook_logs.seq: the subscription's last + 1 (SQLite), or one identity sequence for all logs (PostgreSQL). */
 export const nextLogSeq = (q: Q, webhookId: string): RawBuilder<number> =>

@@ -46,6 +46,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const q = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }) })
   try {
     await migratePostgres(q)
+    // Text sorts and lower() folds as on SQLite only under the C collation; elsewhere taskd works, but orders differ.
+    const { rows } = await sql<{ datcollate: string }>`SELECT datcollate FROM pg_database WHERE datname = current_database()`.execute(q)
+    if (!['C', 'POSIX'].includes(rows[0]?.datcollate ?? 'C')) {
+      ;(opts.log ?? console.error)(
+        `warning: the database's collation is ${rows[0].datcollate}, not C: names sort in that locale's order, not bytewise as on SQLite (README, "Running on PostgreSQL")`,
+      )
+    }
   } catch (err) {
     await q.destroy()
     throw err
@@ -57,9 +64,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       for (let attempt = 1; ; attempt++) {
         const after: (() => void)[] = []
         try {
-          const result = await q
-            .transaction()
-            .execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after))))
+          const result = await q.transaction().execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after))))
           runAfterCommit(after)
           return result
         } catch (err) {
@@ -84,8 +89,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         throw err
       }
     },
-    backup: () =>
-      Promise.reject(new Error('taskd backup copies the SQLite file; on PostgreSQL, use pg_dump (see docs/postgres.md)')),
+    backup: () => Promise.reject(new Error('taskd backup copies the SQLite file; on PostgreSQL, use pg_dump (see docs/postgres.md)')),
     close: () => q.destroy(),
   }
 }

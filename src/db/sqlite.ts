@@ -3,7 +3,17 @@
 import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
-import { type CompiledQuery, type Compilable, type DatabaseConnection, type Driver, Kysely, sql, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
+import {
+  type CompiledQuery,
+  type Compilable,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  sql,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely'
 import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type Q, runAfterCommit } from './database.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'

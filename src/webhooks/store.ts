@@ -65,7 +65,11 @@ export const purgeFinishedRows = (q: Q, beforeIso: string) =>
 
 /** Appends attempts to their subscriptions' logs, in order; seq orders each subscription's log. */
 export async function insertLogs(q: Q, rows: readonly Omit<WebhookLogsTable, 'seq'>[]): Promise<void> {
-  for (const row of rows) await q.insertInto('webhook_logs').values({ ...row, seq: nextLogSeq(q, row.webhook_id) }).execute()
+  for (const row of rows)
+    await q
+      .insertInto('webhook_logs')
+      .values({ ...row, seq: nextLogSeq(q, row.webhook_id) })
+      .execute()
 }
 
 /** Keeps the newest LOGS_KEPT attempts of a subscription. */

@@ -58,7 +58,11 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
           }))
           await q.insertInto('cards').values(rows).execute()
         }
-        await q.updateTable('boards').set({ next_key: CARDS + 1 }).where('id', '=', boardId).execute()
+        await q
+          .updateTable('boards')
+          .set({ next_key: CARDS + 1 })
+          .where('id', '=', boardId)
+          .execute()
       })
     } finally {
       await db.close()

@@ -24,10 +24,16 @@ function sqliteSchema(file: string) {
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
     return {
       version: raw.pragma('user_version', { simple: true }),
-      columns: Object.fromEntries(tables.map((t) => [t.name, raw.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?)').all(t.name)])),
-      indexes: (raw.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all() as { name: string; tbl_name: string; sql: string | null }[]).map(
-        (i) => ({ ...i, sql: squash(i.sql) }),
+      columns: Object.fromEntries(
+        tables.map((t) => [t.name, raw.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?)').all(t.name)]),
       ),
+      indexes: (
+        raw.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all() as {
+          name: string
+          tbl_name: string
+          sql: string | null
+        }[]
+      ).map((i) => ({ ...i, sql: squash(i.sql) })),
     }
   } finally {
     raw.close()
@@ -39,12 +45,12 @@ test('SQLite: a version-1 database migrated has the same tables, columns and ind
   try {
     const fresh = path.join(dir, 'fresh.db')
     const old = path.join(dir, 'old.db')
-    ;(await openSqlite({ file: fresh, readWorkers: 0 }).close())
+    await openSqlite({ file: fresh, readWorkers: 0 }).close()
     const v1 = new Database(old)
     v1.exec(fixture('schema-v1.sql'))
     v1.pragma('user_version = 1')
     v1.close()
-    ;(await openSqlite({ file: old, readWorkers: 0 }).close())
+    await openSqlite({ file: old, readWorkers: 0 }).close()
     const a = sqliteSchema(fresh)
     const b = sqliteSchema(old)
     assert.equal(a.version, SCHEMA_VERSION)
@@ -66,40 +72,44 @@ async function pgSchema(db: Db) {
   return { version: version.rows, columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows }
 }
 
-test('PostgreSQL: a version-1 database migrated has the same tables, columns, indexes and constraints as a new one', {
-  skip: testDialect !== 'postgres' && 'runs in the PostgreSQL run of npm test',
-}, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-migrate-'))
-  const admin = new pg.Client({ connectionString: process.env.TASKD_TEST_DATABASE_URL })
-  const oldName = `taskd_v1_${crypto.randomBytes(6).toString('hex')}`
-  const fresh = await freshDatabase(dir)
-  await admin.connect()
-  try {
-    await admin.query(`CREATE DATABASE ${oldName} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`)
-    const oldUrl = new URL(process.env.TASKD_TEST_DATABASE_URL!)
-    oldUrl.pathname = `/${oldName}`
-    const v1 = new pg.Client({ connectionString: oldUrl.toString() })
-    await v1.connect()
+test(
+  'PostgreSQL: a version-1 database migrated has the same tables, columns, indexes and constraints as a new one',
+  {
+    skip: testDialect !== 'postgres' && 'runs in the PostgreSQL run of npm test',
+  },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-migrate-'))
+    const admin = new pg.Client({ connectionString: process.env.TASKD_TEST_DATABASE_URL })
+    const oldName = `taskd_v1_${crypto.randomBytes(6).toString('hex')}`
+    const fresh = await freshDatabase(dir)
+    await admin.connect()
     try {
-      await v1.query(fixture('schema-v1.pg.sql'))
-      await v1.query('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)')
+      await admin.query(`CREATE DATABASE ${oldName} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`)
+      const oldUrl = new URL(process.env.TASKD_TEST_DATABASE_URL!)
+      oldUrl.pathname = `/${oldName}`
+      const v1 = new pg.Client({ connectionString: oldUrl.toString() })
+      await v1.connect()
+      try {
+        await v1.query(fixture('schema-v1.pg.sql'))
+        await v1.query('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)')
+      } finally {
+        await v1.end()
+      }
+      const a = await openDatabase({ db: '', databaseUrl: fresh.databaseUrl })
+      const b = await openDatabase({ db: '', databaseUrl: oldUrl.toString() })
+      try {
+        const [sa, sb] = [await pgSchema(a), await pgSchema(b)]
+        assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
+        assert.deepEqual(sb, sa)
+      } finally {
+        await a.close()
+        await b.close()
+      }
     } finally {
-      await v1.end()
+      await admin.query(`DROP DATABASE IF EXISTS ${oldName} WITH (FORCE)`)
+      await admin.end()
+      await fresh.drop()
+      fs.rmSync(dir, { recursive: true, force: true })
     }
-    const a = await openDatabase({ db: '', databaseUrl: fresh.databaseUrl })
-    const b = await openDatabase({ db: '', databaseUrl: oldUrl.toString() })
-    try {
-      const [sa, sb] = [await pgSchema(a), await pgSchema(b)]
-      assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
-      assert.deepEqual(sb, sa)
-    } finally {
-      await a.close()
-      await b.close()
-    }
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${oldName} WITH (FORCE)`)
-    await admin.end()
-    await fresh.drop()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+  },
+)

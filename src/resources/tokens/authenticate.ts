@@ -28,7 +28,9 @@ export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
     const w = await countTokenRequest(deps.db.q, found.token.id, now, WINDOW_MS)
     if (w.rate_count > REQUESTS_PER_MINUTE) {
       const retry = Math.max(1, Math.ceil((w.rate_window_start + WINDOW_MS - now) / 1000))
-      throw new HttpError(429, 'rate_limited', `Too many requests: at most ${REQUESTS_PER_MINUTE} a minute per token.`, undefined, { 'Retry-After': String(retry) })
+      throw new HttpError(429, 'rate_limited', `Too many requests: at most ${REQUESTS_PER_MINUTE} a minute per token.`, undefined, {
+        'Retry-After': String(retry),
+      })
     }
   }
   const key = `${deps.config.db}\u0000${found.token.id}`

@@ -59,7 +59,12 @@ const countRequest = fixedQuery((q: Q, id: string, now: number, windowStart: num
       // Still in the window that began after windowStart (and not in the future): one more; else a new window from now.
       const current = eb.and([eb('rate_window_start', '>', windowStart), eb('rate_window_start', '<=', now)])
       return {
-        rate_count: eb.case().when(current).then(eb('rate_count', '+', 1)).else(1).end(),
+        rate_count: eb
+          .case()
+          .when(current)
+          .then(eb('rate_count', '+', 1))
+          .else(1)
+          .end(),
         rate_window_start: eb.case().when(current).then(eb.ref('rate_window_start')).else(now).end(),
       }
     })
