@@ -48,7 +48,8 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     port: pick(flags.port, 'TASKD_PORT'),
     host: pick(flags.host, 'TASKD_HOST'),
     db: pick(flags.db, 'TASKD_DB'),
-    databaseUrl: pick(flags.databaseUrl, 'TASKD_DATABASE_URL'),
+    // An explicit --db wins over TASKD_DATABASE_URL, as flags win over the environment.
+    databaseUrl: flags.db !== undefined && flags.databaseUrl === undefined ? undefined : pick(flags.databaseUrl, 'TASKD_DATABASE_URL'),
     dbPoolSize: pick(flags.dbPoolSize, 'TASKD_DB_POOL_SIZE'),
     baseUrl: pick(flags.baseUrl, 'TASKD_BASE_URL'),
     allowPrivateTargets: pick(flags.allowPrivateTargets, 'TASKD_ALLOW_PRIVATE_TARGETS'),

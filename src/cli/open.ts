@@ -4,7 +4,8 @@ import { loadConfig } from '../config.js'
 import { openDatabase } from '../db/open.js'
 import { ensureWorkspace } from '../resources/users/service.js'
 
-export const dbOption = (cmd: Command) => cmd.option('--db <path>', 'database file (env TASKD_DB, default ./data/taskd.db)')
+export const dbOption = (cmd: Command) =>
+  cmd.option('--db <path>', 'SQLite database file or postgres:// URL (env TASKD_DB or TASKD_DATABASE_URL; default ./data/taskd.db)')
 
 export async function openForCli(dbFlag: string | undefined) {
   const config = loadConfig({ db: dbFlag })
