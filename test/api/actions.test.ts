@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
+import { dbGet } from '../helpers/db.js'
 
 async function fixture() {
   const c = await seededApp()
@@ -17,7 +18,8 @@ const get = async (c: Awaited<ReturnType<typeof seededApp>>, id: string) => (awa
 
 test('bulk complete: cards the token cannot see fail one by one, the rest change, one event per card', async () => {
   const { c, tok, ids, foreign } = await fixture()
-  const before = (c.t.deps.db.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
+  const completedEvents = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, "SELECT count(*) AS n FROM events WHERE name = 'card.completed'"))!.n)
+  const before = await completedEvents()
   const r = await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [...ids, foreign, 'nope'], completed: true } })
   assert.equal(r.status, 200)
   assert.equal(r.body.updated, 3)
@@ -29,7 +31,7 @@ test('bulk complete: cards the token cannot see fail one by one, the rest change
     ],
   )
   for (const id of ids) assert.equal((await get(c, id)).completed, true)
-  const after = (c.t.deps.db.raw.prepare("SELECT count(*) AS n FROM events WHERE name = 'card.completed'").get() as { n: number }).n
+  const after = await completedEvents()
   assert.equal(after - before, 3)
   await c.t.close()
 })

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp, startTestApp } from '../helpers/app.js'
+import { countWrites, dbGet } from '../helpers/db.js'
 import { assertErrorShape, runScenarios } from '../helpers/scenarios.js'
 import { sha256Hex } from '../../src/ids.js'
 
@@ -26,7 +27,7 @@ test('tokens are stored as SHA-256 hashes only; the value is shown once', async 
   assert.equal(r.status, 201)
   assert.match(r.body.value, /^tt_[0-9A-Za-z]{40,}$/)
   assert.equal(r.body.token.prefix, r.body.value.slice(0, 7))
-  const row = t.deps.db.raw.prepare('SELECT * FROM tokens WHERE id = ?').get(r.body.token.id) as Record<string, unknown>
+  const row = (await dbGet(t.deps.db, 'SELECT * FROM tokens WHERE id = ?', r.body.token.id))!
   assert.equal(row.hash, sha256Hex(r.body.value))
   assert.ok(!JSON.stringify(row).includes(r.body.value))
   const list = await t.req('GET', '/v1/tokens', { token: tokens.member.write })
@@ -88,13 +89,12 @@ test('token list: members see their own, owners and admins every token with owne
 test('last_used_at is throttled: a burst of reads writes it once', async () => {
   const { t, tokens } = await seededApp()
   await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const before = t.deps.db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
+  const { id } = (await dbGet<{ id: string }>(t.deps.db, 'SELECT id FROM tokens WHERE hash = ?', sha256Hex(tokens.member.read)))!
+  const writes = await countWrites(t.deps.db, 'tokens', id)
   for (let i = 0; i < 20; i++) await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const after = t.deps.db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
-  assert.equal(after.n, before.n)
+  assert.equal(await writes(), 0, 'the burst writes nothing')
   t.clock.advance(61_000)
   await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const later = t.deps.db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }
-  assert.equal(later.n, before.n + 1)
+  assert.equal(await writes(), 1, 'a read a minute later writes last_used_at once')
   await t.close()
 })

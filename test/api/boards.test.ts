@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
+import { dbAll, dbRunMany } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
 
 type Fixture = Awaited<ReturnType<typeof seededApp>>
@@ -426,20 +427,18 @@ runScenarios('users', seededApp, [
 test('two key prefix changes at once: every card ends on the prefix the board has at the end', async () => {
   const c = await seededApp()
   try {
-    const raw = c.t.deps.db.raw
-    const insert = raw.prepare(
+    await dbRunMany(
+      c.t.deps.db,
       "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
+      Array.from({ length: 180 }, (_, n) => [`k${n + 1}`, c.board.id, c.lists[0].id, n + 1, `LCH-${n + 1}`, n + 1, c.member.id]),
     )
-    raw.transaction(() => {
-      for (let i = 1; i <= 180; i++) insert.run(`k${i}`, c.board.id, c.lists[0].id, i, `LCH-${i}`, i, c.member.id)
-    })()
     const [a, b] = await Promise.all(
       ['AAA', 'BBB'].map((key_prefix) => c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix } })),
     )
     assert.equal(a.status, 200)
     assert.equal(b.status, 200)
     const prefix = (await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.read })).body.board.key_prefix
-    const keys = raw.prepare('SELECT key, key_num FROM cards WHERE board_id = ?').all(c.board.id) as { key: string; key_num: number }[]
+    const keys = await dbAll<{ key: string; key_num: number }>(c.t.deps.db, 'SELECT key, key_num FROM cards WHERE board_id = ?', c.board.id)
     assert.equal(keys.length, 180)
     assert.deepEqual(
       keys.filter((k) => k.key !== `${prefix}-${k.key_num}`),

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
+import { dbAll, dbGet, dbRun } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
 
 type Fixture = Awaited<ReturnType<typeof seededApp>>
@@ -184,9 +185,10 @@ test('trash: hidden unless asked for, restorable, and events never lose the card
   const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
   assert.equal(restored.body.card.trashed, false)
   // Trashing and restoring each announce the card itself, so a receiver never holds an id it cannot resolve.
-  const events = (c.t.deps.db.raw.prepare("SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq").all() as { name: string; data: string }[]).map(
-    (e) => ({ name: e.name, ...JSON.parse(e.data) }),
-  )
+  const events = (await dbAll<{ name: string; data: string }>(c.t.deps.db, "SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq")).map((e) => ({
+    name: e.name,
+    ...JSON.parse(e.data),
+  }))
   assert.deepEqual(
     events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]),
     [
@@ -253,8 +255,8 @@ test('query parameters: completed, archived, state, assignee, team', async () =>
   assert.equal((await c.t.req('GET', '/v1/cards?state=done', { token: tok })).status, 400)
   assert.equal((await c.t.req('GET', '/v1/cards?completed=yes', { token: tok })).status, 400)
   const team = 'team1'
-  c.t.deps.db.raw.prepare("INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')").run(team)
-  c.t.deps.db.raw.prepare('INSERT INTO team_members (team_id, user_id) VALUES (?, ?)').run(team, c.admin.id)
+  await dbRun(c.t.deps.db, "INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')", team)
+  await dbRun(c.t.deps.db, 'INSERT INTO team_members (team_id, user_id) VALUES (?, ?)', team, c.admin.id)
   assert.equal(await ids(`team=${team}`), 'd')
   await c.t.close()
 })
@@ -328,13 +330,13 @@ test('list deleted with move_to and board deleted: every card and list gets its 
   const c = await seededApp()
   const tok = c.tokens.member.write
   const ids = [(await card(c, { title: 'a' })).body.card.id, (await card(c, { title: 'b' })).body.card.id]
-  const count = (name: string) => (c.t.deps.db.raw.prepare('SELECT count(*) AS n FROM events WHERE name = ?').get(name) as { n: number }).n
+  const count = async (name: string) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM events WHERE name = ?', name))!.n)
   assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
-  assert.equal(count('card.moved'), 2)
+  assert.equal(await count('card.moved'), 2)
   for (const id of ids) assert.equal((await c.t.req('GET', `/v1/cards/${id}`, { token: tok })).body.card.list, c.lists[1].id)
   assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}`, { token: tok })).status, 204)
-  assert.equal(count('card.deleted'), 2)
-  assert.equal(count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
+  assert.equal(await count('card.deleted'), 2)
+  assert.equal(await count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
   await c.t.close()
 })
 
@@ -344,7 +346,7 @@ test('a new key prefix renames every key (numbers kept) and announces each card'
   await card(c, { title: 'b' })
   assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix: 'NEW' } })).status, 200)
   assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
-  const events = c.t.deps.db.raw.prepare("SELECT data FROM events WHERE name = 'card.updated'").all() as { data: string }[]
+  const events = await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated'")
   assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [
     ['NEW-1', ['key']],
     ['NEW-2', ['key']],
@@ -357,17 +359,15 @@ test('card.updated names exactly the changed fields; a PATCH that changes nothin
   const c = await seededApp()
   const tok = c.tokens.member.write
   const a = (await card(c, { title: 'a', priority: 2, assignees: [c.member.id] })).body.card
-  const updates = () =>
-    (c.t.deps.db.raw.prepare("SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq").all() as { data: string }[]).map(
-      (e) => JSON.parse(e.data).changes,
-    )
+  const updates = async () =>
+    (await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq")).map((e) => JSON.parse(e.data).changes)
   c.t.clock.advance(1000)
   const same = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'a', priority: 2, assignees: [c.member.id], due_date: null } })
   assert.equal(same.status, 200)
   assert.equal(same.body.card.updated, a.updated)
-  assert.deepEqual(updates(), [])
+  assert.deepEqual(await updates(), [])
   const changed = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'b', priority: 2, due_date: '2027-01-01', watchers: [c.admin.id] } })
   assert.notEqual(changed.body.card.updated, a.updated)
-  assert.deepEqual(updates(), [['title', 'due_date', 'watchers']])
+  assert.deepEqual(await updates(), [['title', 'due_date', 'watchers']])
   await c.t.close()
 })

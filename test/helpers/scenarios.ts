@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { TestApp } from './app.js'
+import { dbAll, dbGet } from './db.js'
 
 /** Asserts that `actual` contains everything in `expected` (objects by key, arrays element-wise and same length). */
 export function assertSubset(actual: unknown, expected: unknown, at = 'body'): void {
@@ -44,7 +45,7 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
       if (s.status === 422 && s.field === undefined) throw new Error(`${s.name}: a validation row must name the field that failed`)
       const c = await setup()
       try {
-        const lastEvent = eventSeq(c.t)
+        const lastEvent = await eventSeq(c.t)
         const reply = await c.t.req(s.method, typeof s.path === 'function' ? s.path(c) : s.path, {
           token: s.token?.(c),
           body: typeof s.body === 'function' ? (s.body as (c: C) => unknown)(c) : s.body,
@@ -57,7 +58,7 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
           const paths = (reply.body.error.details ?? []).map((d: { path: string }) => d.path)
           assert.ok(paths.includes(s.field), `the details name ${s.field}: ${JSON.stringify(reply.body.error.details)}`)
         }
-        if (s.events !== undefined) assert.deepEqual(eventsSince(c.t, lastEvent), s.events, 'events emitted')
+        if (s.events !== undefined) assert.deepEqual(await eventsSince(c.t, lastEvent), s.events, 'events emitted')
         if (s.expect !== undefined) assertSubset(reply.body, typeof s.expect === 'function' ? (s.expect as (c: C) => unknown)(c) : s.expect)
         await s.after?.(c, reply)
       } finally {
@@ -67,9 +68,9 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
   }
 }
 
-const eventSeq = (t: TestApp): number => (t.deps.db.raw.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM events').get() as { n: number }).n
-const eventsSince = (t: TestApp, seq: number): string[] =>
-  (t.deps.db.raw.prepare('SELECT name FROM events WHERE seq > ? ORDER BY seq').all(seq) as { name: string }[]).map((e) => e.name)
+const eventSeq = async (t: TestApp): Promise<number> => Number((await dbGet<{ n: number }>(t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))!.n)
+const eventsSince = async (t: TestApp, seq: number): Promise<string[]> =>
+  (await dbAll<{ name: string }>(t.deps.db, 'SELECT name FROM events WHERE seq > ? ORDER BY seq', seq)).map((e) => e.name)
 
 export function assertErrorShape(body: any): void {
   assert.ok(body && typeof body.error === 'object', `error body: ${JSON.stringify(body)}`)

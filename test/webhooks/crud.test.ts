@@ -2,6 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { seededApp } from '../helpers/app.js'
+import { dbAll, dbGet } from '../helpers/db.js'
 import { runScenarios, type Scenario } from '../helpers/scenarios.js'
 
 // A public IP literal: savable with private targets refused, and no DNS (tests never need the internet).
@@ -61,7 +62,7 @@ const create: Scenario<C>[] = [
       assert.equal(r.body.webhook.has_secret, true)
       const again = await c.t.req('GET', `/v1/webhooks/${r.body.webhook.id}`, { token: owner(c) })
       assert.ok(!again.text.includes(r.body.secret))
-      const stored = c.t.deps.db.raw.prepare('SELECT secret_enc FROM webhooks').get() as { secret_enc: string }
+      const stored = (await dbGet<{ secret_enc: string }>(c.t.deps.db, 'SELECT secret_enc FROM webhooks'))!
       assert.ok(!stored.secret_enc.includes(r.body.secret), 'encrypted at rest')
     },
   },
@@ -78,9 +79,9 @@ const create: Scenario<C>[] = [
     }),
     status: 201,
     expect: { webhook: { has_secret: true, auth: { type: 'header', header_name: 'X-Api-Key' }, headers: { 'X-Team': 'ops' }, method: 'PATCH' } },
-    after: (c, r) => {
+    after: async (c, r) => {
       for (const s of ['plain-secret-1', 'value-abc']) assert.ok(!JSON.stringify(r.body).includes(s))
-      const dump = JSON.stringify(c.t.deps.db.raw.prepare('SELECT * FROM webhooks').all())
+      const dump = JSON.stringify(await dbAll(c.t.deps.db, 'SELECT * FROM webhooks'))
       for (const s of ['plain-secret-1', 'value-abc']) assert.ok(!dump.includes(s), `${s} not stored in clear`)
     },
   },
@@ -314,7 +315,7 @@ async function withSubs() {
 type S = Awaited<ReturnType<typeof withSubs>>
 const storedAuth = async (c: S, id: string) => {
   const { openAuth } = await import('../../src/webhooks/credentials.js')
-  const row = c.t.deps.db.raw.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as any
+  const row = (await dbGet<any>(c.t.deps.db, 'SELECT * FROM webhooks WHERE id = ?', id))!
   return { type: row.auth_type, creds: openAuth(c.t.deps.secrets, row), hasSecret: row.secret_enc !== null }
 }
 

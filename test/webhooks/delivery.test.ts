@@ -1,6 +1,7 @@
 // Delivery behaviour against real local receivers with a fake clock: outcomes, retry spacing, signatures, headers, logs.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { dbGet } from '../helpers/db.js'
 import { createCard, createSub, outboxRows, signaturesValid, webhookApp, type WebhookApp } from './fixtures.js'
 
 const DELAYS = [60_000, 120_000, 300_000, 1_800_000]
@@ -226,8 +227,8 @@ test('only the newest 25 attempts are kept per subscription', () =>
     const after = await logsOf(c, webhook.id)
     assert.equal(JSON.parse(after[0].request_body).data.title, 'newest', 'newest first')
     assert.equal(after.length, 25)
-    const count = c.t.deps.db.raw.prepare('SELECT count(*) AS n FROM webhook_logs').get() as { n: number }
-    assert.equal(count.n, 25, 'older rows are deleted, not just hidden')
+    const count = (await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM webhook_logs'))!
+    assert.equal(Number(count.n), 25, 'older rows are deleted, not just hidden')
   }))
 
 test('a secret blanked on edit keeps signing with the stored one; null stops signing', () =>

@@ -6,12 +6,12 @@ import '../../src/resources/index.js'
 
 const EVENT_CATALOG = eventCatalog()
 import { seededApp } from '../helpers/app.js'
+import { dbAll, dbGet } from '../helpers/db.js'
 
 type C = Awaited<ReturnType<typeof seededApp>>
 
-const events = (c: C) =>
-  c.t.deps.db.raw.prepare('SELECT name, board_id, data FROM events ORDER BY seq').all() as { name: string; board_id: string | null; data: string }[]
-const outboxCount = (c: C) => (c.t.deps.db.raw.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n
+const events = (c: C) => dbAll<{ name: string; board_id: string | null; data: string }>(c.t.deps.db, 'SELECT name, board_id, data FROM events ORDER BY seq')
+const outboxCount = async (c: C) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM outbox'))!.n)
 const documented = (event: string) =>
   EVENT_CATALOG.find((e) => e.event === event)!
     .fields.map((f) => f.name)
@@ -27,7 +27,7 @@ test('every supported change emits its event, with data matching the catalog fie
   const c = await seededApp({ allowPrivateTargets: 'true' })
   try {
     await ok(c, 'POST', '/v1/webhooks', { name: 'all', url: 'http://127.0.0.1:9/x', events: ['*'], boards: [] })
-    const seeded = events(c).length // the fixture's member_added events, from before the subscription existed
+    const seeded = (await events(c)).length // the fixture's member_added events, from before the subscription existed
     const board = c.board.id
     const [todo, doing] = c.lists
     const card = (await ok(c, 'POST', '/v1/cards', { board, title: 'One', assignees: [c.member.id] })).card
@@ -44,7 +44,7 @@ test('every supported change emits its event, with data matching the catalog fie
     await ok(c, 'POST', `/v1/boards/${board}/members`, { user: c.outsider.id })
     await ok(c, 'DELETE', `/v1/boards/${board}/members/${c.outsider.id}`)
 
-    const got = events(c)
+    const got = await events(c)
     const names = got.map((e) => e.name)
     for (const name of [
       'card.created',
@@ -75,7 +75,7 @@ test('every supported change emits its event, with data matching the catalog fie
     assert.deepEqual(data('card.moved').to_list, { id: doing.id, name: doing.name })
     assert.equal(data('card.updated').actor.id, c.owner.id)
     assert.deepEqual(Object.keys(data('board.member_added').user).sort(), ['id', 'kind', 'name'], 'no email leaves the workspace')
-    assert.equal(outboxCount(c), got.length - seeded, 'one outbox row per later event for the one matching subscription')
+    assert.equal(await outboxCount(c), got.length - seeded, 'one outbox row per later event for the one matching subscription')
   } finally {
     await c.t.close()
   }
@@ -87,7 +87,7 @@ test('a rolled-back change emits nothing: no event, no outbox row', async () => 
     await ok(c, 'POST', '/v1/webhooks', { name: 'all', url: 'http://127.0.0.1:9/x', events: ['*'], boards: [] })
     await ok(c, 'POST', '/v1/tags', { board: c.board.id, name: 'dup' })
     await ok(c, 'POST', '/v1/cards', { board: c.board.id, title: 'keeps the list busy', list: c.lists[0].id })
-    const before = { events: events(c).length, outbox: outboxCount(c) }
+    const before = { events: (await events(c)).length, outbox: await outboxCount(c) }
     // Each of these fails after the service has started its transaction (and, for the card, after choosing its key).
     const bad = await c.t.req('POST', '/v1/cards', {
       token: c.tokens.owner.write,
@@ -98,9 +98,9 @@ test('a rolled-back change emits nothing: no event, no outbox row', async () => 
     assert.equal(clash.status, 409)
     const busy = await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}`, { token: c.tokens.owner.write })
     assert.equal(busy.status, 409)
-    assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, before)
+    assert.deepEqual({ events: (await events(c)).length, outbox: await outboxCount(c) }, before)
     await ok(c, 'DELETE', `/v1/lists/${c.lists[1].id}`)
-    assert.deepEqual({ events: events(c).length, outbox: outboxCount(c) }, { events: before.events + 1, outbox: before.outbox + 1 })
+    assert.deepEqual({ events: (await events(c)).length, outbox: await outboxCount(c) }, { events: before.events + 1, outbox: before.outbox + 1 })
   } finally {
     await c.t.close()
   }
@@ -120,11 +120,9 @@ test('a bulk change emits one event per card; a card that fails inside it emits 
       r.failed.map((f: any) => f.id),
       [hidden],
     )
-    const completed = events(c)
-      .filter((e) => e.name === 'card.completed')
-      .map((e) => JSON.parse(e.data).id)
+    const completed = (await events(c)).filter((e) => e.name === 'card.completed').map((e) => JSON.parse(e.data).id)
     assert.deepEqual(completed.sort(), [...ids].sort())
-    const rows = c.t.deps.db.raw.prepare("SELECT body FROM outbox WHERE event = 'card.completed'").all() as { body: string }[]
+    const rows = await dbAll<{ body: string }>(c.t.deps.db, "SELECT body FROM outbox WHERE event = 'card.completed'")
     assert.deepEqual(rows.map((row) => JSON.parse(row.body).data.id).sort(), [...ids].sort(), 'one delivery per card')
   } finally {
     await c.t.close()
