@@ -23,8 +23,8 @@ const DUE = '"cards"."due_date"'
 const MIXED_DUE = `(case when length(${DUE}) = 10 then ${DUE} || 'T00:00:00.000Z' else ${DUE} end)`
 
 const CASES: [Table, string, string, unknown[]][] = [
-  ['cards', 'title ~ "50%_"', `instr(lower(${T}), lower(?)) > 0`, ['50%_']],
-  ['cards', 'title !~ "x"', `instr(lower(${T}), lower(?)) = 0`, ['x']],
+  ['cards', 'title ~ "50%_"', `lower(${T}) like '%' || lower(?) || '%' escape '\\'`, ['50\\%\\_']],
+  ['cards', 'title !~ "x"', `lower(${T}) not like '%' || lower(?) || '%' escape '\\'`, ['x']],
   ['cards', 'title = "a\\"b"', `${T} = ?`, ['a"b']],
   ['cards', 'title = "x\' OR 1=1 --"', `${T} = ?`, ["x' OR 1=1 --"]],
   ['cards', 'completed = true', '"cards"."completed" = ?', [1]],
@@ -47,7 +47,7 @@ const CASES: [Table, string, string, unknown[]][] = [
   ['cards', 'created > "2026-05-01T10:00"', '"cards"."created_at" > ?', ['2026-05-01T10:00:00.000Z']],
   ['cards', 'due_date >= "2026-05-01T00:00:00Z"', `${MIXED_DUE} >= ?`, ['2026-05-01T00:00:00.000Z']],
   ['cards', 'state = "started"', '(select "t1"."category" from "lists" as "t1" where "t1"."id" = "cards"."list_id") = ?', ['started']],
-  ['cards', 'board.name ~ "x"', 'instr(lower((select "t1"."name" from "boards" as "t1" where "t1"."id" = "cards"."board_id")), lower(?)) > 0', ['x']],
+  ['cards', 'board.name ~ "x"', `lower((select "t1"."name" from "boards" as "t1" where "t1"."id" = "cards"."board_id")) like '%' || lower(?) || '%' escape '\\'`, ['x']],
   ['cards', 'created_by.email = null', '(select "t1"."email" from "users" as "t1" where "t1"."id" = "cards"."created_by") is null', []],
   [
     'cards',
@@ -71,32 +71,32 @@ const CASES: [Table, string, string, unknown[]][] = [
   [
     'cards',
     'tags ~ "Bug"',
-    '"cards"."id" in (select "j1"."card_id" from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" is not null and ("t1"."id" = ? or "t1"."name" = ? collate nocase))',
+    '"cards"."id" in (select "j1"."card_id" from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" is not null and ("t1"."id" = ? or lower("t1"."name") = lower(?)))',
     ['Bug', 'Bug'],
   ],
   [
     'cards',
     'board = "b1" && tags ~ "Bug"',
-    '("cards"."board_id" = ? and exists (select 1 from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" = "cards"."id" and ("t1"."id" = ? or "t1"."name" = ? collate nocase)))',
+    '("cards"."board_id" = ? and exists (select 1 from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" = "cards"."id" and ("t1"."id" = ? or lower("t1"."name") = lower(?))))',
     ['b1', 'Bug', 'Bug'],
   ],
   [
     'cards',
     'board = "b1" && (tags ~ "a" || watchers ~ "u1")',
-    '("cards"."board_id" = ? and (exists (select 1 from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" = "cards"."id" and ("t1"."id" = ? or "t1"."name" = ? collate nocase)) or exists (select 1 from "card_watchers" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."user_id" = ?)))',
+    '("cards"."board_id" = ? and (exists (select 1 from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" = "cards"."id" and ("t1"."id" = ? or lower("t1"."name") = lower(?))) or exists (select 1 from "card_watchers" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."user_id" = ?)))',
     ['b1', 'a', 'a', 'u1'],
   ],
   ['cards', 'files ~ "f1"', '"cards"."id" in (select "t1"."card_id" from "files" as "t1" where "t1"."card_id" is not null and "t1"."id" = ?)', ['f1']],
   [
     'cards',
     'assignees.name ~ "ann"',
-    '"cards"."id" in (select "j1"."card_id" from "card_assignees" as "j1" join "users" as "t1" on "t1"."id" = "j1"."user_id" where "j1"."card_id" is not null and instr(lower("t1"."name"), lower(?)) > 0)',
+    `"cards"."id" in (select "j1"."card_id" from "card_assignees" as "j1" join "users" as "t1" on "t1"."id" = "j1"."user_id" where "j1"."card_id" is not null and lower("t1"."name") like '%' || lower(?) || '%' escape '\\')`,
     ['ann'],
   ],
   [
     'cards',
     'assignees.email != "a@x.io"',
-    'not exists (select 1 from "card_assignees" as "j1" join "users" as "t1" on "t1"."id" = "j1"."user_id" where "j1"."card_id" = "cards"."id" and "t1"."email" = ?)',
+    'not exists (select 1 from "card_assignees" as "j1" join "users" as "t1" on "t1"."id" = "j1"."user_id" where "j1"."card_id" = "cards"."id" and lower("t1"."email") = lower(?))',
     ['a@x.io'],
   ],
   [
@@ -111,13 +111,13 @@ const CASES: [Table, string, string, unknown[]][] = [
     '"cards"."id" in (select "j1"."card_id" from "card_tags" as "j1" join "tags" as "t1" on "t1"."id" = "j1"."tag_id" where "j1"."card_id" is not null and "t1"."created_at" >= ?)',
     ['2026-01-02'],
   ],
-  ['cards', '!(title ~ "a" || priority = 1)', `not (instr(lower(${T}), lower(?)) > 0 or "cards"."priority" = ?)`, ['a', 1]],
+  ['cards', '!(title ~ "a" || priority = 1)', `not (lower(${T}) like '%' || lower(?) || '%' escape '\\' or "cards"."priority" = ?)`, ['a', 1]],
   ['cards', 'title = "a" && priority = 1 || trashed = true', `((${T} = ? and "cards"."priority" = ?) or "cards"."trashed" = ?)`, ['a', 1, 1]],
   ['cards', '!completed = true && !!archived = false', '(not ("cards"."completed" = ?) and not (not ("cards"."archived" = ?)))', [1, 0]],
   [
     'boards',
     'members.email ~ "x"',
-    '"boards"."id" in (select "j1"."board_id" from "board_members" as "j1" join "users" as "t1" on "t1"."id" = "j1"."user_id" where "j1"."board_id" is not null and instr(lower("t1"."email"), lower(?)) > 0)',
+    `"boards"."id" in (select "j1"."board_id" from "board_members" as "j1" join "users" as "t1" on "t1"."id" = "j1"."user_id" where "j1"."board_id" is not null and lower("t1"."email") like '%' || lower(?) || '%' escape '\\')`,
     ['x'],
   ],
   ['boards', 'key_prefix = "AL" && created_by = null', '("boards"."key_prefix" = ? and "boards"."created_by" is null)', ['AL']],

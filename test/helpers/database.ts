@@ -75,6 +75,15 @@ export async function freshDatabase(dir: string): Promise<TestDatabase> {
     db,
     databaseUrl,
     env: { TASKD_DATABASE_URL: databaseUrl },
-    drop: () => admin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+    // Without FORCE first: the test has closed its connections by now (a killed server's may take a moment to go), and
+    // FORCE is refused (42501) when it would have to end a process of another role, such as an autovacuum worker.
+    drop: () =>
+      admin(async (c) => {
+        try {
+          await c.query(`DROP DATABASE IF EXISTS ${name}`)
+        } catch {
+          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+        }
+      }),
   }
 }
