@@ -47,6 +47,8 @@ export class OutboxScheduler {
   private pumping: Promise<number> | undefined
   private pumpAgain = false
   private flushQueued = false
+  /** The flush in progress: flushes run one after another, and runOnce/stop wait for the last to commit. */
+  private flushing: Promise<void> = Promise.resolve()
   private pollTimer?: NodeJS.Timeout
   private dueTimer?: NodeJS.Timeout
   private lastPurge = 0
@@ -145,9 +147,18 @@ export class OutboxScheduler {
     }
   }
 
-  /** Records what has settled since the last flush in one transaction. */
-  private async flush(): Promise<void> {
+  /**
+   * Records what has settled since the last flush in one transaction, after the flush before it has committed (with
+   * a connection pool, two flushes could otherwise commit in either order, and a caller of runOnce could read before
+   * a flush started by a timer had committed).
+   */
+  private flush(): Promise<void> {
     this.flushQueued = false
+    this.flushing = this.flushing.then(() => this.writeSettled())
+    return this.flushing
+  }
+
+  private async writeSettled(): Promise<void> {
     const batch = this.settled
     this.settled = []
     if (batch.length === 0 || this.closed) return
