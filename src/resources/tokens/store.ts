@@ -56,8 +56,9 @@ const countRequest = fixedQuery((q: Q, id: string, now: number, windowStart: num
   q
     .updateTable('tokens')
     .set((eb) => {
-      // Still in the window that began after windowStart (and not in the future): one more; else a new window from now.
-      const current = eb.and([eb('rate_window_start', '>', windowStart), eb('rate_window_start', '<=', now)])
+      // Still in the window that began after windowStart: one more; else a new window from now. (A window a little in
+      // the future is current too: another request, or process, may have read the clock a moment later and updated first.)
+      const current = eb('rate_window_start', '>', windowStart)
       return {
         rate_count: eb
           .case()
