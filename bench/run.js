@@ -1,14 +1,19 @@
 // `npm run bench`: taskd against the machine's limit (bench/limit-server.js), in one run. See bench/README.md.
 //
 //   node bench/run.js [--duration 10] [--warmup 2] [--connections 32] [--list-connections 10]
-//                     [--only create,selective,selective-c1,text] [--servers taskd,limit] [--profile] [--reseed]
+//                     [--only create,selective,selective-c1,text,create-spread] [--servers taskd,limit,taskd-pg,taskd-pg2]
+//                     [--profile] [--reseed] [--keep-postgres]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
 //
 // Three processes per measurement: this orchestrator (idle while measuring), the server under test (a fork of this
 // file in --taskd-child mode, or limit-server.js) and the load generator (a fork of this file in --client mode,
-// running autocannon). Each server starts on a fresh copy of the same seeded database for every scenario, so both
-// see identical data. --profile runs the taskd child under `node --cpu-prof` and prints its hottest functions.
+// running autocannon). Each server starts on a fresh copy of the same seeded database for every scenario, so all
+// see identical data. The servers: taskd and the limit on SQLite files; taskd-pg (one taskd process) and taskd-pg2
+// (two taskd processes on one database, the load split between their ports) on a fresh PostgreSQL copy of the same
+// rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
+// `node --cpu-prof` and prints their hottest functions.
 import { fork } from 'node:child_process'
+import crypto from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -21,12 +26,15 @@ const root = path.resolve(here, '..')
 const outDir = path.join(here, 'out')
 
 // ---------------------------------------------------------------------------------------------------------------
-// The taskd server under test: taskd's own startServer on the given database file.
-async function taskdChild(db) {
+// The taskd server under test: taskd's own startServer on the given database file, or on the PostgreSQL database when
+// a URL is given (db is then an unused path). The master key comes from TASKD_MASTER_KEY, which the orchestrator sets
+// to one random key per run, so that two processes on one database can read each other's secrets.
+async function taskdChild(db, databaseUrl) {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', 'src', p)).href)
   const [{ loadConfig }, { startServer }] = await Promise.all([load('config.js'), load('server.js')])
   // An empty environment: TASKD_* variables of the shell must not change what is measured.
-  const running = await startServer(loadConfig({ db, port: 0, host: '127.0.0.1', logLevel: 'error' }, {}), { print: () => {} })
+  const config = loadConfig({ db, databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'error' }, {})
+  const running = await startServer(config, { print: () => {} })
   const close = async () => {
     await running.close()
     process.exit(0)
@@ -43,11 +51,18 @@ async function taskdChild(db) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The load generator: autocannon, a warm-up run that is thrown away, then the measured run. Latencies are taken from
-// autocannon's per-response event (hrtime, sub-millisecond) rather than its histogram (1 ms resolution).
+// autocannon's per-response event (hrtime, sub-millisecond) rather than its histogram (1 ms resolution). With several
+// URLs (one per taskd process), autocannon gives connection i to URL i mod n: the load is split evenly, and req/s and
+// latencies are those of all processes together.
 async function clientChild(opts) {
   process.on('disconnect', () => process.exit(1)) // never outlive the orchestrator
   const { default: autocannon } = await import('autocannon')
   const base = { url: opts.url, method: opts.method, headers: opts.headers, body: opts.body, connections: opts.connections, pipelining: 1, timeout: 30 }
+  if (opts.bodies) {
+    // Each request takes the next body in turn.
+    let i = 0
+    base.requests = [{ setupRequest: (req) => ({ ...req, body: opts.bodies[i++ % opts.bodies.length] }) }]
+  }
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup })
   const latencies = []
   process.send({ phase: 'start' })
@@ -82,9 +97,10 @@ function parseArgs(argv) {
     connections: 32,
     listConnections: 10,
     only: ['create', 'selective', 'selective-c1', 'text'],
-    servers: ['taskd', 'limit'],
+    servers: undefined, // taskd, limit, and taskd-pg, taskd-pg2 when PostgreSQL is installed
     profile: false,
     reseed: false,
+    keepPostgres: false,
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i],
@@ -97,6 +113,7 @@ function parseArgs(argv) {
     else if (a === '--servers') opts.servers = next().split(',')
     else if (a === '--profile') opts.profile = true
     else if (a === '--reseed') opts.reseed = true
+    else if (a === '--keep-postgres') opts.keepPostgres = true
     else {
       console.error(`unknown option ${a}`)
       process.exit(2)
@@ -182,15 +199,24 @@ function scenarios(meta, opts) {
     assignees: [meta.users[1]],
     due_date: '2026-12-01',
   }
+  const create = {
+    title: 'POST /v1/cards',
+    method: 'POST',
+    path: '/v1/cards',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(createBody),
+    connections: opts.connections,
+    expect: 201,
+  }
   return {
-    create: {
-      title: 'POST /v1/cards',
-      method: 'POST',
-      path: '/v1/cards',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(createBody),
-      connections: opts.connections,
-      expect: 201,
+    create,
+    // Not run by default: the same creates, on the 20 boards in turn. SQLite has one writer whatever the board; on
+    // PostgreSQL, creates on one board queue for that board's row (boards.next_key) until their transaction commits,
+    // creates on different boards do not.
+    'create-spread': {
+      ...create,
+      title: 'POST /v1/cards on 20 boards',
+      bodies: meta.boards.map((b) => JSON.stringify({ ...createBody, board: b.id, tags: [b.tags.bug] })),
     },
     selective: {
       title: 'GET /v1/cards selective',
@@ -214,11 +240,28 @@ function scenarios(meta, opts) {
 
 const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 } }
 
+/**
+ * The servers --servers may name. taskd: a taskd server (else the limit server); pg: on a fresh PostgreSQL copy of the
+ * seed (else a fresh SQLite copy); processes: taskd processes on that one database, the load split between them.
+ */
+const SERVERS = {
+  taskd: { taskd: true, processes: 1 },
+  limit: { taskd: false, processes: 1 },
+  'taskd-pg': { taskd: true, pg: true, processes: 1 },
+  'taskd-pg2': { taskd: true, pg: true, processes: 2 },
+}
+const DEFAULT_SERVERS = ['taskd', 'limit', 'taskd-pg', 'taskd-pg2']
+
 async function main(opts) {
   if (!fs.existsSync(path.join(root, 'dist', 'src', 'server.js'))) {
     console.error('dist/ is missing: run `npx tsc -p tsconfig.json` (npm run bench does it)')
     process.exit(1)
   }
+  for (const s of opts.servers ?? [])
+    if (!SERVERS[s]) {
+      console.error(`unknown server ${s} (${Object.keys(SERVERS).join(', ')})`)
+      process.exit(2)
+    }
   const started = performance.now()
   const m = machine()
   const { ensureSeed } = await import('./seed.js')
@@ -232,99 +275,96 @@ async function main(opts) {
       d.close()
     }
   })()
-  console.log(`machine: ${m.nproc} CPUs, ${m.cpu}, node ${m.node}, SQLite ${sqliteVersion}, ${m.platform}`)
+  const problems = []
+  let servers = opts.servers ?? DEFAULT_SERVERS
+  const pgRun = servers.some((s) => SERVERS[s].pg) ? await setupPostgres(opts, seedFile, meta, problems) : undefined
+  if (!pgRun) servers = servers.filter((s) => !SERVERS[s].pg)
+  if (!servers.length) {
+    console.log('nothing left to measure')
+    return
+  }
+  console.log(`machine: ${m.nproc} CPUs, ${m.cpu}, node ${m.node}, SQLite ${sqliteVersion}${pgRun ? `, PostgreSQL ${pgRun.version}` : ''}, ${m.platform}`)
   console.log(
     `seed: ${path.relative(root, seedFile)} (${cached ? 'cached' : 'built now'}): ${meta.cards} cards on ${meta.boards.length} boards, ${mb(size(seedFile))}`,
   )
-  console.log(`each measurement: ${opts.warmup} s warm-up + ${opts.duration} s, fresh copy of the seed per server and scenario\n`)
+  if (pgRun) console.log(`PostgreSQL seed: template ${pgRun.template} (${pgRun.cached ? 'cached' : 'built now'}) on ${new URL(pgRun.adminUrl).host}`)
+  console.log(`each measurement: ${opts.warmup} s warm-up + ${opts.duration} s, fresh copy of the seed per server and scenario`)
+  console.log(`servers: ${servers.join(', ')}\n`)
 
   const profDir = path.join(outDir, 'prof')
   if (opts.profile) fs.mkdirSync(profDir, { recursive: true })
   const all = scenarios(meta, opts)
   const results = {}
-  const problems = []
-  for (const name of opts.only) {
-    const sc = all[name]
-    if (!sc) {
-      console.error(`unknown scenario ${name}`)
-      process.exit(2)
+  // One master key for every taskd process of the run: the two processes of taskd-pg2 share one database's secrets.
+  const masterKey = crypto.randomBytes(32).toString('hex')
+  const ctx = { opts, seedFile, pgRun, masterKey, profDir, Database }
+  try {
+    for (const name of opts.only) {
+      const sc = all[name]
+      if (!sc) {
+        console.error(`unknown scenario ${name}`)
+        process.exit(2)
+      }
+      results[name] = {}
+      const probes = {}
+      for (const server of servers) {
+        const r = await measure(ctx, server, name, sc, probes, problems)
+        if (!r) continue
+        results[name][server] = r
+        const note = r.processes > 1 && sc.connections < r.processes ? `  (${sc.connections} connection: only the first process served)` : ''
+        console.log(
+          `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}${note}`,
+        )
+      }
+      compareProbes(name, sc, probes, problems)
     }
-    results[name] = {}
-    const reference = {}
-    for (const server of opts.servers) {
-      const db = freshCopy(seedFile, server)
-      const cardsBefore = name === 'create' ? countRows(Database, db) : undefined
-      const execArgv = server === 'taskd' && opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `taskd-${name}.cpuprofile`] : []
-      const readyFile = path.join(profDir, `taskd-${name}.cpuprofile.ready`)
-      if (opts.profile) for (const f of [readyFile, readyFile.replace(/\.ready$/, '')]) fs.rmSync(f, { force: true })
-      const proc =
-        server === 'taskd'
-          ? forkReady(self, ['--taskd-child', db], execArgv, opts.profile ? { BENCH_READY_FILE: readyFile } : {})
-          : forkReady(path.join(here, 'limit-server.js'), [db])
-      const { port } = await proc.ready
-      const url = `http://127.0.0.1:${port}${sc.path}`
-      // One request before the load: the status must be right, and both servers must answer a list the same way.
-      const p = await probe(url, sc)
-      if (p.status !== sc.expect) {
-        problems.push(`${name}/${server}: probe answered ${p.status}: ${JSON.stringify(p.json).slice(0, 300)}`)
-      } else if (sc.method === 'GET') {
-        if (reference.json === undefined) Object.assign(reference, { json: p.json, server })
-        else if (!isDeepStrictEqual(reference.json, p.json)) problems.push(`${name}: ${server} and ${reference.server} answered different pages`)
-      } else {
-        const keys = Object.keys(p.json.card ?? {})
-          .filter((k) => k !== 'existing')
-          .sort()
-          .join(',')
-        if (reference.keys === undefined) Object.assign(reference, { keys, server })
-        else if (reference.keys !== keys) problems.push(`${name}: ${server} and ${reference.server} return different card fields`)
-      }
-      const r = await runClient(
-        { url, method: sc.method, headers: sc.headers, body: sc.body, connections: sc.connections, warmup: opts.warmup, duration: opts.duration },
-        proc.child.pid,
-      )
-      r.wal = size(`${db}-wal`) // while the server still runs: a clean close checkpoints and removes the WAL
-      r.dbSize = size(db)
-      r.items = p.json?.totalItems
-      await stop(proc)
-      if (cardsBefore !== undefined) {
-        const cardsAfter = countRows(Database, db)
-        r.created = cardsAfter.cards - cardsBefore.cards
-        r.events = cardsAfter.events - cardsBefore.events // probe + warm-up + measured run
-      }
-      if (r.errors || r.timeouts || r.non2xx) problems.push(`${name}/${server}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
-      results[name][server] = r
-      console.log(
-        `${sc.title.padEnd(28)} ${server.padEnd(6)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')} client ${cpu(r, 'client')} others ${cpu(r, 'others')}`,
-      )
+  } finally {
+    if (pgRun?.startedNow && !opts.keepPostgres) {
+      await pgRun.stop()
+      console.log('\n(the PostgreSQL cluster this run started was stopped again; --keep-postgres keeps it and its template)')
     }
   }
 
-  // Summary.
-  console.log('\nscenario       server    req/s    p50 ms   p99 ms  taskd/limit  target')
+  // Summary: every server as a ratio to the limit server of the same scenario in this run.
+  console.log('\nscenario       server       req/s    p50 ms   p99 ms  x/limit  target (checked for every taskd server)')
   for (const name of opts.only) {
-    const t = results[name].taskd,
-      l = results[name].limit
-    const ratio = t && l ? t.rps / l.rps : undefined
+    const l = results[name].limit
     for (const [server, r] of Object.entries(results[name])) {
       let verdict = ''
-      if (server === 'taskd' && ratio !== undefined) {
+      if (server !== 'limit' && l) {
+        r.ratio = r.rps / l.rps
         const target = TARGETS[name]
-        if (target) {
-          const checks = []
-          if (target.ratio !== undefined) checks.push([`ratio ≥${target.ratio * 100}%`, ratio >= target.ratio])
-          if (target.p99 !== undefined) checks.push([`p99 <${target.p99} ms`, r.p99 < target.p99])
-          verdict = `${(ratio * 100).toFixed(0)}%`.padStart(11) + '  ' + checks.map(([what, ok]) => `${what}: ${ok ? 'MET' : 'MISSED'}`).join(', ')
-        } else verdict = `${(ratio * 100).toFixed(0)}%`.padStart(11) + '  (no target)'
+        const checks = []
+        if (target?.ratio !== undefined) checks.push([`ratio ≥${target.ratio * 100}%`, r.ratio >= target.ratio])
+        if (target?.p99 !== undefined) checks.push([`p99 <${target.p99} ms`, r.p99 < target.p99])
+        verdict =
+          `${(r.ratio * 100).toFixed(0)}%`.padStart(8) +
+          '  ' +
+          (checks.length ? checks.map(([what, ok]) => `${what}: ${ok ? 'MET' : 'MISSED'}`).join(', ') : '(no target)')
       }
-      console.log(`${name.padEnd(14)} ${server.padEnd(6)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 2).padStart(9)} ${fmt(r.p99, 2).padStart(8)} ${verdict}`)
+      console.log(`${name.padEnd(14)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 2).padStart(9)} ${fmt(r.p99, 2).padStart(8)} ${verdict}`)
     }
   }
-  console.log('\nWAL file size at the end of each measurement (server still running):')
+  console.log('\nDatabase at the end of each measurement (server still running; SQLite: the WAL file, PostgreSQL: the database):')
   for (const name of opts.only) {
     for (const [server, r] of Object.entries(results[name])) {
       const extra = r.created !== undefined ? `, ${r.created} cards and ${r.events} events written` : ''
-      console.log(`  ${name.padEnd(13)} ${server.padEnd(6)} WAL ${mb(r.wal).padStart(9)}  (db ${mb(r.dbSize)}${extra})`)
+      const what = r.pg ? `PostgreSQL db ${mb(r.dbSize)}` : `WAL ${mb(r.wal).padStart(9)}  (db ${mb(r.dbSize)})`
+      console.log(`  ${name.padEnd(13)} ${server.padEnd(9)} ${what}${extra}`)
     }
+  }
+  if (Object.values(results).some((byServer) => Object.values(byServer).some((r) => r.pg))) {
+    console.log('\nPostgreSQL backends while measuring (average of samples every 200 ms) and transactions of the whole measurement:')
+    console.log('  scenario      server    connections  running  waiting for a lock  idle in a transaction   commits  rollbacks  deadlocks')
+    for (const name of opts.only)
+      for (const [server, r] of Object.entries(results[name])) {
+        if (!r.pg) continue
+        const w = r.waits ?? {},
+          t = r.transactions ?? {}
+        console.log(
+          `  ${name.padEnd(13)} ${server.padEnd(9)} ${fmt(w.connections, 1).padStart(11)} ${fmt(w.running, 1).padStart(8)} ${fmt(w.lock, 1).padStart(19)} ${fmt(w.idle_in_tx, 1).padStart(22)} ${String(t.commits).padStart(9)} ${String(t.rollbacks).padStart(10)} ${String(t.deadlocks).padStart(10)}`,
+        )
+      }
   }
   const noisy = opts.only.flatMap((name) =>
     Object.entries(results[name])
@@ -333,13 +373,23 @@ async function main(opts) {
   )
   if (noisy.length)
     console.log(`\nNOTE: other processes used CPU (cores) during: ${noisy.join(', ')}; those figures are noisy (a server at ~1.00 CPU still had its core).`)
-  const report = { when: new Date().toISOString(), machine: { ...m, sqlite: sqliteVersion }, seed: path.basename(seedFile), opts, results, problems }
+  const report = {
+    when: new Date().toISOString(),
+    machine: { ...m, sqlite: sqliteVersion, postgres: pgRun?.version },
+    seed: path.basename(seedFile),
+    pgTemplate: pgRun?.template,
+    opts: { ...opts, servers },
+    results,
+    problems,
+  }
   fs.writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`)
   if (opts.profile) {
     for (const name of opts.only) {
-      const f = path.join(profDir, `taskd-${name}.cpuprofile`)
-      if (fs.existsSync(f)) printProfile(f, name)
-      else console.log(`no profile for ${name} (${path.relative(root, f)})`)
+      for (const server of servers.filter((s) => SERVERS[s].taskd)) {
+        const f = path.join(profDir, `${server}-${name}.cpuprofile`)
+        if (fs.existsSync(f)) printProfile(f, `${server} ${name}`)
+        else console.log(`no profile for ${server} ${name} (${path.relative(root, f)})`)
+      }
     }
   }
   console.log(`\nresults: ${path.relative(root, path.join(outDir, 'results.json'))}; total ${((performance.now() - started) / 1000).toFixed(0)} s`)
@@ -348,6 +398,170 @@ async function main(opts) {
     for (const p of problems) console.log(`  ${p}`)
     process.exitCode = 1
   }
+}
+
+/**
+ * The PostgreSQL cluster of scripts/test-postgres.sh and the template of the seed; undefined (with a notice) when
+ * PostgreSQL is not installed here. A cluster that fails to start is a problem of the run, or an error when the
+ * PostgreSQL servers were asked for by name.
+ */
+async function setupPostgres(opts, seedFile, meta, problems) {
+  const { startPostgres, ensurePgSeed, pgServerVersion } = await import('./seed-pg.js')
+  let cluster
+  try {
+    cluster = await startPostgres()
+  } catch (err) {
+    if (opts.servers) throw err
+    problems.push(`PostgreSQL: ${err.message}`)
+    console.log(`NOTICE: PostgreSQL did not start, so taskd-pg and taskd-pg2 are skipped: ${err.message}\n`)
+    return undefined
+  }
+  if (cluster.missing) {
+    console.log(`NOTICE: ${cluster.missing}: taskd-pg and taskd-pg2 are skipped.\n`)
+    return undefined
+  }
+  const { template, cached } = await ensurePgSeed({ adminUrl: cluster.adminUrl, seedFile, seedKey: meta.key, force: opts.reseed })
+  return { ...cluster, template, cached, version: await pgServerVersion(cluster.adminUrl) }
+}
+
+/**
+ * One server and scenario: a fresh copy of the seed, the server's processes, one probe per process (kept in probes
+ * for compareProbes), the load, and the rows written. Returns the client's figures, or undefined when the server
+ * could not start (listed under problems).
+ */
+async function measure(ctx, server, name, sc, probes, problems) {
+  const { opts, seedFile, pgRun, masterKey, profDir, Database } = ctx
+  const spec = SERVERS[server]
+  const pgSeed = spec.pg ? await import('./seed-pg.js') : undefined
+  // SQLite: a copy of the seed file. PostgreSQL: a copy of the template; the SQLite path is then unused (never created).
+  const db = spec.pg ? path.join(outDir, 'run', `${server}.unused.db`) : freshCopy(seedFile, server)
+  const pgName = spec.pg ? `taskd_benchrun_${process.pid}_${server.replace(/-/g, '_')}` : undefined
+  const databaseUrl = spec.pg ? await pgSeed.freshPgCopy(pgRun.adminUrl, pgRun.template, pgName) : undefined
+  const count = () => (spec.pg ? pgSeed.countPgRows(databaseUrl) : countRows(Database, db))
+  const procs = []
+  try {
+    const cardsBefore = sc.method === 'POST' ? await count() : undefined
+    for (let i = 0; i < spec.processes; i++) {
+      if (!spec.taskd) {
+        procs.push(forkReady(path.join(here, 'limit-server.js'), [db]))
+        continue
+      }
+      const profile = opts.profile && i === 0
+      const profName = `${server}-${name}.cpuprofile`
+      const readyFile = path.join(profDir, `${profName}.ready`)
+      if (profile) for (const f of [readyFile, path.join(profDir, profName)]) fs.rmSync(f, { force: true })
+      const execArgv = profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : []
+      const env = { TASKD_MASTER_KEY: masterKey, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
+      procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
+    }
+    let ports
+    try {
+      ports = (await Promise.all(procs.map((p) => p.ready))).map((m) => m.port)
+    } catch (err) {
+      problems.push(`${name}/${server}: did not start: ${err.message}`)
+      return undefined
+    }
+    const urls = ports.map((port) => `http://127.0.0.1:${port}${sc.path}`)
+    // One request per process before the load: the status must be right, and the answers are compared afterwards.
+    probes[server] = []
+    for (const [i, url] of urls.entries()) {
+      const p = await probe(url, sc)
+      probes[server].push(p)
+      if (p.status !== sc.expect)
+        problems.push(`${name}/${server}${urls.length > 1 ? ` process ${i + 1}` : ''}: probe answered ${p.status}: ${JSON.stringify(p.json).slice(0, 300)}`)
+    }
+    const r = await runClient(
+      {
+        url: urls.length === 1 ? urls[0] : urls,
+        method: sc.method,
+        headers: sc.headers,
+        body: sc.body,
+        bodies: sc.bodies,
+        connections: sc.connections,
+        warmup: opts.warmup,
+        duration: opts.duration,
+      },
+      procs.map((p) => p.child.pid),
+      pgName,
+      spec.pg ? pgSeed.activitySampler(pgRun.adminUrl, pgName) : undefined,
+    )
+    Object.assign(r, { processes: spec.processes, pg: Boolean(spec.pg), items: probes[server][0].json?.totalItems })
+    if (spec.pg) r.dbSize = await pgSeed.pgDatabaseSize(pgRun.adminUrl, pgName)
+    else {
+      r.wal = size(`${db}-wal`) // while the server still runs: a clean close checkpoints and removes the WAL
+      r.dbSize = size(db)
+    }
+    const exits = await Promise.all(procs.map(stop))
+    procs.length = 0
+    for (const [i, e] of exits.entries())
+      if (e.code !== 0) problems.push(`${name}/${server}${exits.length > 1 ? ` process ${i + 1}` : ''}: exited with ${e.code ?? e.signal} after the load`)
+    if (spec.pg) r.transactions = await pgSeed.transactionStats(pgRun.adminUrl, pgName)
+    if (cardsBefore !== undefined) {
+      const cardsAfter = await count()
+      r.created = cardsAfter.cards - cardsBefore.cards
+      r.events = cardsAfter.events - cardsBefore.events // probes + warm-up + measured run
+    }
+    if (r.errors || r.timeouts || r.non2xx) problems.push(`${name}/${server}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
+    return r
+  } finally {
+    await Promise.all(procs.map(stop))
+    if (pgName) await pgSeed.dropPgDatabase(pgRun.adminUrl, pgName)
+  }
+}
+
+/** Fields of a created card that differ between two creates of the same body: ids, times, the key and the position. */
+const VOLATILE = new Set(['id', 'key', 'position', 'created', 'updated', 'completed_at'])
+const stableCard = (card) => Object.fromEntries(Object.entries(card ?? {}).filter(([k]) => !VOLATILE.has(k) && k !== 'existing'))
+
+/**
+ * Every taskd process's probe against the limit server's (else the first server's): lists deep-equal (same
+ * totalItems, same page in the same order, same fields), a create the same card fields and values apart from ids,
+ * times, key and position.
+ */
+function compareProbes(name, sc, probes, problems) {
+  const refServer = probes.limit ? 'limit' : Object.keys(probes)[0]
+  const ref = probes[refServer]?.[0]
+  if (!ref || ref.status !== sc.expect) return
+  for (const [server, list] of Object.entries(probes)) {
+    for (const [i, p] of list.entries()) {
+      if ((server === refServer && i === 0) || p.status !== sc.expect) continue
+      const who = `${server}${list.length > 1 ? ` process ${i + 1}` : ''}`
+      if (sc.method === 'GET') {
+        if (isDeepStrictEqual(ref.json, p.json)) continue
+        const ids = (j) => (Array.isArray(j?.items) ? j.items.map((c) => c.id) : [])
+        const [a, b] = [ids(ref.json), ids(p.json)]
+        const sameCards = a.length === b.length && [...a].sort().join() === [...b].sort().join()
+        const what = a.join() === b.join() ? 'the same cards in the same order, but' : sameCards ? 'the same cards in another order;' : 'other cards;'
+        problems.push(`${name}: ${who} and ${refServer} answered different pages: ${what} first difference ${firstDifference(ref.json, p.json)}`)
+      } else {
+        const keys = (j) =>
+          Object.keys(j?.card ?? {})
+            .filter((k) => k !== 'existing')
+            .sort()
+            .join(',')
+        if (keys(ref.json) !== keys(p.json))
+          problems.push(`${name}: ${who} and ${refServer} return different card fields: ${keys(p.json)} vs ${keys(ref.json)}`)
+        else if (!isDeepStrictEqual(stableCard(ref.json.card), stableCard(p.json.card)))
+          problems.push(`${name}: ${who} and ${refServer} created different cards: ${firstDifference(stableCard(ref.json.card), stableCard(p.json.card))}`)
+      }
+    }
+  }
+}
+
+/** Where two JSON values first differ, as "path: a vs b" (a from the reference). */
+function firstDifference(a, b, at = '') {
+  const short = (v) => (JSON.stringify(v) ?? 'undefined').slice(0, 120)
+  if (isDeepStrictEqual(a, b)) return undefined
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    if (Array.isArray(a) && a.length !== b.length) return `${at || '(top)'}: ${a.length} vs ${b.length} entries`
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const sub = Array.isArray(a) ? `${at}[${k}]` : `${at}.${k}`
+      if (!(k in a) || !(k in b)) return `${sub}: ${k in a ? 'missing' : 'extra'}`
+      const d = firstDifference(a[k], b[k], sub)
+      if (d) return d
+    }
+  }
+  return `${at || '(top)'}: ${short(a)} vs ${short(b)}`
 }
 
 const cpu = (r, k) => (r.cpu ? r.cpu[k].toFixed(2) : '-')
@@ -363,28 +577,54 @@ function countRows(Database, file) {
 }
 
 /**
- * Runs the load generator; while it measures (after its warm-up), samples CPU time from /proc: the server's, the
- * generator's, and the rest of the machine's (other processes on a shared machine make the figures noisy).
+ * Runs the load generator; while it measures (after its warm-up), samples CPU time from /proc: the server's (its
+ * processes and their children, e.g. taskd's read processes), the PostgreSQL backends serving dbName (when given),
+ * the generator's, and the rest of the machine's (other processes on a shared machine make the figures noisy).
+ * sampler (optional) is started and stopped with the measured window.
  */
-function runClient(opts, serverPid) {
+function runClient(opts, serverPids, dbName, sampler) {
   return new Promise((resolve, reject) => {
     const child = fork(self, ['--client', JSON.stringify(opts)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     let result, before
-    const sample = () => ({ t: performance.now(), all: machineBusy(), server: procCpu(serverPid), client: procCpu(child.pid), me: procCpu(process.pid) })
+    const sample = () => {
+      const table = procTable()
+      const tree = descendants(table, serverPids)
+      const isBackend = (p) => dbName && p.title?.startsWith('postgres: ') && p.title.includes(` ${dbName} `)
+      const group = (pred) => new Map([...table].filter(([pid, p]) => pred(pid, p)).map(([pid, p]) => [pid, p.cpu]))
+      return {
+        t: performance.now(),
+        all: machineBusy(),
+        server: group((pid) => tree.has(pid)),
+        db: group((_, p) => isBackend(p)),
+        client: group((pid) => pid === child.pid),
+        me: group((pid) => pid === process.pid),
+      }
+    }
     child.on('message', (m) => {
       if (m.phase === 'start') {
         before = sample()
+        sampler?.start()
         return
       }
       result = m
       if (before) {
         const after = sample(),
           secs = (after.t - before.t) / 1000
-        const d = (k) => (after[k] - before[k]) / secs
-        result.cpu = { server: d('server'), client: d('client'), others: Math.max(0, d('all') - d('server') - d('client') - d('me')) }
+        // Processes that started after the first sample count from zero; those that ended in between are not seen.
+        const d = (k) => {
+          let sum = 0
+          for (const [pid, t] of after[k]) sum += t - (before[k].get(pid) ?? 0)
+          return sum / secs
+        }
+        const used = { server: d('server'), db: d('db'), client: d('client') }
+        result.cpu = { ...used, others: Math.max(0, (after.all - before.all) / secs - used.server - used.db - used.client - d('me')) }
       }
     })
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`load generator exited ${code} without a result`))))
+    child.once('exit', async (code) => {
+      if (sampler && result) result.waits = await sampler.stop()
+      if (result) resolve(result)
+      else reject(new Error(`load generator exited ${code} without a result`))
+    })
   })
 }
 
@@ -399,15 +639,42 @@ function machineBusy() {
     return 0
   }
 }
-/** CPU seconds (user + system) used by one process so far. */
-function procCpu(pid) {
+
+/** Every process: pid → { ppid, cpu (user + system seconds so far), title (PostgreSQL processes only) }. */
+function procTable() {
+  const table = new Map()
+  let pids
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(f[11]) + Number(f[12])) / HZ
+    pids = fs.readdirSync('/proc').filter((f) => /^\d+$/.test(f))
   } catch {
-    return 0
+    return table
   }
+  for (const name of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const p = { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / HZ }
+      // A backend's title: "postgres: <user> <database> <client> <state>".
+      if (comm === 'postgres') p.title = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ')
+      table.set(Number(name), p)
+    } catch {}
+  }
+  return table
+}
+
+/** The given processes and all their descendants. */
+function descendants(table, pids) {
+  const out = new Set(pids)
+  for (let grew = true; grew;) {
+    grew = false
+    for (const [pid, p] of table)
+      if (!out.has(pid) && out.has(p.ppid)) {
+        out.add(pid)
+        grew = true
+      }
+  }
+  return out
 }
 
 /**
@@ -551,7 +818,7 @@ function decodeMappings(mappings) {
 }
 
 // Last, so every declaration above is initialised before the top-level await runs.
-if (process.argv[2] === '--taskd-child') await taskdChild(process.argv[3])
+if (process.argv[2] === '--taskd-child') await taskdChild(process.argv[3], process.argv[4])
 else if (process.argv[2] === '--client') await clientChild(JSON.parse(process.argv[3]))
 else if (process.argv[2] === '--print-profile') printProfile(path.resolve(process.argv[3]), path.basename(process.argv[3]))
 else await main(parseArgs(process.argv.slice(2)))

@@ -5,7 +5,7 @@
 // token. Boards, lists, tags and cards go in through one better-sqlite3 transaction with prepared statements (no
 // HTTP). Before it is cached, the file is opened once more with openDatabase, so it holds what taskd's open adds
 // (planner statistics from PRAGMA optimize). The result is cached in bench/out/ under a key made of SEED_VERSION and
-// hashes of schema.sql, src/db/open.ts, src/db/migrate.ts and this file; a change to any of them reseeds.
+// hashes of schema.sql, src/db/open.ts, src/db/sqlite.ts, src/db/migrate.ts and this file; a change to any of them reseeds.
 //
 //   node bench/seed.js [--force]     (needs `npx tsc -p tsconfig.json` first)
 import crypto from 'node:crypto'
@@ -99,7 +99,7 @@ async function taskd() {
 export function seedKey() {
   const h = crypto.createHash('sha256')
   h.update(String(SEED_VERSION))
-  for (const f of ['schema.sql', 'src/db/open.ts', 'src/db/migrate.ts']) h.update(fs.readFileSync(path.join(root, f)))
+  for (const f of ['schema.sql', 'src/db/open.ts', 'src/db/sqlite.ts', 'src/db/migrate.ts']) h.update(fs.readFileSync(path.join(root, f)))
   h.update(fs.readFileSync(fileURLToPath(import.meta.url)))
   return `seed-v${SEED_VERSION}-${h.digest('hex').slice(0, 12)}`
 }
@@ -136,7 +136,7 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
   const t0 = performance.now()
   log(`seeding ${SHAPE.boards * SHAPE.cardsPerBoard} cards into ${path.relative(root, file)} ...`)
   const { openDatabase, ensureWorkspace, insertNewUser, issueToken } = await taskd()
-  const db = openDatabase(tmp, { readWorkers: 0 })
+  const db = await openDatabase({ db: tmp, readWorkers: 0 })
   const raw = db.raw
   const rand = prng(20260101)
   const pick = (arr) => arr[Math.floor(rand() * arr.length)]
@@ -246,12 +246,12 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
       boards.push(board)
     }
   })()
-  raw.close()
+  await db.close()
   // Reopened the way taskd opens it, so the seed holds what a restarted taskd leaves behind (e.g. the planner
   // statistics of `PRAGMA optimize`); the limit server then plans with the same statistics as taskd.
-  const again = openDatabase(tmp, { readWorkers: 0 }).raw
-  again.pragma('wal_checkpoint(TRUNCATE)')
-  again.close()
+  const again = await openDatabase({ db: tmp, readWorkers: 0 })
+  again.raw.pragma('wal_checkpoint(TRUNCATE)')
+  await again.close()
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true })
   fs.renameSync(tmp, file)
   const meta = {
