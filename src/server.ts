@@ -39,7 +39,7 @@ export function firstRunSetup(db: Db, now: number): Promise<{ email: string; tok
 
 /** The one place Deps are assembled, for the server and for tests. */
 export function createDeps(db: Db, config: Config, clock: Clock): Deps {
-  return { db, config, clock, onOutboxWrite: () => {}, secrets: loadSecretBox(config.db) }
+  return { db, config, clock, onOutboxWrite: () => {}, secrets: loadSecretBox(config.databaseUrl ? undefined : config.db) }
 }
 
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {

@@ -9,12 +9,23 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { verify } from '@octokit/webhooks-methods'
+import { openDatabase } from '../../src/db/open.js'
 import { freshDatabase, testDialect, type TestDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
 
 const CARDS = 500
 const ROUNDS = 20 // bulk updates of every card: CARDS × ROUNDS card.updated events
 const SECRET = 'multi-process-secret'
+
+/** Owners in the test's PostgreSQL database, read directly: proves the processes use it (and not a SQLite file). */
+async function ownersIn(database: TestDatabase): Promise<number> {
+  const db = await openDatabase({ ...database, readWorkers: 0 })
+  try {
+    return (await db.q.selectFrom('users').select('id').where('role', '=', 'owner').execute()).length
+  } finally {
+    await db.close()
+  }
+}
 
 /** A receiver that holds every answer until `open()`, so deliveries pile up before one process is killed. */
 async function gatedReceiver() {
@@ -90,6 +101,7 @@ test(
       const token = a.token!
       assert.ok(token, 'the first process made the workspace and printed the setup token')
       assert.equal(b.token, undefined, 'the second found it made')
+      assert.equal(await ownersIn(database), 1, 'the processes run on the PostgreSQL database')
       const call = async (s: Served, method: string, p: string, body?: unknown) => {
         const res = await fetch(s.url + p, {
           method,
@@ -203,6 +215,7 @@ test(
       servers.push(await serve(database.db, env))
       servers.push(await serve(database.db, env))
       const token = servers[0].token!
+      assert.equal(await ownersIn(database), 1, 'the processes run on the PostgreSQL database')
       const me = (s: Served) => fetch(`${s.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => (await r.arrayBuffer(), r))
       // 300 on each process, 10 at a time: all within the one budget.
       let sent = 0

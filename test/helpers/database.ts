@@ -10,6 +10,9 @@ import { openDatabase } from '../../src/db/open.js'
 
 const adminUrl = process.env.TASKD_TEST_DATABASE_URL || undefined
 export const testDialect: 'sqlite' | 'postgres' = adminUrl ? 'postgres' : 'sqlite'
+// On PostgreSQL taskd needs TASKD_MASTER_KEY (there is no database file to keep a key file beside): one per test process.
+const masterKey = crypto.randomBytes(32).toString('hex')
+if (adminUrl) process.env.TASKD_MASTER_KEY ??= masterKey
 
 export interface TestDatabase {
   /** The SQLite file (on PostgreSQL too: the key file lives beside it). */
@@ -54,6 +57,8 @@ const ensureTemplate = () =>
     try {
       const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])
       if (exists.rowCount) return
+      // A run cut short may have left a half-made template behind.
+      await c.query(`DROP DATABASE IF EXISTS ${template}_new`)
       await c.query(`CREATE DATABASE ${template}_new TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`)
       const db = await openDatabase({ db: '', databaseUrl: urlFor(`${template}_new`) })
       await db.close()
@@ -74,7 +79,7 @@ export async function freshDatabase(dir: string): Promise<TestDatabase> {
   return {
     db,
     databaseUrl,
-    env: { TASKD_DATABASE_URL: databaseUrl },
+    env: { TASKD_DATABASE_URL: databaseUrl, TASKD_MASTER_KEY: process.env.TASKD_MASTER_KEY! },
     // Without FORCE first: the test has closed its connections by now (a killed server's may take a moment to go), and
     // FORCE is refused (42501) when it would have to end a process of another role, such as an autovacuum worker.
     drop: () =>

@@ -18,7 +18,9 @@ export interface Served {
 }
 
 export function serve(db: string, env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db, '--port', '0'], {
+  // An explicit --db wins over TASKD_DATABASE_URL, so on PostgreSQL the URL is what --db names.
+  const target = env.TASKD_DATABASE_URL || db
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', target, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
