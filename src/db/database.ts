@@ -49,18 +49,33 @@ export const guardConnection = () => {
   if (inTransaction.getStore()) throw new Error("a statement ran on db.q inside a transaction; use the transaction's q")
 }
 
-/** A driver that refuses connections inside transactions (see guardConnection); otherwise the dialect's own. */
+/**
+ * A driver that refuses connections inside transactions (see guardConnection) and may wrap each connection (`wrap`,
+ * e.g. to translate errors); otherwise the dialect's own.
+ */
 export class GuardedDriver implements Driver {
-  constructor(protected readonly inner: Driver) {}
+  /** The dialect's connection behind each wrapped one, for the inner driver's calls. */
+  private readonly unwrapped = new WeakMap<DatabaseConnection, DatabaseConnection>()
+  constructor(
+    protected readonly inner: Driver,
+    private readonly wrap?: (c: DatabaseConnection) => DatabaseConnection,
+  ) {}
   init = () => this.inner.init()
   acquireConnection = async (): Promise<DatabaseConnection> => {
     guardConnection()
-    return this.inner.acquireConnection()
+    return this.wrapped(await this.inner.acquireConnection())
   }
-  releaseConnection = (c: DatabaseConnection) => this.inner.releaseConnection(c)
-  beginTransaction = (c: DatabaseConnection, s: Parameters<Driver['beginTransaction']>[1]) => this.inner.beginTransaction(c, s)
-  commitTransaction = (c: DatabaseConnection) => this.inner.commitTransaction(c)
-  rollbackTransaction = (c: DatabaseConnection) => this.inner.rollbackTransaction(c)
+  protected wrapped(c: DatabaseConnection): DatabaseConnection {
+    if (!this.wrap) return c
+    const w = this.wrap(c)
+    this.unwrapped.set(w, c)
+    return w
+  }
+  protected own = (c: DatabaseConnection) => this.unwrapped.get(c) ?? c
+  releaseConnection = (c: DatabaseConnection) => this.inner.releaseConnection(this.own(c))
+  beginTransaction = (c: DatabaseConnection, s: Parameters<Driver['beginTransaction']>[1]) => this.inner.beginTransaction(this.own(c), s)
+  commitTransaction = (c: DatabaseConnection) => this.inner.commitTransaction(this.own(c))
+  rollbackTransaction = (c: DatabaseConnection) => this.inner.rollbackTransaction(this.own(c))
   destroy = () => this.inner.destroy()
 }
 

@@ -22,6 +22,12 @@ export const nextLogSeq = (q: Q, webhookId: string): RawBuilder<number> =>
 export const skipLocked = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, query: QB): QB =>
   isPostgres(q) ? (query.forUpdate().skipLocked() as QB) : query
 
+/**
+ * A row read in order to change it: on PostgreSQL locked until the transaction ends (FOR UPDATE), so two processes
+ * changing the same row take turns instead of overwriting each other's change; SQLite's one writer already does that.
+ */
+export const forUpdate = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, query: QB): QB => (isPostgres(q) ? (query.forUpdate() as QB) : query)
+
 /** `column = 'pending'` that SQLite must not answer from an index (`+column` there); PostgreSQL chooses well by itself. */
 export const unindexedEquals = (q: Q, column: string, value: string): RawBuilder<boolean> =>
   isPostgres(q) ? sql<boolean>`${sql.ref(column)} = ${value}` : sql<boolean>`+${sql.ref(column)} = ${value}`

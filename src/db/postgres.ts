@@ -2,7 +2,8 @@
 // processes) work at once. Transactions run at READ COMMITTED (each statement sees what has committed before it) and run
 // again when they lose a race; reads get a statement_timeout.
 import pg from 'pg'
-import { type Compilable, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
+import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
+import { HttpError } from '../errors.js'
 import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, runAfterCommit } from './database.js'
 import { migratePostgres } from './migrate.js'
 import type { DB } from './types.js'
@@ -13,10 +14,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
 /**
  * The transaction lost a race and runs again from the start, where its checks see the winner: unique_violation (a
  * concurrent insert of the same idempotency key, prefix or name committed first; the service's own check then answers
- * as it would have), serialization_failure and deadlock_detected. A unique violation that no check precedes fails
+ * as it would have), foreign_key_violation (a row it refers to was deleted meanwhile: the check answers 404 or 422),
+ * serialization_failure and deadlock_detected. A unique violation that no check precedes fails
  * again every time and ends as it would have anyway.
  */
-const RETRYABLE = new Set(['23505', '40001', '40P01'])
+const RETRYABLE = new Set(['23503', '23505', '40001', '40P01'])
 const MAX_ATTEMPTS = 10
 const pgCode = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code
@@ -24,9 +26,25 @@ const pgCode = (err: unknown): string | undefined => {
 }
 const backoff = (attempt: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)))
 
+/**
+ * A data exception (SQLSTATE class 22: a NUL character in text, '1.5' or 3000000000 for an integer column) comes from a
+ * value in the request that PostgreSQL refuses where SQLite stores it: a 400, never a 500.
+ */
+const dataError = (err: unknown) =>
+  pgCode(err)?.startsWith('22') ? new HttpError(400, 'invalid_value', `A value in the request cannot be used: ${(err as Error).message}.`) : err
+
 class GuardedPostgresDialect extends PostgresDialect {
   override createDriver(): Driver {
-    return new GuardedDriver(super.createDriver())
+    return new GuardedDriver(super.createDriver(), (conn): DatabaseConnection => ({
+      executeQuery: async <R>(q: CompiledQuery) => {
+        try {
+          return await conn.executeQuery<R>(q)
+        } catch (err) {
+          throw dataError(err)
+        }
+      },
+      streamQuery: (q, rows) => conn.streamQuery(q, rows),
+    }))
   }
 }
 

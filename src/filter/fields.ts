@@ -15,6 +15,8 @@ export interface ScalarField {
   values?: readonly string[]
   /** A `date` column that may hold a bare `YYYY-MM-DD` as well as a full ISO string (due_date, start_date). */
   mixed?: boolean
+  /** A `number` column that holds whole numbers. */
+  integer?: boolean
   /** A `text` column whose `=` and `!=` ignore ASCII case (users.email). */
   nocase?: boolean
   /** An `id` column that is also a to-one relation: `field.x` reads field x of resource `to` where its id = column. */
@@ -60,7 +62,8 @@ export const DEFAULT_OPS: Record<ScalarType | 'multi', readonly CompareOp[]> = {
 export const field = {
   /** `nocase`: `=` and `!=` ignore ASCII case (emails). */
   text: (column: string, opts: { nocase?: boolean } = {}): ScalarField => ({ type: 'text', column, ...(opts.nocase ? { nocase: true } : {}) }),
-  number: (column: string): ScalarField => ({ type: 'number', column }),
+  /** `integer`: whole numbers only (an INTEGER column: PostgreSQL refuses 1.5 there). */
+  number: (column: string, opts: { integer?: boolean } = {}): ScalarField => ({ type: 'number', column, ...(opts.integer ? { integer: true } : {}) }),
   boolean: (column: string): ScalarField => ({ type: 'boolean', column }),
   /** `mixed`: the column may hold a bare `YYYY-MM-DD` as well as a full ISO string (due_date, start_date). */
   date: (column: string, mixed = false): ScalarField => ({ type: 'date', column, mixed }),

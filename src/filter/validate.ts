@@ -42,6 +42,7 @@ export function comparisonCheck(resource: string): ComparisonCheck {
     }
     if (leaf.type === 'number') {
       if (typeof v !== 'number') failAt(at.value, `${name} takes a number, found ${found(v)}`)
+      if (leaf.integer && !Number.isSafeInteger(v)) failAt(at.value, `${name} takes a whole number, found ${v}`)
       return
     }
     if (leaf.type === 'boolean') {

@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
 import type { Deps } from '../deps.js'
-import { badRequest, forbidden, HttpError, unprocessable } from '../errors.js'
+import { badRequest, forbidden, HttpError, notFound, unprocessable } from '../errors.js'
 
 export type Access = 'public' | Permission
 
@@ -90,9 +90,15 @@ export class Api {
     const bodyParsers = spec.body ? [requireJsonBody, jsonBody] : []
     this.router[spec.method](expressPath, authorize, ...bodyParsers, async (req: Request, res: Response) => {
       const actor = res.locals.actor as Actor
+      // U+0000 cannot be stored in PostgreSQL's text (SQLite would keep it): refused the same way on both.
+      if (nulAt(req.params, '')) throw notFound()
+      const inQuery = nulAt(req.query, '')
+      if (inQuery) throw badRequest(`The query parameter ${inQuery} must not contain a NUL character.`)
       const params = parsePart(spec.params, req.params, 'path parameter')
       const query = parsePart(spec.query, req.query, 'query parameter')
       let body: unknown = undefined
+      const inBody = spec.body && nulAt(req.body, '')
+      if (inBody) throw unprocessable('The request body is not valid.', [{ path: inBody, message: 'Must not contain a NUL character.' }])
       if (spec.body) {
         const parsed = spec.body.safeParse(req.body ?? {})
         if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
@@ -126,6 +132,19 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
     return
   }
   next()
+}
+
+/** The path (a.b.0) of the first string in value that holds U+0000, or undefined; keys are checked too. */
+function nulAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(value)' : undefined
+  if (value === null || typeof value !== 'object') return undefined
+  for (const [k, v] of Object.entries(value)) {
+    const at = path ? `${path}.${k}` : k
+    if (k.includes('\u0000')) return at
+    const found = nulAt(v, at)
+    if (found) return found
+  }
+  return undefined
 }
 
 function parsePart(schema: ZodObject | undefined, value: unknown, what: string): unknown {

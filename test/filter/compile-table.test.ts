@@ -47,7 +47,12 @@ const CASES: [Table, string, string, unknown[]][] = [
   ['cards', 'created > "2026-05-01T10:00"', '"cards"."created_at" > ?', ['2026-05-01T10:00:00.000Z']],
   ['cards', 'due_date >= "2026-05-01T00:00:00Z"', `${MIXED_DUE} >= ?`, ['2026-05-01T00:00:00.000Z']],
   ['cards', 'state = "started"', '(select "t1"."category" from "lists" as "t1" where "t1"."id" = "cards"."list_id") = ?', ['started']],
-  ['cards', 'board.name ~ "x"', `lower((select "t1"."name" from "boards" as "t1" where "t1"."id" = "cards"."board_id")) like '%' || lower(?) || '%' escape '\\'`, ['x']],
+  [
+    'cards',
+    'board.name ~ "x"',
+    `lower((select "t1"."name" from "boards" as "t1" where "t1"."id" = "cards"."board_id")) like '%' || lower(?) || '%' escape '\\'`,
+    ['x'],
+  ],
   ['cards', 'created_by.email = null', '(select "t1"."email" from "users" as "t1" where "t1"."id" = "cards"."created_by") is null', []],
   [
     'cards',

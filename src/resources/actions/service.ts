@@ -5,7 +5,7 @@ import { nextTurn, type Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
-import { moveCardIn, updateCardIn, visibleCard } from '../cards/service.js'
+import { cardToChange, moveCardIn, updateCardIn } from '../cards/service.js'
 import { loadCardLinks } from '../cards/store.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
@@ -17,17 +17,22 @@ async function forEachCard(deps: Deps, ids: string[], change: (tx: Tx, id: strin
   const unique = [...new Set(ids)]
   for (let i = 0; i < unique.length; i += CHUNK) {
     if (i > 0) await nextTurn()
-    await deps.db.tx(async (tx) => {
+    // Counted per transaction and added up once it has committed: on PostgreSQL a transaction that lost a race runs again.
+    const chunk = await deps.db.tx(async (tx) => {
+      const counted: BulkResult = { updated: 0, failed: [] }
       for (const id of unique.slice(i, i + CHUNK)) {
         try {
           await tx.savepoint((sp) => change(sp, id))
-          result.updated++
+          counted.updated++
         } catch (err) {
           if (!(err instanceof HttpError)) throw err
-          result.failed.push({ id, error: { code: err.code, message: err.message } })
+          counted.failed.push({ id, error: { code: err.code, message: err.message } })
         }
       }
+      return counted
     })
+    result.updated += chunk.updated
+    result.failed.push(...chunk.failed)
   }
   return result
 }
@@ -41,7 +46,7 @@ export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: st
 /** Adds and removes members of a many-valued field (assignees or tags) on each card, keeping the others. */
 export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): Promise<BulkResult> {
   return forEachCard(deps, ids, async (tx, id) => {
-    await visibleCard(tx.q, actor, id)
+    await cardToChange(tx.q, actor, id)
     const links = (await loadCardLinks(tx.q, [id]))[field].get(id) ?? []
     const next = [...new Set([...links, ...add])].filter((x) => !remove.includes(x))
     return updateCardIn(deps, tx, actor, id, { [field]: next })

@@ -26,7 +26,6 @@ import {
   deleteBoardRow,
   getBoard,
   insertBoard,
-  isBoardMember,
   membersOfBoards,
   removeBoardMember,
   updateBoardRow,
@@ -191,8 +190,8 @@ export function addMember(deps: Deps, actor: Actor, boardId: string, userId: str
     const board = await boardForMembershipChange(tx.q, actor, boardId)
     const user = await getUser(tx.q, userId)
     if (!user) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
-    if (await isBoardMember(tx.q, boardId, userId)) throw conflict('The user is already a member of this board.')
-    await addBoardMember(tx.q, boardId, userId, isoAt(deps.clock.now()))
+    // Decided by the insert itself, so of two requests at once only one adds the member and announces it.
+    if (!(await addBoardMember(tx.q, boardId, userId, isoAt(deps.clock.now())))) throw conflict('The user is already a member of this board.')
     await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
     return userView(user)
   })
@@ -202,8 +201,7 @@ export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: 
   return deps.db.tx(async (tx) => {
     const board = await boardForMembershipChange(tx.q, actor, boardId)
     const user = await getUser(tx.q, userId)
-    if (!user || !(await isBoardMember(tx.q, boardId, userId))) throw notFound('board member')
-    await removeBoardMember(tx.q, boardId, userId)
+    if (!user || !(await removeBoardMember(tx.q, boardId, userId))) throw notFound('board member')
     await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, user, actor) })
   })
 }

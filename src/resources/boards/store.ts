@@ -10,16 +10,20 @@ export const insertBoard = (q: Q, row: BoardsTable) => q.insertInto('boards').va
 export const updateBoardRow = (q: Q, id: string, set: Partial<BoardsTable>) => q.updateTable('boards').set(set).where('id', '=', id).execute()
 export const deleteBoardRow = (q: Q, id: string) => q.deleteFrom('boards').where('id', '=', id).execute()
 
-export const isBoardMember = async (q: Q, boardId: string, userId: string): Promise<boolean> =>
-  (await q.selectFrom('board_members').select('user_id').where('board_id', '=', boardId).where('user_id', '=', userId).executeTakeFirst()) !== undefined
-export const addBoardMember = (q: Q, boardId: string, userId: string, at: string) =>
-  q
+/** Adds a membership; false when it already existed (also when a concurrent request added it first). */
+export const addBoardMember = async (q: Q, boardId: string, userId: string, at: string): Promise<boolean> => {
+  const [r] = await q
     .insertInto('board_members')
     .values({ board_id: boardId, user_id: userId, created_at: at })
     .onConflict((oc) => oc.doNothing())
     .execute()
-export const removeBoardMember = (q: Q, boardId: string, userId: string) =>
-  q.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', userId).execute()
+  return Number(r?.numInsertedOrUpdatedRows ?? 0) > 0
+}
+/** Removes a membership; false when there was none (also when a concurrent request removed it first). */
+export const removeBoardMember = async (q: Q, boardId: string, userId: string): Promise<boolean> => {
+  const [r] = await q.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', userId).execute()
+  return Number(r?.numDeletedRows ?? 0) > 0
+}
 
 /** Base queries of the list routes (filters and paging are added on top): the boards a user belongs to, and a board's members. */
 export const visibleBoardsQuery = (q: Q, userId: string) => q.selectFrom('boards').where('boards.id', 'in', memberBoardIds(q, userId))

@@ -12,7 +12,7 @@ export const CARD_FILTER: FilterResource = {
     board: field.id('board_id', 'boards'),
     list: field.id('list_id', 'lists'),
     position: field.number('position'),
-    priority: field.number('priority'),
+    priority: field.number('priority', { integer: true }),
     start_date: field.date('start_date', true),
     due_date: field.date('due_date', true),
     completed: field.boolean('completed'),
@@ -38,7 +38,7 @@ export const FILE_FILTER: FilterResource = {
     id: field.id('id'),
     name: field.text('name'),
     mime: field.text('mime'),
-    size: field.number('size'),
+    size: field.number('size', { integer: true }),
     created: field.date('created_at'),
   },
 }

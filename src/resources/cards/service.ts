@@ -6,7 +6,7 @@ import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { unprocessable, type ErrorDetail } from '../../errors.js'
+import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent } from '../../events/emit.js'
 import type { EventName } from '../../events/names.js'
 import { newId } from '../../ids.js'
@@ -28,12 +28,13 @@ import {
   deleteCardRow,
   findByIdempotencyKey,
   getCard,
+  lockCard,
   insertCard,
   maxCardPosition,
   rekeyCards,
   setTagLinks,
   setUserLinks,
-  takeCardNumber,
+  takeCardKey,
   updateCardRow,
   type CardListParams,
 } from './store.js'
@@ -44,6 +45,8 @@ const invalid = (details: ErrorDetail[]) => unprocessable('The request body is n
 const normalizeDate = (v: string | null | undefined) => (v == null || /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : new Date(v).toISOString())
 
 export const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
+/** visibleCard for a change: the row stays locked until the transaction ends, so concurrent changes take turns. */
+export const cardToChange = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await lockCard(q, id), 'card')
 
 /** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
 export function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
@@ -106,14 +109,15 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): Pr
     const named = await checkRefs(q, board.id, input)
     const list = named ?? (await listsOfBoard(q, board.id))[0]
     if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
-    const num = await takeCardNumber(q, board.id)
+    const taken = await takeCardKey(q, board.id)
+    if (!taken) throw notFound('board')
     const at = isoAt(deps.clock.now())
     const row: CardsTable = {
       id: newId(),
       board_id: board.id,
       list_id: list.id,
-      key_num: num,
-      key: `${board.key_prefix}-${num}`,
+      key_num: taken.num,
+      key: taken.key,
       title: input.title,
       description: input.description ?? '',
       position: input.position ?? (await maxCardPosition(q, list.id)) + 1,
@@ -174,8 +178,9 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
     if (v !== undefined && v !== before[k]) set[k] = v
   }
   if (target) {
-    const num = await takeCardNumber(q, target.id)
-    Object.assign(set, { board_id: target.id, key_num: num, key: `${target.key_prefix}-${num}`, idempotency_key: null })
+    const taken = await takeCardKey(q, target.id)
+    if (!taken) throw notFound('board')
+    Object.assign(set, { board_id: target.id, key_num: taken.num, key: taken.key, idempotency_key: null })
   }
   put('title', input.title)
   put('description', input.description)
@@ -221,13 +226,13 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
 }
 
 export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
-  applyChange(deps, tx, actor, await visibleCard(tx.q, actor, id), input)
+  applyChange(deps, tx, actor, await cardToChange(tx.q, actor, id), input)
 
 export const updateCard = (deps: Deps, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
   deps.db.tx((tx) => updateCardIn(deps, tx, actor, id, input))
 
 export async function moveCardIn(deps: Deps, tx: Tx, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): Promise<CardView> {
-  const card = await visibleCard(tx.q, actor, id)
+  const card = await cardToChange(tx.q, actor, id)
   const found = await getList(tx.q, input.list)
   // A list on a board the caller cannot see answers like an unknown one, so its existence does not leak.
   const list = found && (await getMemberBoard(tx.q, found.board_id, actor.user.id)) ? found : undefined
@@ -252,7 +257,7 @@ async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, card: CardsTable)
 
 export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
   return deps.db.tx(async (tx) => {
-    const card = await visibleCard(tx.q, actor, id)
+    const card = await cardToChange(tx.q, actor, id)
     if (permanent) await deleteForGood(deps, tx, actor, card)
     else if (card.trashed === 0) await applyChange(deps, tx, actor, card, { trashed: true })
   })

@@ -2,11 +2,15 @@
 import type { ExpressionBuilder } from 'kysely'
 import { memberBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
+import { forUpdate } from '../../db/dialect.js'
 import { firstOf, fixedQuery } from '../../db/sql.js'
 import type { CardsTable, DB, ListsTable } from '../../db/types.js'
 
 const cardById = fixedQuery((q: Q, id: string) => q.selectFrom('cards').selectAll().where('id', '=', id))
 export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
+const cardForUpdate = fixedQuery((q: Q, id: string) => forUpdate(q, q.selectFrom('cards').selectAll().where('id', '=', id)))
+/** A card about to change, locked until the transaction ends (see forUpdate). */
+export const lockCard = (q: Q, id: string) => firstOf(q, cardForUpdate(q, id))
 export const insertCard = (q: Q, row: CardsTable) => q.insertInto('cards').values(row).execute()
 export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
 export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
@@ -48,14 +52,21 @@ const nextKey = fixedQuery((q: Q, boardId: string) =>
     .updateTable('boards')
     .set((eb) => ({ next_key: eb('next_key', '+', 1) }))
     .where('id', '=', boardId)
-    .returning('next_key'),
+    .returning(['next_key', 'key_prefix']),
 )
-export const takeCardNumber = async (q: Q, boardId: string): Promise<number> => (await firstOf(q, nextKey(q, boardId)))!.next_key - 1
+/**
+ * The next card key of a board, taken under the board row's lock, with the board's prefix as it is now (a rename may
+ * have committed since the board was read); undefined when the board is gone.
+ */
+export const takeCardKey = async (q: Q, boardId: string): Promise<{ num: number; key: string } | undefined> => {
+  const row = await firstOf(q, nextKey(q, boardId))
+  return row && { num: row.next_key - 1, key: `${row.key_prefix}-${row.next_key - 1}` }
+}
 
-/** Up to `limit` cards of a board whose key does not carry the board's prefix yet (a prefix change in progress). */
 /** `<prefix>-<key_num>` in SQL; the cast tells PostgreSQL what the parameter is (concat takes any type). */
 const keyOf = (eb: ExpressionBuilder<DB, 'cards'>, prefix: string) => eb.fn<string>('concat', [eb.cast(eb.val(`${prefix}-`), 'text'), eb.ref('key_num')])
 
+/** Up to `limit` cards of a board whose key does not carry the board's prefix yet (a prefix change in progress). */
 export const cardsToRekey = (q: Q, boardId: string, prefix: string, limit: number): Promise<CardsTable[]> =>
   q
     .selectFrom('cards')

@@ -6,7 +6,7 @@ import type { Q } from '../../db/database.js'
 import type { TagsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
-import { conflict } from '../../errors.js'
+import { conflict, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
@@ -63,7 +63,7 @@ export function deleteTag(deps: Deps, actor: Actor, id: string): Promise<void> {
   return deps.db.tx(async (tx) => {
     const tag = await visibleTag(tx.q, actor, id)
     const board = await visibleBoard(tx.q, actor, tag.board_id)
-    await deleteTagRow(tx.q, id)
+    if (!(await deleteTagRow(tx.q, id))) throw notFound('tag')
     await emitEvent(deps, tx, { name: 'tag.deleted', boardId: board.id, data: tagEventData(tag, board, actor) })
   })
 }

@@ -17,7 +17,9 @@ export const getTagByName = (q: Q, boardId: string, name: string) =>
     .executeTakeFirst()
 export const insertTag = (q: Q, row: TagsTable) => q.insertInto('tags').values(row).execute()
 export const updateTagRow = (q: Q, id: string, set: Partial<TagsTable>) => q.updateTable('tags').set(set).where('id', '=', id).execute()
-export const deleteTagRow = (q: Q, id: string) => q.deleteFrom('tags').where('id', '=', id).execute()
+/** Deletes a tag; false when it was already gone (a concurrent delete). */
+export const deleteTagRow = async (q: Q, id: string): Promise<boolean> =>
+  Number((await q.deleteFrom('tags').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
 
 /** Base query of the tag route: the tags of the boards a user belongs to, optionally of one board. */
 export function visibleTagsQuery(q: Q, userId: string, boardId?: string) {

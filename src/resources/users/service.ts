@@ -72,7 +72,8 @@ export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUs
     if (user.role === 'owner' && input.role && input.role !== 'owner' && (await countOwners(q)) === 1) {
       throw conflict('The workspace must keep at least one owner.')
     }
-    if (input.email && input.email.toLowerCase() !== user.email.toLowerCase() && (await getUserByEmail(q, input.email))) {
+    const clash = input.email ? await getUserByEmail(q, input.email) : undefined
+    if (clash && clash.id !== id) {
       throw unprocessable('The request body is not valid.', [{ path: 'email', message: 'This email is already used by another user.' }])
     }
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))

@@ -1,5 +1,6 @@
 // User and workspace queries.
 import type { Q } from '../../db/database.js'
+import { forUpdate } from '../../db/dialect.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { UsersTable } from '../../db/types.js'
 
@@ -20,7 +21,9 @@ const count = async (q: Q, role?: UsersTable['role']): Promise<number> => {
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 export const countUsers = (q: Q) => count(q)
-export const countOwners = (q: Q) => count(q, 'owner')
+/** The owners, locked until the transaction ends (see forUpdate): two demotions at once cannot both see another owner left. */
+export const countOwners = async (q: Q): Promise<number> =>
+  (await forUpdate(q, q.selectFrom('users').select('id').where('role', '=', 'owner')).execute()).length
 
 export const getWorkspace = (q: Q) => q.selectFrom('workspace').selectAll().executeTakeFirst()
 export const insertWorkspace = (q: Q, row: { id: string; name: string; created_at: string }) => q.insertInto('workspace').values(row).execute()
