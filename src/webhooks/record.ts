@@ -26,7 +26,8 @@ export function writeSettlements(db: Db, batch: readonly Settlement[]): Promise<
     const logs = batch.filter((s) => s.log !== null && changed.has(s.id)).map((s) => s.log!)
     await insertLogs(q, logs)
     const last = new Map(logs.map((l) => [l.webhook_id, l]))
-    for (const [webhookId, log] of last) {
+    // In id order: two processes recording for the same subscriptions lock their rows in the same order (no deadlock).
+    for (const [webhookId, log] of [...last].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       await setLastDelivery(q, webhookId, { status_code: log.status_code, outcome: log.outcome, at: log.at })
       await pruneLogs(q, webhookId)
     }

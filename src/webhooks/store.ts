@@ -108,8 +108,14 @@ export async function boardsOfWebhooks(q: Q, webhookIds: readonly string[]): Pro
   return out
 }
 
+/** The subscription's last attempt, unless a later one is already recorded (another process may record out of order). */
 export const setLastDelivery = (q: Q, id: string, mark: { status_code: number | null; outcome: string; at: string }) =>
-  q.updateTable('webhooks').set({ last_status_code: mark.status_code, last_outcome: mark.outcome, last_at: mark.at }).where('id', '=', id).execute()
+  q
+    .updateTable('webhooks')
+    .set({ last_status_code: mark.status_code, last_outcome: mark.outcome, last_at: mark.at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_at', 'is', null), eb('last_at', '<=', mark.at)]))
+    .execute()
 
 /** Which of these (board, user) pairs are memberships, for a whole batch of deliveries in one query. */
 export async function membershipPairs(q: Q, pairs: readonly { boardId: string; userId: string }[]): Promise<Set<string>> {
