@@ -15,33 +15,21 @@
 --       users.email: the column is plain TEXT NOT NULL; UNIQUE ... COLLATE NOCASE becomes UNIQUE INDEX users_email_lower
 --         ON users (lower(email)).
 --       tags_board_name ON tags(board_id, name COLLATE NOCASE) becomes UNIQUE INDEX ON tags (board_id, lower(name)).
---       tags_name ON tags(name COLLATE NOCASE) becomes INDEX ON tags (lower(name)).
---     SQLite's column collation also made `email = ?` and ORDER BY email case-insensitive. PostgreSQL's are not, so the code
---     must say it: `lower(email) = lower($1)` (getUserByEmail, the tokens list's email filter; the expression matches the
---     index), ORDER BY lower(email) where users sort by email, and `lower(name) = lower($1)` for the filter's
---     `name = ? collate nocase` (src/filter/compile.ts; `collate nocase` is a syntax error in PostgreSQL). instr(a, b)
---     there becomes strpos(a, b). (Alternative not taken: the citext extension for users.email, which keeps `=` and ORDER BY
---     case-insensitive with no code change, but adds an extension and a non-text type.)
+--     The code says lower() on both dialects (schema.sql has the same lower() indexes since version 2): getUserByEmail,
+--     the tokens list's email filter, the filter's by-name membership and `email =` (src/filter/compile.ts); `~` is LIKE
+--     with its pattern escaped on both. Left as it is: sorting users by email is case-insensitive on SQLite (the column's
+--     NOCASE) and bytewise on PostgreSQL.
 --  4. events.seq: `BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE` instead of `INTEGER NOT NULL UNIQUE` filled with
---     `(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`. With several processes under READ COMMITTED, two transactions read
---     the same MAX and the second fails on the unique index at commit time of the first. The code must leave seq out of the
---     insert on PostgreSQL (src/events/store.ts; Kysely type Generated<number>) and may read it back with RETURNING seq.
---     Identity values are handed out at insert, not at commit: there are gaps (rollbacks) and a smaller seq can commit after
---     a larger one. Ordering samples by seq is fine; a reader that pages with `seq > cursor` would need more (or the old MAX+1
---     under `LOCK TABLE events IN EXCLUSIVE MODE` / pg_advisory_xact_lock, which serialises every writer).
---     ALWAYS (not BY DEFAULT) makes a forgotten explicit seq fail loudly; an import from SQLite inserts with
---     `OVERRIDING SYSTEM VALUE` and then runs
+--     `(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`: with several processes, two transactions would read the same MAX.
+--     src/db/dialect.ts (nextEventSeq) writes DEFAULT here and MAX + 1 on SQLite. Identity values are handed out at
+--     insert, not at commit: there are gaps and a smaller seq can commit after a larger one; nothing pages by seq.
+--     An import from SQLite inserts with `OVERRIDING SYSTEM VALUE` and then runs
 --     `SELECT setval(pg_get_serial_sequence('events', 'seq'), (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), false)`.
---  5. webhook_logs.seq: one global `BIGINT GENERATED ALWAYS AS IDENTITY` instead of a per-subscription counter computed as
---     the subscription's last seq + 1 (src/webhooks/store.ts insertLogs/lastLogSeq), which two processes delivering for the
---     same subscription could compute twice. Each subscription's log only needs an increasing seq, not a dense one:
---     listLogs (ORDER BY seq DESC LIMIT n) and pruneLogs (cutoff by OFFSET, then seq <= cutoff) work unchanged with gaps.
---     insertLogs then becomes one plain multi-row insert without seq (and lastLogSeq goes). Same import note as 4.
---  6. The schema version: SQLite keeps it in PRAGMA user_version, which PostgreSQL lacks. migrate.ts needs a home for it,
---     e.g. `CREATE TABLE schema_version (version INTEGER NOT NULL)` with one row, written in the transaction that applies
---     this file, under `SELECT pg_advisory_xact_lock(<constant>)` so processes starting together migrate once. (Not in
---     this file, as user_version is not in schema.sql, and scripts/db-types.ts would otherwise see a table.)
---  Not in the DDL, but part of the twin:
+--  5. webhook_logs.seq: one global identity instead of the subscription's last seq + 1 (nextLogSeq in
+--     src/db/dialect.ts). A subscription's log only needs an increasing seq: listLogs (ORDER BY seq DESC LIMIT n) and
+--     pruneLogs (cutoff by OFFSET, then seq <= cutoff) work with gaps. Same import note as 4.
+--  6. The schema version: SQLite keeps it in PRAGMA user_version; here a one-row table schema_version, made and written
+--     by src/db/migrate.ts under pg_advisory_xact_lock, so processes starting together migrate once.
 --  7. Collation. SQLite compares TEXT bytewise (BINARY) and its lower()/NOCASE fold ASCII only. The database must be
 --     created with the C collation and ctype so ORDER BY name/title and text comparisons sort as in SQLite and
 --     lower() folds the same letters:
@@ -49,9 +37,10 @@
 --     (scripts/test-postgres.sh does). Under en_US.UTF-8, 'a' sorts before 'B' and lower('É') is 'é' (the unique
 --     indexes then also refuse 'É' next to 'é'). The app can check `SELECT datcollate, datctype FROM pg_database WHERE
 --     datname = current_database()` at start.
---  8. Values SQLite takes and PostgreSQL refuses, which the API must validate first or answer 500: a NUL character
---     (U+0000) in any TEXT value; an INTEGER column compared with or set to a non-integer ('1.5') or, for int4 columns,
---     a number past 2147483647 (22P02 / 22003: e.g. a filter `priority > 1.5`).
+--  8. Values SQLite takes and PostgreSQL refuses answer alike on both: a NUL character (U+0000) in a path id (404), a
+--     query parameter (400) or a body (422) is refused in src/http/route.ts; whole-number filter fields refuse fractions
+--     (src/filter/validate.ts); any other data exception (SQLSTATE class 22, e.g. 3000000000 for an int4 column) is a
+--     400 invalid_value (src/db/postgres.ts), never a 500.
 --  9. Foreign keys are always on (SQLite needs PRAGMA foreign_keys = ON, which src/db/open.ts sets). cards.list_id has no
 --     ON DELETE action in both: deleting a board cascades to its lists and cards in one statement, and the NO ACTION check
 --     runs at the statement's end in both engines, so that still works.

@@ -79,7 +79,8 @@ export class GuardedDriver implements Driver {
   destroy = () => this.inner.destroy()
 }
 
-const run = (q: Q, text: string) => sql.raw(text).execute(q)
+/** Runs a statement given as text (transaction control, savepoints). */
+export const run = (q: Q, text: string) => sql.raw(text).execute(q)
 
 /** The Tx handed to a transaction's function; `after` collects its afterCommit hooks. */
 export function makeTx(q: Q, after: (() => void)[], depth = 1): Tx {

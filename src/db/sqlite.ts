@@ -9,12 +9,11 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
-  sql,
   SqliteDialect,
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely'
-import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type Q, runAfterCommit } from './database.js'
+import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, run, runAfterCommit } from './database.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'
 import type { DB } from './types.js'
@@ -77,8 +76,6 @@ class FairSqliteDialect extends SqliteDialect {
     return new FairDriver(super.createDriver())
   }
 }
-
-const run = (q: Q, text: string) => sql.raw(text).execute(q)
 
 export interface SqliteOptions {
   /** A file (the read pool opens it too) or ':memory:' (reads then run on the write connection). */

@@ -12,7 +12,7 @@ const TOKEN_SHAPE = /^tt_[0-9A-Za-z]{40,200}$/
 const TOUCH_INTERVAL_MS = 60_000
 const lastTouched = new Map<string, number>()
 /** With TASKD_RATE_LIMIT=on: requests per token in a fixed one-minute window, counted in the database for all processes. */
-export const REQUESTS_PER_MINUTE = 600
+const REQUESTS_PER_MINUTE = 600
 const WINDOW_MS = 60_000
 
 export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
