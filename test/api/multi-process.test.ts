@@ -27,6 +27,15 @@ async function ownersIn(database: TestDatabase): Promise<number> {
   }
 }
 
+async function workspacesIn(database: TestDatabase): Promise<number> {
+  const db = await openDatabase({ ...database, readWorkers: 0 })
+  try {
+    return (await db.q.selectFrom('workspace').select('id').execute()).length
+  } finally {
+    await db.close()
+  }
+}
+
 /** A receiver that holds every answer until `open()`, so deliveries pile up before one process is killed. */
 async function gatedReceiver() {
   const hits: { body: string; headers: http.IncomingHttpHeaders }[] = []
@@ -95,13 +104,17 @@ test(
         TASKD_WEBHOOK_TIMEOUT_MS: '60000',
         TASKD_WEBHOOK_LEASE_MS: '2000',
       }
-      servers.push(await serve(database.db, env))
-      servers.push(await serve(database.db, env))
-      const [a, b] = servers
+      // Both start at once on the empty database: one workspace, one owner, one setup token between them.
+      const started = await Promise.allSettled([serve(database.db, env), serve(database.db, env)])
+      for (const s of started) if (s.status === 'fulfilled') servers.push(s.value)
+      for (const s of started) if (s.status === 'rejected') throw s.reason
+      const withToken = servers.filter((s) => s.token)
+      assert.equal(withToken.length, 1, 'one process made the workspace and printed the setup token')
+      const [a, b] = [withToken[0], servers.find((s) => !s.token)!]
+      servers.splice(0, 2, a, b)
       const token = a.token!
-      assert.ok(token, 'the first process made the workspace and printed the setup token')
-      assert.equal(b.token, undefined, 'the second found it made')
-      assert.equal(await ownersIn(database), 1, 'the processes run on the PostgreSQL database')
+      assert.equal(await ownersIn(database), 1, 'the processes run on the PostgreSQL database, with one owner')
+      assert.equal(await workspacesIn(database), 1, 'and one workspace')
       const call = async (s: Served, method: string, p: string, body?: unknown) => {
         const res = await fetch(s.url + p, {
           method,

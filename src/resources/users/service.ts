@@ -16,7 +16,8 @@ import { countOwners, countUsers, getUser, getUserByEmail, getWorkspace, insertU
 
 /** Creates the workspace row when the database is new. */
 export async function ensureWorkspace(q: Q, now: number): Promise<void> {
-  if (!(await getWorkspace(q))) await insertWorkspace(q, { id: newId(), name: 'Workspace', created_at: isoAt(now) })
+  // One fixed id, so two processes starting at once on an empty database cannot both add one (the second insert is a no-op).
+  if (!(await getWorkspace(q))) await insertWorkspace(q, { id: 'workspace', name: 'Workspace', created_at: isoAt(now) })
 }
 
 export const isWorkspaceEmpty = async (q: Q): Promise<boolean> => (await countUsers(q)) === 0

@@ -26,7 +26,12 @@ export const countOwners = async (q: Q): Promise<number> =>
   (await forUpdate(q, q.selectFrom('users').select('id').where('role', '=', 'owner')).execute()).length
 
 export const getWorkspace = (q: Q) => q.selectFrom('workspace').selectAll().executeTakeFirst()
-export const insertWorkspace = (q: Q, row: { id: string; name: string; created_at: string }) => q.insertInto('workspace').values(row).execute()
+export const insertWorkspace = (q: Q, row: { id: string; name: string; created_at: string }) =>
+  q
+    .insertInto('workspace')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .execute()
 
 /** Base query of the user list. */
 export const usersQuery = (q: Q) => q.selectFrom('users')
