@@ -17,8 +17,7 @@
 --       tags_board_name ON tags(board_id, name COLLATE NOCASE) becomes UNIQUE INDEX ON tags (board_id, lower(name)).
 --     The code says lower() on both dialects (schema.sql has the same lower() indexes since version 2): getUserByEmail,
 --     the tokens list's email filter, the filter's by-name membership and `email =` (src/filter/compile.ts); `~` is LIKE
---     with its pattern escaped on both. Left as it is: sorting users by email is case-insensitive on SQLite (the column's
---     NOCASE) and bytewise on PostgreSQL.
+--     with its pattern escaped on both, and users sort by lower(email) (src/resources/users/query.ts).
 --  4. events.seq: `BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE` instead of `INTEGER NOT NULL UNIQUE` filled with
 --     `(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`: with several processes, two transactions would read the same MAX.
 --     src/db/dialect.ts (nextEventSeq) writes DEFAULT here and MAX + 1 on SQLite. Identity values are handed out at

@@ -92,6 +92,12 @@ export function parseExpand(expand: string | undefined, relations: readonly stri
   return out
 }
 
+/** A sort map's column, or `lower(<column>)` for an order that ignores ASCII case (the same on both dialects). */
+const sortKey = (column: string) => {
+  const folded = /^lower\((.+)\)$/.exec(column)
+  return folded ? rawSql`lower(${rawSql.ref(folded[1])})` : rawSql.ref(column)
+}
+
 /** The two queries of a page: a COUNT over the whole filter and the rows in order, `id` as the final tie-breaker. */
 export function pageQueries(
   base: SelectQueryBuilder<any, any, any>,
@@ -100,7 +106,7 @@ export function pageQueries(
 ) {
   const count = base.clearSelect().select(rawSql<number>`count(*)`.as('n'))
   let rows = base.clearSelect().selectAll(table as any)
-  for (const [column, dir] of opts.order) rows = rows.orderBy(rawSql.ref(column), dir)
+  for (const [column, dir] of opts.order) rows = rows.orderBy(sortKey(column), dir)
   rows = rows
     .orderBy(rawSql.ref(`${table}.id`), 'asc')
     .limit(opts.perPage)

@@ -98,3 +98,27 @@ test('last_used_at is throttled: a burst of reads writes it once', async () => {
   assert.equal(await writes(), 1, 'a read a minute later writes last_used_at once')
   await t.close()
 })
+
+test('users sort by email ignoring case, and find each other by email in any case, on either database', async () => {
+  const { t, tokens } = await seededApp()
+  try {
+    for (const email of ['B-sort@x.test', 'a-sort@x.test', 'c-sort@x.test']) {
+      const r = await t.req('POST', '/v1/users', { token: tokens.owner.full, body: { email, name: email, role: 'member' } })
+      assert.equal(r.status, 201, r.text)
+    }
+    const page = await t.req('GET', `/v1/users?sort=email&per_page=100&filter=${encodeURIComponent('email ~ "-sort@"')}`, { token: tokens.owner.read })
+    assert.deepEqual(
+      page.body.items.map((u: { email: string }) => u.email),
+      ['a-sort@x.test', 'B-sort@x.test', 'c-sort@x.test'], // bytewise, B would come first
+    )
+    const same = await t.req('POST', '/v1/users', { token: tokens.owner.full, body: { email: 'A-SORT@x.test', name: 'dup', role: 'member' } })
+    assert.ok(same.status === 409 || same.status === 422, `a second user with the same email in another case is refused: ${same.status}`)
+    const found = await t.req('GET', `/v1/users?filter=${encodeURIComponent('email = "A-sort@X.TEST"')}`, { token: tokens.owner.read })
+    assert.deepEqual(
+      found.body.items.map((u: { email: string }) => u.email),
+      ['a-sort@x.test'],
+    )
+  } finally {
+    await t.close()
+  }
+})

@@ -15,5 +15,5 @@ export const USER_FILTER: FilterResource = {
   },
 }
 
-export const USER_SORT = { created: 'users.created_at', name: 'users.name', email: 'users.email', role: 'users.role' }
+export const USER_SORT = { created: 'users.created_at', name: 'users.name', email: 'lower(users.email)', role: 'users.role' }
 export const USER_LIST: ListSpec = { resource: 'users', table: 'users', sort: USER_SORT, defaultSort: 'created', expand: ['boards'] }
