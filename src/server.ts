@@ -51,7 +51,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const deps = createDeps(db, config, clock)
   const scheduler = new OutboxScheduler(deps, { log: logger.error })
   deps.onOutboxWrite = () => scheduler.wake()
-  const { app } = createApp(deps, { log: logger.error })
+  const { app, api } = createApp(deps, { log: logger.error })
   const server = http.createServer(app)
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
@@ -79,6 +79,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
         }),
       ])
       clearTimeout(cut)
+      // Handlers whose client has gone are no longer tied to a connection: the database stays open until they end.
+      await api.idle(SHUTDOWN_GRACE_MS)
       await closeDeliveryAgents()
       await db.close()
     })())

@@ -84,31 +84,58 @@ export class Api {
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1')
     // The token is checked before a body is read; routes without a body never read one.
     const authorize = async (req: Request, res: Response, next: NextFunction) => {
-      res.locals.actor = spec.access === 'public' ? undefined : await this.authorize(req, spec)
+      res.locals.actor = spec.access === 'public' ? undefined : await this.track(() => this.authorize(req, spec))
       next()
     }
     const bodyParsers = spec.body ? [requireJsonBody, jsonBody] : []
-    this.router[spec.method](expressPath, authorize, ...bodyParsers, async (req: Request, res: Response) => {
-      const actor = res.locals.actor as Actor
-      // U+0000 cannot be stored in PostgreSQL's text (SQLite would keep it): refused the same way on both.
-      if (nulAt(req.params, '')) throw notFound()
-      const inQuery = nulAt(req.query, '')
-      if (inQuery) throw badRequest(`The query parameter ${inQuery} must not contain a NUL character.`)
-      const params = parsePart(spec.params, req.params, 'path parameter')
-      const query = parsePart(spec.query, req.query, 'query parameter')
-      let body: unknown = undefined
-      const inBody = spec.body && nulAt(req.body, '')
-      if (inBody) throw unprocessable('The request body is not valid.', [{ path: inBody, message: 'Must not contain a NUL character.' }])
-      if (spec.body) {
-        const parsed = spec.body.safeParse(req.body ?? {})
-        if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
-        body = parsed.data
-      }
-      const reply = await spec.handler({ actor, params, query, body, deps: this.deps, req })
-      for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v)
-      if (reply.body === undefined) res.status(reply.status).end()
-      else res.status(reply.status).json(reply.body)
+    this.router[spec.method](expressPath, authorize, ...bodyParsers, (req: Request, res: Response) => this.track(() => this.handle(spec, req, res)))
+  }
+
+  /** Handlers running now: shutdown waits for them before it closes the database (their client may have gone already). */
+  private running = 0
+  private readonly idleWaiters: (() => void)[] = []
+
+  private async track<T>(fn: () => Promise<T>): Promise<T> {
+    this.running++
+    try {
+      return await fn()
+    } finally {
+      if (--this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve()
+    }
+  }
+
+  /** Resolves once no request handler runs, or after `ms`. */
+  idle(ms: number): Promise<void> {
+    if (this.running === 0) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      this.idleWaiters.push(() => {
+        clearTimeout(timer)
+        resolve()
+      })
     })
+  }
+
+  private async handle(spec: AnyRoute, req: Request, res: Response): Promise<void> {
+    const actor = res.locals.actor as Actor
+    // U+0000 cannot be stored in PostgreSQL's text (SQLite would keep it): refused the same way on both.
+    if (nulAt(req.params, '')) throw notFound()
+    const inQuery = nulAt(req.query, '')
+    if (inQuery) throw badRequest(`The query parameter ${inQuery} must not contain a NUL character.`)
+    const params = parsePart(spec.params, req.params, 'path parameter')
+    const query = parsePart(spec.query, req.query, 'query parameter')
+    let body: unknown = undefined
+    const inBody = spec.body && nulAt(req.body, '')
+    if (inBody) throw unprocessable('The request body is not valid.', [{ path: inBody, message: 'Must not contain a NUL character.' }])
+    if (spec.body) {
+      const parsed = spec.body.safeParse(req.body ?? {})
+      if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
+      body = parsed.data
+    }
+    const reply = await spec.handler({ actor, params, query, body, deps: this.deps, req })
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v)
+    if (reply.body === undefined) res.status(reply.status).end()
+    else res.status(reply.status).json(reply.body)
   }
 
   private async authorize(req: Request, spec: AnyRoute): Promise<Actor> {
