@@ -38,17 +38,21 @@ export function firstRunSetup(db: Db, now: number): Promise<{ email: string; tok
 }
 
 /** The one place Deps are assembled, for the server and for tests. */
-export function createDeps(db: Db, config: Config, clock: Clock): Deps {
-  return { db, config, clock, onOutboxWrite: () => {}, secrets: loadSecretBox(config.databaseUrl ? undefined : config.db) }
+export function createDeps(db: Db, config: Config, clock: Clock, secrets = secretsFor(config)): Deps {
+  return { db, config, clock, onOutboxWrite: () => {}, secrets }
 }
+
+/** The secret box: TASKD_MASTER_KEY, or (SQLite only) the key file beside the database. */
+const secretsFor = (config: Config) => loadSecretBox(config.databaseUrl ? undefined : config.db)
 
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const logger = createLogger(config.logLevel)
+  const secrets = secretsFor(config) // before the database: a missing key stops the start before anything is written
   const db = await openDatabase({ ...config, log: logger.error })
   const setup = await firstRunSetup(db, clock.now())
-  const deps = createDeps(db, config, clock)
+  const deps = createDeps(db, config, clock, secrets)
   const scheduler = new OutboxScheduler(deps, { log: logger.error })
   deps.onOutboxWrite = () => scheduler.wake()
   const { app, api } = createApp(deps, { log: logger.error })

@@ -55,3 +55,9 @@ test(':memory: gets a process-local key and writes no file', () => {
   assert.equal(box.open(box.seal('m', 'c'), 'c'), 'm')
   assert.ok(!fs.existsSync(':memory:.key'))
 })
+
+test('on PostgreSQL (no database file) TASKD_MASTER_KEY is required, with a readable error', () => {
+  assert.throws(() => loadSecretBox(undefined, {}), /TASKD_MASTER_KEY is required on PostgreSQL/)
+  const key = crypto.randomBytes(32).toString('hex')
+  assert.equal(loadSecretBox(undefined, { TASKD_MASTER_KEY: key }).open(loadSecretBox(undefined, { TASKD_MASTER_KEY: key }).seal('x', 'c'), 'c'), 'x')
+})
