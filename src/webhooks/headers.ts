@@ -17,11 +17,11 @@ const FORBIDDEN = new Set([
   'content-length',
   'expect',
   'content-type',
-  'x-webhook-event',
-  'x-webhook-delivery',
+  'user-agent',
   'x-service-signature',
-  'x-webhook-signature',
 ])
+/** Every X-Webhook-* name is taskd's own (event, delivery, signature, and any it adds later). */
+const RESERVED_PREFIX = 'x-webhook-'
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -29,13 +29,18 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** Why a header name cannot be used, or undefined when it can. */
 export function headerNameProblem(name: string): string | undefined {
   if (!TOKEN.test(name) || name.length > 100) return 'Not a valid header name.'
-  if (FORBIDDEN.has(name.toLowerCase())) return `The header ${name} is set by taskd or by HTTP itself and cannot be configured.`
+  const lower = name.toLowerCase()
+  if (FORBIDDEN.has(lower) || lower.startsWith(RESERVED_PREFIX)) return `The header ${name} is set by taskd or by HTTP itself and cannot be configured.`
   return undefined
 }
 
-/** Values travel verbatim on the wire, so CR/LF (header injection) and other control characters are refused. */
+/**
+ * Values travel verbatim on the wire, so CR/LF (header injection) and other control characters are refused, and so is
+ * anything past Latin-1: HTTP clients (undici included) refuse such a header at send time, so every delivery would fail.
+ */
 export function headerValueProblem(value: string): string | undefined {
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return 'Header values must not contain control characters or line breaks.'
+  if (/[^\x00-\xff]/.test(value)) return 'Header values must be Latin-1 (ISO-8859-1) text; this one has characters HTTP headers cannot carry.'
   if (value.length > 4096) return 'Header values must be at most 4096 characters.'
   return undefined
 }

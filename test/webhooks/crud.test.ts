@@ -502,3 +502,58 @@ test('allowPrivateTargets lets loopback URLs be saved', async () => {
     await c.t.close()
   }
 })
+
+// Every name a static header or header authentication may not set, and every value HTTP cannot carry.
+const RESERVED_NAMES = [
+  'User-Agent',
+  'X-Webhook-Event',
+  'X-Webhook-Delivery',
+  'X-Webhook-Signature',
+  'X-Webhook-Anything',
+  'X-Service-Signature',
+  'Host',
+  'Content-Length',
+  'Transfer-Encoding',
+  'Connection',
+]
+const UNSENDABLE = [
+  ['a non-Latin-1 character', 'ok ✓'],
+  ['a euro sign', '10 €'],
+  ['a control character', 'a\u0001b'],
+  ['a line break', 'a\nb'],
+]
+
+test('header values that cannot be sent, and reserved header names, are refused at save (422 naming the field)', async () => {
+  const c = await setup()
+  try {
+    const post = (extra: Record<string, unknown>) => c.t.req('POST', '/v1/webhooks', { token: owner(c), body: body({ active: false, ...extra }) })
+    const refused = async (extra: Record<string, unknown>, field: string, what: string) => {
+      const r = await post(extra)
+      assert.equal(r.status, 422, `${what}: ${r.text}`)
+      assert.ok(
+        r.body.error.details.some((d: { path: string }) => d.path === field),
+        `${what}: names ${field}`,
+      )
+    }
+    for (const name of RESERVED_NAMES) {
+      await refused({ headers: { [name]: 'x' } }, `headers.${name}`, `static ${name}`)
+      await refused({ auth: { type: 'header', header_name: name, header_value: 'x' } }, 'auth.header_name', `auth header ${name}`)
+    }
+    for (const [what, value] of UNSENDABLE) {
+      await refused({ headers: { 'X-Team': value } }, 'headers.X-Team', `static header with ${what}`)
+      await refused({ auth: { type: 'bearer', token: value } }, 'auth.token', `bearer token with ${what}`)
+      await refused({ auth: { type: 'header', header_name: 'X-Api-Key', header_value: value } }, 'auth.header_value', `header value with ${what}`)
+    }
+    // Latin-1 is sendable; a basic username and password go base64-encoded, so any text is fine there.
+    const ok = await post({ headers: { 'X-Team': 'café' }, auth: { type: 'basic', username: 'jürgen', password: 'pass ✓ €' } })
+    assert.equal(ok.status, 201, ok.text)
+    assert.equal((await c.t.req('DELETE', `/v1/webhooks/${ok.body.webhook.id}`, { token: owner(c) })).status, 204)
+    const patched = await post({})
+    assert.equal(patched.status, 201)
+    const edit = await c.t.req('PATCH', `/v1/webhooks/${patched.body.webhook.id}`, { token: owner(c), body: { headers: { 'X-Webhook-Extra': '1' } } })
+    assert.equal(edit.status, 422, 'the same rules on edit')
+    await c.t.req('DELETE', `/v1/webhooks/${patched.body.webhook.id}`, { token: owner(c) })
+  } finally {
+    await c.t.close()
+  }
+})

@@ -99,8 +99,13 @@ export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefine
   }
   for (const f of REQUIRED[type])
     if (!creds[f]) details.push({ path: `auth.${f}`, message: `${type} authentication needs ${f}; send auth: { type: "none" } to remove authentication.` })
+  // A token or header value goes out verbatim; a basic username and password go out base64-encoded (as UTF-8), so any
+  // text can be sent there, but control characters are refused alike.
   for (const f of CRED_FIELDS) {
-    const problem = creds[f] !== undefined ? headerValueProblem(creds[f]!) : undefined
+    const v = creds[f]
+    if (v === undefined) continue
+    const problem =
+      f === 'username' || f === 'password' ? (/[\x00-\x1f\x7f]/.test(v) ? 'Must not contain control characters.' : undefined) : headerValueProblem(v)
     if (problem) details.push({ path: `auth.${f}`, message: problem })
   }
   if (type === 'basic' && creds.username?.includes(':')) details.push({ path: 'auth.username', message: 'A basic-auth username cannot contain ":".' })
