@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import { VERSION } from '../version.js'
 import { databaseCommands } from './database.js'
+import { describeError } from './open.js'
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { userCommand } from './user.js'
@@ -19,7 +20,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv)
   } catch (err) {
-    process.stderr.write(`taskd: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.stderr.write(`taskd: ${describeError(err)}\n`)
     process.exit(1)
   }
 }

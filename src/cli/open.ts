@@ -1,5 +1,8 @@
 // What every command does first: the config from flags and environment, and the database, created and migrated if new.
 import { InvalidArgumentError, type Command } from 'commander'
+import type { z } from 'zod'
+import { HttpError, unprocessable } from '../errors.js'
+import { zodDetails } from '../http/route.js'
 import { loadConfig } from '../config.js'
 import { openDatabase } from '../db/open.js'
 import { ensureWorkspace } from '../resources/users/service.js'
@@ -21,4 +24,29 @@ export function oneOf<T extends string>(values: readonly T[]) {
     if (!values.includes(v as T)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`)
     return v as T
   }
+}
+
+/** The API's own body schema, so a command refuses what the API refuses, for the same reasons. */
+export function checked<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input)
+  if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
+  return parsed.data
+}
+
+/** Body fields as the commands' flags name them. */
+const FLAG_OF: Record<string, string> = {
+  expires_at: '--expires',
+  email: '--email',
+  name: '--name',
+  role: '--role',
+  permission: '--permission',
+  user: '--user',
+}
+
+/** An error as a command prints it: the message, then each reason as "--flag: reason" (the API's 422 details). */
+export function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err)
+  if (!(err instanceof HttpError) || !err.details?.length) return err.message
+  const reasons = err.details.map((d) => `  ${FLAG_OF[d.path] ?? d.path}: ${d.message}`)
+  return [err.message.replace('The request body is not valid.', 'Invalid arguments.'), ...reasons].join('\n')
 }

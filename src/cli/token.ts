@@ -5,7 +5,8 @@ import { HttpError } from '../errors.js'
 import { issueToken } from '../resources/tokens/service.js'
 import { deleteToken, getToken, tokensWithOwners } from '../resources/tokens/store.js'
 import { getUserByEmail } from '../resources/users/store.js'
-import { dbOption, oneOf, openForCli } from './open.js'
+import { CreateTokenBody } from '../resources/tokens/schema.js'
+import { checked, dbOption, oneOf, openForCli } from './open.js'
 
 export function tokenCommand(program: Command): void {
   const token = program.command('token').description('manage personal access tokens')
@@ -18,10 +19,11 @@ export function tokenCommand(program: Command): void {
       .option('--permission <permission>', 'read, write or full', oneOf(Permission.options), 'write')
       .option('--expires <date>', 'expiry date YYYY-MM-DD (end of that day, UTC)'),
   ).action(async (o: { user: string; name: string; permission: Permission; expires?: string; db?: string }) => {
+    const input = checked(CreateTokenBody, { name: o.name, permission: o.permission, expires_at: o.expires })
     const { db } = await openForCli(o.db)
     const u = await getUserByEmail(db.q, o.user)
     if (!u) throw new HttpError(404, 'not_found', `No user with email ${o.user}.`)
-    const { value } = await db.tx(({ q }) => issueToken(q, Date.now(), u.id, { name: o.name, permission: o.permission, expires_at: o.expires }))
+    const { value } = await db.tx(({ q }) => issueToken(q, Date.now(), u.id, input))
     await db.close()
     process.stdout.write(`${value}\n`)
   })

@@ -2,7 +2,8 @@
 import type { Command } from 'commander'
 import { Role } from '../access/roles.js'
 import { insertNewUser } from '../resources/users/service.js'
-import { dbOption, oneOf, openForCli } from './open.js'
+import { CreateUserBody } from '../resources/users/schema.js'
+import { checked, dbOption, oneOf, openForCli } from './open.js'
 
 export function userCommand(program: Command): void {
   const user = program.command('user').description('manage users')
@@ -14,8 +15,9 @@ export function userCommand(program: Command): void {
       .requiredOption('--name <name>')
       .option('--role <role>', 'owner, admin or member', oneOf(Role.options), 'member'),
   ).action(async (o: { email: string; name: string; role: Role; db?: string }) => {
+    const input = checked(CreateUserBody, { email: o.email, name: o.name, role: o.role })
     const { db } = await openForCli(o.db)
-    const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), { email: o.email, name: o.name, role: o.role }))
+    const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), input))
     await db.close()
     process.stdout.write(`${row.id}\n`)
   })

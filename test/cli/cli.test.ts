@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
+import { seededApp } from '../helpers/app.js'
 import { serve as serveChild, type Served } from '../helpers/serve.js'
 
 const bin = path.resolve('bin/taskd.js')
@@ -92,6 +93,39 @@ test('CLI: serve on an empty database creates the owner and prints a one-time se
     await second.stop()
   } finally {
     await stopAll()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('CLI: user create and token create refuse what the API refuses, with the API reasons, named by flag', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
+  const db = path.join(dir, 'taskd.db')
+  const api = await seededApp()
+  try {
+    // The API's reasons for the same input.
+    const reason = async (p: string, body: unknown, field: string) => {
+      const r = await api.t.req('POST', p, { token: api.tokens.owner.full, body })
+      assert.equal(r.status, 422, r.text)
+      return r.body.error.details.find((d: { path: string }) => d.path === field).message as string
+    }
+    const badEmail = await reason('/v1/users', { email: 'not-an-email', name: 'X' }, 'email')
+    const pastExpiry = await reason('/v1/tokens', { name: 't', expires_at: '2020-01-01' }, 'expires_at')
+    const emptyName = await reason('/v1/tokens', { name: '' }, 'name')
+
+    const user = await run(['user', 'create', '--db', db, '--email', 'not-an-email', '--name', 'X'])
+    assert.equal(user.status, 1)
+    assert.equal(user.stdout, '', 'nothing created, nothing printed')
+    assert.ok(user.stderr.includes(`--email: ${badEmail}`), user.stderr)
+    assert.equal((await run(['user', 'create', '--db', db, '--email', 'ann@example.test', '--name', 'Ann'])).status, 0)
+    const expired = await run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', 't', '--expires', '2020-01-01'])
+    assert.equal(expired.status, 1)
+    assert.ok(expired.stderr.includes(`--expires: ${pastExpiry}`), expired.stderr)
+    const unnamed = await run(['token', 'create', '--db', db, '--user', 'ann@example.test', '--name', ''])
+    assert.equal(unnamed.status, 1)
+    assert.ok(unnamed.stderr.includes(`--name: ${emptyName}`), unnamed.stderr)
+    assert.equal((await run(['token', 'list', '--db', db])).stdout.includes('ann@example.test'), false, 'no token was made')
+  } finally {
+    await api.t.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
