@@ -122,3 +122,26 @@ test('users sort by email ignoring case, and find each other by email in any cas
     await t.close()
   }
 })
+
+test('a user demoted from admin keeps no Full Access token: it becomes a write token, and the token list says so', async () => {
+  const { t, tokens, admin } = await seededApp()
+  try {
+    const permissions = async () =>
+      ((await t.req('GET', '/v1/tokens', { token: tokens.owner.full })).body.items as { owner: { id: string }; permission: string }[])
+        .filter((i) => i.owner.id === admin.id)
+        .map((i) => i.permission)
+        .sort()
+    assert.deepEqual(await permissions(), ['full', 'read', 'write'])
+    const demoted = await t.req('PATCH', `/v1/users/${admin.id}`, { token: tokens.owner.full, body: { role: 'member' } })
+    assert.equal(demoted.status, 200, demoted.text)
+    assert.deepEqual(await permissions(), ['read', 'write', 'write'])
+    // The former full token still writes, and no longer reaches what needs Full Access.
+    assert.equal((await t.req('POST', '/v1/boards', { token: tokens.admin.full, body: { name: 'Still writes' } })).status, 201)
+    assert.equal((await t.req('POST', '/v1/actions/export-workspace', { token: tokens.admin.full })).status, 403)
+    // Promoted again, the user asks for a new full token; the old ones stay write.
+    assert.equal((await t.req('PATCH', `/v1/users/${admin.id}`, { token: tokens.owner.full, body: { role: 'admin' } })).status, 200)
+    assert.deepEqual(await permissions(), ['read', 'write', 'write'])
+  } finally {
+    await t.close()
+  }
+})

@@ -1,6 +1,6 @@
 // Bearer token authentication: hash lookup, expiry, the request rate limit (TASKD_RATE_LIMIT), and a throttled last_used_at.
 import type { Request } from 'express'
-import type { Actor } from '../../access/roles.js'
+import { type Actor, isAdminRole } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { HttpError, unauthorized } from '../../errors.js'
@@ -39,5 +39,7 @@ export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
     lastTouched.set(key, now)
     await touchToken(deps.db.q, found.token.id, isoAt(now))
   }
-  return { user: found.user, tokenId: found.token.id, permission: found.token.permission }
+  // Full Access needs an owner or admin now, whatever the token row says (a demotion also rewrites the row).
+  const permission = found.token.permission === 'full' && !isAdminRole(found.user.role) ? 'write' : found.token.permission
+  return { user: found.user, tokenId: found.token.id, permission }
 }

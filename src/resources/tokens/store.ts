@@ -80,6 +80,10 @@ const countRequest = fixedQuery((q: Q, id: string, now: number, windowStart: num
 export const countTokenRequest = async (q: Q, id: string, now: number, windowMs: number) =>
   (await firstOf(q, countRequest(q, id, now, now - windowMs))) ?? { rate_window_start: now, rate_count: 0 }
 
+/** A user who is no longer an owner or admin keeps no Full Access token: those become write tokens. */
+export const downgradeFullTokens = (q: Q, userId: string) =>
+  q.updateTable('tokens').set({ permission: 'write' }).where('user_id', '=', userId).where('permission', '=', 'full').execute()
+
 export const insertToken = (q: Q, row: TokensTable) => q.insertInto('tokens').values(row).execute()
 export const getToken = (q: Q, id: string) => q.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()
 export const deleteToken = (q: Q, id: string) => q.deleteFrom('tokens').where('id', '=', id).execute()

@@ -1,5 +1,5 @@
 // Users and the workspace: the caller, the user list, creation, role changes, the first owner.
-import { type Actor, isAdmin, type Role } from '../../access/roles.js'
+import { type Actor, isAdmin, isAdminRole, type Role } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { UsersTable } from '../../db/types.js'
@@ -9,6 +9,7 @@ import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { boardViews } from '../boards/present.js'
 import { boardsSharedWith } from '../boards/store.js'
+import { downgradeFullTokens } from '../tokens/store.js'
 import { userView } from './present.js'
 import { USER_LIST } from './query.js'
 import type { CreateUserInput, UpdateUserInput, UserView } from './schema.js'
@@ -79,6 +80,8 @@ export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUs
     }
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
     if (Object.keys(set).length) await updateUserRow(q, id, set)
+    // Full Access is for owners and admins only: a demotion turns the user's full tokens into write tokens.
+    if (input.role && !isAdminRole(input.role)) await downgradeFullTokens(q, id)
     return userView((await getUser(q, id))!)
   })
 }
