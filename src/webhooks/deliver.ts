@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js'
 import { matchesSelectors } from '../events/names.js'
 import { newId } from '../ids.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
-import { deliveryHeaders } from './headers.js'
+import { deliveryHeaders, sensitiveStaticValues } from './headers.js'
 import { judgeAttempt, retryDelayMs } from './policy.js'
 import { sendWebhook } from './send.js'
 import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
@@ -27,6 +27,8 @@ interface Material {
   secret: string | null
   auth: Record<string, string>
   static: Record<string, string>
+  /** Values a receiver must never get to show back through the log: the secret, credentials, credential headers. */
+  sensitive: string[]
 }
 
 /** What an attempt decided; recorded in batches by src/webhooks/record.ts. `log` is null when the row vanished with its subscription. */
@@ -86,17 +88,46 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
   return gates
 }
 
+const REDACTED = '[redacted]'
+
+/**
+ * The response excerpt with every echo of the subscription's own secret and credentials replaced, also one cut short at
+ * the excerpt's end: a receiver that echoes request headers must not turn the log into a way to read them back.
+ */
+export function redactEchoes(excerpt: string, sensitive: readonly string[]): string {
+  let out = excerpt
+  // Also as it reads inside a JSON string (a receiver that echoes the headers as JSON escapes quotes and backslashes).
+  const forms = [...new Set(sensitive.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]))].sort((a, b) => b.length - a.length)
+  for (const value of forms) out = out.replaceAll(value, REDACTED)
+  for (const value of sensitive) {
+    for (let n = Math.min(value.length - 1, out.length); n >= 4; n--) {
+      if (out.endsWith(value.slice(0, n))) {
+        out = out.slice(0, out.length - n) + REDACTED
+        break
+      }
+    }
+  }
+  return out
+}
+
 /** Decrypting per delivery would cost more than the signature; the key includes the sealed values, so any edit misses. */
 function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
   const key = [sub.secret_enc, sub.auth_enc, sub.auth_type, sub.auth_header_name, sub.headers].join('\u0000')
   const cached = env.material.get(sub.id)
   if (cached?.key === key) return cached
   const box = env.deps.secrets
+  const secret = openSecret(box, sub)
+  const creds = openAuth(box, sub)
+  const auth = authHeaders(sub.auth_type, sub.auth_header_name, creds)
+  const statics = JSON.parse(sub.headers) as Record<string, string>
   const m: Material = {
     key,
-    secret: openSecret(box, sub),
-    auth: authHeaders(sub.auth_type, sub.auth_header_name, openAuth(box, sub)),
-    static: JSON.parse(sub.headers) as Record<string, string>,
+    secret,
+    auth,
+    static: statics,
+    sensitive: [secret, creds.token, creds.password, creds.header_value, ...Object.values(auth), ...sensitiveStaticValues(statics)].filter(
+      (v): v is string => typeof v === 'string' && v.length > 0,
+    ),
   }
   if (env.material.size > 1000) env.material.clear()
   env.material.set(sub.id, m)
@@ -170,7 +201,7 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
       outcome: verdict.outcome,
       error: verdict.error ?? null,
       duration_ms: result.durationMs,
-      response_excerpt: result.responseExcerpt,
+      response_excerpt: redactEchoes(result.responseExcerpt, material.sensitive),
     }),
   }
 }

@@ -47,6 +47,10 @@ export function headerValueProblem(value: string): string | undefined {
 
 /** Static headers that carry credentials: allowed (SPEC: first-class auth wins on a clash) but never shown back. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'])
+export const sensitiveStaticValues = (headers: Record<string, string>): string[] =>
+  Object.entries(headers)
+    .filter(([k]) => CREDENTIAL_HEADERS.has(k.toLowerCase()))
+    .map(([, v]) => v)
 export const redactStaticHeaders = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? '[redacted]' : v]))
 

@@ -557,3 +557,34 @@ test('header values that cannot be sent, and reserved header names, are refused 
     await c.t.close()
   }
 })
+
+test('a subscription moved to another origin must be given its secret, credentials and credential headers again', async () => {
+  const c = await setup()
+  try {
+    const created = await c.t.req('POST', '/v1/webhooks', {
+      token: owner(c),
+      body: body({ active: false, secret: 's3cret-value', auth: { type: 'bearer', token: 'tok-value' }, headers: { Cookie: 'a=b', 'X-Team': 'ops' } }),
+    })
+    assert.equal(created.status, 201, created.text)
+    const id = created.body.webhook.id
+    const patch = (b: Record<string, unknown>) => c.t.req('PATCH', `/v1/webhooks/${id}`, { token: c.tokens.admin.write, body: b })
+    const elsewhere = 'https://93.184.216.34:8443/collect'
+    const moved = await patch({ url: elsewhere })
+    assert.equal(moved.status, 422, moved.text)
+    assert.deepEqual(moved.body.error.details.map((d: { path: string }) => d.path).sort(), ['auth.token', 'headers', 'secret'])
+    const blanks = await patch({ url: elsewhere, secret: '', auth: { token: '' }, headers: { Cookie: 'a=b' } })
+    assert.deepEqual(
+      blanks.body.error.details.map((d: { path: string }) => d.path).sort(),
+      ['auth.token', 'secret'],
+      'blank (keep) does not count as entering again',
+    )
+    assert.equal((await patch({ url: `${URL_OK}/other-path` })).status, 200, 'another path on the same origin needs nothing')
+    const again = await patch({ url: elsewhere, secret: 'new-secret', auth: { type: 'bearer', token: 'new-token' }, headers: { 'X-Team': 'ops' } })
+    assert.equal(again.status, 200, again.text)
+    const dropped = await patch({ url: URL_OK, secret: null, auth: { type: 'none' }, headers: {} })
+    assert.equal(dropped.status, 200, dropped.text)
+    assert.equal(dropped.body.webhook.has_secret, false)
+  } finally {
+    await c.t.close()
+  }
+})

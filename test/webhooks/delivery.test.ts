@@ -243,3 +243,38 @@ test('a secret blanked on edit keeps signing with the stored one; null stops sig
     await c.scheduler.runOnce()
     assert.equal(c.receiver.hits[1].headers['x-service-signature'], undefined)
   }))
+
+test('a receiver that echoes the request headers never shows the secret or credentials back through the log', () =>
+  withApp(async (c) => {
+    const secrets = { secret: 'sig-secret-4711', token: 'tt_bearer_value_0815', cookie: 'session=cookie-value-42', header: 'api-key-"quoted"\\9' }
+    const bearer = await createSub(c, c.tokens.owner.write, {
+      url: `${c.receiver.url}/echo`,
+      secret: secrets.secret,
+      auth: { type: 'bearer', token: secrets.token },
+      headers: { Cookie: secrets.cookie, 'X-Team': 'ops-visible' },
+    })
+    const keyed = await createSub(c, c.tokens.owner.write, {
+      url: `${c.receiver.url}/echo`,
+      auth: { type: 'header', header_name: 'X-Api-Key', header_value: secrets.header },
+    })
+    const basic = await createSub(c, c.tokens.owner.write, {
+      url: `${c.receiver.url}/echo`,
+      auth: { type: 'basic', username: 'ann', password: 'pass-word-99' },
+    })
+    for (const s of [bearer, keyed, basic])
+      assert.equal((await c.t.req('POST', `/v1/webhooks/${s.webhook.id}/test`, { token: c.tokens.owner.write })).status, 202)
+    await c.scheduler.runOnce()
+    const echoed = c.receiver.hits.filter((h) => h.path === '/echo')
+    assert.equal(echoed.length, 3, 'the receiver got (and echoed) every header')
+    const excerpts = [...(await logsOf(c, bearer.webhook.id)), ...(await logsOf(c, keyed.webhook.id)), ...(await logsOf(c, basic.webhook.id))].map(
+      (l: { response_excerpt: string }) => l.response_excerpt,
+    )
+    assert.equal(excerpts.length, 3)
+    const all = excerpts.join('\n')
+    const basicValue = Buffer.from('ann:pass-word-99').toString('base64')
+    for (const leaked of [secrets.secret, secrets.token, 'session=cookie-value-42', 'api-key-', basicValue, 'pass-word-99']) {
+      assert.ok(!all.includes(leaked), `the log shows no ${leaked}: ${all}`)
+    }
+    assert.ok(all.includes('[redacted]'))
+    assert.ok(all.includes('ops-visible'), 'other echoed headers stay readable')
+  }))

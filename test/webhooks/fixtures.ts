@@ -24,7 +24,7 @@ export interface Receiver {
 
 /**
  * /ok → 200 "thanks", /status/<n> → that status, /hang → never answers, /reset → drops the connection,
- * /redirect → 302 to /landed, /slow/<ms> → 200 after ms.
+ * /redirect → 302 to /landed, /slow/<ms> → 200 after ms, /echo → 200 with the request's headers as JSON.
  */
 export async function startReceiver(): Promise<Receiver> {
   const hits: Hit[] = []
@@ -51,6 +51,7 @@ export async function startReceiver(): Promise<Receiver> {
       else if (path === '/hang') return
       else if (path === '/reset') req.socket.destroy()
       else if (path === '/redirect') res.writeHead(302, { location: '/landed' }).end()
+      else if (path === '/echo') res.end(JSON.stringify(req.headers))
       else if (slow) setTimeout(() => res.end('slow thanks'), Number(slow[1]))
       else res.end('thanks')
     })

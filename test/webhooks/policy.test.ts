@@ -58,7 +58,18 @@ test('deliveryHeaders: fixed headers, signatures, static headers, and auth winni
 })
 
 test("headerNameProblem refuses framing, hop-by-hop and taskd's own headers", () => {
-  for (const bad of ['Host', 'content-length', 'Transfer-Encoding', 'Connection', 'X-Webhook-Delivery', 'User-Agent', 'X-Webhook-Whatever', 'bad name', 'x:y', '']) {
+  for (const bad of [
+    'Host',
+    'content-length',
+    'Transfer-Encoding',
+    'Connection',
+    'X-Webhook-Delivery',
+    'User-Agent',
+    'X-Webhook-Whatever',
+    'bad name',
+    'x:y',
+    '',
+  ]) {
     assert.ok(headerNameProblem(bad), bad)
   }
   for (const good of ['Authorization', 'X-Api-Key', 'X-Webhooks-Team']) assert.equal(headerNameProblem(good), undefined, good)

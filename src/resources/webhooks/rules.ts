@@ -7,7 +7,7 @@ import { isAvailable } from '../../events/catalog.js'
 import { expandEventSelectors } from '../../events/names.js'
 import type { ErrorDetail } from '../../errors.js'
 import type { AuthCredentials, AuthType } from '../../webhooks/credentials.js'
-import { headerNameProblem, headerValueProblem } from '../../webhooks/headers.js'
+import { headerNameProblem, headerValueProblem, sensitiveStaticValues } from '../../webhooks/headers.js'
 import { checkTargetAtSave, checkWebhookUrl } from '../../webhooks/url-safety.js'
 import { getBoards } from '../boards/store.js'
 
@@ -54,6 +54,39 @@ export function headerProblems(headers: Record<string, string>): ErrorDetail[] {
     if (problem) details.push({ path: `headers.${name}`, message: problem })
     if (seen.has(name.toLowerCase())) details.push({ path: `headers.${name}`, message: 'The same header name appears twice (names are case-insensitive).' })
     seen.add(name.toLowerCase())
+  }
+  return details
+}
+
+const MOVED = 'The URL moves to another origin'
+
+/**
+ * Write-only values stay with the origin they were given for: a subscription pointed at another origin (scheme, host or
+ * port) must be given its secret, credentials and credential-carrying static headers again, or drop them. Otherwise
+ * anyone allowed to edit it could send someone else's stored token to a receiver of their own.
+ */
+export function reentryProblems(
+  stored: { url: string; hasSecret: boolean; auth: StoredAuth; headers: Record<string, string> },
+  input: { url?: string; secret?: string | null; generate_secret?: boolean; auth?: AuthInput | null; headers?: Record<string, string> },
+): ErrorDetail[] {
+  if (input.url === undefined || new URL(input.url).origin === new URL(stored.url).origin) return []
+  const details: ErrorDetail[] = []
+  if (stored.hasSecret && (input.secret === undefined || input.secret === '') && !input.generate_secret) {
+    details.push({ path: 'secret', message: `${MOVED}: send the secret again, null to stop signing, or generate_secret: true.` })
+  }
+  const dropsAuth = input.auth === null || input.auth?.type === 'none'
+  if (stored.auth.type !== 'none' && !dropsAuth) {
+    const type = input.auth?.type ?? stored.auth.type
+    for (const f of CRED_FIELDS) {
+      const v = input.auth?.[f]
+      const kept = v === undefined || v === ''
+      if (kept && stored.auth.creds[f] !== undefined && type === stored.auth.type) {
+        details.push({ path: `auth.${f}`, message: `${MOVED}: enter ${f} again, or send auth: { type: "none" }.` })
+      }
+    }
+  }
+  if (input.headers === undefined && sensitiveStaticValues(stored.headers).length > 0) {
+    details.push({ path: 'headers', message: `${MOVED}: send the headers again (some carry credentials), or {} to drop them.` })
   }
   return details
 }

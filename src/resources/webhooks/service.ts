@@ -13,7 +13,7 @@ import { expandBoards } from '../boards/present.js'
 import { getUser } from '../users/store.js'
 import { webhookViews } from './present.js'
 import { WEBHOOK_LIST } from './query.js'
-import { boardProblems, eventProblems, headerProblems, mergeAuth, urlProblems, type StoredAuth } from './rules.js'
+import { boardProblems, eventProblems, headerProblems, mergeAuth, reentryProblems, urlProblems, type StoredAuth } from './rules.js'
 import type { CreateWebhookInput, WebhookInput, WebhookView } from './schema.js'
 import { deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery } from './store.js'
 
@@ -115,8 +115,16 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
       const creator = (await getUser(q, row.created_by))!
       details.push(...(await boardProblems(q, creator, [...new Set(input.boards)])))
     }
-    if (input.auth !== undefined) {
-      const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: openAuth(deps.secrets, row) }
+    // The stored credentials are decrypted only when the edit touches them or the URL.
+    const stored: StoredAuth | undefined =
+      input.auth !== undefined || input.url !== undefined
+        ? { type: row.auth_type, headerName: row.auth_header_name, creds: openAuth(deps.secrets, row) }
+        : undefined
+    if (stored) {
+      const headers = JSON.parse(row.headers) as Record<string, string>
+      details.push(...reentryProblems({ url: row.url, hasSecret: row.secret_enc !== null, auth: stored, headers }, input))
+    }
+    if (input.auth !== undefined && stored) {
       const auth = mergeAuth(stored, input.auth)
       if (Array.isArray(auth)) details.push(...auth)
       else Object.assign(set, applyAuth(deps, row, auth))
