@@ -32,6 +32,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
     docs ??= import('./http/docs.js').then((m) => m.docsRouter())
     docs.then((router) => router(req, res, next), next)
   })
+  // OPTIONS: 204 with the path's methods in Allow and no body (Express's own answer is a 200 with the list as text).
+  app.options(/.*/, (req, res, next) => {
+    const allowed = api.methodsFor(req.path)
+    if (allowed.length === 0) return next()
+    res.setHeader('Allow', [...allowed, 'OPTIONS'].join(', '))
+    res.status(204).end()
+  })
   app.use(api.router)
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)

@@ -2,6 +2,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
+import { answerClientErrors } from './http/client-errors.js'
 import { systemClock, type Clock } from './clock.js'
 import type { Config } from './config.js'
 import { loadSecretBox } from './crypto.js'
@@ -57,6 +58,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   deps.onOutboxWrite = () => scheduler.wake()
   const { app, api } = createApp(deps, { log: logger.error })
   const server = http.createServer(app)
+  answerClientErrors(server)
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -92,7 +92,11 @@ export type SqliteDb = Db & { readonly raw: Database.Database }
 /** Opens (and creates, and migrates) the SQLite file with the pragmas taskd relies on. */
 export function openSqlite(opts: SqliteOptions): SqliteDb {
   const { file } = opts
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+    // A new database file is readable by its owner only; SQLite gives its -wal and -shm files the same mode.
+    fs.closeSync(fs.openSync(file, 'a', 0o600))
+  }
   const raw = new Database(file)
   raw.pragma('journal_mode = WAL')
   raw.pragma('busy_timeout = 5000')
@@ -132,6 +136,9 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       return pool.all(compiled.sql, bindParams(compiled.parameters)) as Promise<R[]>
     },
     backup: async (dest) => {
+      // Made first, owner-only, so the copy is never readable by others, not even for a moment.
+      fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true })
+      fs.closeSync(fs.openSync(dest, 'w', 0o600))
       await raw.backup(dest)
     },
     close: async () => {

@@ -57,6 +57,9 @@ export function zodDetails(error: z.ZodError): { path: string; message: string }
   )
 }
 
+/** For replies that carry a token value or a generated secret: no cache (browser, proxy) may keep them. */
+export const NO_STORE = { 'Cache-Control': 'no-store' } as const
+
 export interface ApiOptions {
   /** Resolves the bearer token of a request to its actor, or throws 401. */
   authenticate: (req: Request, deps: Deps) => Promise<Actor>

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createApp } from '../../src/app.js'
+import { answerClientErrors } from '../../src/http/client-errors.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase } from '../../src/db/open.js'
 import { freshDatabase } from './database.js'
@@ -58,6 +59,7 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
   // DEBUG_TASKD=1 shows what a 500 hid.
   const { app, api } = createApp(deps, { log: process.env.DEBUG_TASKD ? (msg, err) => console.error(msg, err) : () => {} })
   const server = http.createServer(app)
+  answerClientErrors(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {

@@ -1,6 +1,6 @@
 // /v1/tokens: personal access tokens. The raw value is returned once, on creation.
 import { z } from 'zod'
-import { defineRoute } from '../../http/route.js'
+import { defineRoute, NO_STORE } from '../../http/route.js'
 import { idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { UserSchema } from '../users/schema.js'
@@ -38,7 +38,7 @@ export const tokenRoutes = [
     responses: {
       201: { description: 'The token and its raw value', schema: z.strictObject({ token: TokenSchema, value: z.string() }).meta({ id: 'CreatedToken' }) },
     },
-    handler: async ({ deps, actor, body }) => ({ status: 201, body: await createToken(deps, actor, body) }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: await createToken(deps, actor, body), headers: NO_STORE }),
   }),
   defineRoute({
     method: 'delete',

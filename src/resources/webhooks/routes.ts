@@ -1,6 +1,6 @@
 // /v1/webhooks: outgoing subscriptions, the event catalog, samples, logs, and the test and sample actions.
 import { z } from 'zod'
-import { defineRoute } from '../../http/route.js'
+import { defineRoute, NO_STORE } from '../../http/route.js'
 import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { BoardSchema } from '../boards/schema.js'
@@ -60,7 +60,7 @@ export const webhookRoutes = [
     description: 'URL, private-target, event and board rules answer 422 validation_failed with a readable reason per field in details.',
     body: CreateWebhookBody,
     responses: { 201: { description: 'The subscription (never its secret or credentials)', schema: WithSecret } },
-    handler: async ({ deps, actor, body }) => ({ status: 201, body: withoutUndefined(await createWebhook(deps, actor, body)) }),
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: withoutUndefined(await createWebhook(deps, actor, body)), headers: NO_STORE }),
   }),
   defineRoute({
     method: 'get',
@@ -83,7 +83,11 @@ export const webhookRoutes = [
     params: idParam,
     body: UpdateWebhookBody,
     responses: { 200: { description: 'The subscription', schema: WithSecret } },
-    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: withoutUndefined(await updateWebhook(deps, actor, params.id, body)) }),
+    handler: async ({ deps, actor, params, body }) => ({
+      status: 200,
+      body: withoutUndefined(await updateWebhook(deps, actor, params.id, body)),
+      headers: NO_STORE,
+    }),
   }),
   defineRoute({
     method: 'delete',
