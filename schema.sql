@@ -58,6 +58,15 @@ CREATE TABLE boards (
   updated_at TEXT NOT NULL
 );
 
+-- Every key prefix a board has had, reserved for good: no other board may take it, also after the board is deleted, so a
+-- card key is never issued twice; a renamed board's old keys still find its cards (filter key = "OLD-3").
+CREATE TABLE key_prefixes (
+  prefix TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL,        -- no foreign key: the reservation outlives the board
+  created_at TEXT NOT NULL
+);
+CREATE INDEX key_prefixes_board ON key_prefixes(board_id);
+
 CREATE TABLE board_members (
   board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,

@@ -32,6 +32,24 @@ const MIGRATIONS: Migration[] = [
     postgres: `ALTER TABLE tokens ADD COLUMN rate_window_start BIGINT NOT NULL DEFAULT 0;
                ALTER TABLE tokens ADD COLUMN rate_count INTEGER NOT NULL DEFAULT 0;`,
   },
+  // 4: key prefixes reserved for good. Existing boards reserve theirs, the oldest first where two share one (those keep
+  // it; a new board can no longer take a prefix in use).
+  {
+    sqlite: `CREATE TABLE key_prefixes (
+  prefix TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL,        -- no foreign key: the reservation outlives the board
+  created_at TEXT NOT NULL
+);
+CREATE INDEX key_prefixes_board ON key_prefixes(board_id);
+INSERT OR IGNORE INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, created_at FROM boards ORDER BY created_at, id;`,
+    postgres: `CREATE TABLE key_prefixes (
+  prefix TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL,        -- no foreign key: the reservation outlives the board
+  created_at TEXT NOT NULL
+);
+CREATE INDEX key_prefixes_board ON key_prefixes(board_id);
+INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, created_at FROM boards ORDER BY created_at, id ON CONFLICT DO NOTHING;`,
+  },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

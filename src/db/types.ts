@@ -51,6 +51,12 @@ export interface BoardsTable {
   updated_at: string
 }
 
+export interface KeyPrefixesTable {
+  prefix: string
+  board_id: string
+  created_at: string
+}
+
 export interface BoardMembersTable {
   board_id: string
   user_id: string
@@ -196,6 +202,7 @@ export interface DB {
   teams: TeamsTable
   team_members: TeamMembersTable
   boards: BoardsTable
+  key_prefixes: KeyPrefixesTable
   board_members: BoardMembersTable
   lists: ListsTable
   cards: CardsTable

@@ -58,7 +58,7 @@ function comparison(resource: string, table: string, n: Comparison, anchored: bo
   if (typeof r === 'string') throw new FilterError(r) // only for a tree that skipped comparisonCheck
   const { hops, leaf } = r
   if (!r.many && leaf.type !== 'multi') {
-    if (hops.length === 0) return scalar(leaf, n.op, n.value, ref(table, leaf.column))
+    if (hops.length === 0) return withKeyHistory(table, leaf, n) ?? scalar(leaf, n.op, n.value, ref(table, leaf.column))
     // A chain of to-one relations reads one value: a scalar subquery, null when a link is missing.
     const value = sql.raw(`(select ${colText(`t${hops.length}`, leaf.column)} ${fromWhere(table, hops).correlated})`)
     return scalar(leaf, n.op, n.value, value)
@@ -111,6 +111,18 @@ function fromWhere(table: string, hops: Hop[], membership?: MultiField) {
   const [first, ...rest] = parts
   const from = `from ${first.src}${rest.map((p) => ` join ${p.src} on ${p.on}`).join('')}`
   return { outer, inner, correlated: `${from} where ${first.on}`, uncorrelated: `${from} where ${inner} is not null` }
+}
+
+/**
+ * `key = "OLD-3"` finds the card that was OLD-3 before its board's prefix changed: the current key, or the number under
+ * any prefix ever reserved for the row's board. Undefined when the field keeps no history or the value is no key.
+ */
+function withKeyHistory(table: string, f: ScalarField, n: Comparison): Cond | undefined {
+  const h = f.keyHistory
+  const parts = typeof n.value === 'string' ? /^([A-Za-z][A-Za-z0-9]*)-([0-9]{1,15})$/.exec(n.value) : null
+  if (!h || !parts || (n.op !== '=' && n.op !== '!=')) return undefined
+  const test = sql<SqlBool>`(${ref(table, f.column)} = ${n.value} or (${ref(table, h.num)} = ${Number(parts[2])} and ${ref(table, h.owner)} in (select ${sql.raw(quote(h.owner))} from ${sql.raw(quote(h.prefixes))} where ${sql.raw(quote('prefix'))} = ${parts[1].toUpperCase()})))`
+  return n.op === '=' ? test : sql<SqlBool>`not ${test}`
 }
 
 function member(f: MultiField, k: number, value: string): Cond {

@@ -19,6 +19,11 @@ export interface ScalarField {
   integer?: boolean
   /** A `text` column whose `=` and `!=` ignore ASCII case (users.email). */
   nocase?: boolean
+  /**
+   * A key `<PREFIX>-<n>` that also matches under the row's earlier prefixes: the table `prefixes` (columns `prefix` and
+   * `owner`) holds every prefix ever used with its owner's id, and the row holds that owner (`owner`) and its number (`num`).
+   */
+  keyHistory?: { prefixes: string; owner: string; num: string }
   /** An `id` column that is also a to-one relation: `field.x` reads field x of resource `to` where its id = column. */
   to?: string
 }
@@ -62,6 +67,8 @@ export const DEFAULT_OPS: Record<ScalarType | 'multi', readonly CompareOp[]> = {
 export const field = {
   /** `nocase`: `=` and `!=` ignore ASCII case (emails). */
   text: (column: string, opts: { nocase?: boolean } = {}): ScalarField => ({ type: 'text', column, ...(opts.nocase ? { nocase: true } : {}) }),
+  /** A card key: text, where `=` and `!=` also know the keys the row had under its owner's earlier prefixes. */
+  key: (column: string, keyHistory: NonNullable<ScalarField['keyHistory']>): ScalarField => ({ type: 'text', column, keyHistory }),
   /** `integer`: whole numbers only (an INTEGER column: PostgreSQL refuses 1.5 there). */
   number: (column: string, opts: { integer?: boolean } = {}): ScalarField => ({ type: 'number', column, ...(opts.integer ? { integer: true } : {}) }),
   boolean: (column: string): ScalarField => ({ type: 'boolean', column }),

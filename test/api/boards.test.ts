@@ -107,7 +107,7 @@ runScenarios('boards', seededApp, [
     token: (c) => c.tokens.member.write,
     body: { name: 'Copy' },
     status: 201,
-    expect: { board: { name: 'Copy', key_prefix: 'LCH' }, lists: [{ name: 'To do' }, { name: 'In progress' }, { name: 'Done' }], tags: [], xattr_fields: [] },
+    expect: { board: { name: 'Copy', key_prefix: 'COP' }, lists: [{ name: 'To do' }, { name: 'In progress' }, { name: 'Done' }], tags: [], xattr_fields: [] },
   },
   {
     name: 'members list',
@@ -444,6 +444,57 @@ test('two key prefix changes at once: every card ends on the prefix the board ha
       keys.filter((k) => k.key !== `${prefix}-${k.key_num}`),
       [],
     )
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('card keys are unique in the workspace for good: prefixes clash nowhere, are never reused, and old keys still resolve', async () => {
+  const c = await seededApp()
+  try {
+    const token = c.tokens.owner.write
+    const board = async (body: Record<string, unknown>) => c.t.req('POST', '/v1/boards', { token, body })
+    const prefixOf = async (body: Record<string, unknown>) => {
+      const r = await board(body)
+      assert.equal(r.status, 201, r.text)
+      return r.body.board as { id: string; key_prefix: string }
+    }
+    const refused = async (r: Awaited<ReturnType<typeof board>>, what: string) => {
+      assert.equal(r.status, 422, `${what}: ${r.text}`)
+      assert.equal(r.body.error.details[0].path, 'key_prefix', what)
+    }
+    // Given, derived, cloned: every shape of clash.
+    await prefixOf({ name: 'Alpha', key_prefix: 'AL' })
+    await refused(await board({ name: 'Another', key_prefix: 'AL' }), 'a given prefix in use')
+    await refused(await board({ name: 'Launch two', key_prefix: 'LCH' }), "the seeded board's prefix")
+    assert.equal((await prefixOf({ name: 'Marketing' })).key_prefix, 'MAR')
+    assert.equal((await prefixOf({ name: 'Mars' })).key_prefix, 'MAR2', 'a derived prefix gets a number on a clash')
+    const marvel = await prefixOf({ name: 'Marvel' })
+    assert.equal(marvel.key_prefix, 'MAR3')
+    const clone = await c.t.req('POST', `/v1/boards/${marvel.id}/clone`, { token, body: {} })
+    assert.equal(clone.status, 201)
+    assert.equal(clone.body.board.key_prefix, 'MAR4', 'a clone gets a fresh prefix')
+    // A deleted board's prefix stays reserved: TMP-1 is never issued twice.
+    const tmp = await prefixOf({ name: 'Temp', key_prefix: 'TMP' })
+    const first = await c.t.req('POST', '/v1/cards', { token, body: { board: tmp.id, title: 'x' } })
+    assert.equal(first.body.card.key, 'TMP-1')
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${tmp.id}`, { token })).status, 204)
+    await refused(await board({ name: 'Temp again', key_prefix: 'TMP' }), "a deleted board's prefix")
+    assert.equal((await prefixOf({ name: 'Tmp' })).key_prefix, 'TMP2')
+    // A renamed prefix keeps the old keys resolving, and stays the board's own.
+    const old = await prefixOf({ name: 'Old', key_prefix: 'OLD' })
+    for (let i = 0; i < 3; i++) await c.t.req('POST', '/v1/cards', { token, body: { board: old.id, title: `card ${i}` } })
+    assert.equal((await c.t.req('PATCH', `/v1/boards/${old.id}`, { token, body: { key_prefix: 'NEW' } })).status, 200)
+    const byOldKey = await c.t.req('GET', `/v1/cards?filter=${encodeURIComponent('key = "OLD-3"')}`, { token })
+    assert.deepEqual(
+      byOldKey.body.items.map((i: { key: string }) => i.key),
+      ['NEW-3'],
+    )
+    const notOld = await c.t.req('GET', `/v1/cards?board=${old.id}&filter=${encodeURIComponent('key != "OLD-3"')}`, { token })
+    assert.deepEqual(notOld.body.items.map((i: { key: string }) => i.key).sort(), ['NEW-1', 'NEW-2'])
+    await refused(await board({ name: 'Oldies', key_prefix: 'OLD' }), "a renamed board's old prefix")
+    await refused(await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token, body: { key_prefix: 'OLD' } }), 'taking it by rename')
+    assert.equal((await c.t.req('PATCH', `/v1/boards/${old.id}`, { token, body: { key_prefix: 'OLD' } })).status, 200, 'its own old prefix may come back')
   } finally {
     await c.t.close()
   }

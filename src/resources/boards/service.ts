@@ -26,6 +26,8 @@ import {
   deleteBoardRow,
   getBoard,
   insertBoard,
+  prefixHolder,
+  reservePrefix,
   membersOfBoards,
   removeBoardMember,
   updateBoardRow,
@@ -52,9 +54,37 @@ export function derivePrefix(name: string): string {
 
 const creatorOf = (actor: Actor) => ({ id: actor.user.id, name: actor.user.name })
 
-/** A new board row, with the caller as its first member. */
-async function insertNewBoard(q: Q, actor: Actor, at: string, fields: Pick<BoardsTable, 'name' | 'description' | 'key_prefix'>): Promise<BoardsTable> {
-  const board: BoardsTable = { id: newId(), ...fields, next_key: 1, created_by: actor.user.id, created_at: at, updated_at: at }
+const prefixTaken = (prefix: string) =>
+  unprocessable('The request body is not valid.', [
+    { path: 'key_prefix', message: `${prefix} is already used in this workspace (by a board now or before); card keys are never issued twice.` },
+  ])
+
+/**
+ * The prefix a new board gets, reserved for it: the one asked for (422 when taken), else one derived from the name,
+ * with a number added on a clash (MAR, MAR2, MAR3, ...).
+ */
+async function reserveNewPrefix(q: Q, boardId: string, at: string, asked: string | undefined, name: string): Promise<string> {
+  if (asked !== undefined) {
+    if (!(await reservePrefix(q, asked, boardId, at))) throw prefixTaken(asked)
+    return asked
+  }
+  const base = derivePrefix(name)
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base.slice(0, 10 - String(n).length)}${n}`
+    if (await reservePrefix(q, candidate, boardId, at)) return candidate
+  }
+}
+
+/** A new board row with a prefix of its own, and the caller as its first member. */
+async function insertNewBoard(
+  q: Q,
+  actor: Actor,
+  at: string,
+  fields: Pick<BoardsTable, 'name' | 'description'> & { key_prefix?: string },
+): Promise<BoardsTable> {
+  const id = newId()
+  const key_prefix = await reserveNewPrefix(q, id, at, fields.key_prefix, fields.name)
+  const board: BoardsTable = { id, ...fields, key_prefix, next_key: 1, created_by: actor.user.id, created_at: at, updated_at: at }
   await insertBoard(q, board)
   await addBoardMember(q, board.id, actor.user.id, at)
   return board
@@ -66,7 +96,7 @@ export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
     const board = await insertNewBoard(q, actor, at, {
       name: input.name,
       description: input.description ?? '',
-      key_prefix: input.key_prefix ?? derivePrefix(input.name),
+      key_prefix: input.key_prefix,
     })
     const specs: [string, ListsTable['category']][] = input.lists
       ? input.lists.map((name, i, all) => [name, i === all.length - 1 && all.length > 1 ? 'completed' : i === 0 ? 'unstarted' : 'started'])
@@ -112,7 +142,12 @@ export function listBoards(deps: Deps, actor: Actor, params: ListParams) {
 export async function updateBoard(deps: Deps, actor: Actor, id: string, input: UpdateBoardInput) {
   const board = await deps.db.tx(async ({ q }) => {
     await visibleBoard(q, actor, id)
-    await updateBoardRow(q, id, { ...input, updated_at: isoAt(deps.clock.now()) })
+    const at = isoAt(deps.clock.now())
+    // A new prefix is reserved for this board for good; one of its own earlier prefixes may come back.
+    if (input.key_prefix && !(await reservePrefix(q, input.key_prefix, id, at)) && (await prefixHolder(q, input.key_prefix)) !== id) {
+      throw prefixTaken(input.key_prefix)
+    }
+    await updateBoardRow(q, id, { ...input, updated_at: at })
     return (await getBoard(q, id))!
   })
   // Also when the prefix is unchanged: a rename a crash interrupted is finished by sending the prefix again.
@@ -149,7 +184,6 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
     const board = await insertNewBoard(q, actor, at, {
       name: input.name ?? `${source.name} (copy)`,
       description: source.description,
-      key_prefix: source.key_prefix,
     })
     const lists = (await listsOfBoard(q, source.id)).map((l) => ({ ...l, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
     for (const l of lists) await insertList(q, l)

@@ -55,3 +55,16 @@ export const boardsSharedWith = async (q: Q, userIds: readonly string[], viewerI
         .where('boards.id', 'in', memberBoardIds(q, viewerId))
         .orderBy('boards.name')
         .execute()
+
+/** Reserves a key prefix for a board for good; false when it is already reserved (by this board or another, now or before). */
+export const reservePrefix = async (q: Q, prefix: string, boardId: string, at: string): Promise<boolean> => {
+  const [r] = await q
+    .insertInto('key_prefixes')
+    .values({ prefix, board_id: boardId, created_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  return Number(r?.numInsertedOrUpdatedRows ?? 0) > 0
+}
+/** The board a prefix is reserved for, if any. */
+export const prefixHolder = async (q: Q, prefix: string): Promise<string | undefined> =>
+  (await q.selectFrom('key_prefixes').select('board_id').where('prefix', '=', prefix).executeTakeFirst())?.board_id
