@@ -371,3 +371,51 @@ test('card.updated names exactly the changed fields; a PATCH that changes nothin
   assert.deepEqual(await updates(), [['title', 'due_date', 'watchers']])
   await c.t.close()
 })
+
+test('positions stay finite and distinct: a taken or too-near position renumbers the others, keeping their order', async () => {
+  const c = await seededApp()
+  try {
+    const token = c.tokens.owner.write
+    const list = c.lists[0].id
+    const create = async (title: string, position?: number) => {
+      const r = await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title, list, ...(position === undefined ? {} : { position }) } })
+      assert.equal(r.status, 201, r.text)
+      return r.body.card as { id: string; position: number }
+    }
+    const order = async () => {
+      const page = await c.t.req('GET', `/v1/cards?list=${list}&per_page=100&sort=position`, { token })
+      const items = page.body.items as { title: string; position: number }[]
+      const positions = items.map((i) => i.position)
+      assert.ok(positions.every(Number.isFinite), `finite: ${positions}`)
+      assert.equal(new Set(positions).size, positions.length, `distinct: ${positions}`)
+      return items.map((i) => i.title)
+    }
+    const a = await create('a')
+    await create('b')
+    await create('c')
+    assert.deepEqual(await order(), ['a', 'b', 'c'])
+    await create('before b', 2) // b sits at 2: taken, so the others are renumbered and it goes just before b
+    assert.deepEqual(await order(), ['a', 'before b', 'b', 'c'])
+    const aNow = (await c.t.req('GET', `/v1/cards/${a.id}`, { token })).body.card.position as number
+    await create('near a', aNow + aNow * 1e-12)
+    assert.deepEqual(await order(), ['a', 'near a', 'before b', 'b', 'c'])
+    // max + 1 stops growing near the largest double: the next card still lands after, at a distinct position.
+    const patched = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token, body: { position: 1e308 } })
+    assert.equal(patched.status, 200)
+    await create('after the huge one')
+    assert.deepEqual(await order(), ['near a', 'before b', 'b', 'c', 'a', 'after the huge one'])
+    // Lists on a board follow the same rule.
+    const lists = async () =>
+      ((await c.t.req('GET', `/v1/lists?board=${c.board.id}&per_page=100`, { token })).body.items as { name: string; position: number }[]).sort(
+        (x, y) => x.position - y.position,
+      )
+    const first = (await lists())[0]
+    const made = await c.t.req('POST', '/v1/lists', { token, body: { board: c.board.id, name: 'Inbox', position: first.position } })
+    assert.equal(made.status, 201, made.text)
+    const names = (await lists()).map((l) => l.name)
+    assert.equal(names[0], 'Inbox')
+    assert.equal(new Set((await lists()).map((l) => l.position)).size, names.length)
+  } finally {
+    await c.t.close()
+  }
+})

@@ -4,6 +4,7 @@ import type { Actor } from '../../access/roles.js'
 import { getMemberBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
+import { distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
@@ -112,15 +113,20 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): Pr
     const taken = await takeCardKey(q, board.id)
     if (!taken) throw notFound('board')
     const at = isoAt(deps.clock.now())
+    const id = newId()
+    const position =
+      input.position !== undefined
+        ? await distinctPosition(q, 'cards', list.id, id, input.position)
+        : await distinctPosition(q, 'cards', list.id, id, (await maxCardPosition(q, list.id)) + 1, true)
     const row: CardsTable = {
-      id: newId(),
+      id,
       board_id: board.id,
       list_id: list.id,
       key_num: taken.num,
       key: taken.key,
       title: input.title,
       description: input.description ?? '',
-      position: input.position ?? (await maxCardPosition(q, list.id)) + 1,
+      position,
       priority: input.priority ?? 0,
       start_date: normalizeDate(input.start_date) ?? null,
       due_date: normalizeDate(input.due_date) ?? null,
@@ -186,7 +192,10 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   put('description', input.description)
   put('priority', input.priority)
   put('list_id', input.list)
-  put('position', input.position ?? (set.list_id !== undefined ? (await maxCardPosition(q, set.list_id)) + 1 : undefined))
+  const targetList = set.list_id ?? before.list_id
+  if (input.position !== undefined) put('position', await distinctPosition(q, 'cards', targetList, before.id, input.position))
+  else if (set.list_id !== undefined)
+    put('position', await distinctPosition(q, 'cards', targetList, before.id, (await maxCardPosition(q, targetList)) + 1, true))
   if (input.start_date !== undefined) put('start_date', normalizeDate(input.start_date) ?? null)
   if (input.due_date !== undefined) put('due_date', normalizeDate(input.due_date) ?? null)
   if (input.completed !== undefined) put('completed', input.completed ? 1 : 0)

@@ -3,6 +3,7 @@ import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { inChunks, type Q } from '../../db/database.js'
+import { distinctPosition } from '../../db/positions.js'
 import type { ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
@@ -40,12 +41,16 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
   return deps.db.tx(async (tx) => {
     const board = await visibleBoard(tx.q, actor, input.board)
     const at = isoAt(deps.clock.now())
+    const id = newId()
     const row: ListsTable = {
-      id: newId(),
+      id,
       board_id: board.id,
       name: input.name,
       category: input.category ?? 'unstarted',
-      position: input.position ?? (await maxListPosition(tx.q, board.id)) + 1,
+      position:
+        input.position !== undefined
+          ? await distinctPosition(tx.q, 'lists', board.id, id, input.position)
+          : await distinctPosition(tx.q, 'lists', board.id, id, (await maxListPosition(tx.q, board.id)) + 1, true),
       created_at: at,
       updated_at: at,
     }
@@ -57,8 +62,9 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
 
 export function updateList(deps: Deps, actor: Actor, id: string, input: UpdateListInput) {
   return deps.db.tx(async ({ q }) => {
-    await visibleList(q, actor, id)
+    const list = await visibleList(q, actor, id)
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+    if (input.position !== undefined) set.position = await distinctPosition(q, 'lists', list.board_id, id, input.position)
     await updateListRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
     return listView((await getList(q, id))!)
   })
