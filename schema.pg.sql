@@ -44,6 +44,10 @@
 --     ON DELETE action in both: deleting a board cascades to its lists and cards in one statement, and the NO ACTION check
 --     runs at the statement's end in both engines, so that still works.
 
+-- Unicode case folding (É → é), the same as SQLite's taskd_fold, which taskd registers on each connection (JavaScript's
+-- toLowerCase). Used by `~` and by name comparisons when the text is not plain ASCII; needs PostgreSQL built with ICU.
+CREATE FUNCTION taskd_fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower($1 COLLATE "und-x-icu") $$;
+
 CREATE TABLE workspace (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,

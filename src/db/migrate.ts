@@ -50,6 +50,11 @@ INSERT OR IGNORE INTO key_prefixes (prefix, board_id, created_at) SELECT key_pre
 CREATE INDEX key_prefixes_board ON key_prefixes(board_id);
 INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, created_at FROM boards ORDER BY created_at, id ON CONFLICT DO NOTHING;`,
   },
+  // 5: Unicode case folding for `~` and names. SQLite gets taskd_fold from the connection (src/db/sqlite.ts).
+  {
+    sqlite: '',
+    postgres: `CREATE FUNCTION taskd_fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower($1 COLLATE "und-x-icu") $$;`,
+  },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
@@ -63,7 +68,7 @@ export function migrateSqlite(raw: Database.Database): { from: number; to: numbe
   raw
     .transaction(() => {
       if (from === 0) raw.exec(fs.readFileSync(file('schema.sql'), 'utf8'))
-      else for (let v = from; v < SCHEMA_VERSION; v++) raw.exec(MIGRATIONS[v - 1].sqlite)
+      else for (let v = from; v < SCHEMA_VERSION; v++) if (MIGRATIONS[v - 1].sqlite) raw.exec(MIGRATIONS[v - 1].sqlite)
       raw.pragma(`user_version = ${SCHEMA_VERSION}`)
     })
     .immediate()

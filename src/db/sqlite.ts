@@ -14,6 +14,7 @@ import {
   type SqliteStatement,
 } from 'kysely'
 import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, run, runAfterCommit } from './database.js'
+import { registerFunctions } from './functions.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'
 import type { DB } from './types.js'
@@ -98,6 +99,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
     fs.closeSync(fs.openSync(file, 'a', 0o600))
   }
   const raw = new Database(file)
+  registerFunctions(raw)
   raw.pragma('journal_mode = WAL')
   raw.pragma('busy_timeout = 5000')
   raw.pragma('foreign_keys = ON')

@@ -125,8 +125,14 @@ function withKeyHistory(table: string, f: ScalarField, n: Comparison): Cond | un
   return n.op === '=' ? test : sql<SqlBool>`not ${test}`
 }
 
+/**
+ * Case-insensitive text: ASCII text through lower(), which the name indexes serve; other text through taskd_fold,
+ * Unicode case folding on both dialects (`title ~ "école"` finds "ÉCOLE").
+ */
+const fold = (text: string) => sql.raw(/^[\x00-\x7f]*$/.test(text) ? 'lower' : 'taskd_fold')
+
 function member(f: MultiField, k: number, value: string): Cond {
-  if (f.byName) return sql<SqlBool>`(${ref(`t${k}`, 'id')} = ${value} or lower(${ref(`t${k}`, 'name')}) = lower(${value}))`
+  if (f.byName) return sql<SqlBool>`(${ref(`t${k}`, 'id')} = ${value} or ${fold(value)}(${ref(`t${k}`, 'name')}) = ${fold(value)}(${value}))`
   if (f.link) return sql<SqlBool>`${ref(`j${k}`, f.link.to)} = ${value}`
   return sql<SqlBool>`${ref(`t${k}`, 'id')} = ${value}`
 }
@@ -134,11 +140,12 @@ function member(f: MultiField, k: number, value: string): Cond {
 function scalar(f: ScalarField, op: CompareOp, value: FilterValue, col: Expression<unknown>): Cond {
   if (value === null) return op === '=' ? sql<SqlBool>`${col} is null` : sql<SqlBool>`${col} is not null`
   if (f.type === 'text' && (op === '~' || op === '!~')) {
-    // LIKE with the pattern's own characters escaped, the same in SQLite and PostgreSQL; lower() folds ASCII letters on both sides.
+    // LIKE with the pattern's own characters escaped, the same in SQLite and PostgreSQL; both sides folded alike.
     const pattern = (value as string).replace(/[\\%_]/g, (c) => `\\${c}`)
-    return sql<SqlBool>`lower(${col}) ${sql.raw(op === '~' ? 'like' : 'not like')} '%' || lower(${pattern}) || '%' escape '\\'`
+    const f = fold(pattern)
+    return sql<SqlBool>`${f}(${col}) ${sql.raw(op === '~' ? 'like' : 'not like')} '%' || ${f}(${pattern}) || '%' escape '\\'`
   }
-  if (f.nocase) return sql<SqlBool>`lower(${col}) ${SQL_OP[op]} lower(${value})`
+  if (f.nocase) return sql<SqlBool>`${fold(String(value))}(${col}) ${SQL_OP[op]} ${fold(String(value))}(${value})`
   if (f.type === 'boolean') return sql<SqlBool>`${col} ${SQL_OP[op]} ${value ? 1 : 0}`
   if (f.type === 'date') return date(f, op, value as string, col)
   return sql<SqlBool>`${col} ${SQL_OP[op]} ${value}`

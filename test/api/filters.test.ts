@@ -146,3 +146,40 @@ test('expand loads relations for the whole page at once: as many statements for 
   assert.equal(one, four)
   assert.ok(one <= 12, `${one} statements`)
 })
+
+test('text comparisons fold case beyond ASCII: ~ and tag names, either way round', async () => {
+  const c = await seededApp()
+  try {
+    const token = c.tokens.owner.write
+    const card = async (title: string, tags: string[] = []) => {
+      const r = await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title, tags } })
+      assert.equal(r.status, 201, r.text)
+      return r.body.card as { id: string }
+    }
+    const titles = async (filter: string) =>
+      ((await c.t.req('GET', `/v1/cards?board=${c.board.id}&per_page=100&filter=${encodeURIComponent(filter)}`, { token })).body.items as { title: string }[])
+        .map((i) => i.title)
+        .sort()
+    await card('ÉCOLE de Paris')
+    await card('petite école')
+    await card('Ecole sans accent')
+    assert.deepEqual(await titles('title ~ "école"'), ['petite école', 'ÉCOLE de Paris'])
+    assert.deepEqual(await titles('title ~ "ÉCOLE"'), ['petite école', 'ÉCOLE de Paris'])
+    assert.deepEqual(await titles('title !~ "École" && title ~ "cole"'), ['Ecole sans accent'])
+    // Tag names: "Ärger" and "ärger" are one name, whichever comes first.
+    const tag = async (name: string) => c.t.req('POST', '/v1/tags', { token, body: { board: c.board.id, name } })
+    const made = await tag('Ärger')
+    assert.equal(made.status, 201, made.text)
+    assert.equal((await tag('ärger')).status, 409)
+    assert.equal((await tag('ÄRGER')).status, 409)
+    assert.equal((await tag('ßtraße')).status, 201)
+    const lower = await tag('öl')
+    assert.equal(lower.status, 201)
+    assert.equal((await tag('ÖL')).status, 409, 'either way round')
+    assert.equal((await c.t.req('PATCH', `/v1/tags/${lower.body.tag.id}`, { token, body: { name: 'ÄrGeR' } })).status, 409, 'a rename too')
+    await card('mit Ärger', [made.body.tag.id])
+    assert.deepEqual(await titles('tags ~ "ÄRGER"'), ['mit Ärger'], 'membership by a name in another case')
+  } finally {
+    await c.t.close()
+  }
+})

@@ -1,6 +1,7 @@
 // Board and membership queries.
 import { memberBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
+import { forUpdate } from '../../db/dialect.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { BoardsTable } from '../../db/types.js'
 
@@ -68,3 +69,9 @@ export const reservePrefix = async (q: Q, prefix: string, boardId: string, at: s
 /** The board a prefix is reserved for, if any. */
 export const prefixHolder = async (q: Q, prefix: string): Promise<string | undefined> =>
   (await q.selectFrom('key_prefixes').select('board_id').where('prefix', '=', prefix).executeTakeFirst())?.board_id
+
+/**
+ * Locks the board's row until the transaction ends (see forUpdate), so changes that must see each other take turns:
+ * the set of its lists (never the last one deleted twice), its tag names (never two that fold alike).
+ */
+export const lockBoard = (q: Q, boardId: string) => forUpdate(q, q.selectFrom('boards').select('id').where('id', '=', boardId)).executeTakeFirst()

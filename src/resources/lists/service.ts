@@ -11,12 +11,13 @@ import { conflict, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
+import { lockBoard } from '../boards/store.js'
 import { moveCardsOfList } from '../cards/service.js'
 import { countCardsInList } from '../cards/store.js'
 import { listEventData, listView } from './present.js'
 import { LIST_LIST } from './query.js'
 import type { CreateListInput, UpdateListInput } from './schema.js'
-import { deleteListRow, getList, insertList, listsOfBoard, lockListsOf, maxListPosition, updateListRow, visibleListsQuery } from './store.js'
+import { deleteListRow, getList, insertList, listsOfBoard, maxListPosition, updateListRow, visibleListsQuery } from './store.js'
 
 export const visibleList = async (q: Q, actor: Actor, id: string): Promise<ListsTable> => visibleOnBoard(q, actor, await getList(q, id), 'list')
 
@@ -77,7 +78,7 @@ const MOVE_CHUNK = 50
 async function checkDeletion(q: Q, actor: Actor, id: string, moveTo: string | undefined) {
   const list = await visibleList(q, actor, id)
   const board = await visibleBoard(q, actor, list.board_id)
-  await lockListsOf(q, board.id) // two deletions on one board take turns, so they cannot both leave the other list
+  await lockBoard(q, board.id) // two deletions on one board take turns, so they cannot both leave the other list
   if ((await listsOfBoard(q, list.board_id)).length === 1) throw conflict('A board keeps at least one list; this is its last one.')
   if (moveTo !== undefined) {
     const target = await getList(q, moveTo)

@@ -1,7 +1,6 @@
 // List queries.
 import { memberBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
-import { forUpdate } from '../../db/dialect.js'
 import { firstOf, fixedQuery, rowsByIds, rowsOf } from '../../db/sql.js'
 import type { ListsTable } from '../../db/types.js'
 
@@ -40,6 +39,3 @@ export function visibleListsQuery(q: Q, userId: string, boardId?: string) {
   const query = q.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(q, userId))
   return boardId ? query.where('lists.board_id', '=', boardId) : query
 }
-
-/** Locks the board's row until the transaction ends (see forUpdate), so changes to the set of its lists take turns. */
-export const lockListsOf = (q: Q, boardId: string) => forUpdate(q, q.selectFrom('boards').select('id').where('id', '=', boardId)).executeTakeFirst()

@@ -13,6 +13,7 @@ import { expandBoard } from '../boards/present.js'
 import { tagEventData, tagView } from './present.js'
 import { TAG_LIST } from './query.js'
 import type { CreateTagInput, UpdateTagInput } from './schema.js'
+import { lockBoard } from '../boards/store.js'
 import { deleteTagRow, getTag, getTagByName, insertTag, updateTagRow, visibleTagsQuery } from './store.js'
 
 const visibleTag = async (q: Q, actor: Actor, id: string): Promise<TagsTable> => visibleOnBoard(q, actor, await getTag(q, id), 'tag')
@@ -37,6 +38,7 @@ export function listTags(deps: Deps, actor: Actor, params: ListParams & { board?
 export function createTag(deps: Deps, actor: Actor, input: CreateTagInput) {
   return deps.db.tx(async (tx) => {
     const board = await visibleBoard(tx.q, actor, input.board)
+    await lockBoard(tx.q, board.id) // two names that fold alike, sent at once, cannot both pass the check
     if (await getTagByName(tx.q, board.id, input.name)) throw conflict(`The board already has a tag named "${input.name}".`)
     const at = isoAt(deps.clock.now())
     const row: TagsTable = { id: newId(), board_id: board.id, name: input.name, color: input.color ?? null, created_at: at, updated_at: at }
@@ -50,6 +52,7 @@ export function updateTag(deps: Deps, actor: Actor, id: string, input: UpdateTag
   return deps.db.tx(async ({ q }) => {
     const tag = await visibleTag(q, actor, id)
     if (input.name !== undefined) {
+      await lockBoard(q, tag.board_id)
       const clash = await getTagByName(q, tag.board_id, input.name)
       if (clash && clash.id !== id) throw conflict(`The board already has a tag named "${input.name}".`)
     }

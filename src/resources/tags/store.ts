@@ -13,7 +13,8 @@ export const getTagByName = (q: Q, boardId: string, name: string) =>
     .selectFrom('tags')
     .selectAll()
     .where('board_id', '=', boardId)
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(name)])))
+    // Unicode case folding: "Ärger" and "ärger" are the same tag, either way round.
+    .where((eb) => eb(eb.fn('taskd_fold', ['name']), '=', eb.fn('taskd_fold', [eb.val(name)])))
     .executeTakeFirst()
 export const insertTag = (q: Q, row: TagsTable) => q.insertInto('tags').values(row).execute()
 export const updateTagRow = (q: Q, id: string, set: Partial<TagsTable>) => q.updateTable('tags').set(set).where('id', '=', id).execute()
