@@ -15,7 +15,14 @@ export const BoardSchema = z
   .meta({ id: 'Board' })
 export type BoardView = z.infer<typeof BoardSchema>
 
-const keyPrefix = z.string().regex(/^[A-Z][A-Z0-9]{0,9}$/, 'Must be 1 to 10 capital letters or digits, starting with a letter.')
+const keyPrefix = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'Must be 1 to 10 capital letters or digits, starting with a letter.')
+  .meta({
+    description:
+      'Card keys are <prefix>-<n>. Unique in the workspace for good: a prefix any board has had (also a deleted one) is a 422; ' +
+      'without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters.',
+  })
 const description = z.string().max(20000)
 
 export const CreateBoardBody = z
