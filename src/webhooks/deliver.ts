@@ -10,7 +10,7 @@ import { newId } from '../ids.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders, sensitiveStaticValues } from './headers.js'
 import { judgeAttempt, retryDelayMs } from './policy.js'
-import { sendWebhook } from './send.js'
+import { RESPONSE_EXCERPT_BYTES, sendWebhook } from './send.js'
 import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
 
 export interface DeliveryEnv {
@@ -91,21 +91,18 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
 const REDACTED = '[redacted]'
 
 /**
- * The response excerpt with every echo of the subscription's own secret and credentials replaced, also one cut short at
- * the excerpt's end: a receiver that echoes request headers must not turn the log into a way to read them back.
+ * The response excerpt with every echo of the subscription's credentials replaced, as sent and as a JSON encoder may
+ * write it. An excerpt cut at its size limit also loses as many trailing characters as the longest value has, whatever
+ * they are, so a value cut in half is never shown and a guess never changes what is shown.
  */
 export function redactEchoes(excerpt: string, sensitive: readonly string[]): string {
+  if (sensitive.length === 0) return excerpt
+  const forms = [...new Set(sensitive.flatMap((v) => [v, JSON.stringify(v).slice(1, -1), JSON.stringify(v).slice(1, -1).replaceAll('/', '\\/')]))]
   let out = excerpt
-  // Also as it reads inside a JSON string (a receiver that echoes the headers as JSON escapes quotes and backslashes).
-  const forms = [...new Set(sensitive.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]))].sort((a, b) => b.length - a.length)
-  for (const value of forms) out = out.replaceAll(value, REDACTED)
-  for (const value of sensitive) {
-    for (let n = Math.min(value.length - 1, out.length); n >= 4; n--) {
-      if (out.endsWith(value.slice(0, n))) {
-        out = out.slice(0, out.length - n) + REDACTED
-        break
-      }
-    }
+  for (const value of forms.sort((a, b) => b.length - a.length)) out = out.replaceAll(value, REDACTED)
+  if (Buffer.byteLength(excerpt) >= RESPONSE_EXCERPT_BYTES) {
+    const longest = Math.max(...forms.map((f) => f.length))
+    out = `${out.slice(0, Math.max(0, out.length - longest))}${REDACTED}`
   }
   return out
 }
@@ -125,9 +122,10 @@ function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
     secret,
     auth,
     static: statics,
-    sensitive: [secret, creds.token, creds.password, creds.header_value, ...Object.values(auth), ...sensitiveStaticValues(statics)].filter(
-      (v): v is string => typeof v === 'string' && v.length > 0,
-    ),
+    // Not the signing secret: it never leaves the server, so redacting it would only tell a guesser when a guess was right.
+    sensitive: [creds.token, creds.password, creds.header_value, ...Object.values(auth), ...sensitiveStaticValues(statics)]
+      .flatMap((v) => (typeof v === 'string' ? [v, v.replace(/^(Bearer|Basic) /, '')] : []))
+      .filter((v) => v.length > 0),
   }
   if (env.material.size > 1000) env.material.clear()
   env.material.set(sub.id, m)

@@ -558,7 +558,7 @@ test('header values that cannot be sent, and reserved header names, are refused 
   }
 })
 
-test('a subscription moved to another origin must be given its secret, credentials and credential headers again', async () => {
+test('a subscription pointed at another URL (also another path on the same host) must be given its secret, credentials and credential headers again', async () => {
   const c = await setup()
   try {
     const created = await c.t.req('POST', '/v1/webhooks', {
@@ -578,7 +578,13 @@ test('a subscription moved to another origin must be given its secret, credentia
       ['auth.token', 'secret'],
       'blank (keep) does not count as entering again',
     )
-    assert.equal((await patch({ url: `${URL_OK}/other-path` })).status, 200, 'another path on the same origin needs nothing')
+    const samePath = await patch({ url: `${URL_OK}/other-path` })
+    assert.deepEqual(
+      samePath.body.error.details.map((d: { path: string }) => d.path).sort(),
+      ['auth.token', 'headers', 'secret'],
+      'another path on a shared receiver host counts as another URL',
+    )
+    assert.equal((await patch({ url: URL_OK, name: 'renamed' })).status, 200, 'the same URL sent again needs nothing')
     const again = await patch({ url: elsewhere, secret: 'new-secret', auth: { type: 'bearer', token: 'new-token' }, headers: { 'X-Team': 'ops' } })
     assert.equal(again.status, 200, again.text)
     const dropped = await patch({ url: URL_OK, secret: null, auth: { type: 'none' }, headers: {} })

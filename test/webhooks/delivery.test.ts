@@ -277,4 +277,8 @@ test('a receiver that echoes the request headers never shows the secret or crede
     }
     assert.ok(all.includes('[redacted]'))
     assert.ok(all.includes('ops-visible'), 'other echoed headers stay readable')
+    // Only the creator sees what the receiver answered: an admin reading the log gets no excerpt at all.
+    const asAdmin = (await c.t.req('GET', `/v1/webhooks/${bearer.webhook.id}/logs`, { token: c.tokens.admin.read })).body.items
+    assert.equal(asAdmin.length, 1)
+    assert.equal(asAdmin[0].response_excerpt, '')
   }))

@@ -20,13 +20,19 @@ const SAMPLES_SHOWN = 10
 
 export const listEventCatalog = () => eventCatalog()
 
-/** A member who left a board no longer sees the bodies of its events, even in their own subscription's log. */
+/**
+ * A member who left a board no longer sees the bodies of its events, even in their own subscription's log. What the
+ * receiver answered is shown to the subscription's creator only: a receiver can echo what it was sent, and the log must
+ * not become a way for anyone else (an admin included) to read or test-guess the stored credentials.
+ */
 export async function webhookLogs(deps: Deps, actor: Actor, id: string): Promise<LogView[]> {
   const { q } = deps.db
-  const logs = await listLogs(q, (await visibleWebhook(q, actor, id)).id)
-  if (isAdmin(actor)) return logs.map(logView)
+  const hook = await visibleWebhook(q, actor, id)
+  const logs = await listLogs(q, hook.id)
+  const view = (l: (typeof logs)[number]) => logView(hook.created_by === actor.user.id ? l : { ...l, response_excerpt: '' })
+  if (isAdmin(actor)) return logs.map(view)
   const mine = new Set((await memberBoardIds(q, actor.user.id).execute()).map((r) => r.board_id))
-  return logs.filter((l) => l.board_id === null || mine.has(l.board_id)).map(logView)
+  return logs.filter((l) => l.board_id === null || mine.has(l.board_id)).map(view)
 }
 
 /** A `webhook.test` delivery through the saved subscription: same queue, signature, credentials and log as a real one. */

@@ -58,31 +58,29 @@ export function headerProblems(headers: Record<string, string>): ErrorDetail[] {
   return details
 }
 
-const MOVED = 'The URL moves to another origin'
+const MOVED = 'The URL changes'
 
 /**
- * Write-only values stay with the origin they were given for: a subscription pointed at another origin (scheme, host or
- * port) must be given its secret, credentials and credential-carrying static headers again, or drop them. Otherwise
- * anyone allowed to edit it could send someone else's stored token to a receiver of their own.
+ * Write-only values stay with the URL they were given for: a subscription pointed at another URL (another path on a
+ * shared receiver host counts too) must be given its secret, credentials and credential-carrying static headers again,
+ * or drop them. Otherwise anyone allowed to edit it could send someone else's stored token to a receiver of their own.
+ * Needs no decryption: which credentials a type uses is enough.
  */
 export function reentryProblems(
-  stored: { url: string; hasSecret: boolean; auth: StoredAuth; headers: Record<string, string> },
+  stored: { url: string; hasSecret: boolean; authType: AuthType; headers: Record<string, string> },
   input: { url?: string; secret?: string | null; generate_secret?: boolean; auth?: AuthInput | null; headers?: Record<string, string> },
 ): ErrorDetail[] {
-  if (input.url === undefined || new URL(input.url).origin === new URL(stored.url).origin) return []
+  if (input.url === undefined || input.url === stored.url) return []
   const details: ErrorDetail[] = []
   if (stored.hasSecret && (input.secret === undefined || input.secret === '') && !input.generate_secret) {
     details.push({ path: 'secret', message: `${MOVED}: send the secret again, null to stop signing, or generate_secret: true.` })
   }
   const dropsAuth = input.auth === null || input.auth?.type === 'none'
-  if (stored.auth.type !== 'none' && !dropsAuth) {
-    const type = input.auth?.type ?? stored.auth.type
-    for (const f of CRED_FIELDS) {
+  const sameType = (input.auth?.type ?? stored.authType) === stored.authType
+  if (stored.authType !== 'none' && !dropsAuth && sameType) {
+    for (const f of REQUIRED[stored.authType]) {
       const v = input.auth?.[f]
-      const kept = v === undefined || v === ''
-      if (kept && stored.auth.creds[f] !== undefined && type === stored.auth.type) {
-        details.push({ path: `auth.${f}`, message: `${MOVED}: enter ${f} again, or send auth: { type: "none" }.` })
-      }
+      if (v === undefined || v === '') details.push({ path: `auth.${f}`, message: `${MOVED}: enter ${f} again, or send auth: { type: "none" }.` })
     }
   }
   if (input.headers === undefined && sensitiveStaticValues(stored.headers).length > 0) {

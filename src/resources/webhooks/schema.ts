@@ -35,7 +35,10 @@ export const LogSchema = z
     duration_ms: z.number().int(),
     at: z.string(),
     request_body: z.string().meta({ description: 'The exact body sent' }),
-    response_excerpt: z.string().meta({ description: 'First 1,024 bytes of the answer' }),
+    response_excerpt: z.string().meta({
+      description:
+        'First 1,024 bytes of the answer, with any echo of the subscription\'s credentials redacted; shown to the subscription\'s creator only (others get "").',
+    }),
   })
   .meta({ id: 'WebhookLog' })
 

@@ -115,16 +115,11 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
       const creator = (await getUser(q, row.created_by))!
       details.push(...(await boardProblems(q, creator, [...new Set(input.boards)])))
     }
-    // The stored credentials are decrypted only when the edit touches them or the URL.
-    const stored: StoredAuth | undefined =
-      input.auth !== undefined || input.url !== undefined
-        ? { type: row.auth_type, headerName: row.auth_header_name, creds: openAuth(deps.secrets, row) }
-        : undefined
-    if (stored) {
-      const headers = JSON.parse(row.headers) as Record<string, string>
-      details.push(...reentryProblems({ url: row.url, hasSecret: row.secret_enc !== null, auth: stored, headers }, input))
-    }
-    if (input.auth !== undefined && stored) {
+    const headers = JSON.parse(row.headers) as Record<string, string>
+    details.push(...reentryProblems({ url: row.url, hasSecret: row.secret_enc !== null, authType: row.auth_type, headers }, input))
+    if (input.auth !== undefined) {
+      // Decrypted only when the edit touches the credentials.
+      const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: openAuth(deps.secrets, row) }
       const auth = mergeAuth(stored, input.auth)
       if (Array.isArray(auth)) details.push(...auth)
       else Object.assign(set, applyAuth(deps, row, auth))
