@@ -1,34 +1,47 @@
 // Positions of ordered rows (cards in a list, lists on a board): finite, and distinct within their scope.
 import { sql } from 'kysely'
 import type { Q } from './database.js'
+import { forUpdate } from './dialect.js'
 
-const SCOPE = { cards: 'list_id', lists: 'board_id' } as const
+/** Each ordered table, the column naming its scope, and the table of the scope's own row. */
+const SCOPE = { cards: { column: 'list_id', parent: 'lists' }, lists: { column: 'board_id', parent: 'boards' } } as const
 export type Ordered = keyof typeof SCOPE
 
-/** Two positions closer than this (relative to their size) leave no room between them: the scope is renumbered. */
-const MIN_GAP = 1e-9
+/** Two positions closer than this (relative to their size: 16 units in the last place) leave no room between them. */
+const gapAt = (p: number) => Math.max(Math.abs(p) * 2 ** -48, 1e-12)
 
 /**
- * The position a row takes when it asks for `wanted` in a scope (a list's cards, a board's lists). Usually `wanted`.
- * When `wanted` lands on another row's position or too near it, all the other rows of the scope are renumbered 2, 4, 6,
- * ... in their order, in one statement, and the row takes the odd slot just before the first row that was at or after
- * `wanted` (or, with `atEnd`, after the last: `wanted` was max + 1, which stops growing near 1e308). The order of the
- * others never changes, and positions stay finite and distinct.
+ * The position a row takes in a scope (a list's cards, a board's lists): `wanted`, or after the last row when it is
+ * undefined. The scope's own row is locked first (PostgreSQL; SQLite has one writer anyway), so rows placed at once in
+ * one scope take turns and never get the same position. When `wanted` lands on another row's position or too near it,
+ * the other rows are renumbered 2, 4, 6, ... in their order, in one statement (rows already there are not written),
+ * and the row takes the odd slot just before the first row at or after `wanted` (or after the last, when appending has
+ * run out of room near 1e308). Their order never changes; positions stay finite and distinct.
  */
-export async function distinctPosition(q: Q, table: Ordered, scopeId: string, selfId: string, wanted: number, atEnd = false): Promise<number> {
+export async function distinctPosition(q: Q, table: Ordered, scopeId: string, selfId: string, asked?: number): Promise<number> {
+  const { column, parent } = SCOPE[table]
+  await forUpdate(q, q.selectFrom(parent).select('id').where('id', '=', scopeId)).execute()
   const t = sql.table(table)
-  const scope = sql.ref(SCOPE[table])
-  const gap = Math.max(Math.abs(wanted) * MIN_GAP, MIN_GAP)
-  // max + 1 clearly past the last row: nothing can be near it (the common case, without a query).
-  if (atEnd && Number.isFinite(wanted) && wanted - 1 < wanted - gap) return wanted
-  const near = await sql<{ n: number }>`
-    SELECT 1 AS n FROM ${t} WHERE ${scope} = ${scopeId} AND id <> ${selfId} AND position >= ${wanted - gap} AND position <= ${wanted + gap} LIMIT 1`.execute(q)
-  if (Number.isFinite(wanted) && near.rows.length === 0) return wanted
+  const scope = sql.ref(column)
+  const atEnd = asked === undefined
+  let wanted = asked ?? 1
+  if (atEnd) {
+    const max = await sql<{ p: number | null }>`SELECT max(position) AS p FROM ${t} WHERE ${scope} = ${scopeId} AND id <> ${selfId}`.execute(q)
+    const last = max.rows[0]?.p ?? null
+    if (last === null) return 1
+    // The common case: one past the last row leaves room, so nothing can be near it.
+    if (last + 1 - last >= gapAt(last + 1)) return last + 1
+    wanted = last + 1
+  }
+  const gap = gapAt(wanted)
+  const near = await sql`
+    SELECT 1 FROM ${t} WHERE ${scope} = ${scopeId} AND id <> ${selfId} AND position >= ${wanted - gap} AND position <= ${wanted + gap} LIMIT 1`.execute(q)
+  if (!atEnd && near.rows.length === 0) return wanted
   const before = await sql<{ n: number }>`
     SELECT count(*) AS n FROM ${t} WHERE ${scope} = ${scopeId} AND id <> ${selfId} AND (${atEnd ? 1 : 0} = 1 OR position < ${wanted})`.execute(q)
   await sql`
     UPDATE ${t} SET position = r.rn * 2
     FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY position, created_at, id) AS rn FROM ${t} WHERE ${scope} = ${scopeId} AND id <> ${selfId}) AS r
-    WHERE ${t}.id = r.id`.execute(q)
+    WHERE ${t}.id = r.id AND ${t}.position <> r.rn * 2`.execute(q)
   return Number(before.rows[0].n) * 2 + 1
 }

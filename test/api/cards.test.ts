@@ -419,3 +419,28 @@ test('positions stay finite and distinct: a taken or too-near position renumbers
     await c.t.close()
   }
 })
+
+test('positions stay distinct when many rows are placed in one scope at once', async () => {
+  const c = await seededApp()
+  try {
+    const token = c.tokens.owner.write
+    const lists = await Promise.all(Array.from({ length: 8 }, (_, i) => c.t.req('POST', '/v1/lists', { token, body: { board: c.board.id, name: `L${i}` } })))
+    for (const r of lists) assert.equal(r.status, 201, r.text)
+    const listPositions = ((await c.t.req('GET', `/v1/lists?board=${c.board.id}&per_page=100`, { token })).body.items as { position: number }[]).map(
+      (l) => l.position,
+    )
+    assert.equal(new Set(listPositions).size, listPositions.length, `lists: ${listPositions}`)
+    const target = lists[0].body.list.id as string
+    const cards = []
+    for (let i = 0; i < 6; i++) cards.push((await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: `m${i}` } })).body.card.id as string)
+    const moved = await Promise.all(cards.map((id) => c.t.req('POST', `/v1/cards/${id}/move`, { token, body: { list: target } })))
+    for (const r of moved) assert.equal(r.status, 200, r.text)
+    const cardPositions = ((await c.t.req('GET', `/v1/cards?list=${target}&per_page=100`, { token })).body.items as { position: number }[]).map(
+      (x) => x.position,
+    )
+    assert.equal(cardPositions.length, 6)
+    assert.equal(new Set(cardPositions).size, 6, `cards: ${cardPositions}`)
+  } finally {
+    await c.t.close()
+  }
+})

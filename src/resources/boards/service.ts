@@ -141,11 +141,13 @@ export function listBoards(deps: Deps, actor: Actor, params: ListParams) {
 /** A new key prefix renames every card key: the board row first, then the cards a chunk per transaction, each announced. */
 export async function updateBoard(deps: Deps, actor: Actor, id: string, input: UpdateBoardInput) {
   const board = await deps.db.tx(async ({ q }) => {
-    await visibleBoard(q, actor, id)
+    const current = await visibleBoard(q, actor, id)
     const at = isoAt(deps.clock.now())
-    // A new prefix is reserved for this board for good; one of its own earlier prefixes may come back.
-    if (input.key_prefix && !(await reservePrefix(q, input.key_prefix, id, at)) && (await prefixHolder(q, input.key_prefix)) !== id) {
-      throw prefixTaken(input.key_prefix)
+    // A new prefix is reserved for this board for good; one of its own earlier prefixes may come back, and its current
+    // one is always fine (a board from before reservations may share it with an older board).
+    const asked = input.key_prefix
+    if (asked && asked !== current.key_prefix && !(await reservePrefix(q, asked, id, at)) && (await prefixHolder(q, asked)) !== id) {
+      throw prefixTaken(asked)
     }
     await updateBoardRow(q, id, { ...input, updated_at: at })
     return (await getBoard(q, id))!

@@ -31,7 +31,6 @@ import {
   getCard,
   lockCard,
   insertCard,
-  maxCardPosition,
   rekeyCards,
   setTagLinks,
   setUserLinks,
@@ -114,10 +113,7 @@ export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): Pr
     if (!taken) throw notFound('board')
     const at = isoAt(deps.clock.now())
     const id = newId()
-    const position =
-      input.position !== undefined
-        ? await distinctPosition(q, 'cards', list.id, id, input.position)
-        : await distinctPosition(q, 'cards', list.id, id, (await maxCardPosition(q, list.id)) + 1, true)
+    const position = await distinctPosition(q, 'cards', list.id, id, input.position)
     const row: CardsTable = {
       id,
       board_id: board.id,
@@ -193,9 +189,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   put('priority', input.priority)
   put('list_id', input.list)
   const targetList = set.list_id ?? before.list_id
-  if (input.position !== undefined) put('position', await distinctPosition(q, 'cards', targetList, before.id, input.position))
-  else if (set.list_id !== undefined)
-    put('position', await distinctPosition(q, 'cards', targetList, before.id, (await maxCardPosition(q, targetList)) + 1, true))
+  if (input.position !== undefined || set.list_id !== undefined) put('position', await distinctPosition(q, 'cards', targetList, before.id, input.position))
   if (input.start_date !== undefined) put('start_date', normalizeDate(input.start_date) ?? null)
   if (input.due_date !== undefined) put('due_date', normalizeDate(input.due_date) ?? null)
   if (input.completed !== undefined) put('completed', input.completed ? 1 : 0)

@@ -20,14 +20,6 @@ const byIdempotencyKey = fixedQuery((q: Q, boardId: string, key: string) =>
 )
 export const findByIdempotencyKey = (q: Q, boardId: string, key: string) => firstOf(q, byIdempotencyKey(q, boardId, key))
 
-const maxPosition = fixedQuery((q: Q, listId: string) =>
-  q
-    .selectFrom('cards')
-    .select((eb) => eb.fn.max('position').as('p'))
-    .where('list_id', '=', listId),
-)
-export const maxCardPosition = async (q: Q, listId: string): Promise<number> => (await firstOf(q, maxPosition(q, listId)))?.p ?? 0
-
 export const countCardsInList = async (q: Q, listId: string): Promise<number> =>
   Number(
     (

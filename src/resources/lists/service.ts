@@ -17,7 +17,7 @@ import { countCardsInList } from '../cards/store.js'
 import { listEventData, listView } from './present.js'
 import { LIST_LIST } from './query.js'
 import type { CreateListInput, UpdateListInput } from './schema.js'
-import { deleteListRow, getList, insertList, listsOfBoard, maxListPosition, updateListRow, visibleListsQuery } from './store.js'
+import { deleteListRow, getList, insertList, listsOfBoard, updateListRow, visibleListsQuery } from './store.js'
 
 export const visibleList = async (q: Q, actor: Actor, id: string): Promise<ListsTable> => visibleOnBoard(q, actor, await getList(q, id), 'list')
 
@@ -48,10 +48,7 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
       board_id: board.id,
       name: input.name,
       category: input.category ?? 'unstarted',
-      position:
-        input.position !== undefined
-          ? await distinctPosition(tx.q, 'lists', board.id, id, input.position)
-          : await distinctPosition(tx.q, 'lists', board.id, id, (await maxListPosition(tx.q, board.id)) + 1, true),
+      position: await distinctPosition(tx.q, 'lists', board.id, id, input.position),
       created_at: at,
       updated_at: at,
     }

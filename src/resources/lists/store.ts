@@ -14,16 +14,6 @@ export const listsOfBoard = (q: Q, boardId: string): Promise<ListsTable[]> => ro
 export const insertList = (q: Q, row: ListsTable) => q.insertInto('lists').values(row).execute()
 export const updateListRow = (q: Q, id: string, set: Partial<ListsTable>) => q.updateTable('lists').set(set).where('id', '=', id).execute()
 export const deleteListRow = (q: Q, id: string) => q.deleteFrom('lists').where('id', '=', id).execute()
-export const maxListPosition = async (q: Q, boardId: string): Promise<number> =>
-  (
-    await q
-      .selectFrom('lists')
-      .select((eb) => eb.fn.max('position').as('p'))
-      .where('board_id', '=', boardId)
-      .executeTakeFirst()
-  )?.p ?? 0
-
-/** The lists of a page of boards, in one query. */
 export const listsOfBoards = async (q: Q, ids: readonly string[]): Promise<ListsTable[]> =>
   ids.length === 0
     ? []
