@@ -20,8 +20,8 @@ const keyPrefix = z
   .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'Must be 1 to 10 capital letters or digits, starting with a letter.')
   .meta({
     description:
-      'Card keys are <prefix>-<n>. Unique in the workspace for good: a prefix any board has had (also a deleted one) is a 422; ' +
-      'without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters.',
+      'Card keys are <prefix>-<n>. Unique in the workspace for good: a prefix another board has (or had, also a deleted one) is a 422; a board may go back to one of its own. ' +
+      'On create without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters (key = "OLD-3").',
   })
 const description = z.string().max(20000)
 
