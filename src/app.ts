@@ -36,7 +36,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   app.options(/.*/, (req, res, next) => {
     const allowed = api.methodsFor(req.path)
     if (allowed.length === 0) return next()
-    res.setHeader('Allow', [...allowed, 'OPTIONS'].join(', '))
+    res.setHeader('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', '))
     res.status(204).end()
   })
   app.use(api.router)

@@ -138,10 +138,17 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       return pool.all(compiled.sql, bindParams(compiled.parameters)) as Promise<R[]>
     },
     backup: async (dest) => {
-      // Made first, owner-only, so the copy is never readable by others, not even for a moment.
+      if (file !== ':memory:' && path.resolve(dest) === path.resolve(file)) throw new Error('the backup cannot be the database itself')
+      // Written to an owner-only file beside the destination, then renamed: never readable by others, never half-written.
       fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true })
-      fs.closeSync(fs.openSync(dest, 'w', 0o600))
-      await raw.backup(dest)
+      const partial = `${dest}.partial-${process.pid}`
+      fs.closeSync(fs.openSync(partial, 'w', 0o600))
+      try {
+        await raw.backup(partial)
+        fs.renameSync(partial, dest)
+      } finally {
+        fs.rmSync(partial, { force: true })
+      }
     },
     close: async () => {
       await pool?.close()

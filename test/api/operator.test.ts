@@ -19,6 +19,7 @@ test('the database, its -wal and -shm files and backups are owner-only (0600)', 
     const dest = path.join(t.dir, 'backups', 'copy.db')
     await t.deps.db.backup(dest)
     assert.equal(mode(dest).toString(8), '600', 'the backup')
+    await assert.rejects(t.deps.db.backup(t.dbFile), /cannot be the database itself/)
   } finally {
     await t.close()
   }
@@ -50,7 +51,7 @@ test('OPTIONS answers 204 with Allow and no body; an unknown path stays 404', as
   try {
     const res = await fetch(`${t.url}/v1/cards`, { method: 'OPTIONS' })
     assert.equal(res.status, 204)
-    assert.deepEqual(res.headers.get('allow')!.split(', ').sort(), ['GET', 'OPTIONS', 'POST'])
+    assert.deepEqual(res.headers.get('allow')!.split(', ').sort(), ['GET', 'HEAD', 'OPTIONS', 'POST'])
     assert.equal(await res.text(), '')
     const item = await fetch(`${t.url}/v1/cards/abc`, { method: 'OPTIONS' })
     assert.equal(item.status, 204)

@@ -84,14 +84,9 @@ const fields = {
   method: z.enum(['POST', 'PUT', 'PATCH']),
   events: z.array(z.string().max(100)).max(100).meta({ description: 'Event names, `<family>.*` or `*`; [] receives nothing.' }),
   boards: z.array(z.string().min(1).max(64)).max(500).meta({ description: 'Board ids; [] means every board (owners and admins only).' }),
-  secret: z
-    .string()
-    .max(1000)
-    .nullable()
-    .optional()
-    .meta({
-      description: 'Write-only signing secret. On edit, "" keeps it and null clears it; an edit that changes the URL must send it again (422 otherwise).',
-    }),
+  secret: z.string().max(1000).nullable().optional().meta({
+    description: 'Write-only signing secret. On edit, "" keeps it and null clears it; an edit that changes the URL must send it again (422 otherwise).',
+  }),
   generate_secret: z.boolean().optional().meta({ description: 'true: generate a secret and return it once as top-level `secret`.' }),
   headers: z.record(z.string(), z.string()).meta({ description: 'Static headers; authentication wins on a name clash.' }),
   active: z.boolean(),
