@@ -66,6 +66,9 @@ export const reservePrefix = async (q: Q, prefix: string, boardId: string, at: s
     .execute()
   return Number(r?.numInsertedOrUpdatedRows ?? 0) > 0
 }
+/** Reserved prefixes that start with `start` (capital letters and digits only, so no LIKE wildcards). */
+export const prefixesStartingWith = async (q: Q, start: string): Promise<string[]> =>
+  (await q.selectFrom('key_prefixes').select('prefix').where('prefix', 'like', `${start}%`).execute()).map((r) => r.prefix)
 /** The board a prefix is reserved for, if any. */
 export const prefixHolder = async (q: Q, prefix: string): Promise<string | undefined> =>
   (await q.selectFrom('key_prefixes').select('board_id').where('prefix', '=', prefix).executeTakeFirst())?.board_id
