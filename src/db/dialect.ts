@@ -28,6 +28,14 @@ export const skipLocked = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, q
  */
 export const forUpdate = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, query: QB): QB => (isPostgres(q) ? (query.forUpdate() as QB) : query)
 
+/**
+ * Locks rows so that changes which must see each other take turns (PostgreSQL: SELECT ... FOR UPDATE). On SQLite it
+ * runs no query at all: its one writer already serialises every transaction.
+ */
+export async function lockRows(q: Q, query: SelectQueryBuilder<any, any, any>): Promise<void> {
+  if (isPostgres(q)) await query.forUpdate().execute()
+}
+
 /** `column = 'pending'` that SQLite must not answer from an index (`+column` there); PostgreSQL chooses well by itself. */
 export const unindexedEquals = (q: Q, column: string, value: string): RawBuilder<boolean> =>
   isPostgres(q) ? sql<boolean>`${sql.ref(column)} = ${value}` : sql<boolean>`+${sql.ref(column)} = ${value}`

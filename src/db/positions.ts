@@ -1,7 +1,7 @@
 // Positions of ordered rows (cards in a list, lists on a board): finite, and distinct within their scope.
 import { sql } from 'kysely'
 import type { Q } from './database.js'
-import { forUpdate } from './dialect.js'
+import { lockRows } from './dialect.js'
 
 /** Each ordered table, the column naming its scope, and the table of the scope's own row. */
 const SCOPE = { cards: { column: 'list_id', parent: 'lists' }, lists: { column: 'board_id', parent: 'boards' } } as const
@@ -20,7 +20,7 @@ const gapAt = (p: number) => Math.max(Math.abs(p) * 2 ** -48, 1e-12)
  */
 export async function distinctPosition(q: Q, table: Ordered, scopeId: string, selfId: string, asked?: number): Promise<number> {
   const { column, parent } = SCOPE[table]
-  await forUpdate(q, q.selectFrom(parent).select('id').where('id', '=', scopeId)).execute()
+  await lockRows(q, q.selectFrom(parent).select('id').where('id', '=', scopeId))
   const t = sql.table(table)
   const scope = sql.ref(column)
   const atEnd = asked === undefined

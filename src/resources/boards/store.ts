@@ -1,7 +1,7 @@
 // Board and membership queries.
 import { memberBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
-import { forUpdate } from '../../db/dialect.js'
+import { lockRows } from '../../db/dialect.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { BoardsTable } from '../../db/types.js'
 
@@ -77,4 +77,4 @@ export const prefixHolder = async (q: Q, prefix: string): Promise<string | undef
  * Locks the board's row until the transaction ends (see forUpdate), so changes that must see each other take turns:
  * the set of its lists (never the last one deleted twice), its tag names (never two that fold alike).
  */
-export const lockBoard = (q: Q, boardId: string) => forUpdate(q, q.selectFrom('boards').select('id').where('id', '=', boardId)).executeTakeFirst()
+export const lockBoard = (q: Q, boardId: string) => lockRows(q, q.selectFrom('boards').select('id').where('id', '=', boardId))
