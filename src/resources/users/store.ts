@@ -15,12 +15,15 @@ export const getUserByEmail = (q: Q, email: string) =>
 export const getUsers = (q: Q, ids: readonly string[]) => rowsByIds(q, 'users', ids)
 export const insertUser = (q: Q, row: UsersTable) => q.insertInto('users').values(row).execute()
 export const updateUserRow = (q: Q, id: string, set: Partial<UsersTable>) => q.updateTable('users').set(set).where('id', '=', id).execute()
-const count = async (q: Q, role?: UsersTable['role']): Promise<number> => {
-  let query = q.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
-  if (role) query = query.where('role', '=', role)
-  return Number((await query.executeTakeFirstOrThrow()).n)
-}
-export const countUsers = (q: Q) => count(q)
+export const countUsers = async (q: Q): Promise<number> =>
+  Number(
+    (
+      await q
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 /** The owners, locked until the transaction ends (see forUpdate): two demotions at once cannot both see another owner left. */
 export const countOwners = async (q: Q): Promise<number> =>
   (await forUpdate(q, q.selectFrom('users').select('id').where('role', '=', 'owner')).execute()).length
