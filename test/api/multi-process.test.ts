@@ -17,20 +17,13 @@ const CARDS = 500
 const ROUNDS = 20 // bulk updates of every card: CARDS × ROUNDS card.updated events
 const SECRET = 'multi-process-secret'
 
-/** Owners in the test's PostgreSQL database, read directly: proves the processes use it (and not a SQLite file). */
-async function ownersIn(database: TestDatabase): Promise<number> {
+/** Rows of a table in the test's PostgreSQL database, read directly: proves the processes use it (not a SQLite file). */
+async function rowsIn(database: TestDatabase, table: 'users' | 'workspace', where: { role?: 'owner' } = {}): Promise<number> {
   const db = await openDatabase({ ...database, readWorkers: 0 })
   try {
-    return (await db.q.selectFrom('users').select('id').where('role', '=', 'owner').execute()).length
-  } finally {
-    await db.close()
-  }
-}
-
-async function workspacesIn(database: TestDatabase): Promise<number> {
-  const db = await openDatabase({ ...database, readWorkers: 0 })
-  try {
-    return (await db.q.selectFrom('workspace').select('id').execute()).length
+    let query = db.q.selectFrom(table as 'users').select('id')
+    if (where.role) query = query.where('role', '=', where.role)
+    return (await query.execute()).length
   } finally {
     await db.close()
   }
@@ -113,8 +106,8 @@ test(
       const [a, b] = [withToken[0], servers.find((s) => !s.token)!]
       servers.splice(0, 2, a, b)
       const token = a.token!
-      assert.equal(await ownersIn(database), 1, 'the processes run on the PostgreSQL database, with one owner')
-      assert.equal(await workspacesIn(database), 1, 'and one workspace')
+      assert.equal(await rowsIn(database, 'users', { role: 'owner' }), 1, 'the processes run on the PostgreSQL database, with one owner')
+      assert.equal(await rowsIn(database, 'workspace'), 1, 'and one workspace')
       const call = async (s: Served, method: string, p: string, body?: unknown) => {
         const res = await fetch(s.url + p, {
           method,
@@ -228,7 +221,7 @@ test(
       servers.push(await serve(database.db, env))
       servers.push(await serve(database.db, env))
       const token = servers[0].token!
-      assert.equal(await ownersIn(database), 1, 'the processes run on the PostgreSQL database')
+      assert.equal(await rowsIn(database, 'users', { role: 'owner' }), 1, 'the processes run on the PostgreSQL database')
       const me = (s: Served) => fetch(`${s.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => (await r.arrayBuffer(), r))
       // 300 on each process, 10 at a time: all within the one budget.
       let sent = 0

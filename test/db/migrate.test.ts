@@ -96,14 +96,17 @@ test(
         await v1.end()
       }
       const a = await openDatabase({ db: '', databaseUrl: fresh.databaseUrl })
-      const b = await openDatabase({ db: '', databaseUrl: oldUrl.toString() })
       try {
-        const [sa, sb] = [await pgSchema(a), await pgSchema(b)]
-        assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
-        assert.deepEqual(sb, sa)
+        const b = await openDatabase({ db: '', databaseUrl: oldUrl.toString() })
+        try {
+          const [sa, sb] = [await pgSchema(a), await pgSchema(b)]
+          assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
+          assert.deepEqual(sb, sa)
+        } finally {
+          await b.close()
+        }
       } finally {
         await a.close()
-        await b.close()
       }
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${oldName} WITH (FORCE)`)

@@ -590,6 +590,8 @@ test('a subscription pointed at another URL (also another path on the same host)
     const dropped = await patch({ url: URL_OK, secret: null, auth: { type: 'none' }, headers: {} })
     assert.equal(dropped.status, 200, dropped.text)
     assert.equal(dropped.body.webhook.has_secret, false)
+    // It pointed at a public address (inactive all along, and nothing here delivers): gone at once.
+    assert.equal((await c.t.req('DELETE', `/v1/webhooks/${id}`, { token: owner(c) })).status, 204)
   } finally {
     await c.t.close()
   }

@@ -1,0 +1,47 @@
+// What only PostgreSQL does: a read past TASKD_QUERY_TIMEOUT_MS is stopped by statement_timeout and answers 503, and a
+// value PostgreSQL refuses (a data exception) answers 400 instead of 500.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import { sql } from 'kysely'
+import { HttpError } from '../../src/errors.js'
+import { openDatabase } from '../../src/db/open.js'
+import { seededApp } from '../helpers/app.js'
+import { freshDatabase, testDialect } from '../helpers/database.js'
+
+const skip = testDialect !== 'postgres' && 'runs in the PostgreSQL run of npm test'
+
+test('PostgreSQL: a read past the query timeout is stopped and answers 503 query_timeout; the connection serves on', { skip }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
+  const database = await freshDatabase(dir)
+  const db = await openDatabase({ ...database, queryTimeoutMs: 200, dbPoolSize: 1 })
+  try {
+    const started = performance.now()
+    await assert.rejects(db.read(db.q.selectNoFrom(sql<number>`pg_sleep(5)`.as('x'))), (err: unknown) => {
+      assert.ok(err instanceof HttpError)
+      assert.equal(err.status, 503)
+      assert.equal(err.code, 'query_timeout')
+      return true
+    })
+    assert.ok(performance.now() - started < 4000, 'stopped, not waited out')
+    // The one connection is fine afterwards: the timeout ended with its transaction.
+    assert.deepEqual(await db.read(db.q.selectNoFrom(sql<number>`1`.as('x'))), [{ x: 1 }])
+  } finally {
+    await db.close()
+    await database.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('PostgreSQL: a value the database refuses (a number past an int4 column) is a 400 invalid_value, not a 500', { skip }, async () => {
+  const { t, tokens } = await seededApp()
+  try {
+    const r = await t.req('GET', `/v1/cards?filter=${encodeURIComponent('priority > 3000000000')}`, { token: tokens.owner.read })
+    assert.equal(r.status, 400, r.text)
+    assert.equal(r.body.error.code, 'invalid_value')
+  } finally {
+    await t.close()
+  }
+})
