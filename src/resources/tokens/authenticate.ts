@@ -2,7 +2,6 @@
 import type { Request } from 'express'
 import { type Actor, isAdminRole } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
-import type { Db } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { HttpError, unauthorized } from '../../errors.js'
 import { sha256Hex } from '../../ids.js'
@@ -11,8 +10,8 @@ import { countTokenRequest, findTokenByHash, touchToken } from './store.js'
 const TOKEN_SHAPE = /^tt_[0-9A-Za-z]{40,200}$/
 /** last_used_at is written at most once a minute per token, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000
-/** Per database (a process may serve more than one, as tests do), token id → when last_used_at was last written. */
-const lastTouched = new WeakMap<Db, Map<string, number>>()
+/** Per database (a process may serve more than one, as tests do) and token: when last_used_at was last written. */
+const lastTouched = new Map<string, number>()
 /** With TASKD_RATE_LIMIT=on: requests per token in a fixed one-minute window, counted in the database for all processes. */
 const REQUESTS_PER_MINUTE = 600
 const WINDOW_MS = 60_000
@@ -35,11 +34,10 @@ export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
       })
     }
   }
-  const touched = lastTouched.get(deps.db) ?? lastTouched.set(deps.db, new Map()).get(deps.db)!
-  const key = found.token.id
-  const last = touched.get(key) ?? 0
+  const key = `${deps.config.databaseUrl ?? deps.config.db}\u0000${found.token.id}`
+  const last = lastTouched.get(key) ?? 0
   if (now - last >= TOUCH_INTERVAL_MS || now < last) {
-    touched.set(key, now)
+    lastTouched.set(key, now)
     await touchToken(deps.db.q, found.token.id, isoAt(now))
   }
   // Full Access needs an owner or admin now, whatever the token row says (a demotion also rewrites the row).
