@@ -55,8 +55,12 @@ CREATE TABLE boards (
   next_key INTEGER NOT NULL DEFAULT 1,
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  -- In the trash since then (null: not trashed); deleted for good 30 days later (src/resources/boards/trash.ts).
+  trashed_at TEXT,
+  trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL
 );
+CREATE INDEX boards_trashed ON boards(trashed_at) WHERE trashed_at IS NOT NULL;
 
 -- Every key prefix a board has had, reserved for good: no other board may take it, also after the board is deleted, so a
 -- card key is never issued twice; a renamed board's old keys still find its cards (filter key = "OLD-3").
@@ -71,6 +75,8 @@ CREATE TABLE board_members (
   board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   created_at TEXT NOT NULL,
+  -- board admins (the creator first) change membership, rename, trash and restore the board
+  role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member')),
   PRIMARY KEY (board_id, user_id)
 ) WITHOUT ROWID;
 CREATE INDEX board_members_user ON board_members(user_id, board_id);

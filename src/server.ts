@@ -9,6 +9,7 @@ import { loadSecretBox } from './crypto.js'
 import { openDatabase } from './db/open.js'
 import type { Db } from './db/database.js'
 import type { Deps } from './deps.js'
+import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { issueToken } from './resources/tokens/service.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/service.js'
@@ -22,6 +23,7 @@ export interface Running {
   server: http.Server
   deps: Deps
   scheduler: OutboxScheduler
+  housekeeping: Housekeeping
   port: number
   setupToken?: string
   close(): Promise<void>
@@ -70,6 +72,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
   }
   scheduler.start()
+  const housekeeping = new Housekeeping(deps, logger.error)
+  housekeeping.start()
   print(`taskd listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`)
   let closing: Promise<void> | undefined
   const close = () =>
@@ -79,6 +83,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
       await Promise.all([
         scheduler.stop(SHUTDOWN_GRACE_MS),
+        housekeeping.stop(),
         new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()
@@ -90,5 +95,5 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       await closeDeliveryAgents()
       await db.close()
     })())
-  return { server, deps, scheduler, port, setupToken: setup?.token, close }
+  return { server, deps, scheduler, housekeeping, port, setupToken: setup?.token, close }
 }

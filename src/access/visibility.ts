@@ -1,37 +1,65 @@
-// "Load it if the caller may see it": a token sees only the boards its user is a member of, and what lives on them.
+// Who sees which board, and "load it if the caller may see it". Owners and admins see every board (also one with no
+// members); anyone else the boards they are a member of. A board in the trash, and everything on it, is out of sight
+// except through the board routes (get, the list with ?trashed=true, restore, delete).
 import type { Q } from '../db/database.js'
 import { firstOf, fixedQuery } from '../db/sql.js'
-import type { BoardsTable } from '../db/types.js'
+import type { BoardMembersTable, BoardsTable, UsersTable } from '../db/types.js'
 import { notFound } from '../errors.js'
-import type { Actor } from './roles.js'
+import { type Actor, isAdmin, isAdminRole } from './roles.js'
 
-/** Ids of the boards a user belongs to, as a subquery for visibility. */
+/** Whose sight counts: a request's user, or a subscription's creator. */
+export type Viewer = Pick<UsersTable, 'id' | 'role'>
+
+/** Ids of the boards a user is a member of (also ones in the trash), as a subquery. */
 export const memberBoardIds = (q: Q, userId: string) =>
   q.selectFrom('board_members').select('board_members.board_id').where('board_members.user_id', '=', userId)
 
-const memberBoard = fixedQuery((q: Q, id: string, userId: string) =>
+/** Ids of the boards a user sees (none in the trash), as a subquery. */
+export const visibleBoardIds = (q: Q, viewer: Viewer) =>
+  isAdminRole(viewer.role)
+    ? q.selectFrom('boards').select('boards.id as board_id').where('boards.trashed_at', 'is', null)
+    : q
+        .selectFrom('board_members')
+        .innerJoin('boards', 'boards.id', 'board_members.board_id')
+        .select('board_members.board_id')
+        .where('board_members.user_id', '=', viewer.id)
+        .where('boards.trashed_at', 'is', null)
+
+/** A board with the caller's role on it (null when not a member). */
+export type SeenBoard = BoardsTable & { my_role: BoardMembersTable['role'] | null }
+
+const boardWithRole = fixedQuery((q: Q, id: string, userId: string) =>
   q
     .selectFrom('boards')
-    .selectAll()
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('board_members').select('user_id').whereRef('board_members.board_id', '=', 'boards.id').where('board_members.user_id', '=', userId),
-      ),
-    ),
+    .leftJoin('board_members', (j) => j.onRef('board_members.board_id', '=', 'boards.id').on('board_members.user_id', '=', userId))
+    .selectAll('boards')
+    .select('board_members.role as my_role')
+    .where('boards.id', '=', id),
 )
 
-/** The board if the user is a member of it, in one query. */
-export const getMemberBoard = (q: Q, id: string, userId: string): Promise<BoardsTable | undefined> => firstOf(q, memberBoard(q, id, userId))
+const loadSeen = async (q: Q, actor: Actor, id: string): Promise<SeenBoard | undefined> => {
+  const board = await firstOf(q, boardWithRole(q, id, actor.user.id))
+  return board && (board.my_role !== null || isAdmin(actor)) ? board : undefined
+}
 
-/** The board if the actor is a member of it; otherwise 404, so other boards' existence never leaks. */
-export async function visibleBoard(q: Q, actor: Actor, boardId: string, what = 'board'): Promise<BoardsTable> {
-  const board = await getMemberBoard(q, boardId, actor.user.id)
+/** The board with the actor's board role if the actor sees it, also in the trash; 404 otherwise, so other boards' existence never leaks. */
+export async function boardInSight(q: Q, actor: Actor, id: string, what = 'board'): Promise<SeenBoard> {
+  const board = await loadSeen(q, actor, id)
   if (!board) throw notFound(what)
   return board
 }
 
-/** A record that lives on a board (list, card, tag, ...), if the actor may see that board; 404 otherwise. */
+/** The board if the actor sees it and it is not in the trash; 404 otherwise. */
+export async function visibleBoard(q: Q, actor: Actor, id: string, what = 'board'): Promise<SeenBoard> {
+  const board = await loadSeen(q, actor, id)
+  if (!board || board.trashed_at !== null) throw notFound(what)
+  return board
+}
+
+/** Whether the actor sees the board (not in the trash). */
+export const seesBoard = async (q: Q, actor: Actor, id: string): Promise<boolean> => (await loadSeen(q, actor, id))?.trashed_at === null
+
+/** A record that lives on a board (list, card, tag, ...), if the actor sees that board; 404 otherwise. */
 export async function visibleOnBoard<T extends { board_id: string }>(q: Q, actor: Actor, row: T | undefined, what: string): Promise<T> {
   if (!row) throw notFound(what)
   await visibleBoard(q, actor, row.board_id, what)

@@ -15,6 +15,15 @@ interface Migration {
   postgres: string
 }
 
+const BOARD_RIGHTS = `ALTER TABLE boards ADD COLUMN trashed_at TEXT;
+ALTER TABLE boards ADD COLUMN trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL;
+CREATE INDEX boards_trashed ON boards(trashed_at) WHERE trashed_at IS NOT NULL;
+ALTER TABLE board_members ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member'));
+UPDATE board_members SET role = 'admin' WHERE user_id = (SELECT created_by FROM boards WHERE boards.id = board_members.board_id);
+UPDATE board_members SET role = 'admin'
+ WHERE NOT EXISTS (SELECT 1 FROM board_members a WHERE a.board_id = board_members.board_id AND a.role = 'admin')
+   AND created_at = (SELECT min(f.created_at) FROM board_members f WHERE f.board_id = board_members.board_id);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -55,6 +64,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
     sqlite: '',
     postgres: `CREATE FUNCTION taskd_fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower($1 COLLATE "und-x-icu") $$;`,
   },
+  // 6: board roles and the board trash. The creator of each board becomes its admin; a board whose creator left gets its
+  // longest-standing member as admin, so every board with members keeps someone (besides owners and admins) to manage it.
+  { sqlite: BOARD_RIGHTS, postgres: BOARD_RIGHTS },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

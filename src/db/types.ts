@@ -49,6 +49,8 @@ export interface BoardsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  trashed_at: string | null
+  trashed_by: string | null
 }
 
 export interface KeyPrefixesTable {
@@ -61,6 +63,7 @@ export interface BoardMembersTable {
   board_id: string
   user_id: string
   created_at: string
+  role: 'admin' | 'member'
 }
 
 export interface ListsTable {

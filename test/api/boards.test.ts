@@ -57,7 +57,10 @@ runScenarios('boards', seededApp, [
     path: '/v1/boards?expand=lists,members',
     token: (c) => c.tokens.member.read,
     status: 200,
-    expect: (c: Fixture) => ({ totalItems: 1, items: [{ id: c.board.id, expand: { lists: [{}, {}, {}], members: [{}, {}, {}] } }] }),
+    expect: (c: Fixture) => ({
+      totalItems: 1,
+      items: [{ id: c.board.id, expand: { lists: [{}, {}, {}], members: [{ board_role: 'member' }, { board_role: 'member' }, { board_role: 'admin' }] } }],
+    }),
   },
   {
     name: 'unknown expand',
@@ -84,21 +87,41 @@ runScenarios('boards', seededApp, [
     expect: { error: { code: 'not_found' } },
   },
   {
-    name: 'update',
+    name: 'update by the board admin',
+    method: 'PATCH',
+    path: (c) => `/v1/boards/${c.board.id}`,
+    token: (c) => c.tokens.owner.write,
+    body: { name: 'Renamed' },
+    status: 200,
+    expect: { board: { name: 'Renamed', trashed: false, trashed_at: null } },
+  },
+  {
+    name: 'a board member (not admin) cannot rename',
     method: 'PATCH',
     path: (c) => `/v1/boards/${c.board.id}`,
     token: (c) => c.tokens.member.write,
     body: { name: 'Renamed' },
-    status: 200,
-    expect: { board: { name: 'Renamed' } },
+    status: 403,
+    expect: { error: { code: 'forbidden' } },
   },
   {
-    name: 'delete',
+    name: 'delete moves to the trash',
+    method: 'DELETE',
+    path: (c) => `/v1/boards/${c.board.id}`,
+    token: (c) => c.tokens.owner.write,
+    status: 204,
+    after: async (c) => {
+      const got = await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.read })
+      assert.equal(got.body.board.trashed, true)
+      assert.equal(got.body.board.trashed_at, new Date(c.t.clock.now()).toISOString())
+    },
+  },
+  {
+    name: 'a board member (not admin) cannot delete',
     method: 'DELETE',
     path: (c) => `/v1/boards/${c.board.id}`,
     token: (c) => c.tokens.member.write,
-    status: 204,
-    after: async (c) => assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.read })).status, 404),
+    status: 403,
   },
   {
     name: 'clone',
@@ -115,7 +138,14 @@ runScenarios('boards', seededApp, [
     path: (c) => `/v1/boards/${c.board.id}/members`,
     token: (c) => c.tokens.member.read,
     status: 200,
-    expect: { totalItems: 3 },
+    expect: (c: Fixture) => ({
+      totalItems: 3,
+      items: [
+        { id: c.admin.id, board_role: 'member' },
+        { id: c.member.id, board_role: 'member' },
+        { id: c.owner.id, board_role: 'admin' },
+      ],
+    }),
   },
   {
     name: 'members list with filter and sort',
@@ -166,13 +196,32 @@ runScenarios('boards', seededApp, [
     status: 403,
   },
   {
-    name: 'member adds outsider',
+    name: 'a board member (not admin) cannot add',
     method: 'POST',
     path: (c) => `/v1/boards/${c.board.id}/members`,
     token: (c) => c.tokens.member.write,
     body: (c: Fixture) => ({ user: c.outsider.id }),
+    status: 403,
+    expect: { error: { code: 'forbidden' } },
+  },
+  {
+    name: 'the board admin adds outsider',
+    method: 'POST',
+    path: (c) => `/v1/boards/${c.board.id}/members`,
+    token: (c) => c.tokens.owner.write,
+    body: (c: Fixture) => ({ user: c.outsider.id }),
     status: 201,
+    expect: (c: Fixture) => ({ user: { id: c.outsider.id, board_role: 'member' } }),
     after: async (c) => assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.outsider.read })).status, 200),
+  },
+  {
+    name: 'add with an unknown board role',
+    method: 'POST',
+    path: (c) => `/v1/boards/${c.board.id}/members`,
+    token: (c) => c.tokens.owner.write,
+    body: (c: Fixture) => ({ user: c.outsider.id, role: 'owner' }),
+    status: 422,
+    field: 'role',
   },
   {
     name: 'remove non-member',
@@ -433,7 +482,7 @@ test('two key prefix changes at once: every card ends on the prefix the board ha
       Array.from({ length: 180 }, (_, n) => [`k${n + 1}`, c.board.id, c.lists[0].id, n + 1, `LCH-${n + 1}`, n + 1, c.member.id]),
     )
     const [a, b] = await Promise.all(
-      ['AAA', 'BBB'].map((key_prefix) => c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix } })),
+      ['AAA', 'BBB'].map((key_prefix) => c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.owner.write, body: { key_prefix } })),
     )
     assert.equal(a.status, 200)
     assert.equal(b.status, 200)
@@ -478,7 +527,7 @@ test('card keys are unique in the workspace for good: prefixes clash nowhere, ar
     const tmp = await prefixOf({ name: 'Temp', key_prefix: 'TMP' })
     const first = await c.t.req('POST', '/v1/cards', { token, body: { board: tmp.id, title: 'x' } })
     assert.equal(first.body.card.key, 'TMP-1')
-    assert.equal((await c.t.req('DELETE', `/v1/boards/${tmp.id}`, { token })).status, 204)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${tmp.id}?permanent=true`, { token })).status, 204)
     await refused(await board({ name: 'Temp again', key_prefix: 'TMP' }), "a deleted board's prefix")
     assert.equal((await prefixOf({ name: 'Tmp' })).key_prefix, 'TMP2')
     // A renamed prefix keeps the old keys resolving, and stays the board's own.

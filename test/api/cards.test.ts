@@ -326,7 +326,7 @@ test('dates outside the years 0000-9999 (in UTC) are refused, so text order stay
   await c.t.close()
 })
 
-test('list deleted with move_to and board deleted: every card and list gets its event', async () => {
+test('list deleted with move_to and board deleted for good: every card and list gets its event', async () => {
   const c = await seededApp()
   const tok = c.tokens.member.write
   const ids = [(await card(c, { title: 'a' })).body.card.id, (await card(c, { title: 'b' })).body.card.id]
@@ -334,7 +334,7 @@ test('list deleted with move_to and board deleted: every card and list gets its 
   assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
   assert.equal(await count('card.moved'), 2)
   for (const id of ids) assert.equal((await c.t.req('GET', `/v1/cards/${id}`, { token: tok })).body.card.list, c.lists[1].id)
-  assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}`, { token: tok })).status, 204)
+  assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}?permanent=true`, { token: c.tokens.owner.write })).status, 204)
   assert.equal(await count('card.deleted'), 2)
   assert.equal(await count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
   await c.t.close()
@@ -344,7 +344,7 @@ test('a new key prefix renames every key (numbers kept) and announces each card'
   const c = await seededApp()
   const a = (await card(c, { title: 'a' })).body.card
   await card(c, { title: 'b' })
-  assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write, body: { key_prefix: 'NEW' } })).status, 200)
+  assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.owner.write, body: { key_prefix: 'NEW' } })).status, 200)
   assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
   const events = await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated'")
   assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [

@@ -15,8 +15,8 @@ sql.raw
     const ins = (q: string, ...v: unknown[]) => sql.raw.prepare(q).run(...v)
     for (let u = 1; u <= 30; u++) ins("INSERT INTO users VALUES (?, ?, ?, 'member', 'human', '2026-01-01')", `u${u}`, `u${u}@x`, `U${u}`)
     for (let b = 1; b <= 20; b++) {
-      ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01')", `b${b}`)
-      for (let u = 1; u <= 5; u++) ins("INSERT INTO board_members VALUES (?, ?, '2026-01-01')", `b${b}`, `u${((b + u) % 30) + 1}`)
+      ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01', NULL, NULL)", `b${b}`)
+      for (let u = 1; u <= 5; u++) ins("INSERT INTO board_members VALUES (?, ?, '2026-01-01', 'member')", `b${b}`, `u${((b + u) % 30) + 1}`)
       for (let l = 1; l <= 3; l++)
         ins("INSERT INTO lists VALUES (?, ?, 'L', ?, ?, '2026-01-01', '2026-01-01')", `b${b}l${l}`, `b${b}`, l, ['unstarted', 'started', 'completed'][l - 1])
       for (let t = 1; t <= 5; t++)
@@ -72,29 +72,35 @@ const cases: [string, Record<string, string>][] = [
   ['board + due sort', { board: 'b1', sort: 'due_date' }],
 ]
 
-for (const [name, params] of cases) {
-  test(`query plan: ${name} uses an index on cards`, () => {
-    const query = {
-      ...params,
-      trashed: params.trashed === 'true',
-      completed: params.completed === undefined ? undefined : params.completed === 'true',
-      archived: params.archived === undefined ? undefined : params.archived === 'true',
-      state: params.state?.split(',') as ListCategory[] | undefined,
-    }
-    const base = cardListQuery(sql.q, 'u2', query)
-    const { count, rows } = listQueries(
-      base,
-      CARD_LIST,
-      { page: 1, per_page: 50, sort: params.sort, filter: params.filter },
-      { anchored: Boolean(params.board || params.list) },
-    )
-    for (const q of [count, rows]) {
-      const c = q.compile()
-      const plan = sql.raw.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...c.parameters.map((p) => (p === true ? 1 : p === false ? 0 : p))) as {
-        detail: string
-      }[]
-      const scans = plan.map((p) => p.detail).filter((d) => /^SCAN cards\b/.test(d) && !/USING (COVERING )?INDEX/.test(d))
-      assert.deepEqual(scans, [], `${name}: full scan of cards in\n${plan.map((p) => p.detail).join('\n')}`)
-    }
-  })
-}
+// A member sees the boards they belong to, owners and admins every board: both shapes of the visibility subquery.
+const viewers = [
+  { id: 'u2', role: 'member' as const },
+  { id: 'u1', role: 'admin' as const },
+]
+for (const [name, params] of cases)
+  for (const viewer of viewers) {
+    test(`query plan: ${name} uses an index on cards (${viewer.role})`, () => {
+      const query = {
+        ...params,
+        trashed: params.trashed === 'true',
+        completed: params.completed === undefined ? undefined : params.completed === 'true',
+        archived: params.archived === undefined ? undefined : params.archived === 'true',
+        state: params.state?.split(',') as ListCategory[] | undefined,
+      }
+      const base = cardListQuery(sql.q, viewer, query)
+      const { count, rows } = listQueries(
+        base,
+        CARD_LIST,
+        { page: 1, per_page: 50, sort: params.sort, filter: params.filter },
+        { anchored: Boolean(params.board || params.list) },
+      )
+      for (const q of [count, rows]) {
+        const c = q.compile()
+        const plan = sql.raw.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...c.parameters.map((p) => (p === true ? 1 : p === false ? 0 : p))) as {
+          detail: string
+        }[]
+        const scans = plan.map((p) => p.detail).filter((d) => /^SCAN cards\b/.test(d) && !/USING (COVERING )?INDEX/.test(d))
+        assert.deepEqual(scans, [], `${name}: full scan of cards in\n${plan.map((p) => p.detail).join('\n')}`)
+      }
+    })
+  }

@@ -1,5 +1,5 @@
 // One migration set for both dialects: a database made at schema version 1 (the schema files as they were then, kept in
-// test/fixtures) and migrated ends exactly like a new one made from today's schema file.
+// test/fixtures) and migrated ends exactly like a new one made from today's schema file, with its data carried over.
 import assert from 'node:assert/strict'
 import Database from 'better-sqlite3'
 import crypto from 'node:crypto'
@@ -18,10 +18,30 @@ import { freshDatabase, testDialect } from '../helpers/database.js'
 const fixture = (name: string) => fs.readFileSync(path.resolve('test/fixtures', name), 'utf8')
 const squash = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
 
+// Data of a version-1 database, the same SQL on both dialects, for the steps that fill new columns.
+const T = (day: number) => `'2026-01-0${day}T00:00:00.000Z'`
+const V1_DATA = `
+INSERT INTO users (id, email, name, role, kind, created_at) VALUES
+  ('u1', 'a@x.test', 'A', 'owner', 'human', ${T(1)}), ('u2', 'b@x.test', 'B', 'member', 'human', ${T(1)}), ('u3', 'c@x.test', 'C', 'member', 'human', ${T(1)});
+INSERT INTO boards (id, name, description, key_prefix, next_key, created_by, created_at, updated_at) VALUES
+  ('b1', 'One', '', 'ONE', 1, 'u1', ${T(1)}, ${T(1)}), ('b2', 'Two', '', 'TWO', 1, 'u1', ${T(1)}, ${T(1)}), ('b3', 'Three', '', 'THR', 1, NULL, ${T(1)}, ${T(1)});
+INSERT INTO board_members (board_id, user_id, created_at) VALUES
+  ('b1', 'u1', ${T(1)}), ('b1', 'u2', ${T(2)}), ('b2', 'u3', ${T(3)}), ('b2', 'u2', ${T(2)}), ('b3', 'u3', ${T(1)});`
+/** Version 6: each board's creator is its admin; a board whose creator is not a member gets its longest-standing member. */
+const V6_ROLES = [
+  { board_id: 'b1', user_id: 'u1', role: 'admin' },
+  { board_id: 'b1', user_id: 'u2', role: 'member' },
+  { board_id: 'b2', user_id: 'u2', role: 'admin' },
+  { board_id: 'b2', user_id: 'u3', role: 'member' },
+  { board_id: 'b3', user_id: 'u3', role: 'admin' },
+]
+const roles = async (db: Db) =>
+  (await sql<Record<string, string>>`SELECT board_id, user_id, role FROM board_members ORDER BY board_id, user_id`.execute(db.q)).rows
+
 function sqliteSchema(file: string) {
   const raw = new Database(file, { readonly: true })
   try {
-    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]
     return {
       version: raw.pragma('user_version', { simple: true }),
       columns: Object.fromEntries(
@@ -48,9 +68,15 @@ test('SQLite: a version-1 database migrated has the same tables, columns and ind
     await openSqlite({ file: fresh, readWorkers: 0 }).close()
     const v1 = new Database(old)
     v1.exec(fixture('schema-v1.sql'))
+    v1.exec(V1_DATA)
     v1.pragma('user_version = 1')
     v1.close()
-    await openSqlite({ file: old, readWorkers: 0 }).close()
+    const migrated = openSqlite({ file: old, readWorkers: 0 })
+    try {
+      assert.deepEqual(await roles(migrated), V6_ROLES)
+    } finally {
+      await migrated.close()
+    }
     const a = sqliteSchema(fresh)
     const b = sqliteSchema(old)
     assert.equal(a.version, SCHEMA_VERSION)
@@ -91,6 +117,7 @@ test(
       await v1.connect()
       try {
         await v1.query(fixture('schema-v1.pg.sql'))
+        await v1.query(V1_DATA)
         await v1.query('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)')
       } finally {
         await v1.end()
@@ -102,6 +129,7 @@ test(
           const [sa, sb] = [await pgSchema(a), await pgSchema(b)]
           assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
           assert.deepEqual(sb, sa)
+          assert.deepEqual(await roles(b), V6_ROLES)
         } finally {
           await b.close()
         }

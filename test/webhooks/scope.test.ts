@@ -4,13 +4,13 @@ import { test } from 'node:test'
 import { createCard, createSub, webhookApp } from './fixtures.js'
 import { subscriptionsForEvent } from '../../src/events/store.js'
 
-test('deleting the only board of a subscription pauses it; it never widens to every board', async () => {
+test('deleting the only board of a subscription for good pauses it; it never widens to every board', async () => {
   const c = await webhookApp()
   try {
     const tok = c.tokens.member.write
     const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Temp' } })).body.board
     const sub = (await createSub(c, tok, { url: `${c.receiver.url}/ok`, boards: [other.id] })).webhook
-    assert.equal((await c.t.req('DELETE', `/v1/boards/${other.id}`, { token: tok })).status, 204)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${other.id}?permanent=true`, { token: c.tokens.owner.write })).status, 204)
     const after = (await c.t.req('GET', `/v1/webhooks/${sub.id}`, { token: tok })).body.webhook
     assert.equal(after.active, false)
     assert.deepEqual(await subscriptionsForEvent(c.t.deps.db.q, 'card.created', c.board.id), [])

@@ -16,6 +16,8 @@ export const boardView = (b: BoardsTable, creator: UserRef | null): BoardView =>
   created_by: creator,
   created: b.created_at,
   updated: b.updated_at,
+  trashed: b.trashed_at !== null,
+  trashed_at: b.trashed_at,
 })
 
 export async function boardViews(q: Q, rows: readonly BoardsTable[]): Promise<BoardView[]> {

@@ -5,10 +5,33 @@ import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { ListSchema } from '../lists/schema.js'
 import { TagSchema } from '../tags/schema.js'
-import { UserSchema } from '../users/schema.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
-import { AddMemberBody, BoardSchema, CloneBoardBody, CreateBoardBody, memberParams, UpdateBoardBody } from './schema.js'
-import { addMember, cloneBoard, createBoard, deleteBoard, getBoardFor, listBoards, listMembers, removeMember, updateBoard } from './service.js'
+import {
+  AddMemberBody,
+  boardListParams,
+  BoardMemberSchema,
+  BoardSchema,
+  CloneBoardBody,
+  CreateBoardBody,
+  deleteBoardQuery,
+  memberParams,
+  TRASH_DAYS,
+  UpdateBoardBody,
+  UpdateMemberBody,
+} from './schema.js'
+import {
+  addMember,
+  cloneBoard,
+  createBoard,
+  deleteBoard,
+  getBoardFor,
+  listBoards,
+  listMembers,
+  removeMember,
+  restoreBoard,
+  updateBoard,
+  updateMember,
+} from './service.js'
 
 const Board = envelope('board', BoardSchema)
 
@@ -19,13 +42,13 @@ export const boardRoutes = [
     operationId: 'listBoards',
     tag: 'Boards',
     access: 'read',
-    summary: "List the boards visible to the token's user",
-    query: listQuery(BOARD_LIST),
+    summary: "List the boards the token's user sees (owners and admins: every board); `trashed=true` lists the trash",
+    query: listQuery(BOARD_LIST).extend(boardListParams),
     responses: {
       200: {
         description: 'A page of boards',
         schema: pageSchema(
-          BoardSchema.extend({ expand: z.strictObject({ lists: z.array(ListSchema).optional(), members: z.array(UserSchema).optional() }).optional() }),
+          BoardSchema.extend({ expand: z.strictObject({ lists: z.array(ListSchema).optional(), members: z.array(BoardMemberSchema).optional() }).optional() }),
           'BoardPage',
         ),
       },
@@ -38,7 +61,7 @@ export const boardRoutes = [
     operationId: 'createBoard',
     tag: 'Boards',
     access: 'write',
-    summary: 'Create a board; without `lists` it gets To do, In progress and Done. The creator becomes a member.',
+    summary: 'Create a board; without `lists` it gets To do, In progress and Done. The creator becomes its first admin.',
     body: CreateBoardBody,
     responses: {
       201: { description: 'The board and its lists', schema: z.strictObject({ board: BoardSchema, lists: z.array(ListSchema) }).meta({ id: 'CreatedBoard' }) },
@@ -51,7 +74,7 @@ export const boardRoutes = [
     operationId: 'getBoard',
     tag: 'Boards',
     access: 'read',
-    summary: 'Get a board',
+    summary: 'Get a board (also one in the trash: see `trashed`)',
     params: idParam,
     responses: { 200: { description: 'The board', schema: Board } },
     handler: async ({ deps, actor, params }) => ({ status: 200, body: { board: await getBoardFor(deps, actor, params.id) } }),
@@ -62,9 +85,10 @@ export const boardRoutes = [
     operationId: 'updateBoard',
     tag: 'Boards',
     access: 'write',
-    summary: 'Update a board; a new key_prefix renames every card key',
+    summary: 'Update a board (board admins, workspace owners and admins); a new key_prefix renames every card key',
     params: idParam,
     body: UpdateBoardBody,
+    errors: [409],
     responses: { 200: { description: 'The board', schema: Board } },
     handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { board: await updateBoard(deps, actor, params.id, body) } }),
   }),
@@ -74,13 +98,29 @@ export const boardRoutes = [
     operationId: 'deleteBoard',
     tag: 'Boards',
     access: 'write',
-    summary: 'Delete a board with its lists, cards and tags',
+    summary: `Move a board to the trash for ${TRASH_DAYS} days (board admins, workspace owners and admins), or delete it for good with permanent=true (owners and admins)`,
+    description:
+      `A board in the trash is hidden with its lists, cards and tags (GET /v1/boards?trashed=true lists the trash) and nothing on it can change; ` +
+      `POST /v1/boards/{id}/restore brings it back as it was. ${TRASH_DAYS} days after trashed_at it is deleted for good, like permanent=true: ` +
+      'each card and list gets its card.deleted or list.deleted event, and subscriptions naming only this board are paused. Its key prefix stays reserved.',
     params: idParam,
-    responses: { 204: { description: 'Deleted' } },
-    handler: async ({ deps, actor, params }) => {
-      await deleteBoard(deps, actor, params.id)
+    query: deleteBoardQuery,
+    responses: { 204: { description: 'In the trash, or deleted' } },
+    handler: async ({ deps, actor, params, query }) => {
+      await deleteBoard(deps, actor, params.id, query.permanent)
       return { status: 204 }
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/boards/{id}/restore',
+    operationId: 'restoreBoard',
+    tag: 'Boards',
+    access: 'write',
+    summary: 'Take a board out of the trash (board admins, workspace owners and admins); one not in the trash is returned as it is',
+    params: idParam,
+    responses: { 200: { description: 'The board', schema: Board } },
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { board: await restoreBoard(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'post',
@@ -91,6 +131,7 @@ export const boardRoutes = [
     summary: "Clone a board's lists and tags (not its cards)",
     params: idParam,
     body: CloneBoardBody,
+    errors: [409],
     responses: {
       201: {
         description: 'The new board',
@@ -107,10 +148,10 @@ export const boardRoutes = [
     operationId: 'listBoardMembers',
     tag: 'Boards',
     access: 'read',
-    summary: "List a board's members",
+    summary: "List a board's members, each with their board_role",
     params: idParam,
     query: listQuery(MEMBER_LIST),
-    responses: { 200: { description: 'A page of users', schema: pageSchema(UserSchema, 'MemberPage') } },
+    responses: { 200: { description: 'A page of members', schema: pageSchema(BoardMemberSchema, 'MemberPage') } },
     handler: async ({ deps, actor, params, query }) => ({ status: 200, body: await listMembers(deps, actor, params.id, query) }),
   }),
   defineRoute({
@@ -119,12 +160,25 @@ export const boardRoutes = [
     operationId: 'addBoardMember',
     tag: 'Boards',
     access: 'write',
-    summary: 'Add a member (workspace owners/admins, or members of the board)',
+    summary: 'Add a member, as `member` unless `role` says `admin` (board admins, workspace owners and admins)',
     params: idParam,
     body: AddMemberBody,
     errors: [409],
-    responses: { 201: { description: 'The added user', schema: envelope('user', UserSchema) } },
-    handler: async ({ deps, actor, params, body }) => ({ status: 201, body: { user: await addMember(deps, actor, params.id, body.user) } }),
+    responses: { 201: { description: 'The added member', schema: envelope('user', BoardMemberSchema) } },
+    handler: async ({ deps, actor, params, body }) => ({ status: 201, body: { user: await addMember(deps, actor, params.id, body) } }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/boards/{id}/members/{user}',
+    operationId: 'updateBoardMember',
+    tag: 'Boards',
+    access: 'write',
+    summary: "Change a member's board role (board admins, workspace owners and admins); the last admin cannot become a member (409)",
+    params: memberParams,
+    body: UpdateMemberBody,
+    errors: [409],
+    responses: { 200: { description: 'The member', schema: envelope('user', BoardMemberSchema) } },
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { user: await updateMember(deps, actor, params.id, params.user, body) } }),
   }),
   defineRoute({
     method: 'delete',
@@ -132,8 +186,10 @@ export const boardRoutes = [
     operationId: 'removeBoardMember',
     tag: 'Boards',
     access: 'write',
-    summary: 'Remove a member; every token of theirs loses the board at once',
+    summary:
+      'Remove a member (board admins, workspace owners and admins), or leave (any member, with their own id); every token of theirs loses the board at once. The last admin cannot go (409).',
     params: memberParams,
+    errors: [409],
     responses: { 204: { description: 'Removed' } },
     handler: async ({ deps, actor, params }) => {
       await removeMember(deps, actor, params.id, params.user)

@@ -1,6 +1,7 @@
 // Boards: the record, bodies, and membership bodies.
 import { z } from 'zod'
-import { name, UserRef } from '../../http/schemas.js'
+import { name, queryBool, UserRef } from '../../http/schemas.js'
+import { UserSchema } from '../users/schema.js'
 
 export const BoardSchema = z
   .strictObject({
@@ -11,6 +12,8 @@ export const BoardSchema = z
     created_by: UserRef.nullable(),
     created: z.string(),
     updated: z.string(),
+    trashed: z.boolean().meta({ description: 'In the trash: hidden with all it holds, deleted for good 30 days after trashed_at unless restored.' }),
+    trashed_at: z.string().nullable(),
   })
   .meta({ id: 'Board' })
 export type BoardView = z.infer<typeof BoardSchema>
@@ -39,5 +42,21 @@ export const UpdateBoardBody = z
   .meta({ id: 'UpdateBoardBody' })
 export type UpdateBoardInput = z.infer<typeof UpdateBoardBody>
 export const CloneBoardBody = z.strictObject({ name: name.optional() }).meta({ id: 'CloneBoardBody' })
-export const AddMemberBody = z.strictObject({ user: z.string().min(1) }).meta({ id: 'AddBoardMemberBody' })
+
+/** How many days a board stays in the trash before it is deleted for good. */
+export const TRASH_DAYS = 30
+
+export const BoardRole = z
+  .enum(['admin', 'member'])
+  .meta({ description: "A board admin changes the board's members, renames, trashes and restores it; the creator is the first." })
+export type BoardRole = z.infer<typeof BoardRole>
+export const BoardMemberSchema = UserSchema.extend({ board_role: BoardRole }).meta({ id: 'BoardMember' })
+export const AddMemberBody = z.strictObject({ user: z.string().min(1), role: BoardRole.default('member') }).meta({ id: 'AddBoardMemberBody' })
+export const UpdateMemberBody = z.strictObject({ role: BoardRole }).meta({ id: 'UpdateBoardMemberBody' })
+export const boardListParams = {
+  trashed: queryBool.default(false).meta({ description: `Boards in the trash (deleted for good ${TRASH_DAYS} days after trashed_at) instead of the others.` }),
+}
+export const deleteBoardQuery = z.object({
+  permanent: queryBool.default(false).meta({ description: 'Delete for good at once, with everything on the board (workspace owners and admins only).' }),
+})
 export const memberParams = z.object({ id: z.string().min(1), user: z.string().min(1) })

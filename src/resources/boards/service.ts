@@ -1,6 +1,6 @@
 // Boards: create with default lists, list, update, delete, clone, and membership.
 import { type Actor, isAdmin } from '../../access/roles.js'
-import { visibleBoard } from '../../access/visibility.js'
+import { boardInSight, type SeenBoard, visibleBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { inChunks, type Q } from '../../db/database.js'
 import type { BoardsTable, ListsTable, UsersTable } from '../../db/types.js'
@@ -15,22 +15,28 @@ import { insertList, listsOfBoard, listsOfBoards } from '../lists/store.js'
 import { tagView } from '../tags/present.js'
 import { insertTag, tagsOfBoard } from '../tags/store.js'
 import { userView } from '../users/present.js'
-import { getUser } from '../users/store.js'
+import { firstOwner, getUser } from '../users/store.js'
 import { pauseSubscriptionsOfBoard } from '../webhooks/service.js'
 import { boardView, boardViews } from './present.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
-import type { BoardView, CreateBoardInput, UpdateBoardInput } from './schema.js'
+import { type BoardRole, type BoardView, type CreateBoardInput, TRASH_DAYS, type UpdateBoardInput } from './schema.js'
 import {
   addBoardMember,
   boardMembersQuery,
+  boardsTrashedBefore,
+  countBoardAdmins,
   deleteBoardRow,
   getBoard,
   insertBoard,
+  lockBoard,
+  memberRoles,
+  membersOfBoards,
   prefixesStartingWith,
   prefixHolder,
-  reservePrefix,
-  membersOfBoards,
   removeBoardMember,
+  reservePrefix,
+  setBoardTrashed,
+  setMemberRole,
   updateBoardRow,
   visibleBoardsQuery,
 } from './store.js'
@@ -78,7 +84,7 @@ async function reserveNewPrefix(q: Q, boardId: string, at: string, asked: string
   }
 }
 
-/** A new board row with a prefix of its own, and the caller as its first member. */
+/** A new board row with a prefix of its own, and the caller as its first member and admin. */
 async function insertNewBoard(
   q: Q,
   actor: Actor,
@@ -87,9 +93,19 @@ async function insertNewBoard(
 ): Promise<BoardsTable> {
   const id = newId()
   const key_prefix = await reserveNewPrefix(q, id, at, fields.key_prefix, fields.name)
-  const board: BoardsTable = { id, ...fields, key_prefix, next_key: 1, created_by: actor.user.id, created_at: at, updated_at: at }
+  const board: BoardsTable = {
+    id,
+    ...fields,
+    key_prefix,
+    next_key: 1,
+    created_by: actor.user.id,
+    created_at: at,
+    updated_at: at,
+    trashed_at: null,
+    trashed_by: null,
+  }
   await insertBoard(q, board)
-  await addBoardMember(q, board.id, actor.user.id, at)
+  await addBoardMember(q, board.id, actor.user.id, at, 'admin')
   return board
 }
 
@@ -118,15 +134,16 @@ export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
   })
 }
 
+/** A board the caller sees, also in the trash (which the board's own routes show). */
 export const getBoardFor = async (deps: Deps, actor: Actor, id: string) => {
   const { q } = deps.db
-  return (await boardViews(q, [await visibleBoard(q, actor, id)]))[0]
+  return (await boardViews(q, [await boardInSight(q, actor, id)]))[0]
 }
 
-/** The boards the caller is a member of; `expand=lists,members` inline their lists and members. */
-export function listBoards(deps: Deps, actor: Actor, params: ListParams) {
+/** The boards the caller sees (owners and admins: every board), in the trash or out of it; `expand=lists,members` inline their lists and members. */
+export function listBoards(deps: Deps, actor: Actor, params: ListParams & { trashed: boolean }) {
   const { q } = deps.db
-  return listPage(deps.db, visibleBoardsQuery(q, actor.user.id), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
+  return listPage(deps.db, visibleBoardsQuery(q, actor.user, params.trashed), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
     const views: (BoardView & { expand?: Record<string, unknown> })[] = (await boardViews(q, rows)).map((b) => (expand.size ? { ...b, expand: {} } : b))
     const ids = rows.map((r) => r.id)
     if (expand.has('lists')) {
@@ -135,16 +152,31 @@ export function listBoards(deps: Deps, actor: Actor, params: ListParams) {
     }
     if (expand.has('members')) {
       const members = await membersOfBoards(q, ids)
-      for (const v of views) v.expand!.members = members.filter((m) => m.board_id === v.id).map((m) => userView(m))
+      for (const v of views) v.expand!.members = members.filter((m) => m.board_id === v.id).map((m) => ({ ...userView(m), board_role: m.board_role }))
     }
     return views
   })
 }
 
+const inTrash = () => conflict('The board is in the trash; restore it first (POST /v1/boards/{id}/restore).')
+
+/**
+ * The board for a change of its own (its name or prefix, the trash, its members): workspace owners and admins may, and
+ * the board's admins; its other members get a 403. The board row is locked first, so changes that count its admins take
+ * turns. A board in the trash answers 409 unless `inTrashToo`.
+ */
+async function boardToManage(q: Q, actor: Actor, id: string, action: string, opts: { inTrashToo?: boolean } = {}): Promise<SeenBoard> {
+  await lockBoard(q, id)
+  const board = await boardInSight(q, actor, id)
+  if (!isAdmin(actor) && board.my_role !== 'admin') throw forbidden(`Only the board's admins and workspace owners and admins can ${action}.`)
+  if (board.trashed_at !== null && !opts.inTrashToo) throw inTrash()
+  return board
+}
+
 /** A new key prefix renames every card key: the board row first, then the cards a chunk per transaction, each announced. */
 export async function updateBoard(deps: Deps, actor: Actor, id: string, input: UpdateBoardInput) {
   const board = await deps.db.tx(async ({ q }) => {
-    const current = await visibleBoard(q, actor, id)
+    const current = await boardToManage(q, actor, id, 'rename a board or change its prefix')
     const at = isoAt(deps.clock.now())
     // A new prefix is reserved for this board for good; one of its own earlier prefixes may come back, and its current
     // one is always fine (a board from before reservations may share it with an older board).
@@ -163,28 +195,86 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
   return (await boardViews(deps.db.q, [board]))[0]
 }
 
-/** Receivers keep copies of cards and lists: each one gets its deletion event. The cards go a chunk per transaction. */
-export async function deleteBoard(deps: Deps, actor: Actor, id: string): Promise<void> {
+/**
+ * DELETE moves the board to the trash, where it and all it holds are out of sight until restored or, TRASH_DAYS later,
+ * deleted for good. `permanent` deletes it for good at once, which only workspace owners and admins may.
+ */
+export async function deleteBoard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
+  if (permanent) {
+    await boardInSight(deps.db.q, actor, id)
+    if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins can delete a board for good; without permanent=true it goes to the trash.')
+    await deleteForGood(deps, actor, id)
+    return
+  }
   await deps.db.tx(async ({ q }) => {
-    await visibleBoard(q, actor, id)
-    await pauseSubscriptionsOfBoard(deps, q, id)
+    const board = await boardToManage(q, actor, id, 'move a board to the trash', { inTrashToo: true })
+    if (board.trashed_at === null) await setBoardTrashed(q, id, { at: isoAt(deps.clock.now()), by: actor.user.id })
   })
-  await inChunks(deps.db, CARD_CHUNK, async (tx, size) => {
-    await visibleBoard(tx.q, actor, id)
-    return deleteCardsOfBoard(deps, tx, actor, id, size)
+}
+
+/** Takes a board out of the trash as it was; one not in the trash is returned unchanged. */
+export async function restoreBoard(deps: Deps, actor: Actor, id: string) {
+  const board = await deps.db.tx(async ({ q }) => {
+    const board = await boardToManage(q, actor, id, 'restore a board', { inTrashToo: true })
+    if (board.trashed_at !== null) await setBoardTrashed(q, id, null)
+    return (await getBoard(q, id))!
   })
+  return (await boardViews(deps.db.q, [board]))[0]
+}
+
+/**
+ * Deletes a board for good. Receivers keep copies of cards and lists: each one gets its deletion event, naming `actor`.
+ * The cards go a chunk per transaction, each under the board's lock; `still(board)` is asked again in each one (the
+ * purge stops when the board was restored meanwhile).
+ */
+async function deleteForGood(deps: Deps, actor: Actor, id: string, still: (board: BoardsTable) => boolean = () => true): Promise<void> {
+  const wanted = async (q: Q) => {
+    await lockBoard(q, id)
+    const board = await getBoard(q, id)
+    return board && still(board) ? board : undefined
+  }
+  await deps.db.tx(async ({ q }) => {
+    if (await wanted(q)) await pauseSubscriptionsOfBoard(deps, q, id)
+  })
+  await inChunks(deps.db, CARD_CHUNK, async (tx, size) => ((await wanted(tx.q)) ? deleteCardsOfBoard(deps, tx, actor, id, size) : 0))
   await deps.db.tx(async (tx) => {
-    const board = await visibleBoard(tx.q, actor, id)
+    const board = await wanted(tx.q)
+    if (!board) return
     while ((await deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)) === CARD_CHUNK);
     for (const list of await listsOfBoard(tx.q, id)) await emitEvent(deps, tx, { name: 'list.deleted', boardId: id, data: listEventData(list, board, actor) })
     await deleteBoardRow(tx.q, id)
   })
 }
 
-/** Copies a board's lists and tags (not its cards) into a new board the caller belongs to. */
+const DAY_MS = 24 * 3600_000
+/** Boards purged per pass; the next pass takes the rest. */
+const PURGE_BATCH = 20
+
+/**
+ * Deletes for good the boards that have been in the trash for TRASH_DAYS (src/housekeeping.ts runs it), a batch at a
+ * time until none is due or `stopping()`. The events name whoever put the board in the trash. Returns how many went.
+ */
+export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean = () => false): Promise<number> {
+  const cutoff = isoAt(deps.clock.now() - TRASH_DAYS * DAY_MS)
+  let purged = 0
+  for (;;) {
+    const due = await boardsTrashedBefore(deps.db.q, cutoff, PURGE_BATCH)
+    for (const board of due) {
+      if (stopping()) return purged
+      const user = (await getUser(deps.db.q, board.trashed_by ?? board.created_by ?? '')) ?? (await firstOwner(deps.db.q))
+      // Asked again before each chunk: a board restored meanwhile stays, and a shutdown does not wait for a big board.
+      await deleteForGood(deps, { user, tokenId: '', permission: 'full' }, board.id, (b) => !stopping() && b.trashed_at !== null && b.trashed_at <= cutoff)
+      purged++
+    }
+    if (due.length < PURGE_BATCH) return purged
+  }
+}
+
+/** Copies a board's lists and tags (not its cards) into a new board the caller belongs to as its admin. */
 export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?: string }) {
   return deps.db.tx(async ({ q }) => {
-    const source = await visibleBoard(q, actor, id)
+    const source = await boardInSight(q, actor, id)
+    if (source.trashed_at !== null) throw inTrash()
     const at = isoAt(deps.clock.now())
     const board = await insertNewBoard(q, actor, at, {
       name: input.name ?? `${source.name} (copy)`,
@@ -198,23 +288,18 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
   })
 }
 
-/** The members of a board the caller can see. */
+/** The members of a board the caller sees (also in the trash), each with their board role. */
 export async function listMembers(deps: Deps, actor: Actor, boardId: string, params: ListParams) {
   const { q } = deps.db
-  await visibleBoard(q, actor, boardId)
-  return listPage(deps.db, boardMembersQuery(q, boardId), MEMBER_LIST, params, async (rows: UsersTable[]) => rows.map(userView))
-}
-
-/** Membership changes: workspace owners/admins on any board, members with a write token on theirs. */
-async function boardForMembershipChange(q: Q, actor: Actor, boardId: string): Promise<BoardsTable> {
-  if (isAdmin(actor)) {
-    const board = await getBoard(q, boardId)
-    if (!board) throw notFound('board')
-    return board
-  }
-  const board = await visibleBoard(q, actor, boardId)
-  if (actor.permission === 'read') throw forbidden('This token is read only.')
-  return board
+  await boardInSight(q, actor, boardId)
+  return listPage(deps.db, boardMembersQuery(q, boardId), MEMBER_LIST, params, async (rows: UsersTable[]) => {
+    const roles = await memberRoles(
+      q,
+      boardId,
+      rows.map((r) => r.id),
+    )
+    return rows.map((r) => ({ ...userView(r), board_role: roles.get(r.id)! }))
+  })
 }
 
 // Email stays out of event data: receivers are outside the workspace and the catalog promises { id, name, kind }.
@@ -224,23 +309,54 @@ const memberEventData = (board: { id: string; name: string }, user: UsersTable, 
   actor: { id: actor.user.id, name: actor.user.name },
 })
 
-export function addMember(deps: Deps, actor: Actor, boardId: string, userId: string) {
+const lastAdmin = () => conflict("The board's last admin cannot leave, be removed or become a member; make another member admin first.")
+
+/** True when `userId` is the board's only admin (the board row is locked by boardToManage, so the count holds). */
+const isLastAdmin = async (q: Q, boardId: string, role: BoardRole | undefined) => role === 'admin' && (await countBoardAdmins(q, boardId)) === 1
+
+export function addMember(deps: Deps, actor: Actor, boardId: string, input: { user: string; role: BoardRole }) {
   return deps.db.tx(async (tx) => {
-    const board = await boardForMembershipChange(tx.q, actor, boardId)
-    const user = await getUser(tx.q, userId)
+    const board = await boardToManage(tx.q, actor, boardId, 'add members')
+    const user = await getUser(tx.q, input.user)
     if (!user) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
     // Decided by the insert itself, so of two requests at once only one adds the member and announces it.
-    if (!(await addBoardMember(tx.q, boardId, userId, isoAt(deps.clock.now())))) throw conflict('The user is already a member of this board.')
+    if (!(await addBoardMember(tx.q, boardId, user.id, isoAt(deps.clock.now()), input.role))) throw conflict('The user is already a member of this board.')
     await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
-    return userView(user)
+    return { ...userView(user), board_role: input.role }
   })
 }
 
+/** Makes a member admin or member of the board; the last admin stays admin. */
+export function updateMember(deps: Deps, actor: Actor, boardId: string, userId: string, input: { role: BoardRole }) {
+  return deps.db.tx(async ({ q }) => {
+    await boardToManage(q, actor, boardId, "change members' roles")
+    const user = await getUser(q, userId)
+    const role = user && (await memberRoles(q, boardId, [user.id])).get(user.id)
+    if (!user || !role) throw notFound('board member')
+    if (input.role === 'member' && (await isLastAdmin(q, boardId, role))) throw lastAdmin()
+    await setMemberRole(q, boardId, user.id, input.role)
+    return { ...userView(user), board_role: input.role }
+  })
+}
+
+/** Board admins (and workspace owners and admins) remove members; any member may leave. The last admin stays. */
 export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: string): Promise<void> {
   return deps.db.tx(async (tx) => {
-    const board = await boardForMembershipChange(tx.q, actor, boardId)
+    const leaving = userId === actor.user.id
+    const board = leaving ? await lockedInSight(tx.q, actor, boardId) : await boardToManage(tx.q, actor, boardId, 'remove other members')
     const user = await getUser(tx.q, userId)
-    if (!user || !(await removeBoardMember(tx.q, boardId, userId))) throw notFound('board member')
+    const role = user && (await memberRoles(tx.q, boardId, [user.id])).get(user.id)
+    if (!user || !role) throw notFound('board member')
+    if (await isLastAdmin(tx.q, boardId, role)) throw lastAdmin()
+    if (!(await removeBoardMember(tx.q, boardId, userId))) throw notFound('board member')
     await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, user, actor) })
   })
+}
+
+/** Leaving needs no right beyond seeing the board, but is a membership change all the same: locked, and not in the trash. */
+async function lockedInSight(q: Q, actor: Actor, id: string): Promise<SeenBoard> {
+  await lockBoard(q, id)
+  const board = await boardInSight(q, actor, id)
+  if (board.trashed_at !== null) throw inTrash()
+  return board
 }

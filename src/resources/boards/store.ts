@@ -1,9 +1,10 @@
 // Board and membership queries.
-import { memberBoardIds } from '../../access/visibility.js'
+import { memberBoardIds, visibleBoardIds, type Viewer } from '../../access/visibility.js'
+import { isAdminRole } from '../../access/roles.js'
 import type { Q } from '../../db/database.js'
 import { lockRows } from '../../db/dialect.js'
 import { rowsByIds } from '../../db/sql.js'
-import type { BoardsTable } from '../../db/types.js'
+import type { BoardMembersTable, BoardsTable } from '../../db/types.js'
 
 export const getBoard = (q: Q, id: string) => q.selectFrom('boards').selectAll().where('id', '=', id).executeTakeFirst()
 export const getBoards = (q: Q, ids: readonly string[]) => rowsByIds(q, 'boards', ids)
@@ -11,11 +12,23 @@ export const insertBoard = (q: Q, row: BoardsTable) => q.insertInto('boards').va
 export const updateBoardRow = (q: Q, id: string, set: Partial<BoardsTable>) => q.updateTable('boards').set(set).where('id', '=', id).execute()
 export const deleteBoardRow = (q: Q, id: string) => q.deleteFrom('boards').where('id', '=', id).execute()
 
+export const setBoardTrashed = (q: Q, id: string, trashed: { at: string; by: string } | null) =>
+  q
+    .updateTable('boards')
+    .set({ trashed_at: trashed?.at ?? null, trashed_by: trashed?.by ?? null })
+    .where('id', '=', id)
+    .execute()
+/** Boards put in the trash at or before `at`, oldest first. */
+export const boardsTrashedBefore = (q: Q, at: string, limit: number) =>
+  q.selectFrom('boards').selectAll().where('trashed_at', '<=', at).orderBy('trashed_at').limit(limit).execute()
+
+type BoardRole = BoardMembersTable['role']
+
 /** Adds a membership; false when it already existed (also when a concurrent request added it first). */
-export const addBoardMember = async (q: Q, boardId: string, userId: string, at: string): Promise<boolean> => {
+export const addBoardMember = async (q: Q, boardId: string, userId: string, at: string, role: BoardRole): Promise<boolean> => {
   const [r] = await q
     .insertInto('board_members')
-    .values({ board_id: boardId, user_id: userId, created_at: at })
+    .values({ board_id: boardId, user_id: userId, created_at: at, role })
     .onConflict((oc) => oc.doNothing())
     .execute()
   return Number(r?.numInsertedOrUpdatedRows ?? 0) > 0
@@ -26,12 +39,50 @@ export const removeBoardMember = async (q: Q, boardId: string, userId: string): 
   return Number(r?.numDeletedRows ?? 0) > 0
 }
 
-/** Base queries of the list routes (filters and paging are added on top): the boards a user belongs to, and a board's members. */
-export const visibleBoardsQuery = (q: Q, userId: string) => q.selectFrom('boards').where('boards.id', 'in', memberBoardIds(q, userId))
+/** Changes a member's board role; false when the user is not a member. */
+export const setMemberRole = async (q: Q, boardId: string, userId: string, role: BoardRole): Promise<boolean> => {
+  const [r] = await q.updateTable('board_members').set({ role }).where('board_id', '=', boardId).where('user_id', '=', userId).execute()
+  return Number(r?.numUpdatedRows ?? 0) > 0
+}
+/** How many admins a board has. */
+export const countBoardAdmins = async (q: Q, boardId: string): Promise<number> =>
+  Number(
+    (
+      await q
+        .selectFrom('board_members')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('board_id', '=', boardId)
+        .where('role', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
+/** The board roles of these users on one board, in one query. */
+export const memberRoles = async (q: Q, boardId: string, userIds: readonly string[]): Promise<Map<string, BoardRole>> =>
+  new Map(
+    userIds.length === 0
+      ? []
+      : (
+          await q
+            .selectFrom('board_members')
+            .select(['user_id', 'role'])
+            .where('board_id', '=', boardId)
+            .where('user_id', 'in', [...userIds])
+            .execute()
+        ).map((r) => [r.user_id, r.role]),
+  )
+
+/**
+ * Base queries of the list routes (filters and paging are added on top): the boards a user sees, in the trash or out of
+ * it (owners and admins every board, others the boards they are a member of), and a board's members.
+ */
+export const visibleBoardsQuery = (q: Q, viewer: Viewer, trashed: boolean) => {
+  const query = q.selectFrom('boards').where('boards.trashed_at', trashed ? 'is not' : 'is', null)
+  return isAdminRole(viewer.role) ? query : query.where('boards.id', 'in', memberBoardIds(q, viewer.id))
+}
 export const boardMembersQuery = (q: Q, boardId: string) =>
   q.selectFrom('users').where('users.id', 'in', q.selectFrom('board_members').select('user_id').where('board_id', '=', boardId))
 
-/** The members of a page of boards, in one query. */
+/** The members of a page of boards, by name, in one query. */
 export const membersOfBoards = async (q: Q, ids: readonly string[]) =>
   ids.length === 0
     ? []
@@ -39,12 +90,14 @@ export const membersOfBoards = async (q: Q, ids: readonly string[]) =>
         .selectFrom('board_members')
         .innerJoin('users', 'users.id', 'board_members.user_id')
         .selectAll('users')
-        .select('board_members.board_id')
+        .select(['board_members.board_id', 'board_members.role as board_role'])
         .where('board_members.board_id', 'in', [...ids])
+        .orderBy('users.name')
+        .orderBy('users.id')
         .execute()
 
-/** For each of these users, the boards they share with `viewerId`. */
-export const boardsSharedWith = async (q: Q, userIds: readonly string[], viewerId: string) =>
+/** For each of these users, the boards they are a member of that `viewer` sees. */
+export const boardsSharedWith = async (q: Q, userIds: readonly string[], viewer: Viewer) =>
   userIds.length === 0
     ? []
     : q
@@ -53,7 +106,7 @@ export const boardsSharedWith = async (q: Q, userIds: readonly string[], viewerI
         .selectAll('boards')
         .select('board_members.user_id')
         .where('board_members.user_id', 'in', [...userIds])
-        .where('boards.id', 'in', memberBoardIds(q, viewerId))
+        .where('boards.id', 'in', visibleBoardIds(q, viewer))
         .orderBy('boards.name')
         .execute()
 

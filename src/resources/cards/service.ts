@@ -1,7 +1,7 @@
 // Cards: list, create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
 // The `…In` functions run inside a transaction their caller holds (bulk routes, cascades of lists and boards).
 import type { Actor } from '../../access/roles.js'
-import { getMemberBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
+import { seesBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import { distinctPosition } from '../../db/positions.js'
@@ -51,7 +51,7 @@ export const cardToChange = async (q: Q, actor: Actor, id: string): Promise<Card
 /** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
 export function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
   const { q } = deps.db
-  return listPage(deps.db, cardListQuery(q, actor.user.id, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
+  return listPage(deps.db, cardListQuery(q, actor.user, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
     anchored: Boolean(params.board || params.list),
   })
 }
@@ -238,7 +238,7 @@ export async function moveCardIn(deps: Deps, tx: Tx, actor: Actor, id: string, i
   const card = await cardToChange(tx.q, actor, id)
   const found = await getList(tx.q, input.list)
   // A list on a board the caller cannot see answers like an unknown one, so its existence does not leak.
-  const list = found && (await getMemberBoard(tx.q, found.board_id, actor.user.id)) ? found : undefined
+  const list = found && (await seesBoard(tx.q, actor, found.board_id)) ? found : undefined
   const boardId = input.board ?? list?.board_id ?? card.board_id
   if (!list || list.board_id !== boardId) throw invalid([{ path: 'list', message: input.board ? 'No such list on the target board.' : 'No such list.' }])
   return applyChange(deps, tx, actor, card, { list: input.list, position: input.position, board: boardId })

@@ -1,6 +1,6 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import type { ExpressionBuilder } from 'kysely'
-import { memberBoardIds } from '../../access/visibility.js'
+import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate } from '../../db/dialect.js'
 import { firstOf, fixedQuery } from '../../db/sql.js'
@@ -153,10 +153,11 @@ export interface CardListParams {
 }
 
 /** The visible cards matching the list parameters, before `filter`, sort and paging. */
-export function cardListQuery(q: Q, me: string, query: CardListParams) {
+export function cardListQuery(q: Q, viewer: Viewer, query: CardListParams) {
+  const me = viewer.id
   let base = q
     .selectFrom('cards')
-    .where('cards.board_id', 'in', memberBoardIds(q, me))
+    .where('cards.board_id', 'in', visibleBoardIds(q, viewer))
     .where('cards.trashed', '=', query.trashed ? 1 : 0)
   if (query.board) base = base.where('cards.board_id', '=', query.board)
   if (query.list) base = base.where('cards.list_id', '=', query.list)

@@ -28,7 +28,7 @@ export function listLists(deps: Deps, actor: Actor, params: ListParams & { board
   const { q } = deps.db
   return listPage(
     deps.db,
-    visibleListsQuery(q, actor.user.id, params.board),
+    visibleListsQuery(q, actor.user, params.board),
     LIST_LIST,
     params,
     async (rows: ListsTable[], expand) => expandBoard(q, rows.map(listView), expand),

@@ -1,5 +1,5 @@
 // List queries.
-import { memberBoardIds } from '../../access/visibility.js'
+import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { firstOf, fixedQuery, rowsByIds, rowsOf } from '../../db/sql.js'
 import type { ListsTable } from '../../db/types.js'
@@ -24,8 +24,8 @@ export const listsOfBoards = async (q: Q, ids: readonly string[]): Promise<Lists
         .orderBy('position')
         .execute()
 
-/** Base query of the list route: the lists of the boards a user belongs to, optionally of one board. */
-export function visibleListsQuery(q: Q, userId: string, boardId?: string) {
-  const query = q.selectFrom('lists').where('lists.board_id', 'in', memberBoardIds(q, userId))
+/** Base query of the list route: the lists of the boards a user sees, optionally of one board. */
+export function visibleListsQuery(q: Q, viewer: Viewer, boardId?: string) {
+  const query = q.selectFrom('lists').where('lists.board_id', 'in', visibleBoardIds(q, viewer))
   return boardId ? query.where('lists.board_id', '=', boardId) : query
 }

@@ -25,7 +25,7 @@ export function listTags(deps: Deps, actor: Actor, params: ListParams & { board?
   const { q } = deps.db
   return listPage(
     deps.db,
-    visibleTagsQuery(q, actor.user.id, params.board),
+    visibleTagsQuery(q, actor.user, params.board),
     TAG_LIST,
     params,
     (rows: TagsTable[], expand) => expandBoard(q, rows.map(tagView), expand),

@@ -1,5 +1,5 @@
 // Tag queries; names are unique per board, case-insensitively.
-import { memberBoardIds } from '../../access/visibility.js'
+import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { TagsTable } from '../../db/types.js'
@@ -22,8 +22,8 @@ export const updateTagRow = (q: Q, id: string, set: Partial<TagsTable>) => q.upd
 export const deleteTagRow = async (q: Q, id: string): Promise<boolean> =>
   Number((await q.deleteFrom('tags').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
 
-/** Base query of the tag route: the tags of the boards a user belongs to, optionally of one board. */
-export function visibleTagsQuery(q: Q, userId: string, boardId?: string) {
-  const query = q.selectFrom('tags').where('tags.board_id', 'in', memberBoardIds(q, userId))
+/** Base query of the tag route: the tags of the boards a user sees, optionally of one board. */
+export function visibleTagsQuery(q: Q, viewer: Viewer, boardId?: string) {
+  const query = q.selectFrom('tags').where('tags.board_id', 'in', visibleBoardIds(q, viewer))
   return boardId ? query.where('tags.board_id', '=', boardId) : query
 }

@@ -47,7 +47,7 @@ export function listUsers(deps: Deps, actor: Actor, params: ListParams) {
     const shared = await boardsSharedWith(
       q,
       rows.map((r) => r.id),
-      actor.user.id,
+      actor.user,
     )
     const views = new Map((await boardViews(q, shared)).map((b) => [b.id, b]))
     return rows.map((r) => ({ ...userView(r), expand: { boards: shared.filter((b) => b.user_id === r.id).map((b) => views.get(b.id)!) } }))

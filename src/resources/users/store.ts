@@ -27,6 +27,9 @@ export const countUsers = async (q: Q): Promise<number> =>
 /** The owners, locked until the transaction ends (see forUpdate): two demotions at once cannot both see another owner left. */
 export const countOwners = async (q: Q): Promise<number> =>
   (await forUpdate(q, q.selectFrom('users').select('id').where('role', '=', 'owner')).execute()).length
+/** The longest-standing owner (there is always one). */
+export const firstOwner = async (q: Q): Promise<UsersTable> =>
+  q.selectFrom('users').selectAll().where('role', '=', 'owner').orderBy('created_at').orderBy('id').limit(1).executeTakeFirstOrThrow()
 
 export const getWorkspace = (q: Q) => q.selectFrom('workspace').selectAll().executeTakeFirst()
 export const insertWorkspace = (q: Q, row: { id: string; name: string; created_at: string }) =>

@@ -88,6 +88,6 @@ export async function listSamples(deps: Deps, actor: Actor, event: string | unde
   if (event !== undefined && !isEventName(event))
     throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${EVENT_NAMES.join(', ')}.` }])
   // Events of no board (audit) are workspace-wide, which only owners and admins may see.
-  const rows = await recentEvents(deps.db.q, actor.user.id, isAdmin(actor), event, SAMPLES_SHOWN)
+  const rows = await recentEvents(deps.db.q, actor.user, event, SAMPLES_SHOWN)
   return rows.map((e) => ({ id: e.id, event: e.name, timestamp: e.created_at, data: JSON.parse(e.data) as Record<string, unknown> }))
 }

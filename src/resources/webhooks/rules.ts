@@ -1,6 +1,6 @@
 // Save-time rules of outgoing subscriptions: URL, events, static headers, authentication (with write-only merge) and boards.
 import { isAdminRole } from '../../access/roles.js'
-import { memberBoardIds } from '../../access/visibility.js'
+import { visibleBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { UsersTable } from '../../db/types.js'
 import { isAvailable } from '../../events/catalog.js'
@@ -9,7 +9,6 @@ import type { ErrorDetail } from '../../errors.js'
 import type { AuthCredentials, AuthType } from '../../webhooks/credentials.js'
 import { headerNameProblem, headerValueProblem, sensitiveStaticValues } from '../../webhooks/headers.js'
 import { checkTargetAtSave, checkWebhookUrl } from '../../webhooks/url-safety.js'
-import { getBoards } from '../boards/store.js'
 
 export async function urlProblems(url: string, allowPrivate: boolean): Promise<ErrorDetail[]> {
   const syntax = checkWebhookUrl(url)
@@ -156,13 +155,14 @@ export async function boardProblems(q: Q, creator: UsersTable, boards: readonly 
       : [{ path: 'boards', message: 'Members must name at least one board they belong to; an empty list (whole workspace) is for owners and admins.' }]
   }
   const known = new Set(
-    isAdminRole(creator.role)
-      ? (await getBoards(q, boards)).map((b) => b.id)
-      : (
-          await memberBoardIds(q, creator.id)
-            .where('board_members.board_id', 'in', [...new Set(boards)])
-            .execute()
-        ).map((r) => r.board_id),
+    (
+      await q
+        .selectFrom('boards')
+        .select('id')
+        .where('id', 'in', [...new Set(boards)])
+        .where('id', 'in', visibleBoardIds(q, creator))
+        .execute()
+    ).map((r) => r.id),
   )
   const details: ErrorDetail[] = []
   boards.forEach((id, i) => {

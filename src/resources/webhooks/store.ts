@@ -1,6 +1,7 @@
 // Subscription queries: rows and their boards, pausing by board, and the events a sample is taken from.
 import { sql as rawSql } from 'kysely'
-import { memberBoardIds } from '../../access/visibility.js'
+import { isAdminRole } from '../../access/roles.js'
+import { memberBoardIds, visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { EventsTable, WebhooksTable } from '../../db/types.js'
 
@@ -43,12 +44,12 @@ export function newestEvent(q: Q, names: readonly string[], boards: readonly str
   return query.orderBy('seq', 'desc').limit(1).executeTakeFirst()
 }
 
-/** Recent events of the boards a user belongs to (and, with `workspaceWide`, events of no board), newest first. */
-export function recentEvents(q: Q, userId: string, workspaceWide: boolean, event: string | undefined, limit: number): Promise<EventsTable[]> {
+/** Recent events of the boards a user sees (and, for owners and admins, events of no board), newest first. */
+export function recentEvents(q: Q, viewer: Viewer, event: string | undefined, limit: number): Promise<EventsTable[]> {
   let query = q
     .selectFrom('events')
     .selectAll()
-    .where((eb) => eb.or([eb('board_id', 'in', memberBoardIds(q, userId)), ...(workspaceWide ? [eb('board_id', 'is', null)] : [])]))
+    .where((eb) => eb.or([eb('board_id', 'in', visibleBoardIds(q, viewer)), ...(isAdminRole(viewer.role) ? [eb('board_id', 'is', null)] : [])]))
   if (event !== undefined) query = query.where('name', '=', event)
   return query.orderBy('seq', 'desc').limit(limit).execute()
 }

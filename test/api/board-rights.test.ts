@@ -1,0 +1,262 @@
+// Board rights (issue 9, class 5): board roles, who manages a board, the last board admin, owners and admins on every
+// board, and the board trash (restore, permanent delete, the purge after 30 days).
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { seededApp } from '../helpers/app.js'
+import { dbAll, dbRun } from '../helpers/db.js'
+import { assertErrorShape } from '../helpers/scenarios.js'
+import { Housekeeping } from '../../src/housekeeping.js'
+
+type Fixture = Awaited<ReturnType<typeof seededApp>>
+const DAY = 24 * 3600_000
+
+const members = async (c: Fixture, board: string) =>
+  Object.fromEntries(
+    ((await c.t.req('GET', `/v1/boards/${board}/members`, { token: c.tokens.owner.read })).body.items as { id: string; board_role: string }[]).map((m) => [
+      m.id,
+      m.board_role,
+    ]),
+  )
+
+const refused = (r: { status: number; body: any; text: string }, status: number, what: string) => {
+  assert.equal(r.status, status, `${what}: ${r.text}`)
+  assertErrorShape(r.body)
+}
+
+test('a board member who is not its admin cannot remove others (the creator, the owner), add, rename or trash; they may leave', async () => {
+  const c = await seededApp()
+  try {
+    const tok = c.tokens.member.write
+    const b = c.board.id
+    assert.deepEqual(await members(c, b), { [c.owner.id]: 'admin', [c.admin.id]: 'member', [c.member.id]: 'member' }, 'the creator is admin')
+    refused(await c.t.req('DELETE', `/v1/boards/${b}/members/${c.owner.id}`, { token: tok }), 403, 'removing the creator and workspace owner')
+    refused(await c.t.req('DELETE', `/v1/boards/${b}/members/${c.admin.id}`, { token: tok }), 403, 'removing another member')
+    refused(await c.t.req('POST', `/v1/boards/${b}/members`, { token: tok, body: { user: c.outsider.id } }), 403, 'adding')
+    refused(await c.t.req('PATCH', `/v1/boards/${b}/members/${c.member.id}`, { token: tok, body: { role: 'admin' } }), 403, 'making oneself admin')
+    refused(await c.t.req('PATCH', `/v1/boards/${b}`, { token: tok, body: { name: 'Mine now' } }), 403, 'renaming')
+    refused(await c.t.req('PATCH', `/v1/boards/${b}`, { token: tok, body: { key_prefix: 'MINE' } }), 403, 'changing the prefix')
+    refused(await c.t.req('DELETE', `/v1/boards/${b}`, { token: tok }), 403, 'trashing')
+    refused(await c.t.req('DELETE', `/v1/boards/${b}?permanent=true`, { token: tok }), 403, 'deleting for good')
+    assert.deepEqual(await members(c, b), { [c.owner.id]: 'admin', [c.admin.id]: 'member', [c.member.id]: 'member' }, 'nothing changed')
+    // Working on the board's content stays open to every member with a write token.
+    assert.equal((await c.t.req('POST', '/v1/cards', { token: tok, body: { board: b, title: 'still works' } })).status, 201)
+    assert.equal((await c.t.req('POST', `/v1/boards/${b}/clone`, { token: tok, body: { name: 'My copy' } })).status, 201)
+    // Leaving needs no right.
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}/members/${c.member.id}`, { token: tok })).status, 204)
+    assert.equal((await c.t.req('GET', `/v1/boards/${b}`, { token: tok })).status, 404)
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('board admins manage their board; the last board admin cannot leave, be removed or become a member', async () => {
+  const c = await seededApp()
+  try {
+    const b = c.board.id
+    const mine = (await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Member board' } })).body.board.id as string
+    const tok = c.tokens.member.write // the creator, so the board's admin, though only a member of the workspace
+    assert.deepEqual(await members(c, mine), { [c.member.id]: 'admin' })
+    for (const [what, r] of [
+      ['leaving', await c.t.req('DELETE', `/v1/boards/${mine}/members/${c.member.id}`, { token: tok })],
+      ['removed by the workspace owner', await c.t.req('DELETE', `/v1/boards/${mine}/members/${c.member.id}`, { token: c.tokens.owner.write })],
+      ['demoted by itself', await c.t.req('PATCH', `/v1/boards/${mine}/members/${c.member.id}`, { token: tok, body: { role: 'member' } })],
+      [
+        'demoted by a workspace admin',
+        await c.t.req('PATCH', `/v1/boards/${mine}/members/${c.member.id}`, { token: c.tokens.admin.write, body: { role: 'member' } }),
+      ],
+    ] as const) {
+      refused(r, 409, `the last admin ${what}`)
+      assert.match(r.body.error.message, /last admin/)
+    }
+    // The board admin adds, promotes, renames; then the first admin may go.
+    const added = await c.t.req('POST', `/v1/boards/${mine}/members`, { token: tok, body: { user: c.outsider.id, role: 'admin' } })
+    assert.equal(added.status, 201, added.text)
+    assert.equal(added.body.user.board_role, 'admin')
+    const patched = await c.t.req('PATCH', `/v1/boards/${mine}/members/${c.admin.id}`, { token: tok, body: { role: 'admin' } })
+    refused(patched, 404, 'a role for a non-member')
+    assert.equal((await c.t.req('PATCH', `/v1/boards/${mine}`, { token: tok, body: { name: 'Renamed by its admin' } })).status, 200)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${mine}/members/${c.member.id}`, { token: tok })).status, 204)
+    assert.deepEqual(await members(c, mine), { [c.outsider.id]: 'admin' })
+    refused(
+      await c.t.req('PATCH', `/v1/boards/${mine}/members/${c.outsider.id}`, { token: c.tokens.outsider.write, body: { role: 'bogus' } }),
+      422,
+      'an unknown role',
+    )
+    // On the seeded board the owner is the only board admin: a workspace admin makes a member admin, then demotes the owner.
+    const promoted = await c.t.req('PATCH', `/v1/boards/${b}/members/${c.member.id}`, { token: c.tokens.admin.write, body: { role: 'admin' } })
+    assert.equal(promoted.status, 200, promoted.text)
+    assert.equal(promoted.body.user.board_role, 'admin')
+    assert.equal((await c.t.req('PATCH', `/v1/boards/${b}/members/${c.owner.id}`, { token: c.tokens.member.write, body: { role: 'member' } })).status, 200)
+    assert.deepEqual(await members(c, b), { [c.owner.id]: 'member', [c.admin.id]: 'member', [c.member.id]: 'admin' })
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('two board admins leaving at once: one of them stays', async () => {
+  const c = await seededApp()
+  try {
+    const b = c.board.id
+    assert.equal((await c.t.req('PATCH', `/v1/boards/${b}/members/${c.member.id}`, { token: c.tokens.owner.write, body: { role: 'admin' } })).status, 200)
+    const [a, m] = await Promise.all([
+      c.t.req('DELETE', `/v1/boards/${b}/members/${c.owner.id}`, { token: c.tokens.owner.write }),
+      c.t.req('DELETE', `/v1/boards/${b}/members/${c.member.id}`, { token: c.tokens.member.write }),
+    ])
+    assert.deepEqual([a.status, m.status].sort(), [204, 409])
+    assert.equal(Object.values(await members(c, b)).filter((r) => r === 'admin').length, 1)
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('owners and admins see and manage every board, also one they are not on and one with no members', async () => {
+  const c = await seededApp()
+  try {
+    const board = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'Private' } })).body.board.id as string
+    const card = (await c.t.req('POST', '/v1/cards', { token: c.tokens.outsider.write, body: { board, title: 'secret plan' } })).body.card
+    // A board with no members at all (an older database's, or its last member's account gone): only SQL can make one now.
+    await dbRun(c.t.deps.db, 'DELETE FROM board_members WHERE board_id = ?', board)
+    for (const who of ['owner', 'admin'] as const) {
+      const tok = c.tokens[who].write
+      assert.equal((await c.t.req('GET', `/v1/boards/${board}`, { token: tok })).status, 200, who)
+      const listed = (await c.t.req('GET', '/v1/boards', { token: tok })).body.items.map((i: { id: string }) => i.id)
+      assert.ok(listed.includes(board) && listed.includes(c.board.id), who)
+      assert.equal((await c.t.req('GET', `/v1/cards/${card.id}`, { token: tok })).status, 200, who)
+      const found = await c.t.req('GET', `/v1/cards?filter=${encodeURIComponent(`title ~ "secret"`)}`, { token: tok })
+      assert.deepEqual(
+        found.body.items.map((i: { id: string }) => i.id),
+        [card.id],
+        who,
+      )
+      assert.equal((await c.t.req('GET', `/v1/lists?board=${board}`, { token: tok })).body.totalItems, 3, who)
+      assert.equal((await c.t.req('GET', `/v1/boards/${board}/members`, { token: tok })).body.totalItems, 0, who)
+      assert.equal((await c.t.req('POST', '/v1/cards', { token: tok, body: { board, title: `by ${who}` } })).status, 201, who)
+      assert.equal((await c.t.req('PATCH', `/v1/boards/${board}`, { token: tok, body: { description: who } })).status, 200, who)
+    }
+    const added = await c.t.req('POST', `/v1/boards/${board}/members`, { token: c.tokens.admin.write, body: { user: c.member.id, role: 'admin' } })
+    assert.equal(added.status, 201, added.text)
+    assert.equal((await c.t.req('GET', `/v1/boards/${board}`, { token: c.tokens.member.read })).status, 200)
+    // A workspace member still sees only their boards.
+    assert.equal((await c.t.req('GET', `/v1/cards/${card.id}`, { token: c.tokens.outsider.read })).status, 404)
+    // A workspace admin who is not on the board works there with a read token too, but only reads.
+    refused(await c.t.req('PATCH', `/v1/boards/${board}`, { token: c.tokens.admin.read, body: { name: 'x' } }), 403, 'a read token')
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('the board trash: everything on the board is hidden and frozen until restored; permanent deletion is for owners and admins', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  try {
+    const b = c.board.id
+    const tok = c.tokens.member.write
+    const card = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: b, title: 'kept through the trash' } })).body.card
+    const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: b, name: 'urgent' } })).body.tag
+    const eventsBefore = (await dbAll(c.t.deps.db, 'SELECT id FROM events')).length
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.owner.write })).status, 204)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.owner.write })).status, 204, 'trashing again is a no-op')
+    assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM events')).length, eventsBefore, 'trashing deletes nothing, so announces nothing')
+    // Listed in the trash only, for its members and for owners and admins; gettable with trashed: true.
+    for (const who of ['member', 'admin'] as const) {
+      const token = c.tokens[who].read
+      assert.equal((await c.t.req('GET', '/v1/boards', { token })).body.totalItems, 0, who)
+      const trash = await c.t.req('GET', '/v1/boards?trashed=true', { token })
+      assert.deepEqual(
+        trash.body.items.map((i: { id: string; trashed: boolean }) => [i.id, i.trashed]),
+        [[b, true]],
+        who,
+      )
+    }
+    assert.equal((await c.t.req('GET', '/v1/boards?trashed=true', { token: c.tokens.outsider.read })).body.totalItems, 0)
+    // Its cards, lists and tags are out of sight, and nothing on it can change.
+    const gone = async (method: string, path: string, body?: unknown) => refused(await c.t.req(method, path, { token: tok, body }), 404, `${method} ${path}`)
+    await gone('GET', `/v1/cards/${card.id}`)
+    await gone('PATCH', `/v1/cards/${card.id}`, { title: 'changed' })
+    await gone('POST', '/v1/cards', { board: b, title: 'new' })
+    await gone('GET', `/v1/lists/${c.lists[0].id}`)
+    await gone('GET', `/v1/tags/${tag.id}`)
+    for (const path of ['/v1/cards', `/v1/cards?board=${b}`, `/v1/cards?filter=${encodeURIComponent(`key = "${card.key}"`)}`, '/v1/lists', '/v1/tags'])
+      assert.equal((await c.t.req('GET', path, { token: c.tokens.owner.read })).body.totalItems, 0, path)
+    const sub = await c.t.req('POST', '/v1/webhooks', {
+      token: tok,
+      body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [b], active: false },
+    })
+    refused(sub, 422, 'a subscription to a board in the trash')
+    assert.equal(sub.body.error.details[0].path, 'boards.0')
+    for (const [method, path, body] of [
+      ['PATCH', `/v1/boards/${b}`, { name: 'x' }],
+      ['POST', `/v1/boards/${b}/members`, { user: c.outsider.id }],
+      ['DELETE', `/v1/boards/${b}/members/${c.admin.id}`, undefined],
+      ['POST', `/v1/boards/${b}/clone`, {}],
+    ] as const) {
+      const r = await c.t.req(method, path, { token: c.tokens.owner.write, body })
+      refused(r, 409, `${method} ${path} on a board in the trash`)
+      assert.match(r.body.error.message, /restore/)
+    }
+    // Restoring: board admins and workspace owners and admins; the board comes back as it was.
+    refused(await c.t.req('POST', `/v1/boards/${b}/restore`, { token: tok }), 403, 'a board member restoring')
+    refused(await c.t.req('POST', `/v1/boards/${b}/restore`, { token: c.tokens.outsider.write }), 404, 'an outsider restoring')
+    const restored = await c.t.req('POST', `/v1/boards/${b}/restore`, { token: c.tokens.admin.write })
+    assert.equal(restored.status, 200, restored.text)
+    assert.deepEqual([restored.body.board.trashed, restored.body.board.trashed_at], [false, null])
+    assert.equal((await c.t.req('POST', `/v1/boards/${b}/restore`, { token: c.tokens.owner.write })).status, 200, 'restoring again is a no-op')
+    assert.equal((await c.t.req('GET', `/v1/cards/${card.id}`, { token: tok })).body.card.key, card.key)
+    // For good: not for a board admin who is a workspace member; owners and admins, also from the trash.
+    const mine = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Member board' } })).body.board.id as string
+    refused(await c.t.req('DELETE', `/v1/boards/${mine}?permanent=true`, { token: tok }), 403, 'a board admin deleting for good')
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${mine}`, { token: tok })).status, 204, 'a board admin trashing')
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${mine}?permanent=true`, { token: c.tokens.admin.write })).status, 204)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}?permanent=true`, { token: c.tokens.owner.write })).status, 204)
+    for (const id of [mine, b]) refused(await c.t.req('GET', `/v1/boards/${id}`, { token: c.tokens.owner.read }), 404, 'deleted for good')
+    const deleted = await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.deleted'")
+    assert.deepEqual(
+      deleted.map((e) => [JSON.parse(e.data).id, JSON.parse(e.data).permanent]),
+      [[card.id, true]],
+    )
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('a board in the trash is deleted for good 30 days later, by whoever put it there; a restored one stays', async () => {
+  const c = await seededApp()
+  const housekeeping = new Housekeeping(c.t.deps, (msg, err) => assert.fail(`${msg}: ${String(err)}`))
+  try {
+    const tok = c.tokens.member.write
+    const make = async (name: string) => {
+      const board = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name } })).body.board as { id: string; key_prefix: string }
+      const cards = []
+      for (let i = 0; i < 3; i++)
+        cards.push((await c.t.req('POST', '/v1/cards', { token: tok, body: { board: board.id, title: `${name} ${i}` } })).body.card.id)
+      return { ...board, cards }
+    }
+    const old = await make('Old')
+    const kept = await make('Kept')
+    for (const b of [old, kept]) assert.equal((await c.t.req('DELETE', `/v1/boards/${b.id}`, { token: tok })).status, 204)
+    c.t.clock.advance(30 * DAY - 60_000)
+    await housekeeping.runOnce()
+    assert.equal((await c.t.req('GET', `/v1/boards/${old.id}`, { token: tok })).body.board.trashed, true, 'a minute before the 30 days')
+    assert.equal((await c.t.req('POST', `/v1/boards/${kept.id}/restore`, { token: tok })).status, 200)
+    c.t.clock.advance(2 * 60_000)
+    await housekeeping.runOnce()
+    refused(await c.t.req('GET', `/v1/boards/${old.id}`, { token: c.tokens.owner.read }), 404, 'purged')
+    assert.equal((await c.t.req('GET', `/v1/boards/${kept.id}`, { token: tok })).body.board.trashed, false)
+    assert.equal((await c.t.req('GET', `/v1/cards?board=${kept.id}`, { token: tok })).body.totalItems, 3)
+    const events = await dbAll<{ name: string; data: string }>(
+      c.t.deps.db,
+      "SELECT name, data FROM events WHERE name IN ('card.deleted', 'list.deleted') AND board_id = ? ORDER BY seq",
+      old.id,
+    )
+    assert.deepEqual(events.map((e) => e.name).sort(), ['card.deleted', 'card.deleted', 'card.deleted', 'list.deleted', 'list.deleted', 'list.deleted'])
+    for (const e of events) assert.equal(JSON.parse(e.data).actor.id, c.member.id, 'the events name who trashed the board')
+    assert.deepEqual((await dbAll(c.t.deps.db, 'SELECT id FROM cards WHERE board_id = ?', old.id)).length, 0)
+    // The prefix stays reserved after the purge.
+    const again = await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Again', key_prefix: old.key_prefix } })
+    refused(again, 422, "a purged board's prefix")
+    await housekeeping.runOnce()
+    assert.equal((await c.t.req('GET', `/v1/boards/${kept.id}`, { token: tok })).status, 200, 'a pass with nothing due changes nothing')
+  } finally {
+    await housekeeping.stop()
+    await c.t.close()
+  }
+})
