@@ -447,6 +447,20 @@ runScenarios('users', seededApp, [
   },
   { name: 'bad email', method: 'POST', path: '/v1/users', token: (c) => c.tokens.admin.full, body: { email: 'nope', name: 'N' }, status: 422, field: 'email' },
   {
+    name: 'create refuses unknown keys like every other body',
+    method: 'POST',
+    path: '/v1/users',
+    token: (c) => c.tokens.admin.full,
+    body: { email: 'new@example.test', name: 'N', is_admin: true },
+    status: 422,
+    field: 'is_admin',
+    after: async (c) =>
+      assert.equal(
+        (await c.t.req('GET', '/v1/users?filter=' + encodeURIComponent('email = "new@example.test"'), { token: c.tokens.admin.read })).body.totalItems,
+        0,
+      ),
+  },
+  {
     name: 'change role',
     method: 'PATCH',
     path: (c) => `/v1/users/${c.member.id}`,
