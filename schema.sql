@@ -56,11 +56,13 @@ CREATE TABLE boards (
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
-  -- In the trash since then (null: not trashed); deleted for good 30 days later (src/resources/boards/trash.ts).
+  -- In the trash since trashed_at (null: not trashed), deleted for good from purge_at on (30 days later, or at once for
+  -- ?permanent=true) by purgeTrashedBoards (src/resources/boards/service.ts); past purge_at it can no longer be restored.
   trashed_at TEXT,
-  trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL
+  trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  purge_at TEXT
 );
-CREATE INDEX boards_trashed ON boards(trashed_at) WHERE trashed_at IS NOT NULL;
+CREATE INDEX boards_purge ON boards(purge_at) WHERE purge_at IS NOT NULL;
 
 -- Every key prefix a board has had, reserved for good: no other board may take it, also after the board is deleted, so a
 -- card key is never issued twice; a renamed board's old keys still find its cards (filter key = "OLD-3").

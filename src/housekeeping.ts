@@ -1,5 +1,6 @@
 // Upkeep that time alone makes due, run by `serve` at start and then every hour: today, deleting for good the boards
-// that have been in the trash for 30 days. Passes never overlap; stop() waits for the one running.
+// whose purge_at has come (30 days in the trash, or a permanent delete a crash interrupted). Passes never overlap;
+// stop() waits for the one running, which stops before its next chunk of cards.
 import type { Deps } from './deps.js'
 import { purgeTrashedBoards } from './resources/boards/service.js'
 
@@ -23,14 +24,16 @@ export class Housekeeping {
 
   /** One pass, after the one running; an error is logged and the next pass tries again. */
   runOnce(): Promise<void> {
-    this.pass = this.pass.then(async () => {
-      if (this.stopped) return
-      try {
-        await purgeTrashedBoards(this.deps, () => this.stopped)
-      } catch (err) {
-        this.log('housekeeping: purging the trash failed', err)
-      }
-    })
+    this.pass = this.pass
+      .then(async () => {
+        if (this.stopped) return
+        try {
+          await purgeTrashedBoards(this.deps, () => this.stopped, this.log)
+        } catch (err) {
+          this.log('housekeeping: purging the trash failed', err)
+        }
+      })
+      .catch(() => {}) // a logger that throws must not break every later pass
     return this.pass
   }
 

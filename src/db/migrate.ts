@@ -17,12 +17,13 @@ interface Migration {
 
 const BOARD_RIGHTS = `ALTER TABLE boards ADD COLUMN trashed_at TEXT;
 ALTER TABLE boards ADD COLUMN trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL;
-CREATE INDEX boards_trashed ON boards(trashed_at) WHERE trashed_at IS NOT NULL;
+ALTER TABLE boards ADD COLUMN purge_at TEXT;
+CREATE INDEX boards_purge ON boards(purge_at) WHERE purge_at IS NOT NULL;
 ALTER TABLE board_members ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member'));
 UPDATE board_members SET role = 'admin' WHERE user_id = (SELECT created_by FROM boards WHERE boards.id = board_members.board_id);
 UPDATE board_members SET role = 'admin'
  WHERE NOT EXISTS (SELECT 1 FROM board_members a WHERE a.board_id = board_members.board_id AND a.role = 'admin')
-   AND created_at = (SELECT min(f.created_at) FROM board_members f WHERE f.board_id = board_members.board_id);`
+   AND user_id = (SELECT f.user_id FROM board_members f WHERE f.board_id = board_members.board_id ORDER BY f.created_at, f.user_id LIMIT 1);`
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [

@@ -51,6 +51,7 @@ export interface BoardsTable {
   updated_at: string
   trashed_at: string | null
   trashed_by: string | null
+  purge_at: string | null
 }
 
 export interface KeyPrefixesTable {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
-import { dbAll, dbRun } from '../helpers/db.js'
+import { dbAll, dbRun, dbRunMany } from '../helpers/db.js'
 import { assertErrorShape } from '../helpers/scenarios.js'
 import { Housekeeping } from '../../src/housekeeping.js'
 
@@ -133,8 +133,13 @@ test('owners and admins see and manage every board, also one they are not on and
       assert.equal((await c.t.req('POST', '/v1/cards', { token: tok, body: { board, title: `by ${who}` } })).status, 201, who)
       assert.equal((await c.t.req('PATCH', `/v1/boards/${board}`, { token: tok, body: { description: who } })).status, 200, who)
     }
-    const added = await c.t.req('POST', `/v1/boards/${board}/members`, { token: c.tokens.admin.write, body: { user: c.member.id, role: 'admin' } })
+    // The first member of a board with no admin becomes its admin.
+    const added = await c.t.req('POST', `/v1/boards/${board}/members`, { token: c.tokens.admin.write, body: { user: c.member.id } })
     assert.equal(added.status, 201, added.text)
+    assert.equal(added.body.user.board_role, 'admin')
+    const extra = await c.t.user('member')
+    const second = await c.t.req('POST', `/v1/boards/${board}/members`, { token: c.tokens.member.write, body: { user: extra.id } })
+    assert.equal(second.body.user.board_role, 'member')
     assert.equal((await c.t.req('GET', `/v1/boards/${board}`, { token: c.tokens.member.read })).status, 200)
     // A workspace member still sees only their boards.
     assert.equal((await c.t.req('GET', `/v1/cards/${card.id}`, { token: c.tokens.outsider.read })).status, 404)
@@ -154,7 +159,11 @@ test('the board trash: everything on the board is hidden and frozen until restor
     const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: b, name: 'urgent' } })).body.tag
     const eventsBefore = (await dbAll(c.t.deps.db, 'SELECT id FROM events')).length
     assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.owner.write })).status, 204)
-    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.owner.write })).status, 204, 'trashing again is a no-op')
+    const trashedAt = new Date(c.t.clock.now()).toISOString()
+    c.t.clock.advance(60_000)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.admin.write })).status, 204, 'trashing again is a no-op')
+    const inTrash = (await c.t.req('GET', `/v1/boards/${b}`, { token: c.tokens.member.read })).body.board
+    assert.deepEqual([inTrash.trashed, inTrash.trashed_at, inTrash.purge_at], [true, trashedAt, new Date(Date.parse(trashedAt) + 30 * DAY).toISOString()])
     assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM events')).length, eventsBefore, 'trashing deletes nothing, so announces nothing')
     // Listed in the trash only, for its members and for owners and admins; gettable with trashed: true.
     for (const who of ['member', 'admin'] as const) {
@@ -175,8 +184,23 @@ test('the board trash: everything on the board is hidden and frozen until restor
     await gone('POST', '/v1/cards', { board: b, title: 'new' })
     await gone('GET', `/v1/lists/${c.lists[0].id}`)
     await gone('GET', `/v1/tags/${tag.id}`)
+    await gone('PATCH', `/v1/tags/${tag.id}`, { name: 'later' })
+    await gone('DELETE', `/v1/tags/${tag.id}`)
+    await gone('POST', '/v1/lists', { board: b, name: 'More' })
+    await gone('PATCH', `/v1/lists/${c.lists[0].id}`, { name: 'Renamed' })
     for (const path of ['/v1/cards', `/v1/cards?board=${b}`, `/v1/cards?filter=${encodeURIComponent(`key = "${card.key}"`)}`, '/v1/lists', '/v1/tags'])
       assert.equal((await c.t.req('GET', path, { token: c.tokens.owner.read })).body.totalItems, 0, path)
+    // Nothing moves in from elsewhere either: the trashed board's lists answer like unknown ones.
+    const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Elsewhere' } })).body.board.id as string
+    const outside = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: other, title: 'outside' } })).body.card.id as string
+    refused(await c.t.req('POST', `/v1/cards/${outside}/move`, { token: tok, body: { list: c.lists[0].id, board: b } }), 422, 'moving into the trash')
+    const shared = await c.t.req('GET', '/v1/users?expand=boards', { token: tok })
+    const meInList = shared.body.items.find((u: { id: string }) => u.id === c.member.id)
+    assert.deepEqual(
+      meInList.expand.boards.map((x: { id: string }) => x.id),
+      [other],
+      'users?expand=boards leaves out the board in the trash',
+    )
     const sub = await c.t.req('POST', '/v1/webhooks', {
       token: tok,
       body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [b], active: false },
@@ -193,6 +217,8 @@ test('the board trash: everything on the board is hidden and frozen until restor
       refused(r, 409, `${method} ${path} on a board in the trash`)
       assert.match(r.body.error.message, /restore/)
     }
+    // Leaving is still open.
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${b}/members/${c.admin.id}`, { token: c.tokens.admin.write })).status, 204)
     // Restoring: board admins and workspace owners and admins; the board comes back as it was.
     refused(await c.t.req('POST', `/v1/boards/${b}/restore`, { token: tok }), 403, 'a board member restoring')
     refused(await c.t.req('POST', `/v1/boards/${b}/restore`, { token: c.tokens.outsider.write }), 404, 'an outsider restoring')
@@ -220,7 +246,8 @@ test('the board trash: everything on the board is hidden and frozen until restor
 
 test('a board in the trash is deleted for good 30 days later, by whoever put it there; a restored one stays', async () => {
   const c = await seededApp()
-  const housekeeping = new Housekeeping(c.t.deps, (msg, err) => assert.fail(`${msg}: ${String(err)}`))
+  const logged: string[] = []
+  const housekeeping = new Housekeeping(c.t.deps, (msg, err) => logged.push(`${msg}: ${String(err)}`))
   try {
     const tok = c.tokens.member.write
     const make = async (name: string) => {
@@ -238,6 +265,9 @@ test('a board in the trash is deleted for good 30 days later, by whoever put it 
     assert.equal((await c.t.req('GET', `/v1/boards/${old.id}`, { token: tok })).body.board.trashed, true, 'a minute before the 30 days')
     assert.equal((await c.t.req('POST', `/v1/boards/${kept.id}/restore`, { token: tok })).status, 200)
     c.t.clock.advance(2 * 60_000)
+    const late = await c.t.req('POST', `/v1/boards/${old.id}/restore`, { token: tok })
+    refused(late, 409, 'restoring past purge_at, before the purge ran')
+    assert.match(late.body.error.message, /deleted for good/)
     await housekeeping.runOnce()
     refused(await c.t.req('GET', `/v1/boards/${old.id}`, { token: c.tokens.owner.read }), 404, 'purged')
     assert.equal((await c.t.req('GET', `/v1/boards/${kept.id}`, { token: tok })).body.board.trashed, false)
@@ -255,6 +285,41 @@ test('a board in the trash is deleted for good 30 days later, by whoever put it 
     refused(again, 422, "a purged board's prefix")
     await housekeeping.runOnce()
     assert.equal((await c.t.req('GET', `/v1/boards/${kept.id}`, { token: tok })).status, 200, 'a pass with nothing due changes nothing')
+    assert.deepEqual(logged, [])
+  } finally {
+    await housekeeping.stop()
+    await c.t.close()
+  }
+})
+
+test('the purge takes every due board (more than one batch) and every card (more than one chunk), and pauses what only they fed', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  const logged: string[] = []
+  const housekeeping = new Housekeeping(c.t.deps, (msg, err) => logged.push(`${msg}: ${String(err)}`))
+  try {
+    const tok = c.tokens.member.write
+    const boards: string[] = []
+    for (let i = 0; i < 23; i++) boards.push((await c.t.req('POST', '/v1/boards', { token: tok, body: { name: `Board ${i}` } })).body.board.id)
+    const big = (await c.t.req('GET', `/v1/lists?board=${boards[0]}`, { token: tok })).body.items[0].id as string
+    await dbRunMany(
+      c.t.deps.db,
+      "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
+      Array.from({ length: 120 }, (_, n) => [`big${n}`, boards[0], big, n + 1, `BIG-${n + 1}`, n + 1, c.member.id]),
+    )
+    const sub = await c.t.req('POST', '/v1/webhooks', {
+      token: tok,
+      body: { name: 'only board 0', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [boards[0]], active: false },
+    })
+    assert.equal(sub.status, 201, sub.text)
+    await c.t.req('PATCH', `/v1/webhooks/${sub.body.webhook.id}`, { token: tok, body: { active: true } })
+    for (const id of boards) assert.equal((await c.t.req('DELETE', `/v1/boards/${id}`, { token: tok })).status, 204)
+    c.t.clock.advance(30 * DAY)
+    await housekeeping.runOnce()
+    assert.deepEqual(logged, [])
+    assert.equal((await c.t.req('GET', '/v1/boards?trashed=true', { token: c.tokens.owner.read })).body.totalItems, 0)
+    assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM cards WHERE board_id = ?', boards[0])).length, 0)
+    assert.equal((await dbAll(c.t.deps.db, "SELECT id FROM events WHERE name = 'card.deleted' AND board_id = ?", boards[0])).length, 120)
+    assert.equal((await c.t.req('GET', `/v1/webhooks/${sub.body.webhook.id}`, { token: tok })).body.webhook.active, false)
   } finally {
     await housekeeping.stop()
     await c.t.close()

@@ -24,16 +24,20 @@ const V1_DATA = `
 INSERT INTO users (id, email, name, role, kind, created_at) VALUES
   ('u1', 'a@x.test', 'A', 'owner', 'human', ${T(1)}), ('u2', 'b@x.test', 'B', 'member', 'human', ${T(1)}), ('u3', 'c@x.test', 'C', 'member', 'human', ${T(1)});
 INSERT INTO boards (id, name, description, key_prefix, next_key, created_by, created_at, updated_at) VALUES
-  ('b1', 'One', '', 'ONE', 1, 'u1', ${T(1)}, ${T(1)}), ('b2', 'Two', '', 'TWO', 1, 'u1', ${T(1)}, ${T(1)}), ('b3', 'Three', '', 'THR', 1, NULL, ${T(1)}, ${T(1)});
+  ('b1', 'One', '', 'ONE', 1, 'u1', ${T(1)}, ${T(1)}), ('b2', 'Two', '', 'TWO', 1, 'u1', ${T(1)}, ${T(1)}), ('b3', 'Three', '', 'THR', 1, NULL, ${T(1)}, ${T(1)}),
+  ('b4', 'Four', '', 'FOU', 1, NULL, ${T(1)}, ${T(1)});
 INSERT INTO board_members (board_id, user_id, created_at) VALUES
-  ('b1', 'u1', ${T(1)}), ('b1', 'u2', ${T(2)}), ('b2', 'u3', ${T(3)}), ('b2', 'u2', ${T(2)}), ('b3', 'u3', ${T(1)});`
-/** Version 6: each board's creator is its admin; a board whose creator is not a member gets its longest-standing member. */
+  ('b1', 'u1', ${T(1)}), ('b1', 'u2', ${T(2)}), ('b2', 'u3', ${T(3)}), ('b2', 'u2', ${T(2)}), ('b3', 'u3', ${T(1)}),
+  ('b4', 'u3', ${T(1)}), ('b4', 'u2', ${T(1)});`
+/** Version 6: each board's creator is its admin; a board whose creator is not a member gets its longest-standing member (one). */
 const V6_ROLES = [
   { board_id: 'b1', user_id: 'u1', role: 'admin' },
   { board_id: 'b1', user_id: 'u2', role: 'member' },
   { board_id: 'b2', user_id: 'u2', role: 'admin' },
   { board_id: 'b2', user_id: 'u3', role: 'member' },
   { board_id: 'b3', user_id: 'u3', role: 'admin' },
+  { board_id: 'b4', user_id: 'u2', role: 'admin' },
+  { board_id: 'b4', user_id: 'u3', role: 'member' },
 ]
 const roles = async (db: Db) =>
   (await sql<Record<string, string>>`SELECT board_id, user_id, role FROM board_members ORDER BY board_id, user_id`.execute(db.q)).rows

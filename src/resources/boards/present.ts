@@ -1,5 +1,5 @@
 // Boards in API shape, and `expand=board(s)` for records that point at boards; creators come from one query per page.
-import { memberBoardIds } from '../../access/visibility.js'
+import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { BoardsTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
@@ -18,6 +18,7 @@ export const boardView = (b: BoardsTable, creator: UserRef | null): BoardView =>
   updated: b.updated_at,
   trashed: b.trashed_at !== null,
   trashed_at: b.trashed_at,
+  purge_at: b.purge_at,
 })
 
 export async function boardViews(q: Q, rows: readonly BoardsTable[]): Promise<BoardView[]> {
@@ -53,22 +54,21 @@ export async function expandBoard<T extends { board: string }>(
   return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
 }
 
-/** `expand=boards` on records holding a `boards` id list: their boards in one query; with `visibleTo`, only that user's boards. */
+/** `expand=boards` on records holding a `boards` id list: those of their boards `viewer` sees, in one query. */
 export async function expandBoards<T extends { boards: string[] }>(
   q: Q,
   items: T[],
   expand: ReadonlySet<string>,
-  visibleTo?: string,
+  viewer: Viewer,
 ): Promise<(T & { expand?: { boards: BoardView[] } })[]> {
   if (!expand.has('boards')) return items
-  let rows = await getBoards(
-    q,
-    items.flatMap((i) => i.boards),
-  )
-  if (visibleTo !== undefined) {
-    const mine = new Set((await memberBoardIds(q, visibleTo).execute()).map((r) => r.board_id))
-    rows = rows.filter((b) => mine.has(b.id))
-  }
+  const seen = new Set((await visibleBoardIds(q, viewer).execute()).map((r) => r.board_id))
+  const rows = (
+    await getBoards(
+      q,
+      items.flatMap((i) => i.boards),
+    )
+  ).filter((b) => seen.has(b.id))
   const boards = new Map((await boardViews(q, rows)).map((b) => [b.id, b]))
   return items.map((i) => ({ ...i, expand: { boards: i.boards.map((id) => boards.get(id)).filter((b): b is BoardView => b !== undefined) } }))
 }

@@ -100,9 +100,10 @@ export const boardRoutes = [
     access: 'write',
     summary: `Move a board to the trash for ${TRASH_DAYS} days (board admins, workspace owners and admins), or delete it for good with permanent=true (owners and admins)`,
     description:
-      `A board in the trash is hidden with its lists, cards and tags (GET /v1/boards?trashed=true lists the trash) and nothing on it can change; ` +
-      `POST /v1/boards/{id}/restore brings it back as it was. ${TRASH_DAYS} days after trashed_at it is deleted for good, like permanent=true: ` +
-      'each card and list gets its card.deleted or list.deleted event, and subscriptions naming only this board are paused. Its key prefix stays reserved.',
+      `A board in the trash is out of sight with its lists, cards and tags (their routes answer 404; GET /v1/boards?trashed=true lists the trash), ` +
+      `and its own routes answer 409 until POST /v1/boards/{id}/restore brings it back as it was. At purge_at (${TRASH_DAYS} days later) it is ` +
+      'deleted for good, like permanent=true at once: each card and list gets its card.deleted or list.deleted event, and subscriptions naming only ' +
+      'this board are paused. Its key prefix stays reserved.',
     params: idParam,
     query: deleteBoardQuery,
     responses: { 204: { description: 'In the trash, or deleted' } },
@@ -117,8 +118,9 @@ export const boardRoutes = [
     operationId: 'restoreBoard',
     tag: 'Boards',
     access: 'write',
-    summary: 'Take a board out of the trash (board admins, workspace owners and admins); one not in the trash is returned as it is',
+    summary: 'Take a board out of the trash (board admins, workspace owners and admins); one not in the trash is returned as it is; past purge_at, 409',
     params: idParam,
+    errors: [409],
     responses: { 200: { description: 'The board', schema: Board } },
     handler: async ({ deps, actor, params }) => ({ status: 200, body: { board: await restoreBoard(deps, actor, params.id) } }),
   }),

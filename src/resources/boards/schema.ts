@@ -1,6 +1,7 @@
 // Boards: the record, bodies, and membership bodies.
 import { z } from 'zod'
 import { name, queryBool, UserRef } from '../../http/schemas.js'
+import type { BoardMembersTable } from '../../db/types.js'
 import { UserSchema } from '../users/schema.js'
 
 export const BoardSchema = z
@@ -14,6 +15,7 @@ export const BoardSchema = z
     updated: z.string(),
     trashed: z.boolean().meta({ description: 'In the trash: hidden with all it holds, deleted for good 30 days after trashed_at unless restored.' }),
     trashed_at: z.string().nullable(),
+    purge_at: z.string().nullable().meta({ description: 'When a board in the trash is deleted for good; from then on it can no longer be restored.' }),
   })
   .meta({ id: 'Board' })
 export type BoardView = z.infer<typeof BoardSchema>
@@ -50,8 +52,16 @@ export const BoardRole = z
   .enum(['admin', 'member'])
   .meta({ description: "A board admin changes the board's members, renames, trashes and restores it; the creator is the first." })
 export type BoardRole = z.infer<typeof BoardRole>
+// The enum and the CHECK constraint of schema.sql must agree; the generated row type makes a drift a compile error.
+const roleAgrees: [BoardRole] extends [BoardMembersTable['role']] ? ([BoardMembersTable['role']] extends [BoardRole] ? true : false) : false = true
+void roleAgrees
 export const BoardMemberSchema = UserSchema.extend({ board_role: BoardRole }).meta({ id: 'BoardMember' })
-export const AddMemberBody = z.strictObject({ user: z.string().min(1), role: BoardRole.default('member') }).meta({ id: 'AddBoardMemberBody' })
+export const AddMemberBody = z
+  .strictObject({
+    user: z.string().min(1),
+    role: BoardRole.optional().meta({ description: '`member` unless given; `admin` when the board has no admin yet.' }),
+  })
+  .meta({ id: 'AddBoardMemberBody' })
 export const UpdateMemberBody = z.strictObject({ role: BoardRole }).meta({ id: 'UpdateBoardMemberBody' })
 export const boardListParams = {
   trashed: queryBool.default(false).meta({ description: `Boards in the trash (deleted for good ${TRASH_DAYS} days after trashed_at) instead of the others.` }),

@@ -23,10 +23,11 @@ import { type BoardRole, type BoardView, type CreateBoardInput, TRASH_DAYS, type
 import {
   addBoardMember,
   boardMembersQuery,
-  boardsTrashedBefore,
+  boardsDueForPurge,
   countBoardAdmins,
   deleteBoardRow,
   getBoard,
+  getBoardMember,
   insertBoard,
   lockBoard,
   memberRoles,
@@ -103,6 +104,7 @@ async function insertNewBoard(
     updated_at: at,
     trashed_at: null,
     trashed_by: null,
+    purge_at: null,
   }
   await insertBoard(q, board)
   await addBoardMember(q, board.id, actor.user.id, at, 'admin')
@@ -162,12 +164,13 @@ const inTrash = () => conflict('The board is in the trash; restore it first (POS
 
 /**
  * The board for a change of its own (its name or prefix, the trash, its members): workspace owners and admins may, and
- * the board's admins; its other members get a 403. The board row is locked first, so changes that count its admins take
- * turns. A board in the trash answers 409 unless `inTrashToo`.
+ * the board's admins; its other members get a 403, except to leave. The board row is locked first, so changes that
+ * count its admins take turns. A board in the trash answers 409 unless `inTrashToo` (or `leaving`).
  */
-async function boardToManage(q: Q, actor: Actor, id: string, action: string, opts: { inTrashToo?: boolean } = {}): Promise<SeenBoard> {
+async function boardToManage(q: Q, actor: Actor, id: string, action: string, opts: { inTrashToo?: boolean; leaving?: boolean } = {}): Promise<SeenBoard> {
   await lockBoard(q, id)
   const board = await boardInSight(q, actor, id)
+  if (opts.leaving) return board
   if (!isAdmin(actor) && board.my_role !== 'admin') throw forbidden(`Only the board's admins and workspace owners and admins can ${action}.`)
   if (board.trashed_at !== null && !opts.inTrashToo) throw inTrash()
   return board
@@ -195,27 +198,31 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
   return (await boardViews(deps.db.q, [board]))[0]
 }
 
+const DAY_MS = 24 * 3600_000
+
 /**
  * DELETE moves the board to the trash, where it and all it holds are out of sight until restored or, TRASH_DAYS later,
- * deleted for good. `permanent` deletes it for good at once, which only workspace owners and admins may.
+ * deleted for good. `permanent` deletes it for good at once, which only workspace owners and admins may: the board is
+ * first marked due (so it can no longer be restored, and the housekeeping finishes what a crash interrupts).
  */
 export async function deleteBoard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
-  if (permanent) {
-    await boardInSight(deps.db.q, actor, id)
-    if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins can delete a board for good; without permanent=true it goes to the trash.')
-    await deleteForGood(deps, actor, id)
-    return
-  }
+  const now = deps.clock.now()
   await deps.db.tx(async ({ q }) => {
     const board = await boardToManage(q, actor, id, 'move a board to the trash', { inTrashToo: true })
-    if (board.trashed_at === null) await setBoardTrashed(q, id, { at: isoAt(deps.clock.now()), by: actor.user.id })
+    if (permanent && !isAdmin(actor))
+      throw forbidden('Only workspace owners and admins can delete a board for good; without permanent=true it goes to the trash.')
+    if (permanent) await setBoardTrashed(q, id, { at: board.trashed_at ?? isoAt(now), by: actor.user.id, purgeAt: isoAt(now) })
+    else if (board.trashed_at === null) await setBoardTrashed(q, id, { at: isoAt(now), by: actor.user.id, purgeAt: isoAt(now + TRASH_DAYS * DAY_MS) })
   })
+  if (permanent) await deleteForGood(deps, actor, id)
 }
 
-/** Takes a board out of the trash as it was; one not in the trash is returned unchanged. */
+/** Takes a board out of the trash as it was (one not in the trash is returned unchanged); past its purge_at, 409. */
 export async function restoreBoard(deps: Deps, actor: Actor, id: string) {
   const board = await deps.db.tx(async ({ q }) => {
     const board = await boardToManage(q, actor, id, 'restore a board', { inTrashToo: true })
+    if (board.purge_at !== null && board.purge_at <= isoAt(deps.clock.now()))
+      throw conflict('The board is being deleted for good; it can no longer be restored.')
     if (board.trashed_at !== null) await setBoardTrashed(q, id, null)
     return (await getBoard(q, id))!
   })
@@ -223,48 +230,51 @@ export async function restoreBoard(deps: Deps, actor: Actor, id: string) {
 }
 
 /**
- * Deletes a board for good. Receivers keep copies of cards and lists: each one gets its deletion event, naming `actor`.
- * The cards go a chunk per transaction, each under the board's lock; `still(board)` is asked again in each one (the
- * purge stops when the board was restored meanwhile).
+ * Deletes a board that is due (purge_at passed: it can no longer be restored) for good. Receivers keep copies of cards
+ * and lists: each one gets its deletion event, naming `actor`. The cards go a chunk per transaction under the board's
+ * lock; `stopping()` is asked before each, and what a stop leaves the next pass finishes. True when the board is gone.
  */
-async function deleteForGood(deps: Deps, actor: Actor, id: string, still: (board: BoardsTable) => boolean = () => true): Promise<void> {
-  const wanted = async (q: Q) => {
+async function deleteForGood(deps: Deps, actor: Actor, id: string, stopping: () => boolean = () => false): Promise<boolean> {
+  const due = async (q: Q) => {
     await lockBoard(q, id)
     const board = await getBoard(q, id)
-    return board && still(board) ? board : undefined
+    return board?.purge_at != null && !stopping() ? board : undefined
   }
-  await deps.db.tx(async ({ q }) => {
-    if (await wanted(q)) await pauseSubscriptionsOfBoard(deps, q, id)
-  })
-  await inChunks(deps.db, CARD_CHUNK, async (tx, size) => ((await wanted(tx.q)) ? deleteCardsOfBoard(deps, tx, actor, id, size) : 0))
-  await deps.db.tx(async (tx) => {
-    const board = await wanted(tx.q)
-    if (!board) return
+  await inChunks(deps.db, CARD_CHUNK, async (tx, size) => ((await due(tx.q)) ? deleteCardsOfBoard(deps, tx, actor, id, size) : 0))
+  return deps.db.tx(async (tx) => {
+    const board = await due(tx.q)
+    if (!board) return false
     while ((await deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)) === CARD_CHUNK);
     for (const list of await listsOfBoard(tx.q, id)) await emitEvent(deps, tx, { name: 'list.deleted', boardId: id, data: listEventData(list, board, actor) })
+    await pauseSubscriptionsOfBoard(deps, tx.q, id)
     await deleteBoardRow(tx.q, id)
+    return true
   })
 }
 
-const DAY_MS = 24 * 3600_000
-/** Boards purged per pass; the next pass takes the rest. */
+/** Boards looked at per query; the next query takes the rest. */
 const PURGE_BATCH = 20
 
 /**
- * Deletes for good the boards that have been in the trash for TRASH_DAYS (src/housekeeping.ts runs it), a batch at a
- * time until none is due or `stopping()`. The events name whoever put the board in the trash. Returns how many went.
+ * Deletes for good every board whose purge_at has come (src/housekeeping.ts runs it), until none is left or
+ * `stopping()`. A board that fails is logged and skipped for the rest of the pass. The events name whoever put the
+ * board in the trash (or deleted it for good). Returns how many boards went.
  */
-export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean = () => false): Promise<number> {
-  const cutoff = isoAt(deps.clock.now() - TRASH_DAYS * DAY_MS)
+export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean, log: (msg: string, err?: unknown) => void): Promise<number> {
+  const now = isoAt(deps.clock.now())
+  const failed: string[] = []
   let purged = 0
   for (;;) {
-    const due = await boardsTrashedBefore(deps.db.q, cutoff, PURGE_BATCH)
+    const due = await boardsDueForPurge(deps.db.q, now, PURGE_BATCH, failed)
     for (const board of due) {
       if (stopping()) return purged
-      const user = (await getUser(deps.db.q, board.trashed_by ?? board.created_by ?? '')) ?? (await firstOwner(deps.db.q))
-      // Asked again before each chunk: a board restored meanwhile stays, and a shutdown does not wait for a big board.
-      await deleteForGood(deps, { user, tokenId: '', permission: 'full' }, board.id, (b) => !stopping() && b.trashed_at !== null && b.trashed_at <= cutoff)
-      purged++
+      try {
+        const user = (await getUser(deps.db.q, board.trashed_by ?? board.created_by ?? '')) ?? (await firstOwner(deps.db.q))
+        if (await deleteForGood(deps, { user, tokenId: '', permission: 'full' }, board.id, stopping)) purged++
+      } catch (err) {
+        failed.push(board.id)
+        log(`housekeeping: deleting board ${board.id} for good failed; the next pass tries again`, err)
+      }
     }
     if (due.length < PURGE_BATCH) return purged
   }
@@ -311,18 +321,20 @@ const memberEventData = (board: { id: string; name: string }, user: UsersTable, 
 
 const lastAdmin = () => conflict("The board's last admin cannot leave, be removed or become a member; make another member admin first.")
 
-/** True when `userId` is the board's only admin (the board row is locked by boardToManage, so the count holds). */
-const isLastAdmin = async (q: Q, boardId: string, role: BoardRole | undefined) => role === 'admin' && (await countBoardAdmins(q, boardId)) === 1
+/** True when the member is the board's only admin (the board row is locked by boardToManage, so the count holds). */
+const isLastAdmin = async (q: Q, boardId: string, role: BoardRole) => role === 'admin' && (await countBoardAdmins(q, boardId)) === 1
 
-export function addMember(deps: Deps, actor: Actor, boardId: string, input: { user: string; role: BoardRole }) {
+/** Adds a member: as `member` unless `role` says otherwise, or as `admin` on a board that has none (an older one). */
+export function addMember(deps: Deps, actor: Actor, boardId: string, input: { user: string; role?: BoardRole }) {
   return deps.db.tx(async (tx) => {
     const board = await boardToManage(tx.q, actor, boardId, 'add members')
     const user = await getUser(tx.q, input.user)
     if (!user) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
+    const role = input.role ?? ((await countBoardAdmins(tx.q, boardId)) === 0 ? 'admin' : 'member')
     // Decided by the insert itself, so of two requests at once only one adds the member and announces it.
-    if (!(await addBoardMember(tx.q, boardId, user.id, isoAt(deps.clock.now()), input.role))) throw conflict('The user is already a member of this board.')
+    if (!(await addBoardMember(tx.q, boardId, user.id, isoAt(deps.clock.now()), role))) throw conflict('The user is already a member of this board.')
     await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
-    return { ...userView(user), board_role: input.role }
+    return { ...userView(user), board_role: role }
   })
 }
 
@@ -330,33 +342,22 @@ export function addMember(deps: Deps, actor: Actor, boardId: string, input: { us
 export function updateMember(deps: Deps, actor: Actor, boardId: string, userId: string, input: { role: BoardRole }) {
   return deps.db.tx(async ({ q }) => {
     await boardToManage(q, actor, boardId, "change members' roles")
-    const user = await getUser(q, userId)
-    const role = user && (await memberRoles(q, boardId, [user.id])).get(user.id)
-    if (!user || !role) throw notFound('board member')
-    if (input.role === 'member' && (await isLastAdmin(q, boardId, role))) throw lastAdmin()
-    await setMemberRole(q, boardId, user.id, input.role)
-    return { ...userView(user), board_role: input.role }
+    const member = await getBoardMember(q, boardId, userId)
+    if (!member) throw notFound('board member')
+    if (input.role === 'member' && (await isLastAdmin(q, boardId, member.board_role))) throw lastAdmin()
+    await setMemberRole(q, boardId, userId, input.role)
+    return { ...userView(member), board_role: input.role }
   })
 }
 
-/** Board admins (and workspace owners and admins) remove members; any member may leave. The last admin stays. */
+/** Board admins (and workspace owners and admins) remove members; any member may leave, also a board in the trash. The last admin stays. */
 export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: string): Promise<void> {
   return deps.db.tx(async (tx) => {
-    const leaving = userId === actor.user.id
-    const board = leaving ? await lockedInSight(tx.q, actor, boardId) : await boardToManage(tx.q, actor, boardId, 'remove other members')
-    const user = await getUser(tx.q, userId)
-    const role = user && (await memberRoles(tx.q, boardId, [user.id])).get(user.id)
-    if (!user || !role) throw notFound('board member')
-    if (await isLastAdmin(tx.q, boardId, role)) throw lastAdmin()
-    if (!(await removeBoardMember(tx.q, boardId, userId))) throw notFound('board member')
-    await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, user, actor) })
+    const board = await boardToManage(tx.q, actor, boardId, 'remove other members', { leaving: userId === actor.user.id })
+    const member = await getBoardMember(tx.q, boardId, userId)
+    if (!member) throw notFound('board member')
+    if (await isLastAdmin(tx.q, boardId, member.board_role)) throw lastAdmin()
+    await removeBoardMember(tx.q, boardId, userId)
+    await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, member, actor) })
   })
-}
-
-/** Leaving needs no right beyond seeing the board, but is a membership change all the same: locked, and not in the trash. */
-async function lockedInSight(q: Q, actor: Actor, id: string): Promise<SeenBoard> {
-  await lockBoard(q, id)
-  const board = await boardInSight(q, actor, id)
-  if (board.trashed_at !== null) throw inTrash()
-  return board
 }

@@ -12,15 +12,18 @@ export const insertBoard = (q: Q, row: BoardsTable) => q.insertInto('boards').va
 export const updateBoardRow = (q: Q, id: string, set: Partial<BoardsTable>) => q.updateTable('boards').set(set).where('id', '=', id).execute()
 export const deleteBoardRow = (q: Q, id: string) => q.deleteFrom('boards').where('id', '=', id).execute()
 
-export const setBoardTrashed = (q: Q, id: string, trashed: { at: string; by: string } | null) =>
+/** Puts a board in the trash (who, when, and when it goes for good), or takes it out with null. */
+export const setBoardTrashed = (q: Q, id: string, trashed: { at: string; by: string; purgeAt: string } | null) =>
   q
     .updateTable('boards')
-    .set({ trashed_at: trashed?.at ?? null, trashed_by: trashed?.by ?? null })
+    .set({ trashed_at: trashed?.at ?? null, trashed_by: trashed?.by ?? null, purge_at: trashed?.purgeAt ?? null })
     .where('id', '=', id)
     .execute()
-/** Boards put in the trash at or before `at`, oldest first. */
-export const boardsTrashedBefore = (q: Q, at: string, limit: number) =>
-  q.selectFrom('boards').selectAll().where('trashed_at', '<=', at).orderBy('trashed_at').limit(limit).execute()
+/** Boards due to be deleted for good at `at` (but those in `skip`), the longest due first. */
+export const boardsDueForPurge = (q: Q, at: string, limit: number, skip: readonly string[]) => {
+  const query = q.selectFrom('boards').selectAll().where('purge_at', '<=', at)
+  return (skip.length ? query.where('id', 'not in', [...skip]) : query).orderBy('purge_at').orderBy('id').limit(limit).execute()
+}
 
 type BoardRole = BoardMembersTable['role']
 
@@ -33,11 +36,9 @@ export const addBoardMember = async (q: Q, boardId: string, userId: string, at: 
     .execute()
   return Number(r?.numInsertedOrUpdatedRows ?? 0) > 0
 }
-/** Removes a membership; false when there was none (also when a concurrent request removed it first). */
-export const removeBoardMember = async (q: Q, boardId: string, userId: string): Promise<boolean> => {
-  const [r] = await q.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', userId).execute()
-  return Number(r?.numDeletedRows ?? 0) > 0
-}
+/** Removes a membership (the caller holds the board's lock and knows it exists). */
+export const removeBoardMember = (q: Q, boardId: string, userId: string) =>
+  q.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', userId).execute()
 
 /** Changes a member's board role; false when the user is not a member. */
 export const setMemberRole = async (q: Q, boardId: string, userId: string, role: BoardRole): Promise<boolean> => {
@@ -56,6 +57,16 @@ export const countBoardAdmins = async (q: Q, boardId: string): Promise<number> =
         .executeTakeFirstOrThrow()
     ).n,
   )
+/** A member of a board as a user row with their board role, if they are one. */
+export const getBoardMember = (q: Q, boardId: string, userId: string) =>
+  q
+    .selectFrom('board_members')
+    .innerJoin('users', 'users.id', 'board_members.user_id')
+    .selectAll('users')
+    .select('board_members.role as board_role')
+    .where('board_members.board_id', '=', boardId)
+    .where('board_members.user_id', '=', userId)
+    .executeTakeFirst()
 /** The board roles of these users on one board, in one query. */
 export const memberRoles = async (q: Q, boardId: string, userIds: readonly string[]): Promise<Map<string, BoardRole>> =>
   new Map(

@@ -1,6 +1,6 @@
 // Subscription actions: send a test, send a sample of a real event, preview samples, read the delivery log and the event catalog.
 import { type Actor, isAdmin } from '../../access/roles.js'
-import { memberBoardIds } from '../../access/visibility.js'
+import { visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { eventCatalog } from '../../events/catalog.js'
@@ -31,7 +31,7 @@ export async function webhookLogs(deps: Deps, actor: Actor, id: string): Promise
   const logs = await listLogs(q, hook.id)
   const view = (l: (typeof logs)[number]) => logView(hook.created_by === actor.user.id ? l : { ...l, response_excerpt: '' })
   if (isAdmin(actor)) return logs.map(view)
-  const mine = new Set((await memberBoardIds(q, actor.user.id).execute()).map((r) => r.board_id))
+  const mine = new Set((await visibleBoardIds(q, actor.user).execute()).map((r) => r.board_id))
   return logs.filter((l) => l.board_id === null || mine.has(l.board_id)).map(view)
 }
 
@@ -68,7 +68,7 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): Promis
     const boards = (await boardsOfWebhooks(q, [sub.id])).get(sub.id) ?? []
     if (!sub.all_boards && boards.length === 0) throw notFound("event for this subscription's boards")
     const creator = await getUser(q, sub.created_by)
-    const ev = await newestEvent(q, names, sub.all_boards ? null : boards, creator?.role === 'member' ? creator.id : undefined)
+    const ev = creator && (await newestEvent(q, names, sub.all_boards ? null : boards, creator))
     if (!ev) throw notFound("event for this subscription's events")
     const deliveryId = await enqueueDelivery(deps, tx, {
       webhookId: sub.id,

@@ -32,7 +32,7 @@ export function listWebhooks(deps: Deps, actor: Actor, params: ListParams) {
   const mine = isAdmin(actor) ? undefined : actor.user.id
   const { q } = deps.db
   return listPage(deps.db, webhooksQuery(q, mine), WEBHOOK_LIST, params, async (rows: WebhooksTable[], expand) =>
-    expandBoards(q, await webhookViews(q, rows), expand, mine),
+    expandBoards(q, await webhookViews(q, rows), expand, actor.user),
   )
 }
 
