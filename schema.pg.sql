@@ -302,3 +302,14 @@ CREATE TABLE webhook_logs (
   response_excerpt TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX webhook_logs_webhook ON webhook_logs(webhook_id, seq);
+
+-- Signing secrets: write-only keys for signed calls taskd makes (automation HTTP steps, agent launch URLs). The value is
+-- sealed with AES-256-GCM under the master key, bound to the row id (src/crypto.ts), and never returned.
+CREATE TABLE signing_secrets (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  value_enc TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);

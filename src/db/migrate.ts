@@ -25,6 +25,15 @@ UPDATE board_members SET role = 'admin'
  WHERE NOT EXISTS (SELECT 1 FROM board_members a WHERE a.board_id = board_members.board_id AND a.role = 'admin')
    AND user_id = (SELECT f.user_id FROM board_members f WHERE f.board_id = board_members.board_id ORDER BY f.created_at, f.user_id LIMIT 1);`
 
+const SIGNING_SECRETS = `CREATE TABLE signing_secrets (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  value_enc TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -68,6 +77,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 6: board roles and the board trash. The creator of each board becomes its admin; a board whose creator left gets its
   // longest-standing member as admin, so every board with members keeps someone (besides owners and admins) to manage it.
   { sqlite: BOARD_RIGHTS, postgres: BOARD_RIGHTS },
+  // 7: signing secrets, write-only keys for signed calls taskd makes.
+  { sqlite: SIGNING_SECRETS, postgres: SIGNING_SECRETS },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

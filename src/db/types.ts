@@ -199,6 +199,15 @@ export interface WebhookLogsTable {
   response_excerpt: string
 }
 
+export interface SigningSecretsTable {
+  id: string
+  name: string
+  value_enc: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -220,4 +229,5 @@ export interface DB {
   webhook_boards: WebhookBoardsTable
   outbox: OutboxTable
   webhook_logs: WebhookLogsTable
+  signing_secrets: SigningSecretsTable
 }

@@ -7,12 +7,13 @@ import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
 import { lists } from './lists/index.js'
 import type { ResourceModule } from './module.js'
+import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
 import { tokens } from './tokens/index.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 
-export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, webhooks]
+export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, webhooks, signingSecrets]
 
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)

@@ -79,6 +79,11 @@ test('the document covers every route with parameters, bodies, responses, the er
     'get /v1/webhooks/{id}/logs',
     'post /v1/webhooks/{id}/test',
     'post /v1/webhooks/{id}/sample',
+    'get /v1/signing-secrets',
+    'post /v1/signing-secrets',
+    'get /v1/signing-secrets/{id}',
+    'put /v1/signing-secrets/{id}',
+    'delete /v1/signing-secrets/{id}',
   ]
   const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
   assert.deepEqual([...documented].sort(), [...expected].sort(), 'every mounted route is documented, and nothing else')

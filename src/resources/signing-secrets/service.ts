@@ -1,0 +1,61 @@
+// Signing secrets: workspace keys for the signed calls taskd makes. Everyone may list them (to pick one by name);
+// owners and admins create, replace and delete them. The value is sealed under the master key and never shown.
+import { type Actor, isAdmin } from '../../access/roles.js'
+import { isoAt } from '../../clock.js'
+import type { SecretBox } from '../../crypto.js'
+import type { SigningSecretsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { forbidden, notFound } from '../../errors.js'
+import { newId } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { signingSecretViews } from './present.js'
+import { SIGNING_SECRET_LIST } from './query.js'
+import type { CreateSigningSecretInput, ReplaceSigningSecretInput, SigningSecretView } from './schema.js'
+import { deleteSigningSecretRow, getSigningSecret, insertSigningSecret, signingSecretsQuery, updateSigningSecretRow } from './store.js'
+
+/** The sealed value is bound to its row, so a value copied into another row does not open there. */
+const seal = (box: SecretBox, id: string, value: string) => box.seal(value, `signing-secret:${id}`)
+
+function assertManager(actor: Actor): void {
+  if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage signing secrets.')
+}
+
+const view = async (deps: Deps, row: SigningSecretsTable): Promise<SigningSecretView> => (await signingSecretViews(deps.db.q, [row]))[0]
+
+export function listSigningSecrets(deps: Deps, actor: Actor, params: ListParams) {
+  const { q } = deps.db
+  return listPage(deps.db, signingSecretsQuery(q), SIGNING_SECRET_LIST, params, (rows: SigningSecretsTable[]) => signingSecretViews(q, rows))
+}
+
+export async function getSigningSecretFor(deps: Deps, actor: Actor, id: string): Promise<SigningSecretView> {
+  const row = await getSigningSecret(deps.db.q, id)
+  if (!row) throw notFound('signing secret')
+  return view(deps, row)
+}
+
+export async function createSigningSecret(deps: Deps, actor: Actor, input: CreateSigningSecretInput): Promise<SigningSecretView> {
+  assertManager(actor)
+  const id = newId()
+  const at = isoAt(deps.clock.now())
+  const row = { id, name: input.name, value_enc: seal(deps.secrets, id, input.value), created_by: actor.user.id, created_at: at, updated_at: at }
+  await deps.db.tx(({ q }) => insertSigningSecret(q, row))
+  return view(deps, row)
+}
+
+/** PUT: a new value (and optionally a new name) replaces the stored one at once. */
+export async function replaceSigningSecret(deps: Deps, actor: Actor, id: string, input: ReplaceSigningSecretInput): Promise<SigningSecretView> {
+  assertManager(actor)
+  const row = await deps.db.tx(async ({ q }) => {
+    const set = { value_enc: seal(deps.secrets, id, input.value), updated_at: isoAt(deps.clock.now()), ...(input.name ? { name: input.name } : {}) }
+    if (!(await updateSigningSecretRow(q, id, set))) throw notFound('signing secret')
+    return (await getSigningSecret(q, id))!
+  })
+  return view(deps, row)
+}
+
+export async function deleteSigningSecret(deps: Deps, actor: Actor, id: string): Promise<void> {
+  assertManager(actor)
+  await deps.db.tx(async ({ q }) => {
+    if (!(await deleteSigningSecretRow(q, id))) throw notFound('signing secret')
+  })
+}
