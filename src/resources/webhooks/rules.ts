@@ -1,4 +1,4 @@
-// Save-time rules of outgoing subscriptions: URL, events, static headers, authentication (with write-only merge) and boards.
+// Save-time rules of outgoing subscriptions: URL, events, static headers, re-entered credentials and boards.
 import { isAdminRole } from '../../access/roles.js'
 import { visibleBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
@@ -6,7 +6,7 @@ import type { UsersTable } from '../../db/types.js'
 import { isAvailable } from '../../events/catalog.js'
 import { expandEventSelectors } from '../../events/names.js'
 import type { ErrorDetail } from '../../errors.js'
-import type { AuthCredentials, AuthType } from '../../webhooks/credentials.js'
+import { type AuthInput, type AuthType, REQUIRED_CREDENTIALS } from '../../webhooks/credentials.js'
 import { headerNameProblem, headerValueProblem, sensitiveStaticValues } from '../../webhooks/headers.js'
 import { checkTargetAtSave, checkWebhookUrl } from '../../webhooks/url-safety.js'
 
@@ -77,7 +77,7 @@ export function reentryProblems(
   const dropsAuth = input.auth === null || input.auth?.type === 'none'
   const sameType = (input.auth?.type ?? stored.authType) === stored.authType
   if (stored.authType !== 'none' && !dropsAuth && sameType) {
-    for (const f of REQUIRED[stored.authType]) {
+    for (const f of REQUIRED_CREDENTIALS[stored.authType]) {
       const v = input.auth?.[f]
       if (v === undefined || v === '') details.push({ path: `auth.${f}`, message: `${MOVED}: enter ${f} again, or send auth: { type: "none" }.` })
     }
@@ -86,64 +86,6 @@ export function reentryProblems(
     details.push({ path: 'headers', message: `${MOVED}: send the headers again (some carry credentials), or {} to drop them.` })
   }
   return details
-}
-
-export interface AuthInput {
-  type?: AuthType
-  token?: string | null
-  username?: string | null
-  password?: string | null
-  header_name?: string | null
-  header_value?: string | null
-}
-export interface StoredAuth {
-  type: AuthType
-  headerName: string | null
-  creds: AuthCredentials
-}
-
-const CRED_FIELDS = ['token', 'username', 'password', 'header_value'] as const
-const REQUIRED: Record<AuthType, readonly (keyof AuthCredentials)[]> = { none: [], bearer: ['token'], basic: ['username'], header: ['header_value'] }
-
-/**
- * API-DECISIONS §7: a blank credential keeps the stored one, null clears it. Stored credentials only carry
- * over while the type stays the same: a bearer token must never turn into a basic password.
- */
-export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefined): StoredAuth | ErrorDetail[] {
-  if (input === undefined) return stored
-  if (input === null) return { type: 'none', headerName: null, creds: {} }
-  const type = input.type ?? stored.type
-  const base = type === stored.type ? stored.creds : {}
-  const creds: AuthCredentials = {}
-  for (const f of CRED_FIELDS) {
-    const v = input[f]
-    const kept = v === undefined || v === '' ? base[f] : v === null ? undefined : v
-    if (kept !== undefined) creds[f] = kept
-  }
-  const keepName = input.header_name === undefined || input.header_name === ''
-  const headerName = type !== 'header' ? null : keepName ? (stored.type === 'header' ? stored.headerName : null) : (input.header_name ?? null)
-  const details: ErrorDetail[] = []
-  if (type === 'header') {
-    const problem = headerName ? headerNameProblem(headerName) : 'Header authentication needs header_name.'
-    if (problem) details.push({ path: 'auth.header_name', message: problem })
-  }
-  for (const f of REQUIRED[type])
-    if (!creds[f]) details.push({ path: `auth.${f}`, message: `${type} authentication needs ${f}; send auth: { type: "none" } to remove authentication.` })
-  // A token or header value goes out verbatim; a basic username and password go out base64-encoded (as UTF-8), so any
-  // text can be sent there, but control characters are refused alike.
-  for (const f of CRED_FIELDS) {
-    const v = creds[f]
-    if (v === undefined) continue
-    const problem =
-      f === 'username' || f === 'password' ? (/[\x00-\x1f\x7f]/.test(v) ? 'Must not contain control characters.' : undefined) : headerValueProblem(v)
-    if (problem) details.push({ path: `auth.${f}`, message: problem })
-  }
-  if (type === 'basic' && creds.username?.includes(':')) details.push({ path: 'auth.username', message: 'A basic-auth username cannot contain ":".' })
-  if (details.length) return details
-  // Only the fields the type uses are kept, so switching type never leaves an orphaned secret behind.
-  const used: AuthCredentials = {}
-  for (const f of type === 'basic' ? (['username', 'password'] as const) : REQUIRED[type]) if (creds[f] !== undefined) used[f] = creds[f]
-  return { type, headerName, creds: used }
 }
 
 /** SPEC "Who may subscribe": owners and admins may name any boards or none (whole workspace); anyone else must
