@@ -313,3 +313,28 @@ CREATE TABLE signing_secrets (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+
+-- Incoming webhook endpoints: a URL outside systems call to start automations. The endpoint belongs to the workspace;
+-- its boards are an allowlist for the automations that may subscribe to it.
+CREATE TABLE incoming_endpoints (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  path TEXT NOT NULL UNIQUE,     -- the random part of /v1/hooks/<path> (192 bits); regenerate replaces it
+  auth_type TEXT NOT NULL DEFAULT 'none' CHECK (auth_type IN ('none', 'header', 'basic')),
+  auth_header_name TEXT,
+  auth_enc TEXT,                 -- sealed credentials (header value, or username and password)
+  methods TEXT NOT NULL,         -- JSON array of the HTTP methods it accepts
+  all_boards INTEGER NOT NULL DEFAULT 1, -- the board allowlist was empty when saved (every board); deleting its boards never widens it
+  accept_files INTEGER NOT NULL DEFAULT 0,
+  max_files INTEGER NOT NULL DEFAULT 5,
+  paused INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE incoming_endpoint_boards (
+  endpoint_id TEXT NOT NULL REFERENCES incoming_endpoints(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  PRIMARY KEY (endpoint_id, board_id)
+);
+CREATE INDEX incoming_endpoint_boards_board ON incoming_endpoint_boards(board_id, endpoint_id);

@@ -24,3 +24,6 @@ export const newId = (): string => randomString(LOWER36, 16)
 export const newTokenValue = (): string => `tt_${randomString(BASE62, 43)}`
 
 export const sha256Hex = (value: string): string => crypto.createHash('sha256').update(value).digest('hex')
+
+/** The random part of an incoming endpoint's URL: 32 base62 characters (about 190 bits). */
+export const newHookPath = (): string => randomString(BASE62, 32)

@@ -34,6 +34,29 @@ const SIGNING_SECRETS = `CREATE TABLE signing_secrets (
   updated_at TEXT NOT NULL
 );`
 
+const INCOMING_ENDPOINTS = `CREATE TABLE incoming_endpoints (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  path TEXT NOT NULL UNIQUE,     -- the random part of /v1/hooks/<path> (192 bits); regenerate replaces it
+  auth_type TEXT NOT NULL DEFAULT 'none' CHECK (auth_type IN ('none', 'header', 'basic')),
+  auth_header_name TEXT,
+  auth_enc TEXT,                 -- sealed credentials (header value, or username and password)
+  methods TEXT NOT NULL,         -- JSON array of the HTTP methods it accepts
+  all_boards INTEGER NOT NULL DEFAULT 1, -- the board allowlist was empty when saved (every board); deleting its boards never widens it
+  accept_files INTEGER NOT NULL DEFAULT 0,
+  max_files INTEGER NOT NULL DEFAULT 5,
+  paused INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);`
+const incomingBoards = (withoutRowid: string) => `CREATE TABLE incoming_endpoint_boards (
+  endpoint_id TEXT NOT NULL REFERENCES incoming_endpoints(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  PRIMARY KEY (endpoint_id, board_id)
+)${withoutRowid};
+CREATE INDEX incoming_endpoint_boards_board ON incoming_endpoint_boards(board_id, endpoint_id);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -77,8 +100,11 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 6: board roles and the board trash. The creator of each board becomes its admin; a board whose creator left gets its
   // longest-standing member as admin, so every board with members keeps someone (besides owners and admins) to manage it.
   { sqlite: BOARD_RIGHTS, postgres: BOARD_RIGHTS },
-  // 7: signing secrets, write-only keys for signed calls taskd makes.
-  { sqlite: SIGNING_SECRETS, postgres: SIGNING_SECRETS },
+  // 7: signing secrets (write-only keys for signed calls taskd makes) and incoming webhook endpoints.
+  {
+    sqlite: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards(' WITHOUT ROWID')}`,
+    postgres: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards('')}`,
+  },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -208,6 +208,28 @@ export interface SigningSecretsTable {
   updated_at: string
 }
 
+export interface IncomingEndpointsTable {
+  id: string
+  name: string
+  path: string
+  auth_type: 'none' | 'header' | 'basic'
+  auth_header_name: string | null
+  auth_enc: string | null
+  methods: string
+  all_boards: number
+  accept_files: number
+  max_files: number
+  paused: number
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface IncomingEndpointBoardsTable {
+  endpoint_id: string
+  board_id: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -230,4 +252,6 @@ export interface DB {
   outbox: OutboxTable
   webhook_logs: WebhookLogsTable
   signing_secrets: SigningSecretsTable
+  incoming_endpoints: IncomingEndpointsTable
+  incoming_endpoint_boards: IncomingEndpointBoardsTable
 }

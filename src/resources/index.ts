@@ -5,6 +5,7 @@ import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
 import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
+import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
 import type { ResourceModule } from './module.js'
 import { signingSecrets } from './signing-secrets/index.js'
@@ -13,7 +14,8 @@ import { tokens } from './tokens/index.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 
-export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, webhooks, signingSecrets]
+// incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}.
+export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, incoming, webhooks, signingSecrets]
 
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)

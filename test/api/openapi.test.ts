@@ -79,6 +79,12 @@ test('the document covers every route with parameters, bodies, responses, the er
     'get /v1/webhooks/{id}/logs',
     'post /v1/webhooks/{id}/test',
     'post /v1/webhooks/{id}/sample',
+    'get /v1/webhooks/incoming',
+    'post /v1/webhooks/incoming',
+    'get /v1/webhooks/incoming/{id}',
+    'patch /v1/webhooks/incoming/{id}',
+    'delete /v1/webhooks/incoming/{id}',
+    'post /v1/webhooks/incoming/{id}/regenerate',
     'get /v1/signing-secrets',
     'post /v1/signing-secrets',
     'get /v1/signing-secrets/{id}',
@@ -92,7 +98,7 @@ test('the document covers every route with parameters, bodies, responses, the er
       assert.ok(op.responses['401'] && op.responses['500'], `${m} ${p} documents its errors`)
       assert.equal(op.responses['401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
       assert.deepEqual(op.security, [{ bearerAuth: [] }])
-      if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|export-workspace)$/.test(p))
+      if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|regenerate|export-workspace)$/.test(p))
         assert.ok(op.requestBody, `${m} ${p} has a request body`)
       if (op.requestBody)
         assert.match(

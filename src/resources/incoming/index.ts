@@ -1,0 +1,6 @@
+// The incoming webhooks family: /v1/webhooks/incoming.
+import type { ResourceModule } from '../module.js'
+import { INCOMING_FILTER } from './query.js'
+import { incomingRoutes } from './routes.js'
+
+export const incoming: ResourceModule = { name: 'incoming', routes: incomingRoutes, filters: { incoming_endpoints: INCOMING_FILTER } }

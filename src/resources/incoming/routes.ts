@@ -1,0 +1,85 @@
+// /v1/webhooks/incoming: endpoints outside systems call (the receiving side is /v1/hooks/<path>).
+import { defineRoute } from '../../http/route.js'
+import { envelope, idParam } from '../../http/schemas.js'
+import { listQuery, pageSchema } from '../../query/list-page.js'
+import { INCOMING_LIST } from './query.js'
+import { CreateIncomingBody, IncomingWebhookSchema, UpdateIncomingBody } from './schema.js'
+import { createIncoming, deleteIncoming, getIncomingFor, listIncoming, regenerateIncoming, updateIncoming } from './service.js'
+
+const Incoming = envelope('incoming_webhook', IncomingWebhookSchema)
+const TAG = 'Incoming webhooks'
+
+export const incomingRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/webhooks/incoming',
+    operationId: 'listIncomingWebhooks',
+    tag: TAG,
+    access: 'read',
+    summary: 'List the incoming webhook endpoints (owners and admins)',
+    query: listQuery(INCOMING_LIST),
+    errors: [403],
+    responses: { 200: { description: 'A page of endpoints', schema: pageSchema(IncomingWebhookSchema, 'IncomingWebhookPage') } },
+    handler: async ({ deps, actor, query }) => ({ status: 200, body: await listIncoming(deps, actor, query) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/webhooks/incoming',
+    operationId: 'createIncomingWebhook',
+    tag: TAG,
+    access: 'write',
+    summary: 'Create an incoming webhook endpoint (owners and admins); the record shows its URL, never its credentials',
+    body: CreateIncomingBody,
+    responses: { 201: { description: 'The endpoint', schema: Incoming } },
+    handler: async ({ deps, actor, body }) => ({ status: 201, body: { incoming_webhook: await createIncoming(deps, actor, body) } }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/webhooks/incoming/{id}',
+    operationId: 'getIncomingWebhook',
+    tag: TAG,
+    access: 'read',
+    summary: 'Get an incoming webhook endpoint (owners and admins)',
+    params: idParam,
+    errors: [403],
+    responses: { 200: { description: 'The endpoint', schema: Incoming } },
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { incoming_webhook: await getIncomingFor(deps, actor, params.id) } }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/webhooks/incoming/{id}',
+    operationId: 'updateIncomingWebhook',
+    tag: TAG,
+    access: 'write',
+    summary: 'Change an incoming webhook endpoint, pause or resume it (owners and admins)',
+    params: idParam,
+    body: UpdateIncomingBody,
+    responses: { 200: { description: 'The endpoint', schema: Incoming } },
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { incoming_webhook: await updateIncoming(deps, actor, params.id, body) } }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/webhooks/incoming/{id}',
+    operationId: 'deleteIncomingWebhook',
+    tag: TAG,
+    access: 'write',
+    summary: 'Delete an incoming webhook endpoint (owners and admins); its URL stops working at once',
+    params: idParam,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ deps, actor, params }) => {
+      await deleteIncoming(deps, actor, params.id)
+      return { status: 204 }
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/webhooks/incoming/{id}/regenerate',
+    operationId: 'regenerateIncomingWebhook',
+    tag: TAG,
+    access: 'write',
+    summary: 'Give the endpoint a new random URL (owners and admins); the old one stops working at once',
+    params: idParam,
+    responses: { 200: { description: 'The endpoint with its new URL', schema: Incoming } },
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { incoming_webhook: await regenerateIncoming(deps, actor, params.id) } }),
+  }),
+]

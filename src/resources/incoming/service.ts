@@ -1,0 +1,143 @@
+// Incoming webhook endpoints: owners and admins create, change, regenerate and delete them (members get 403). The
+// credentials a sender must present are write-only: sealed under the master key, bound to the endpoint.
+import { type Actor, isAdmin } from '../../access/roles.js'
+import { visibleBoardIds } from '../../access/visibility.js'
+import { isoAt } from '../../clock.js'
+import { publicBaseUrl } from '../../config.js'
+import type { Q } from '../../db/database.js'
+import type { IncomingEndpointsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { type ErrorDetail, forbidden, notFound, unprocessable } from '../../errors.js'
+import { newHookPath, newId } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { type AuthCredentials, mergeAuth, type StoredAuth } from '../../webhooks/credentials.js'
+import { incomingViews } from './present.js'
+import { INCOMING_LIST } from './query.js'
+import type { CreateIncomingInput, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
+import { deleteIncomingRow, getIncoming, incomingQuery, insertIncoming, setIncomingBoards, updateIncomingRow } from './store.js'
+
+function assertManager(actor: Actor): void {
+  if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage incoming webhooks.')
+}
+
+const authContext = (id: string) => `incoming:${id}:auth`
+const sealAuth = (deps: Deps, id: string, creds: AuthCredentials): string | null =>
+  Object.keys(creds).length ? deps.secrets.seal(JSON.stringify(creds), authContext(id)) : null
+const openAuth = (deps: Deps, row: IncomingEndpointsTable): AuthCredentials =>
+  row.auth_enc === null ? {} : (JSON.parse(deps.secrets.open(row.auth_enc, authContext(row.id))) as AuthCredentials)
+
+const views = (deps: Deps, q: Q, rows: readonly IncomingEndpointsTable[]) => incomingViews(q, publicBaseUrl(deps.config), rows)
+const invalid = (details: ErrorDetail[]) => unprocessable('The incoming webhook is not valid.', details)
+
+/** Boards of the allowlist must exist and not be in the trash. */
+async function boardProblems(q: Q, actor: Actor, boards: readonly string[]): Promise<ErrorDetail[]> {
+  if (boards.length === 0) return []
+  const known = new Set(
+    (
+      await q
+        .selectFrom('boards')
+        .select('id')
+        .where('id', 'in', [...new Set(boards)])
+        .where('id', 'in', visibleBoardIds(q, actor.user))
+        .execute()
+    ).map((r) => r.id),
+  )
+  return boards.flatMap((id, i) => (known.has(id) ? [] : [{ path: `boards.${i}`, message: 'No such board.' }]))
+}
+
+/** The credentials as they will be stored: the merge of the edit with what is stored (write-only rules of §7). */
+function nextAuth(
+  deps: Deps,
+  row: IncomingEndpointsTable,
+  input: UpdateIncomingInput['auth'],
+): Pick<IncomingEndpointsTable, 'auth_type' | 'auth_header_name' | 'auth_enc'> | ErrorDetail[] {
+  // Decrypted only when the edit touches the credentials.
+  const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: input === undefined ? {} : openAuth(deps, row) }
+  if (input === undefined) return { auth_type: row.auth_type, auth_header_name: row.auth_header_name, auth_enc: row.auth_enc }
+  const auth = mergeAuth(stored, input)
+  if (Array.isArray(auth)) return auth
+  return { auth_type: auth.type as IncomingEndpointsTable['auth_type'], auth_header_name: auth.headerName, auth_enc: sealAuth(deps, row.id, auth.creds) }
+}
+
+export function listIncoming(deps: Deps, actor: Actor, params: ListParams) {
+  assertManager(actor)
+  const { q } = deps.db
+  return listPage(deps.db, incomingQuery(q), INCOMING_LIST, params, (rows: IncomingEndpointsTable[]) => views(deps, q, rows))
+}
+
+async function incomingFor(q: Q, actor: Actor, id: string): Promise<IncomingEndpointsTable> {
+  assertManager(actor)
+  const row = await getIncoming(q, id)
+  if (!row) throw notFound('incoming webhook')
+  return row
+}
+
+export const getIncomingFor = async (deps: Deps, actor: Actor, id: string): Promise<IncomingWebhookView> =>
+  (await views(deps, deps.db.q, [await incomingFor(deps.db.q, actor, id)]))[0]
+
+export function createIncoming(deps: Deps, actor: Actor, input: CreateIncomingInput): Promise<IncomingWebhookView> {
+  assertManager(actor)
+  return deps.db.tx(async ({ q }) => {
+    const at = isoAt(deps.clock.now())
+    const boards = [...new Set(input.boards)]
+    const row: IncomingEndpointsTable = {
+      id: newId(),
+      name: input.name,
+      path: newHookPath(),
+      auth_type: 'none',
+      auth_header_name: null,
+      auth_enc: null,
+      methods: JSON.stringify([...new Set(input.methods)]),
+      all_boards: boards.length === 0 ? 1 : 0,
+      accept_files: input.accept_files ? 1 : 0,
+      max_files: input.max_files,
+      paused: input.paused ? 1 : 0,
+      created_by: actor.user.id,
+      created_at: at,
+      updated_at: at,
+    }
+    const auth = nextAuth(deps, row, input.auth)
+    const details = [...(await boardProblems(q, actor, boards)), ...(Array.isArray(auth) ? auth : [])]
+    if (details.length || Array.isArray(auth)) throw invalid(details)
+    Object.assign(row, auth)
+    await insertIncoming(q, row)
+    await setIncomingBoards(q, row.id, boards)
+    return (await views(deps, q, [row]))[0]
+  })
+}
+
+export function updateIncoming(deps: Deps, actor: Actor, id: string, input: UpdateIncomingInput): Promise<IncomingWebhookView> {
+  return deps.db.tx(async ({ q }) => {
+    const row = await incomingFor(q, actor, id)
+    const boards = input.boards && [...new Set(input.boards)]
+    const auth = nextAuth(deps, row, input.auth)
+    const details = [...(boards ? await boardProblems(q, actor, boards) : []), ...(Array.isArray(auth) ? auth : [])]
+    if (details.length || Array.isArray(auth)) throw invalid(details)
+    const set: Partial<IncomingEndpointsTable> = { ...auth, updated_at: isoAt(deps.clock.now()) }
+    if (input.name !== undefined) set.name = input.name
+    if (input.methods !== undefined) set.methods = JSON.stringify([...new Set(input.methods)])
+    if (boards !== undefined) set.all_boards = boards.length === 0 ? 1 : 0
+    if (input.accept_files !== undefined) set.accept_files = input.accept_files ? 1 : 0
+    if (input.max_files !== undefined) set.max_files = input.max_files
+    if (input.paused !== undefined) set.paused = input.paused ? 1 : 0
+    if (!(await updateIncomingRow(q, id, set))) throw notFound('incoming webhook')
+    if (boards !== undefined) await setIncomingBoards(q, id, boards)
+    return (await views(deps, q, [(await getIncoming(q, id))!]))[0]
+  })
+}
+
+/** A new random path; the old URL stops working at once. */
+export function regenerateIncoming(deps: Deps, actor: Actor, id: string): Promise<IncomingWebhookView> {
+  return deps.db.tx(async ({ q }) => {
+    await incomingFor(q, actor, id)
+    if (!(await updateIncomingRow(q, id, { path: newHookPath(), updated_at: isoAt(deps.clock.now()) }))) throw notFound('incoming webhook')
+    return (await views(deps, q, [(await getIncoming(q, id))!]))[0]
+  })
+}
+
+export async function deleteIncoming(deps: Deps, actor: Actor, id: string): Promise<void> {
+  assertManager(actor)
+  await deps.db.tx(async ({ q }) => {
+    if (!(await deleteIncomingRow(q, id))) throw notFound('incoming webhook')
+  })
+}

@@ -1,0 +1,36 @@
+// Incoming endpoint queries.
+import type { Q } from '../../db/database.js'
+import type { IncomingEndpointsTable } from '../../db/types.js'
+
+export const getIncoming = (q: Q, id: string) => q.selectFrom('incoming_endpoints').selectAll().where('id', '=', id).executeTakeFirst()
+export const insertIncoming = (q: Q, row: IncomingEndpointsTable) => q.insertInto('incoming_endpoints').values(row).execute()
+/** Changes an endpoint; false when it is gone (a concurrent delete). */
+export const updateIncomingRow = async (q: Q, id: string, set: Partial<IncomingEndpointsTable>): Promise<boolean> =>
+  Number((await q.updateTable('incoming_endpoints').set(set).where('id', '=', id).executeTakeFirst()).numUpdatedRows) > 0
+/** Deletes an endpoint; false when it was already gone. */
+export const deleteIncomingRow = async (q: Q, id: string): Promise<boolean> =>
+  Number((await q.deleteFrom('incoming_endpoints').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
+/** Base query of the list route: every endpoint of the workspace. */
+export const incomingQuery = (q: Q) => q.selectFrom('incoming_endpoints')
+
+export async function setIncomingBoards(q: Q, endpointId: string, boardIds: readonly string[]): Promise<void> {
+  await q.deleteFrom('incoming_endpoint_boards').where('endpoint_id', '=', endpointId).execute()
+  if (boardIds.length)
+    await q
+      .insertInto('incoming_endpoint_boards')
+      .values(boardIds.map((board_id) => ({ endpoint_id: endpointId, board_id })))
+      .execute()
+}
+/** The allowed boards of several endpoints, in one query. */
+export async function boardsOfIncoming(q: Q, ids: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>()
+  if (ids.length === 0) return out
+  const rows = await q
+    .selectFrom('incoming_endpoint_boards')
+    .select(['endpoint_id', 'board_id'])
+    .where('endpoint_id', 'in', [...ids])
+    .orderBy('board_id')
+    .execute()
+  for (const r of rows) out.set(r.endpoint_id, [...(out.get(r.endpoint_id) ?? []), r.board_id])
+  return out
+}
