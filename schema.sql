@@ -286,3 +286,20 @@ CREATE TABLE incoming_endpoint_boards (
   PRIMARY KEY (endpoint_id, board_id)
 ) WITHOUT ROWID;
 CREATE INDEX incoming_endpoint_boards_board ON incoming_endpoint_boards(board_id, endpoint_id);
+
+-- The log of requests to an incoming endpoint (the newest 100 of each), accepted or refused.
+CREATE TABLE incoming_requests (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  endpoint_id TEXT NOT NULL REFERENCES incoming_endpoints(id) ON DELETE CASCADE,
+  outcome TEXT NOT NULL CHECK (outcome IN ('accepted', 'auth_failed', 'method_not_allowed', 'unsupported_body', 'too_large', 'rate_limited', 'files_refused', 'paused')),
+  status INTEGER NOT NULL,
+  method TEXT NOT NULL,
+  ip TEXT NOT NULL,
+  headers TEXT NOT NULL,         -- JSON: content-type, user-agent, x-request-id and x-delivery-id only, never credentials
+  query TEXT NOT NULL,           -- JSON
+  body TEXT NOT NULL,            -- the body as text, at most 64 KB; never file bytes
+  files TEXT NOT NULL,           -- JSON [{ name, size, type }]
+  at TEXT NOT NULL
+);
+CREATE INDEX incoming_requests_endpoint ON incoming_requests(endpoint_id, seq);

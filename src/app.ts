@@ -39,6 +39,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
     res.setHeader('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', '))
     res.status(204).end()
   })
+  for (const module of MODULES) for (const r of module.receivers ?? []) app.all(r.path, r.handler(deps))
   app.use(api.router)
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)

@@ -11,9 +11,12 @@ const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
  */
 export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
 
-/** The next webhook_logs.seq: the subscription's last + 1 (SQLite), or one identity sequence for all logs (PostgreSQL). */
-export const nextLogSeq = (q: Q, webhookId: string): RawBuilder<number> =>
-  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM webhook_logs WHERE webhook_id = ${webhookId})`
+/**
+ * The next seq of a log (webhook_logs, incoming_requests) that orders the rows of one owner: the owner's last + 1
+ * (SQLite), or the table's identity sequence (PostgreSQL).
+ */
+export const nextLogSeq = (q: Q, log: 'webhook_logs' | 'incoming_requests', owner: { column: string; id: string }): RawBuilder<number> =>
+  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM ${sql.table(log)} WHERE ${sql.ref(owner.column)} = ${owner.id})`
 
 /**
  * Rows a worker claims: on PostgreSQL, rows another process is claiming right now are skipped (FOR UPDATE SKIP LOCKED);

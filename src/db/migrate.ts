@@ -57,6 +57,22 @@ const incomingBoards = (withoutRowid: string) => `CREATE TABLE incoming_endpoint
 )${withoutRowid};
 CREATE INDEX incoming_endpoint_boards_board ON incoming_endpoint_boards(board_id, endpoint_id);`
 
+const incomingRequests = (seq: string) => `CREATE TABLE incoming_requests (
+  id TEXT PRIMARY KEY,
+  seq ${seq},
+  endpoint_id TEXT NOT NULL REFERENCES incoming_endpoints(id) ON DELETE CASCADE,
+  outcome TEXT NOT NULL CHECK (outcome IN ('accepted', 'auth_failed', 'method_not_allowed', 'unsupported_body', 'too_large', 'rate_limited', 'files_refused', 'paused')),
+  status INTEGER NOT NULL,
+  method TEXT NOT NULL,
+  ip TEXT NOT NULL,
+  headers TEXT NOT NULL,         -- JSON: content-type, user-agent, x-request-id and x-delivery-id only, never credentials
+  query TEXT NOT NULL,           -- JSON
+  body TEXT NOT NULL,            -- the body as text, at most 64 KB; never file bytes
+  files TEXT NOT NULL,           -- JSON [{ name, size, type }]
+  at TEXT NOT NULL
+);
+CREATE INDEX incoming_requests_endpoint ON incoming_requests(endpoint_id, seq);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -102,8 +118,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: BOARD_RIGHTS, postgres: BOARD_RIGHTS },
   // 7: signing secrets (write-only keys for signed calls taskd makes) and incoming webhook endpoints.
   {
-    sqlite: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards(' WITHOUT ROWID')}`,
-    postgres: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards('')}`,
+    sqlite: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards(' WITHOUT ROWID')}\n${incomingRequests('INTEGER NOT NULL')}`,
+    postgres: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards('')}\n${incomingRequests('BIGINT GENERATED ALWAYS AS IDENTITY')}`,
   },
 ]
 

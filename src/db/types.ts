@@ -230,6 +230,21 @@ export interface IncomingEndpointBoardsTable {
   board_id: string
 }
 
+export interface IncomingRequestsTable {
+  id: string
+  seq: number
+  endpoint_id: string
+  outcome: 'accepted' | 'auth_failed' | 'method_not_allowed' | 'unsupported_body' | 'too_large' | 'rate_limited' | 'files_refused' | 'paused'
+  status: number
+  method: string
+  ip: string
+  headers: string
+  query: string
+  body: string
+  files: string
+  at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -254,4 +269,5 @@ export interface DB {
   signing_secrets: SigningSecretsTable
   incoming_endpoints: IncomingEndpointsTable
   incoming_endpoint_boards: IncomingEndpointBoardsTable
+  incoming_requests: IncomingRequestsTable
 }

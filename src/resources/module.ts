@@ -2,6 +2,8 @@
 // document, the filter registry and the event catalog (and later MCP and n8n) are all built by iterating over these.
 import type { EventDefs } from '../events/fields.js'
 import type { FilterResource } from '../filter/index.js'
+import type { RequestHandler } from 'express'
+import type { Deps } from '../deps.js'
 import type { AnyRoute } from '../http/route.js'
 
 export interface ResourceModule {
@@ -11,4 +13,6 @@ export interface ResourceModule {
   /** Filter field maps by resource name (usually one, named like the family). */
   filters?: Readonly<Record<string, FilterResource>>
   events?: EventDefs
+  /** Handlers outside the bearer-token API (the public receiving side of incoming webhooks), mounted before it. */
+  receivers?: readonly { path: string; handler: (deps: Deps) => RequestHandler }[]
 }

@@ -68,7 +68,7 @@ export async function insertLogs(q: Q, rows: readonly Omit<WebhookLogsTable, 'se
   for (const row of rows)
     await q
       .insertInto('webhook_logs')
-      .values({ ...row, seq: nextLogSeq(q, row.webhook_id) })
+      .values({ ...row, seq: nextLogSeq(q, 'webhook_logs', { column: 'webhook_id', id: row.webhook_id }) })
       .execute()
 }
 

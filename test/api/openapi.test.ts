@@ -85,6 +85,7 @@ test('the document covers every route with parameters, bodies, responses, the er
     'patch /v1/webhooks/incoming/{id}',
     'delete /v1/webhooks/incoming/{id}',
     'post /v1/webhooks/incoming/{id}/regenerate',
+    'get /v1/webhooks/incoming/{id}/logs',
     'get /v1/signing-secrets',
     'post /v1/signing-secrets',
     'get /v1/signing-secrets/{id}',

@@ -1,6 +1,12 @@
 // The incoming webhooks family: /v1/webhooks/incoming.
 import type { ResourceModule } from '../module.js'
 import { INCOMING_FILTER } from './query.js'
+import { receiveIncoming } from './receive.js'
 import { incomingRoutes } from './routes.js'
 
-export const incoming: ResourceModule = { name: 'incoming', routes: incomingRoutes, filters: { incoming_endpoints: INCOMING_FILTER } }
+export const incoming: ResourceModule = {
+  name: 'incoming',
+  routes: incomingRoutes,
+  filters: { incoming_endpoints: INCOMING_FILTER },
+  receivers: [{ path: '/v1/hooks/:path', handler: receiveIncoming }],
+}

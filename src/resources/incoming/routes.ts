@@ -3,8 +3,9 @@ import { defineRoute } from '../../http/route.js'
 import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { INCOMING_LIST } from './query.js'
-import { CreateIncomingBody, IncomingWebhookSchema, UpdateIncomingBody } from './schema.js'
-import { createIncoming, deleteIncoming, getIncomingFor, listIncoming, regenerateIncoming, updateIncoming } from './service.js'
+import { z } from 'zod'
+import { CreateIncomingBody, IncomingLogSchema, IncomingWebhookSchema, UpdateIncomingBody } from './schema.js'
+import { createIncoming, deleteIncoming, getIncomingFor, incomingLogs, listIncoming, regenerateIncoming, updateIncoming } from './service.js'
 
 const Incoming = envelope('incoming_webhook', IncomingWebhookSchema)
 const TAG = 'Incoming webhooks'
@@ -81,5 +82,17 @@ export const incomingRoutes = [
     params: idParam,
     responses: { 200: { description: 'The endpoint with its new URL', schema: Incoming } },
     handler: async ({ deps, actor, params }) => ({ status: 200, body: { incoming_webhook: await regenerateIncoming(deps, actor, params.id) } }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/webhooks/incoming/{id}/logs',
+    operationId: 'listIncomingWebhookLogs',
+    tag: TAG,
+    access: 'read',
+    summary: "The endpoint's newest 100 requests, accepted or refused, newest first (owners and admins)",
+    params: idParam,
+    errors: [403],
+    responses: { 200: { description: 'The log', schema: z.strictObject({ items: z.array(IncomingLogSchema) }).meta({ id: 'IncomingWebhookLogs' }) } },
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { items: await incomingLogs(deps, actor, params.id) } }),
   }),
 ]

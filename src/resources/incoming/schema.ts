@@ -69,3 +69,20 @@ export const UpdateIncomingBody = z
   })
   .meta({ id: 'UpdateIncomingWebhookBody' })
 export type UpdateIncomingInput = z.infer<typeof UpdateIncomingBody>
+
+export const IncomingLogSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The request_id of the 202 answer.' }),
+    outcome: z.enum(['accepted', 'auth_failed', 'method_not_allowed', 'unsupported_body', 'too_large', 'rate_limited', 'files_refused', 'paused']),
+    status: z.number().int(),
+    method: z.string(),
+    ip: z.string(),
+    headers: z.record(z.string(), z.string()).meta({ description: 'Only content-type, user-agent, x-request-id and x-delivery-id; never credentials.' }),
+    query: z.record(z.string(), z.unknown()),
+    body: z.string().meta({ description: 'The body as text, at most 64 KB (empty when it was never read).' }),
+    files: z.array(z.strictObject({ name: z.string(), size: z.number().int(), type: z.string() })),
+    runs: z.array(z.string()).meta({ description: 'Automation runs the request started.' }),
+    at: z.string(),
+  })
+  .meta({ id: 'IncomingWebhookLog' })
+export type IncomingLogView = z.infer<typeof IncomingLogSchema>

@@ -13,8 +13,8 @@ import { listPage, type ListParams } from '../../query/list-page.js'
 import { type AuthCredentials, mergeAuth, type StoredAuth } from '../../webhooks/credentials.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
-import type { CreateIncomingInput, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
-import { deleteIncomingRow, getIncoming, incomingQuery, insertIncoming, setIncomingBoards, updateIncomingRow } from './store.js'
+import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
+import { deleteIncomingRow, getIncoming, incomingQuery, insertIncoming, listIncomingRequests, setIncomingBoards, updateIncomingRow } from './store.js'
 
 function assertManager(actor: Actor): void {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage incoming webhooks.')
@@ -23,7 +23,8 @@ function assertManager(actor: Actor): void {
 const authContext = (id: string) => `incoming:${id}:auth`
 const sealAuth = (deps: Deps, id: string, creds: AuthCredentials): string | null =>
   Object.keys(creds).length ? deps.secrets.seal(JSON.stringify(creds), authContext(id)) : null
-const openAuth = (deps: Deps, row: IncomingEndpointsTable): AuthCredentials =>
+/** The credentials a sender must present (opened per request by receive.ts). */
+export const openIncomingAuth = (deps: Deps, row: IncomingEndpointsTable): AuthCredentials =>
   row.auth_enc === null ? {} : (JSON.parse(deps.secrets.open(row.auth_enc, authContext(row.id))) as AuthCredentials)
 
 const views = (deps: Deps, q: Q, rows: readonly IncomingEndpointsTable[]) => incomingViews(q, publicBaseUrl(deps.config), rows)
@@ -52,7 +53,7 @@ function nextAuth(
   input: UpdateIncomingInput['auth'],
 ): Pick<IncomingEndpointsTable, 'auth_type' | 'auth_header_name' | 'auth_enc'> | ErrorDetail[] {
   // Decrypted only when the edit touches the credentials.
-  const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: input === undefined ? {} : openAuth(deps, row) }
+  const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: input === undefined ? {} : openIncomingAuth(deps, row) }
   if (input === undefined) return { auth_type: row.auth_type, auth_header_name: row.auth_header_name, auth_enc: row.auth_enc }
   const auth = mergeAuth(stored, input)
   if (Array.isArray(auth)) return auth
@@ -140,4 +141,23 @@ export async function deleteIncoming(deps: Deps, actor: Actor, id: string): Prom
   await deps.db.tx(async ({ q }) => {
     if (!(await deleteIncomingRow(q, id))) throw notFound('incoming webhook')
   })
+}
+
+/** The endpoint's newest requests, accepted or refused, newest first. */
+export async function incomingLogs(deps: Deps, actor: Actor, id: string): Promise<IncomingLogView[]> {
+  const { q } = deps.db
+  await incomingFor(q, actor, id)
+  return (await listIncomingRequests(q, id)).map((r) => ({
+    id: r.id,
+    outcome: r.outcome,
+    status: r.status,
+    method: r.method,
+    ip: r.ip,
+    headers: JSON.parse(r.headers) as Record<string, string>,
+    query: JSON.parse(r.query) as Record<string, unknown>,
+    body: r.body,
+    files: JSON.parse(r.files) as IncomingLogView['files'],
+    runs: [],
+    at: r.at,
+  }))
 }

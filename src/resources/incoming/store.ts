@@ -1,6 +1,11 @@
 // Incoming endpoint queries.
 import type { Q } from '../../db/database.js'
-import type { IncomingEndpointsTable } from '../../db/types.js'
+import { nextLogSeq } from '../../db/dialect.js'
+import { fixedQuery, firstOf } from '../../db/sql.js'
+import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
+
+/** Requests kept in each endpoint's log. */
+export const REQUESTS_KEPT = 100
 
 export const getIncoming = (q: Q, id: string) => q.selectFrom('incoming_endpoints').selectAll().where('id', '=', id).executeTakeFirst()
 export const insertIncoming = (q: Q, row: IncomingEndpointsTable) => q.insertInto('incoming_endpoints').values(row).execute()
@@ -34,3 +39,27 @@ export async function boardsOfIncoming(q: Q, ids: readonly string[]): Promise<Ma
   for (const r of rows) out.set(r.endpoint_id, [...(out.get(r.endpoint_id) ?? []), r.board_id])
   return out
 }
+
+const byPath = fixedQuery((q: Q, path: string) => q.selectFrom('incoming_endpoints').selectAll().where('path', '=', path))
+/** The endpoint answering at /v1/hooks/<path>, if any. */
+export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, path))
+
+/** Logs a request and keeps only the endpoint's newest REQUESTS_KEPT. */
+export async function insertIncomingRequest(q: Q, row: Omit<IncomingRequestsTable, 'seq'>): Promise<void> {
+  await q
+    .insertInto('incoming_requests')
+    .values({ ...row, seq: nextLogSeq(q, 'incoming_requests', { column: 'endpoint_id', id: row.endpoint_id }) })
+    .execute()
+  const cutoff = q
+    .selectFrom('incoming_requests')
+    .select('seq')
+    .where('endpoint_id', '=', row.endpoint_id)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .offset(REQUESTS_KEPT)
+  await q.deleteFrom('incoming_requests').where('endpoint_id', '=', row.endpoint_id).where('seq', '<=', cutoff).execute()
+}
+
+/** An endpoint's logged requests, newest first. */
+export const listIncomingRequests = (q: Q, endpointId: string) =>
+  q.selectFrom('incoming_requests').selectAll().where('endpoint_id', '=', endpointId).orderBy('seq', 'desc').limit(REQUESTS_KEPT).execute()

@@ -1,0 +1,191 @@
+// The receiving side of incoming webhooks, /v1/hooks/<path>. Public: the random path (and the endpoint's own
+// credentials, when it has some) is the key. A request to a known endpoint is judged in this order, logged with its
+// outcome (API-DECISIONS §8-9), and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
+// files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
+import crypto from 'node:crypto'
+import type { Request, RequestHandler, Response } from 'express'
+import { isoAt } from '../../clock.js'
+import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { newId } from '../../ids.js'
+import type { AuthCredentials } from '../../webhooks/credentials.js'
+import { openIncomingAuth } from './service.js'
+import { getIncomingByPath, insertIncomingRequest } from './store.js'
+
+const BODY_LIMIT = 1_048_576
+const FILES_BODY_LIMIT = 26_214_400
+const LOGGED_BODY = 65_536
+/** Requests per minute per endpoint and sender (SPEC "Limits": always on). */
+export const RATE_LIMIT = 120
+const RATE_WINDOW_MS = 60_000
+const KEPT_HEADERS = ['content-type', 'user-agent', 'x-request-id', 'x-delivery-id'] as const
+
+type Outcome = IncomingRequestsTable['outcome']
+const STATUS: Record<Outcome, number> = {
+  accepted: 202,
+  auth_failed: 401,
+  method_not_allowed: 405,
+  unsupported_body: 415,
+  too_large: 413,
+  rate_limited: 429,
+  files_refused: 422,
+  paused: 503,
+}
+
+/**
+ * The sliding one-minute window of each (endpoint, sender): the times of its requests in the last minute. Kept in the
+ * process (every request to an endpoint passes here first, so it costs no write); with several processes on one
+ * PostgreSQL database each counts its own share.
+ */
+export class SenderWindows {
+  private readonly hits = new Map<string, number[]>()
+
+  /** Counts a request at `now`; the seconds until one more is allowed when it is over the limit, else 0. */
+  take(key: string, now: number): number {
+    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - RATE_WINDOW_MS)
+    if (recent.length >= RATE_LIMIT) {
+      this.hits.set(key, recent)
+      return Math.max(1, Math.ceil((recent[0] + RATE_WINDOW_MS - now) / 1000))
+    }
+    recent.push(now)
+    this.hits.set(key, recent)
+    if (this.hits.size > 10_000) for (const [k, v] of this.hits) if (v.every((t) => t <= now - RATE_WINDOW_MS)) this.hits.delete(k)
+    return 0
+  }
+}
+
+/** Constant-time comparison of two texts (their SHA-256 digests, so unequal lengths leak nothing either). */
+const same = (a: string, b: string) => crypto.timingSafeEqual(crypto.createHash('sha256').update(a).digest(), crypto.createHash('sha256').update(b).digest())
+
+function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials, req: Request): boolean {
+  if (endpoint.auth_type === 'header') {
+    const sent = req.headers[endpoint.auth_header_name!.toLowerCase()]
+    return typeof sent === 'string' && same(sent, creds.header_value ?? '')
+  }
+  if (endpoint.auth_type === 'basic') {
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '')
+    const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : ''
+    const colon = decoded.indexOf(':')
+    if (!m || colon < 0) return false
+    // Both compared, whatever the first gives, so the time taken says nothing about which one was wrong.
+    const user = same(decoded.slice(0, colon), creds.username ?? '')
+    const password = same(decoded.slice(colon + 1), creds.password ?? '')
+    return user && password
+  }
+  return true
+}
+
+/** The body, read while counting: past `limit` bytes reading stops (nothing more is buffered) and null comes back. */
+function readBody(req: Request, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.off('data', onData)
+        req.pause()
+        resolve(null)
+      } else chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+const senderOf = (req: Request) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
+
+interface Judged {
+  outcome: Outcome
+  message?: string
+  headers?: Record<string, string>
+  body?: string
+  /** Stop reading the request and close the connection after answering (a body past the limit). */
+  cut?: boolean
+}
+
+/** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
+async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpointsTable, req: Request): Promise<Judged> {
+  if (endpoint.paused) return { outcome: 'paused', message: 'This endpoint is paused.' }
+  const methods = JSON.parse(endpoint.methods) as string[]
+  if (!methods.includes(req.method)) {
+    return { outcome: 'method_not_allowed', message: `${req.method} is not accepted here; use ${methods.join(', ')}.`, headers: { Allow: methods.join(', ') } }
+  }
+  const wait = windows.take(`${endpoint.id}\u0000${senderOf(req)}`, deps.clock.now())
+  if (wait > 0) {
+    return { outcome: 'rate_limited', message: `More than ${RATE_LIMIT} requests a minute from this sender.`, headers: { 'Retry-After': String(wait) } }
+  }
+  if (!authenticated(endpoint, openIncomingAuth(deps, endpoint), req)) {
+    return {
+      outcome: 'auth_failed',
+      message: 'Missing or wrong credentials.',
+      headers: endpoint.auth_type === 'basic' ? { 'WWW-Authenticate': 'Basic realm="taskd"' } : undefined,
+    }
+  }
+  const limit = endpoint.accept_files ? FILES_BODY_LIMIT : BODY_LIMIT
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit) return { outcome: 'too_large', message: `The body is larger than ${limit} bytes.`, cut: true }
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+  if (type === 'multipart/form-data') {
+    if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
+    return { outcome: 'unsupported_body', message: 'multipart/form-data is not taken yet; send JSON or a urlencoded form.', cut: true }
+  }
+  const raw = await readBody(req, limit)
+  if (raw === null) return { outcome: 'too_large', message: `The body is larger than ${limit} bytes.`, cut: true }
+  const text = raw.toString('utf8')
+  if (type === 'application/json') {
+    try {
+      JSON.parse(text)
+    } catch {
+      return { outcome: 'unsupported_body', message: 'The body is not valid JSON.', body: text }
+    }
+  } else if (type !== 'application/x-www-form-urlencoded' && !(type === '' && raw.length === 0)) {
+    return { outcome: 'unsupported_body', message: 'Send application/json, application/x-www-form-urlencoded, or no body.', body: text }
+  }
+  return { outcome: 'accepted', body: text }
+}
+
+/** `ALL /v1/hooks/:path`. */
+export function receiveIncoming(deps: Deps): RequestHandler {
+  const windows = new SenderWindows()
+  return async (req: Request, res: Response, next) => {
+    try {
+      const endpoint = await getIncomingByPath(deps.db.q, String(req.params.path))
+      if (!endpoint) {
+        res.setHeader('Connection', 'close')
+        res.status(404).json({ error: { code: 'not_found', message: 'No such incoming webhook.' } })
+        return
+      }
+      const judged = await judge(deps, windows, endpoint, req)
+      const id = newId()
+      const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h]]] : [])))
+      await deps.db.tx(({ q }) =>
+        insertIncomingRequest(q, {
+          id,
+          endpoint_id: endpoint.id,
+          outcome: judged.outcome,
+          status: STATUS[judged.outcome],
+          method: req.method,
+          ip: senderOf(req),
+          headers: JSON.stringify(headers),
+          query: JSON.stringify(req.query ?? {}),
+          body: (judged.body ?? '').slice(0, LOGGED_BODY),
+          files: '[]',
+          at: isoAt(deps.clock.now()),
+        }),
+      )
+      for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
+      if (judged.outcome === 'accepted') {
+        res.status(202).json({ accepted: true, request_id: id })
+        return
+      }
+      // A body left unread (too large, or never looked at) is not drained: the connection closes after the answer.
+      if (judged.cut || !req.complete) res.setHeader('Connection', 'close')
+      res.status(STATUS[judged.outcome]).json({ error: { code: judged.outcome, message: judged.message } })
+      if (judged.cut || !req.complete) res.on('finish', () => req.socket.destroySoon())
+    } catch (err) {
+      next(err)
+    }
+  }
+}

@@ -1,0 +1,203 @@
+// The receiving side of incoming webhooks, /v1/hooks/<path>, with a real HTTP client against a real server: every
+// outcome of API-DECISIONS §8, the size limits while streaming, the rate limit by the injected clock, and the log.
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import { test } from 'node:test'
+import { seededApp } from '../helpers/app.js'
+import { dbAll } from '../helpers/db.js'
+
+type Fixture = Awaited<ReturnType<typeof seededApp>>
+const MB = 1_048_576
+
+interface Sent {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: any
+}
+
+/** One request with node:http (so Content-Length, chunking and the sender's address are ours to choose). */
+function send(
+  base: string,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer; localAddress?: string } = {},
+): Promise<Sent> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${path}`,
+      { method: opts.method ?? 'POST', headers: opts.headers, localAddress: opts.localAddress, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(opts.body)
+  })
+}
+
+const json = (value: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) })
+
+async function endpoint(c: Fixture, body: Record<string, unknown>) {
+  const r = await c.t.req('POST', '/v1/webhooks/incoming', { token: c.tokens.owner.write, body })
+  assert.equal(r.status, 201, r.text)
+  const hook = r.body.incoming_webhook as { id: string; url: string }
+  return { id: hook.id, path: new URL(hook.url).pathname }
+}
+
+const logs = async (c: Fixture, id: string) => (await c.t.req('GET', `/v1/webhooks/incoming/${id}/logs`, { token: c.tokens.owner.read })).body.items
+
+test('accepted bodies (JSON, form, none) answer 202 and are logged with only the kept headers; the rest is refused with its outcome', async () => {
+  const c = await seededApp()
+  try {
+    const { id, path } = await endpoint(c, { name: 'Form', methods: ['POST', 'PUT'] })
+    const accepted = await send(c.t.url, `${path}?source=ci&tag=a`, {
+      headers: { 'content-type': 'application/json', 'x-request-id': 'r-1', 'user-agent': 'ci/1', cookie: 'session=secret', 'x-other': 'dropped' },
+      body: JSON.stringify({ title: 'From CI' }),
+    })
+    assert.equal(accepted.status, 202)
+    assert.equal(accepted.body.accepted, true)
+    const [entry] = await logs(c, id)
+    assert.equal(entry.id, accepted.body.request_id)
+    assert.deepEqual(
+      [entry.outcome, entry.status, entry.method, entry.ip, entry.body, entry.query, entry.files, entry.runs],
+      ['accepted', 202, 'POST', '127.0.0.1', '{"title":"From CI"}', { source: 'ci', tag: 'a' }, [], []],
+    )
+    assert.deepEqual(entry.headers, { 'content-type': 'application/json', 'user-agent': 'ci/1', 'x-request-id': 'r-1' })
+    assert.equal((await send(c.t.url, path, { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' })).status, 202)
+    assert.equal((await send(c.t.url, path)).status, 202, 'no body at all')
+    const refused: [string, Parameters<typeof send>[2], number, string][] = [
+      ['GET', { method: 'GET' }, 405, 'method_not_allowed'],
+      ['text', { headers: { 'content-type': 'text/plain' }, body: 'hello' }, 415, 'unsupported_body'],
+      ['bad JSON', { headers: { 'content-type': 'application/json' }, body: '{"title":' }, 415, 'unsupported_body'],
+      ['files', { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\n\r\n--x--' }, 422, 'files_refused'],
+    ]
+    for (const [what, opts, status, outcome] of refused) {
+      const r = await send(c.t.url, path, opts)
+      assert.equal(r.status, status, what)
+      assert.equal(r.body.error.code, outcome, what)
+      assert.equal((await logs(c, id))[0].outcome, outcome, `${what} is logged`)
+    }
+    const notAllowed = await send(c.t.url, path, { method: 'DELETE' })
+    assert.equal(notAllowed.headers.allow, 'POST, PUT')
+    // Paused: 503, logged.
+    await c.t.req('PATCH', `/v1/webhooks/incoming/${id}`, { token: c.tokens.owner.write, body: { paused: true } })
+    assert.equal((await send(c.t.url, path, json({}))).status, 503)
+    assert.equal((await logs(c, id))[0].outcome, 'paused')
+    // Unknown and regenerated-away paths: 404, logged against nothing.
+    await c.t.req('PATCH', `/v1/webhooks/incoming/${id}`, { token: c.tokens.owner.write, body: { paused: false } })
+    const before = (await dbAll(c.t.deps.db, 'SELECT id FROM incoming_requests')).length
+    assert.equal((await send(c.t.url, '/v1/hooks/notapath', json({}))).status, 404)
+    const renewed = (await c.t.req('POST', `/v1/webhooks/incoming/${id}/regenerate`, { token: c.tokens.owner.write })).body.incoming_webhook
+    assert.equal((await send(c.t.url, path, json({}))).status, 404, 'the old path is dead at once')
+    assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM incoming_requests')).length, before)
+    assert.equal((await send(c.t.url, new URL(renewed.url).pathname, json({}))).status, 202)
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('header and basic authentication: missing or wrong is 401 (logged), right is 202; credentials never reach the log', async () => {
+  const c = await seededApp()
+  try {
+    const key = 'k-0123456789abcdef-secret'
+    const header = await endpoint(c, { name: 'Key', auth: { type: 'header', header_name: 'X-Api-Key', header_value: key } })
+    assert.equal((await send(c.t.url, header.path, json({}))).status, 401)
+    assert.equal((await send(c.t.url, header.path, { ...json({}), headers: { 'content-type': 'application/json', 'x-api-key': `${key}x` } })).status, 401)
+    assert.equal((await send(c.t.url, header.path, { ...json({}), headers: { 'content-type': 'application/json', 'x-api-key': key } })).status, 202)
+    assert.deepEqual(
+      (await logs(c, header.id)).map((l: { outcome: string }) => l.outcome),
+      ['accepted', 'auth_failed', 'auth_failed'],
+    )
+    const basic = await endpoint(c, { name: 'Basic', auth: { type: 'basic', username: 'ci', password: 'pa55-word-xyz' } })
+    const as = (user: string, password: string) => ({
+      ...json({}),
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+    })
+    const wrong = await send(c.t.url, basic.path, as('ci', 'nope'))
+    assert.equal(wrong.status, 401)
+    assert.match(String(wrong.headers['www-authenticate']), /^Basic/)
+    assert.equal((await send(c.t.url, basic.path, as('other', 'pa55-word-xyz'))).status, 401)
+    assert.equal((await send(c.t.url, basic.path, as('ci', 'pa55-word-xyz'))).status, 202)
+    const everything = JSON.stringify(await dbAll(c.t.deps.db, 'SELECT * FROM incoming_requests'))
+    for (const secret of [key, 'pa55-word-xyz', Buffer.from('ci:pa55-word-xyz').toString('base64')]) assert.ok(!everything.includes(secret))
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('sizes: 1 MB passes and one byte more is 413; a declared size past the limit is refused unread; a chunked stream is cut off', async () => {
+  const c = await seededApp()
+  try {
+    const { id, path } = await endpoint(c, { name: 'Sizes' })
+    // A JSON string of exactly the limit, and one byte more.
+    const exact = `"${'a'.repeat(MB - 2)}"`
+    assert.equal(Buffer.byteLength(exact), MB)
+    assert.equal((await send(c.t.url, path, { headers: { 'content-type': 'application/json' }, body: exact })).status, 202)
+    const over = await send(c.t.url, path, { headers: { 'content-type': 'application/json' }, body: `"${'a'.repeat(MB - 1)}"` })
+    assert.equal(over.status, 413)
+    assert.equal(over.body.error.code, 'too_large')
+    // A Content-Length that claims 2 GB with a tiny body: refused at once, not waited for.
+    const lying = await send(c.t.url, path, { headers: { 'content-type': 'application/json', 'content-length': 2 * 1024 * MB }, body: undefined })
+    assert.equal(lying.status, 413)
+    // A chunked upload with no length that would go on for 2 GB: cut off after about the limit, never buffered whole.
+    const result = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
+      let sent = 0
+      let done = false
+      const req = http.request(`${c.t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
+        done = true
+        res.resume()
+        resolve({ status: res.statusCode!, sent })
+        req.destroy()
+      })
+      req.on('error', (err) => (done ? undefined : reject(err)))
+      const chunk = Buffer.alloc(64 * 1024, 'a')
+      const pump = () => {
+        while (!done && sent < 2 * 1024 * MB) {
+          sent += chunk.length
+          if (!req.write(chunk)) return void req.once('drain', pump)
+        }
+      }
+      pump()
+    })
+    assert.equal(result.status, 413)
+    assert.ok(result.sent < 64 * MB, `${result.sent} bytes went out before the answer`)
+    assert.deepEqual(
+      (await logs(c, id)).map((l: { outcome: string }) => l.outcome),
+      ['too_large', 'too_large', 'too_large', 'accepted'],
+    )
+    assert.equal((await logs(c, id))[0].body, '', 'nothing of a refused body is kept')
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('rate limit: 120 a minute per endpoint and sender, the 121st is 429 with Retry-After, the window slides, another sender is unaffected', async () => {
+  const c = await seededApp()
+  try {
+    const { id, path } = await endpoint(c, { name: 'Busy' })
+    for (let i = 0; i < 120; i++) {
+      assert.equal((await send(c.t.url, path, json({ i }))).status, 202, `request ${i + 1}`)
+      if (i === 59) c.t.clock.advance(30_000) // half of them 30 s later
+    }
+    const limited = await send(c.t.url, path, json({ i: 121 }))
+    assert.equal(limited.status, 429)
+    assert.equal(limited.headers['retry-after'], '30')
+    assert.equal((await logs(c, id))[0].outcome, 'rate_limited')
+    // Another sender (another loopback source address, still to 127.0.0.1) has its own window.
+    assert.equal((await send(c.t.url, path, { ...json({}), localAddress: '127.0.0.2' })).status, 202)
+    assert.equal((await logs(c, id))[0].ip, '127.0.0.2')
+    // 30 s on, the first 60 have left the window: 60 more fit, not 61.
+    c.t.clock.advance(30_000)
+    for (let i = 0; i < 60; i++) assert.equal((await send(c.t.url, path, json({ i }))).status, 202)
+    assert.equal((await send(c.t.url, path, json({}))).status, 429)
+    // The log keeps the newest 100.
+    assert.equal((await logs(c, id)).length, 100)
+    assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM incoming_requests WHERE endpoint_id = ?', id)).length, 100)
+  } finally {
+    await c.t.close()
+  }
+})
