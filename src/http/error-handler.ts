@@ -25,7 +25,8 @@ export function toHttpError(err: unknown): HttpError {
 export function errorHandler(log: (msg: string, err: unknown) => void) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const httpError = toHttpError(err)
-    if (httpError.status >= 500) log('request failed', err)
+    // An answer a service chose (a 503 for a paused endpoint or a read past its deadline) is no failure to report.
+    if (httpError.status >= 500 && !(err instanceof HttpError && httpError.status !== 500)) log('request failed', err)
     if (res.headersSent) {
       res.end()
       return

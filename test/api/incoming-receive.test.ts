@@ -201,3 +201,38 @@ test('rate limit: 120 a minute per endpoint and sender, the 121st is 429 with Re
     await c.t.close()
   }
 })
+
+test('trigger: fires the endpoint as the caller (owners and admins any, members on a board it allows), logged like the URL', async () => {
+  const c = await seededApp()
+  try {
+    const open = await endpoint(c, { name: 'Open', auth: { type: 'header', header_name: 'X-Key', header_value: 'never-needed-here-1234' } })
+    const trigger = (id: string, token: string, body: unknown = { title: 'From n8n' }) =>
+      c.t.req('POST', `/v1/webhooks/incoming/${id}/trigger`, { token, body })
+    const fired = await trigger(open.id, c.tokens.member.write)
+    assert.equal(fired.status, 202, fired.text)
+    assert.equal(fired.body.accepted, true)
+    const [entry] = await logs(c, open.id)
+    assert.deepEqual([entry.id, entry.outcome, entry.method, entry.body], [fired.body.request_id, 'accepted', 'POST', '{"title":"From n8n"}'])
+    assert.equal((await trigger(open.id, c.tokens.outsider.write)).status, 403, 'a member of no board')
+    assert.equal((await trigger(open.id, c.tokens.member.read)).status, 403, 'a read token')
+    assert.equal((await trigger('nope', c.tokens.owner.write)).status, 404)
+    const other = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'Other' } })).body.board.id
+    const narrow = await endpoint(c, { name: 'Narrow', boards: [other] })
+    assert.equal((await trigger(narrow.id, c.tokens.member.write)).status, 403, 'not on a board it allows')
+    assert.equal((await trigger(narrow.id, c.tokens.outsider.write)).status, 202, 'on the board it allows')
+    assert.equal((await trigger(narrow.id, c.tokens.admin.write)).status, 202, 'admins: any endpoint')
+    await c.t.req('PATCH', `/v1/webhooks/incoming/${narrow.id}`, { token: c.tokens.owner.write, body: { paused: true } })
+    const paused = await trigger(narrow.id, c.tokens.owner.write)
+    assert.equal(paused.status, 503)
+    assert.equal(paused.body.error.code, 'paused')
+    assert.equal((await logs(c, narrow.id))[0].outcome, 'paused')
+    const invalid = await c.t.req('POST', `/v1/webhooks/incoming/${open.id}/trigger`, {
+      token: c.tokens.owner.write,
+      raw: '[1,2]',
+      headers: { 'content-type': 'application/json' },
+    })
+    assert.equal(invalid.status, 422, 'the body is a JSON object of fields')
+  } finally {
+    await c.t.close()
+  }
+})

@@ -86,6 +86,7 @@ test('the document covers every route with parameters, bodies, responses, the er
     'delete /v1/webhooks/incoming/{id}',
     'post /v1/webhooks/incoming/{id}/regenerate',
     'get /v1/webhooks/incoming/{id}/logs',
+    'post /v1/webhooks/incoming/{id}/trigger',
     'get /v1/signing-secrets',
     'post /v1/signing-secrets',
     'get /v1/signing-secrets/{id}',

@@ -4,33 +4,18 @@
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
 import crypto from 'node:crypto'
 import type { Request, RequestHandler, Response } from 'express'
-import { isoAt } from '../../clock.js'
-import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
+import type { IncomingEndpointsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { newId } from '../../ids.js'
 import type { AuthCredentials } from '../../webhooks/credentials.js'
+import { type Outcome, requestRow, senderOf, STATUS } from './requests.js'
 import { openIncomingAuth } from './service.js'
 import { getIncomingByPath, insertIncomingRequest } from './store.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
-const LOGGED_BODY = 65_536
 /** Requests per minute per endpoint and sender (SPEC "Limits": always on). */
 export const RATE_LIMIT = 120
 const RATE_WINDOW_MS = 60_000
-const KEPT_HEADERS = ['content-type', 'user-agent', 'x-request-id', 'x-delivery-id'] as const
-
-type Outcome = IncomingRequestsTable['outcome']
-const STATUS: Record<Outcome, number> = {
-  accepted: 202,
-  auth_failed: 401,
-  method_not_allowed: 405,
-  unsupported_body: 415,
-  too_large: 413,
-  rate_limited: 429,
-  files_refused: 422,
-  paused: 503,
-}
 
 /**
  * The sliding one-minute window of each (endpoint, sender): the times of its requests in the last minute. Kept in the
@@ -94,8 +79,6 @@ function readBody(req: Request, limit: number): Promise<Buffer | null> {
   })
 }
 
-const senderOf = (req: Request) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
-
 interface Judged {
   outcome: Outcome
   message?: string
@@ -158,26 +141,11 @@ export function receiveIncoming(deps: Deps): RequestHandler {
         return
       }
       const judged = await judge(deps, windows, endpoint, req)
-      const id = newId()
-      const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h]]] : [])))
-      await deps.db.tx(({ q }) =>
-        insertIncomingRequest(q, {
-          id,
-          endpoint_id: endpoint.id,
-          outcome: judged.outcome,
-          status: STATUS[judged.outcome],
-          method: req.method,
-          ip: senderOf(req),
-          headers: JSON.stringify(headers),
-          query: JSON.stringify(req.query ?? {}),
-          body: (judged.body ?? '').slice(0, LOGGED_BODY),
-          files: '[]',
-          at: isoAt(deps.clock.now()),
-        }),
-      )
+      const row = requestRow(deps, endpoint.id, req, judged.outcome, judged.body)
+      await deps.db.tx(({ q }) => insertIncomingRequest(q, row))
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
-        res.status(202).json({ accepted: true, request_id: id })
+        res.status(202).json({ accepted: true, request_id: row.id })
         return
       }
       // A body left unread (too large, or never looked at) is not drained: the connection closes after the answer.

@@ -5,7 +5,7 @@ import { listQuery, pageSchema } from '../../query/list-page.js'
 import { INCOMING_LIST } from './query.js'
 import { z } from 'zod'
 import { CreateIncomingBody, IncomingLogSchema, IncomingWebhookSchema, UpdateIncomingBody } from './schema.js'
-import { createIncoming, deleteIncoming, getIncomingFor, incomingLogs, listIncoming, regenerateIncoming, updateIncoming } from './service.js'
+import { createIncoming, deleteIncoming, getIncomingFor, incomingLogs, listIncoming, regenerateIncoming, triggerIncoming, updateIncoming } from './service.js'
 
 const Incoming = envelope('incoming_webhook', IncomingWebhookSchema)
 const TAG = 'Incoming webhooks'
@@ -94,5 +94,24 @@ export const incomingRoutes = [
     errors: [403],
     responses: { 200: { description: 'The log', schema: z.strictObject({ items: z.array(IncomingLogSchema) }).meta({ id: 'IncomingWebhookLogs' }) } },
     handler: async ({ deps, actor, params }) => ({ status: 200, body: { items: await incomingLogs(deps, actor, params.id) } }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/webhooks/incoming/{id}/trigger',
+    operationId: 'triggerIncomingWebhook',
+    tag: TAG,
+    access: 'write',
+    summary: 'Fire the endpoint as the signed-in caller, with no public URL and no external credential (owners and admins; others on a board it allows)',
+    description: 'The JSON body is what automations see as webhook.body. Logged like a request to the URL; a paused endpoint answers 503.',
+    params: idParam,
+    body: z.record(z.string(), z.unknown()).meta({ id: 'TriggerIncomingWebhookBody' }),
+    errors: [403, 503],
+    responses: {
+      202: {
+        description: 'Accepted and logged',
+        schema: z.strictObject({ accepted: z.literal(true), request_id: z.string() }).meta({ id: 'IncomingAccepted' }),
+      },
+    },
+    handler: async ({ deps, actor, params, body, req }) => ({ status: 202, body: await triggerIncoming(deps, actor, params.id, req, body) }),
   }),
 ]

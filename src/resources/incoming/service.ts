@@ -1,5 +1,6 @@
 // Incoming webhook endpoints: owners and admins create, change, regenerate and delete them (members get 403). The
 // credentials a sender must present are write-only: sealed under the master key, bound to the endpoint.
+import type { Request } from 'express'
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
@@ -7,14 +8,24 @@ import { publicBaseUrl } from '../../config.js'
 import type { Q } from '../../db/database.js'
 import type { IncomingEndpointsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { type ErrorDetail, forbidden, notFound, unprocessable } from '../../errors.js'
+import { type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
 import { newHookPath, newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { type AuthCredentials, mergeAuth, type StoredAuth } from '../../webhooks/credentials.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
-import { deleteIncomingRow, getIncoming, incomingQuery, insertIncoming, listIncomingRequests, setIncomingBoards, updateIncomingRow } from './store.js'
+import { requestRow } from './requests.js'
+import {
+  deleteIncomingRow,
+  getIncoming,
+  incomingQuery,
+  insertIncoming,
+  insertIncomingRequest,
+  listIncomingRequests,
+  setIncomingBoards,
+  updateIncomingRow,
+} from './store.js'
 
 function assertManager(actor: Actor): void {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage incoming webhooks.')
@@ -160,4 +171,30 @@ export async function incomingLogs(deps: Deps, actor: Actor, id: string): Promis
     runs: [],
     at: r.at,
   }))
+}
+
+/** Whether a workspace member may fire the endpoint: they see a board it allows (any board, for an empty allowlist). */
+async function mayTrigger(q: Q, actor: Actor, endpoint: IncomingEndpointsTable): Promise<boolean> {
+  let query = q.selectFrom('boards').select('id').where('id', 'in', visibleBoardIds(q, actor.user))
+  if (!endpoint.all_boards) {
+    query = query.where('id', 'in', q.selectFrom('incoming_endpoint_boards').select('board_id').where('endpoint_id', '=', endpoint.id))
+  }
+  return (await query.limit(1).executeTakeFirst()) !== undefined
+}
+
+/**
+ * POST .../trigger: fires the endpoint as the signed-in caller, with no public URL and no external credential; the JSON
+ * body is what automations see as webhook.body. Owners and admins for any endpoint, others on a board it allows. Logged
+ * like a request to the URL; a paused endpoint answers 503.
+ */
+export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req: Request, body: unknown): Promise<{ accepted: true; request_id: string }> {
+  const endpoint = await getIncoming(deps.db.q, id)
+  if (!endpoint) throw notFound('incoming webhook')
+  if (!isAdmin(actor) && !(await mayTrigger(deps.db.q, actor, endpoint))) {
+    throw forbidden('Only owners, admins and members of a board this endpoint allows may trigger it.')
+  }
+  const row = requestRow(deps, endpoint.id, req, endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
+  await deps.db.tx(({ q }) => insertIncomingRequest(q, row))
+  if (endpoint.paused) throw new HttpError(503, 'paused', 'This endpoint is paused.')
+  return { accepted: true, request_id: row.id }
 }
