@@ -355,3 +355,15 @@ CREATE TABLE incoming_requests (
   at TEXT NOT NULL
 );
 CREATE INDEX incoming_requests_endpoint ON incoming_requests(endpoint_id, seq);
+
+-- The files of accepted multipart requests, kept (in the database, so a backup stays one file) for the automations
+-- that run on them; they go with their request when the log is pruned.
+CREATE TABLE incoming_files (
+  id TEXT PRIMARY KEY,
+  request_id TEXT NOT NULL REFERENCES incoming_requests(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data BYTEA NOT NULL
+);
+CREATE INDEX incoming_files_request ON incoming_files(request_id);

@@ -73,6 +73,16 @@ const incomingRequests = (seq: string) => `CREATE TABLE incoming_requests (
 );
 CREATE INDEX incoming_requests_endpoint ON incoming_requests(endpoint_id, seq);`
 
+const incomingFiles = (blob: string) => `CREATE TABLE incoming_files (
+  id TEXT PRIMARY KEY,
+  request_id TEXT NOT NULL REFERENCES incoming_requests(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data ${blob} NOT NULL
+);
+CREATE INDEX incoming_files_request ON incoming_files(request_id);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -118,8 +128,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: BOARD_RIGHTS, postgres: BOARD_RIGHTS },
   // 7: signing secrets (write-only keys for signed calls taskd makes) and incoming webhook endpoints.
   {
-    sqlite: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards(' WITHOUT ROWID')}\n${incomingRequests('INTEGER NOT NULL')}`,
-    postgres: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards('')}\n${incomingRequests('BIGINT GENERATED ALWAYS AS IDENTITY')}`,
+    sqlite: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards(' WITHOUT ROWID')}\n${incomingRequests('INTEGER NOT NULL')}\n${incomingFiles('BLOB')}`,
+    postgres: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards('')}\n${incomingRequests('BIGINT GENERATED ALWAYS AS IDENTITY')}\n${incomingFiles('BYTEA')}`,
   },
 ]
 

@@ -245,6 +245,15 @@ export interface IncomingRequestsTable {
   at: string
 }
 
+export interface IncomingFilesTable {
+  id: string
+  request_id: string
+  name: string
+  type: string
+  size: number
+  data: Buffer
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -270,4 +279,5 @@ export interface DB {
   incoming_endpoints: IncomingEndpointsTable
   incoming_endpoint_boards: IncomingEndpointBoardsTable
   incoming_requests: IncomingRequestsTable
+  incoming_files: IncomingFilesTable
 }

@@ -236,3 +236,65 @@ test('trigger: fires the endpoint as the caller (owners and admins any, members 
     await c.t.close()
   }
 })
+
+test('files: multipart to an endpoint that takes them keeps every part with a filename (not its bytes in the log); too many is 422', async () => {
+  const c = await seededApp()
+  try {
+    const { id, path } = await endpoint(c, { name: 'Uploads', accept_files: true, max_files: 2 })
+    const boundary = 'taskd-test-boundary'
+    const multipart = (parts: { field: string; filename?: string; type?: string; data: string | Buffer }[]) => ({
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: Buffer.concat([
+        ...parts.flatMap((p) => [
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="${p.field}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n` +
+              (p.type ? `Content-Type: ${p.type}\r\n` : '') +
+              '\r\n',
+          ),
+          Buffer.from(p.data),
+          Buffer.from('\r\n'),
+        ]),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]),
+    })
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 255])
+    const ok = await send(
+      c.t.url,
+      path,
+      multipart([
+        { field: 'title', data: 'Invoice 42' },
+        { field: 'scan', filename: 'scan.png', type: 'image/png', data: png },
+        { field: 'title2', filename: 'notes.txt', type: 'text/plain', data: 'a file under any field name' },
+      ]),
+    )
+    assert.equal(ok.status, 202, JSON.stringify(ok.body))
+    const [entry] = await logs(c, id)
+    assert.equal(entry.body, '{"title":"Invoice 42"}')
+    assert.deepEqual(entry.files, [
+      { name: 'scan.png', size: png.length, type: 'image/png' },
+      { name: 'notes.txt', size: 27, type: 'text/plain' },
+    ])
+    const kept = await dbAll<{ name: string; data: Buffer }>(c.t.deps.db, 'SELECT name, data FROM incoming_files WHERE request_id = ? ORDER BY name', entry.id)
+    assert.deepEqual(
+      kept.map((f) => [f.name, Buffer.from(f.data).toString('hex')]),
+      [
+        ['notes.txt', Buffer.from('a file under any field name').toString('hex')],
+        ['scan.png', png.toString('hex')],
+      ],
+    )
+    assert.ok(!JSON.stringify(entry).includes('a file under any field name'), 'no file bytes in the log')
+    const three = await send(c.t.url, path, multipart([1, 2, 3].map((n) => ({ field: `f${n}`, filename: `${n}.txt`, data: 'x' }))))
+    assert.equal(three.status, 422)
+    assert.equal(three.body.error.code, 'files_refused')
+    const broken = await send(c.t.url, path, { headers: { 'content-type': 'multipart/form-data' }, body: 'no boundary' })
+    assert.equal(broken.status, 415)
+    const huge = await send(c.t.url, path, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': 26_214_401 } })
+    assert.equal(huge.status, 413, 'past 25 MB')
+    assert.deepEqual(
+      (await logs(c, id)).map((l: { outcome: string }) => l.outcome),
+      ['too_large', 'unsupported_body', 'files_refused', 'accepted'],
+    )
+  } finally {
+    await c.t.close()
+  }
+})

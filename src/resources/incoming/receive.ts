@@ -2,6 +2,7 @@
 // credentials, when it has some) is the key. A request to a known endpoint is judged in this order, logged with its
 // outcome (API-DECISIONS §8-9), and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
+import busboy, { type Busboy } from 'busboy'
 import crypto from 'node:crypto'
 import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
@@ -79,13 +80,71 @@ function readBody(req: Request, limit: number): Promise<Buffer | null> {
   })
 }
 
+/** A file of an accepted multipart request. */
+export interface ReceivedFile {
+  name: string
+  type: string
+  size: number
+  data: Buffer
+}
+
 interface Judged {
   outcome: Outcome
   message?: string
   headers?: Record<string, string>
   body?: string
+  files?: ReceivedFile[]
   /** Stop reading the request and close the connection after answering (a body past the limit). */
   cut?: boolean
+}
+
+const tooLarge = (limit: number): Judged => ({ outcome: 'too_large', message: `The body is larger than ${limit} bytes.`, cut: true })
+
+/**
+ * multipart/form-data for an endpoint that takes files: every part with a filename is a file, whatever its field name.
+ * The whole body is counted against `limit` as it streams; the (max_files + 1)th file refuses the request. The fields
+ * become the body (as JSON), the files are kept in memory until the request is recorded.
+ */
+function readMultipart(req: Request, limit: number, maxFiles: number): Promise<Judged> {
+  return new Promise((resolve) => {
+    let settled = false
+    const finish = (judged: Judged) => {
+      if (settled) return
+      settled = true
+      req.unpipe(parser)
+      req.off('data', count)
+      if (judged.cut) req.pause()
+      resolve(judged)
+    }
+    let parser: Busboy
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: maxFiles, fileSize: limit, fields: 1000, fieldSize: BODY_LIMIT, parts: 1000 + maxFiles } })
+    } catch {
+      return resolve({ outcome: 'unsupported_body', message: 'The multipart body has no usable boundary.', cut: true })
+    }
+    let size = 0
+    const count = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) finish(tooLarge(limit))
+    }
+    const fields = new Map<string, string>()
+    const files: ReceivedFile[] = []
+    parser.on('field', (name, value) => fields.set(name, value))
+    parser.on('file', (_name, stream, info) => {
+      const chunks: Buffer[] = []
+      stream.on('data', (c: Buffer) => chunks.push(c))
+      stream.on('end', () => {
+        const data = Buffer.concat(chunks)
+        files.push({ name: info.filename ?? '', type: info.mimeType, size: data.length, data })
+      })
+    })
+    parser.on('filesLimit', () => finish({ outcome: 'files_refused', message: `More than ${maxFiles} files.`, cut: true }))
+    for (const event of ['fieldsLimit', 'partsLimit'] as const) parser.on(event, () => finish(tooLarge(limit)))
+    parser.on('error', () => finish({ outcome: 'unsupported_body', message: 'The multipart body is malformed.', cut: true }))
+    parser.on('close', () => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files }))
+    req.on('data', count)
+    req.pipe(parser)
+  })
 }
 
 /** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
@@ -108,14 +167,14 @@ async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpo
   }
   const limit = endpoint.accept_files ? FILES_BODY_LIMIT : BODY_LIMIT
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) return { outcome: 'too_large', message: `The body is larger than ${limit} bytes.`, cut: true }
+  if (declared > limit) return tooLarge(limit)
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   if (type === 'multipart/form-data') {
     if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
-    return { outcome: 'unsupported_body', message: 'multipart/form-data is not taken yet; send JSON or a urlencoded form.', cut: true }
+    return readMultipart(req, limit, endpoint.max_files)
   }
   const raw = await readBody(req, limit)
-  if (raw === null) return { outcome: 'too_large', message: `The body is larger than ${limit} bytes.`, cut: true }
+  if (raw === null) return tooLarge(limit)
   const text = raw.toString('utf8')
   if (type === 'application/json') {
     try {
@@ -141,8 +200,8 @@ export function receiveIncoming(deps: Deps): RequestHandler {
         return
       }
       const judged = await judge(deps, windows, endpoint, req)
-      const row = requestRow(deps, endpoint.id, req, judged.outcome, judged.body)
-      await deps.db.tx(({ q }) => insertIncomingRequest(q, row))
+      const row = requestRow(deps, endpoint.id, req, judged.outcome, judged.body, judged.files)
+      await deps.db.tx(({ q }) => insertIncomingRequest(q, row, judged.files ?? []))
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
         res.status(202).json({ accepted: true, request_id: row.id })

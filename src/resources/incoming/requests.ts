@@ -23,8 +23,15 @@ const KEPT_HEADERS = ['content-type', 'user-agent', 'x-request-id', 'x-delivery-
 /** The sender: the peer's address (an IPv4 peer without its IPv6 mapping). */
 export const senderOf = (req: Request) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
 
-/** The log row of a request with this outcome; `body` is the text read (none when it was never read). */
-export function requestRow(deps: Deps, endpointId: string, req: Request, outcome: Outcome, body = ''): Omit<IncomingRequestsTable, 'seq'> {
+/** The log row of a request with this outcome; `body` is the text read (none when it was never read), `files` what came with it. */
+export function requestRow(
+  deps: Deps,
+  endpointId: string,
+  req: Request,
+  outcome: Outcome,
+  body = '',
+  files: readonly { name: string; type: string; size: number }[] = [],
+): Omit<IncomingRequestsTable, 'seq'> {
   const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h]]] : [])))
   return {
     id: newId(),
@@ -36,7 +43,7 @@ export function requestRow(deps: Deps, endpointId: string, req: Request, outcome
     headers: JSON.stringify(headers),
     query: JSON.stringify(req.query ?? {}),
     body: body.slice(0, LOGGED_BODY),
-    files: '[]',
+    files: JSON.stringify(files.map((f) => ({ name: f.name, size: f.size, type: f.type }))),
     at: isoAt(deps.clock.now()),
   }
 }

@@ -2,7 +2,8 @@
 import type { Q } from '../../db/database.js'
 import { nextLogSeq } from '../../db/dialect.js'
 import { fixedQuery, firstOf } from '../../db/sql.js'
-import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
+import type { IncomingEndpointsTable, IncomingFilesTable, IncomingRequestsTable } from '../../db/types.js'
+import { newId } from '../../ids.js'
 
 /** Requests kept in each endpoint's log. */
 export const REQUESTS_KEPT = 100
@@ -44,12 +45,18 @@ const byPath = fixedQuery((q: Q, path: string) => q.selectFrom('incoming_endpoin
 /** The endpoint answering at /v1/hooks/<path>, if any. */
 export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, path))
 
-/** Logs a request and keeps only the endpoint's newest REQUESTS_KEPT. */
-export async function insertIncomingRequest(q: Q, row: Omit<IncomingRequestsTable, 'seq'>): Promise<void> {
+/** Logs a request with its files and keeps only the endpoint's newest REQUESTS_KEPT (their files go with them). */
+export async function insertIncomingRequest(
+  q: Q,
+  row: Omit<IncomingRequestsTable, 'seq'>,
+  files: readonly Omit<IncomingFilesTable, 'id' | 'request_id'>[] = [],
+): Promise<void> {
   await q
     .insertInto('incoming_requests')
     .values({ ...row, seq: nextLogSeq(q, 'incoming_requests', { column: 'endpoint_id', id: row.endpoint_id }) })
     .execute()
+  for (const f of files)
+    await q.insertInto('incoming_files').values({ id: newId(), request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data }).execute()
   const cutoff = q
     .selectFrom('incoming_requests')
     .select('seq')
