@@ -61,6 +61,7 @@ test('incoming endpoints: created by owners and admins with a random URL and wri
       ['PATCH', `/v1/webhooks/incoming/${ci.id}`, { paused: true }],
       ['POST', `/v1/webhooks/incoming/${ci.id}/regenerate`, undefined],
       ['DELETE', `/v1/webhooks/incoming/${ci.id}`, undefined],
+      ['GET', `/v1/webhooks/incoming/${ci.id}/logs`, undefined],
     ] as const) {
       const r = await c.t.req(method, path, { token: c.tokens.member.write, body })
       assert.equal(r.status, 403, `${method} ${path}: ${r.text}`)
@@ -112,6 +113,7 @@ test('incoming endpoints: bad input is a 422 naming the field, and nothing is st
       [{ name: 'x', auth: { type: 'header', header_value: 'v' } }, 'auth.header_name'],
       [{ name: 'x', auth: { type: 'header', header_name: 'X-Key', header_value: 'line\r\nbreak' } }, 'auth.header_value'],
       [{ name: 'x', auth: { type: 'basic' } }, 'auth.username'],
+      [{ name: 'x', auth: { type: 'header', header_name: 'X-Request-Id', header_value: 'would-be-logged' } }, 'auth.header_name'],
       [{ name: 'x', auth: { type: 'bearer', token: 't' } }, 'auth.type'],
       [{ name: 'x', boards: ['nope'] }, 'boards.0'],
       [{ name: 'x', boards: [trashed] }, 'boards.0'],

@@ -83,6 +83,7 @@ test('signing secrets: owners and admins create, replace and delete; members lis
     assert.equal((await c.t.req('PUT', '/v1/signing-secrets/nope', { token: c.tokens.owner.write, body: { value: NEW_VALUE } })).status, 404)
     // No reply ever carried a value; the export leaves secrets out.
     const exported = await c.t.req('POST', '/v1/actions/export-workspace', { token: c.tokens.owner.full })
+    assert.equal(exported.status, 200, exported.text)
     replies.push(exported.text)
     for (const text of replies) assert.ok(!text.includes(VALUE) && !text.includes(NEW_VALUE) && !text.includes('value_enc'))
     // Delete.

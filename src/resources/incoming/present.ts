@@ -26,6 +26,7 @@ export async function incomingViews(q: Q, baseUrl: string, rows: readonly Incomi
     auth: r.auth_type === 'header' && r.auth_header_name ? { type: r.auth_type, header_name: r.auth_header_name } : { type: r.auth_type },
     methods: JSON.parse(r.methods) as IncomingWebhookView['methods'],
     boards: boards.get(r.id) ?? [],
+    all_boards: r.all_boards === 1,
     accept_files: r.accept_files === 1,
     max_files: r.max_files,
     paused: r.paused === 1,

@@ -3,6 +3,7 @@
 // outcome (API-DECISIONS §8-9), and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
 import busboy, { type Busboy } from 'busboy'
+import ipaddr from 'ipaddr.js'
 import crypto from 'node:crypto'
 import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
@@ -15,7 +16,7 @@ import { getIncomingByPath, insertIncomingRequest } from './store.js'
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
 /** Requests per minute per endpoint and sender (SPEC "Limits": always on). */
-export const RATE_LIMIT = 120
+const RATE_LIMIT = 120
 const RATE_WINDOW_MS = 60_000
 
 /**
@@ -23,8 +24,9 @@ const RATE_WINDOW_MS = 60_000
  * process (every request to an endpoint passes here first, so it costs no write); with several processes on one
  * PostgreSQL database each counts its own share.
  */
-export class SenderWindows {
+class SenderWindows {
   private readonly hits = new Map<string, number[]>()
+  private sweptAt = 0
 
   /** Counts a request at `now`; the seconds until one more is allowed when it is over the limit, else 0. */
   take(key: string, now: number): number {
@@ -35,8 +37,22 @@ export class SenderWindows {
     }
     recent.push(now)
     this.hits.set(key, recent)
-    if (this.hits.size > 10_000) for (const [k, v] of this.hits) if (v.every((t) => t <= now - RATE_WINDOW_MS)) this.hits.delete(k)
+    // Senders quiet for a whole window are forgotten, in one sweep per window (not per request).
+    if (now - this.sweptAt >= RATE_WINDOW_MS) {
+      this.sweptAt = now
+      for (const [k, v] of this.hits) if (v[v.length - 1] <= now - RATE_WINDOW_MS) this.hits.delete(k)
+    }
     return 0
+  }
+}
+
+/** An IPv6 sender counts by its /64 (one host usually holds a whole /64); an IPv4 sender by its address. */
+function rateKey(ip: string): string {
+  if (!ip.includes(':')) return ip
+  try {
+    return ipaddr.IPv6.parse(ip).parts.slice(0, 4).join(':')
+  } catch {
+    return ip
   }
 }
 
@@ -61,23 +77,51 @@ function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials,
   return true
 }
 
-/** The body, read while counting: past `limit` bytes reading stops (nothing more is buffered) and null comes back. */
-function readBody(req: Request, limit: number): Promise<Buffer | null> {
+/** How long a body may take to arrive once the request has passed every check before it. */
+const BODY_DEADLINE_MS = 30_000
+/** Thrown when the client went away mid-body: there is no one left to answer or to log for. */
+class Aborted extends Error {}
+
+/**
+ * The body, read while counting: past `limit` bytes reading stops (nothing more is buffered) and null comes back;
+ * 'late' when it has not all arrived within BODY_DEADLINE_MS (a slow or stalled sender never holds the request open).
+ */
+function readBody(req: Request, limit: number): Promise<Buffer | null | 'late'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const stop = (value: Buffer | null | 'late') => {
+      clearTimeout(timer)
+      req.off('data', onData)
+      if (value === null || value === 'late') req.pause()
+      resolve(value)
+    }
+    const timer = setTimeout(() => stop('late'), BODY_DEADLINE_MS)
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        req.off('data', onData)
-        req.pause()
-        resolve(null)
-      } else chunks.push(chunk)
+      if (size > limit) stop(null)
+      else chunks.push(chunk)
     }
     req.on('data', onData)
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
+    req.on('end', () => stop(Buffer.concat(chunks)))
+    req.on('error', () => {
+      clearTimeout(timer)
+      reject(new Aborted())
+    })
   })
+}
+
+const late = (): Judged => ({ outcome: 'unsupported_body', message: `The body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`, cut: true })
+
+/** The §1 error code of each refusal (the outcome itself is in the log). */
+const CODE: Record<Exclude<Outcome, 'accepted'>, string> = {
+  auth_failed: 'unauthorized',
+  method_not_allowed: 'method_not_allowed',
+  unsupported_body: 'unsupported_media_type',
+  too_large: 'payload_too_large',
+  rate_limited: 'rate_limited',
+  files_refused: 'validation_failed',
+  paused: 'paused',
 }
 
 /** A file of an accepted multipart request. */
@@ -106,7 +150,7 @@ const tooLarge = (limit: number): Judged => ({ outcome: 'too_large', message: `T
  * become the body (as JSON), the files are kept in memory until the request is recorded.
  */
 function readMultipart(req: Request, limit: number, maxFiles: number): Promise<Judged> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let settled = false
     const finish = (judged: Judged) => {
       if (settled) return
@@ -142,6 +186,15 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
     for (const event of ['fieldsLimit', 'partsLimit'] as const) parser.on(event, () => finish(tooLarge(limit)))
     parser.on('error', () => finish({ outcome: 'unsupported_body', message: 'The multipart body is malformed.', cut: true }))
     parser.on('close', () => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files }))
+    const timer = setTimeout(() => finish(late()), BODY_DEADLINE_MS)
+    parser.on('close', () => clearTimeout(timer))
+    req.on('error', () => {
+      clearTimeout(timer)
+      if (!settled) {
+        settled = true
+        reject(new Aborted())
+      }
+    })
     req.on('data', count)
     req.pipe(parser)
   })
@@ -154,7 +207,7 @@ async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpo
   if (!methods.includes(req.method)) {
     return { outcome: 'method_not_allowed', message: `${req.method} is not accepted here; use ${methods.join(', ')}.`, headers: { Allow: methods.join(', ') } }
   }
-  const wait = windows.take(`${endpoint.id}\u0000${senderOf(req)}`, deps.clock.now())
+  const wait = windows.take(`${endpoint.id}\u0000${rateKey(senderOf(req))}`, deps.clock.now())
   if (wait > 0) {
     return { outcome: 'rate_limited', message: `More than ${RATE_LIMIT} requests a minute from this sender.`, headers: { 'Retry-After': String(wait) } }
   }
@@ -165,15 +218,17 @@ async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpo
       headers: endpoint.auth_type === 'basic' ? { 'WWW-Authenticate': 'Basic realm="taskd"' } : undefined,
     }
   }
-  const limit = endpoint.accept_files ? FILES_BODY_LIMIT : BODY_LIMIT
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+  // 25 MB is for files: other bodies stay at 1 MB whatever the endpoint, so a JSON body never holds 25 MB of memory.
+  const limit = type === 'multipart/form-data' && endpoint.accept_files ? FILES_BODY_LIMIT : BODY_LIMIT
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit) return tooLarge(limit)
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   if (type === 'multipart/form-data') {
     if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
     return readMultipart(req, limit, endpoint.max_files)
   }
   const raw = await readBody(req, limit)
+  if (raw === 'late') return late()
   if (raw === null) return tooLarge(limit)
   const text = raw.toString('utf8')
   if (type === 'application/json') {
@@ -200,7 +255,7 @@ export function receiveIncoming(deps: Deps): RequestHandler {
         return
       }
       const judged = await judge(deps, windows, endpoint, req)
-      const row = requestRow(deps, endpoint.id, req, judged.outcome, judged.body, judged.files)
+      const row = requestRow(deps, endpoint, req, judged.outcome, judged.body, judged.files)
       await deps.db.tx(({ q }) => insertIncomingRequest(q, row, judged.files ?? []))
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
@@ -209,9 +264,10 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       }
       // A body left unread (too large, or never looked at) is not drained: the connection closes after the answer.
       if (judged.cut || !req.complete) res.setHeader('Connection', 'close')
-      res.status(STATUS[judged.outcome]).json({ error: { code: judged.outcome, message: judged.message } })
+      res.status(STATUS[judged.outcome]).json({ error: { code: CODE[judged.outcome], message: judged.message } })
       if (judged.cut || !req.complete) res.on('finish', () => req.socket.destroySoon())
     } catch (err) {
+      if (err instanceof Aborted) return void req.socket.destroy()
       next(err)
     }
   }

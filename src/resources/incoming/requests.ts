@@ -1,7 +1,7 @@
 // One logged request to an incoming endpoint, as both doors build it: the public URL (receive.ts) and the trigger route.
 import type { Request } from 'express'
 import { isoAt } from '../../clock.js'
-import type { IncomingRequestsTable } from '../../db/types.js'
+import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { newId } from '../../ids.js'
 
@@ -18,31 +18,45 @@ export const STATUS: Record<Outcome, number> = {
 }
 const LOGGED_BODY = 65_536
 /** The only request headers kept and exposed (SPEC "Incoming endpoint events"); never authentication. */
-const KEPT_HEADERS = ['content-type', 'user-agent', 'x-request-id', 'x-delivery-id'] as const
+export const KEPT_HEADERS: readonly string[] = ['content-type', 'user-agent', 'x-request-id', 'x-delivery-id']
+
+/**
+ * The body as logged: at most LOGGED_BODY bytes of UTF-8 (a character cut in two is dropped), and NUL characters shown
+ * as U+FFFD, since PostgreSQL text cannot hold them.
+ */
+function loggable(body: string): string {
+  const bytes = Buffer.from(body, 'utf8')
+  const cut = bytes.length > LOGGED_BODY ? new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, LOGGED_BODY)).replace(/\uFFFD$/, '') : body
+  return cut.replace(/\u0000/g, '\uFFFD')
+}
 
 /** The sender: the peer's address (an IPv4 peer without its IPv6 mapping). */
 export const senderOf = (req: Request) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
 
-/** The log row of a request with this outcome; `body` is the text read (none when it was never read), `files` what came with it. */
+/**
+ * The log row of a request with this outcome; `body` is the text read (none when it was never read), `files` what came
+ * with it. The endpoint's own credential header is never kept, whatever its name.
+ */
 export function requestRow(
   deps: Deps,
-  endpointId: string,
+  endpoint: Pick<IncomingEndpointsTable, 'id' | 'auth_header_name'>,
   req: Request,
   outcome: Outcome,
   body = '',
   files: readonly { name: string; type: string; size: number }[] = [],
 ): Omit<IncomingRequestsTable, 'seq'> {
-  const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h]]] : [])))
+  const secret = endpoint.auth_header_name?.toLowerCase()
+  const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (h !== secret && typeof req.headers[h] === 'string' ? [[h, req.headers[h]]] : [])))
   return {
     id: newId(),
-    endpoint_id: endpointId,
+    endpoint_id: endpoint.id,
     outcome,
     status: STATUS[outcome],
     method: req.method,
     ip: senderOf(req),
     headers: JSON.stringify(headers),
     query: JSON.stringify(req.query ?? {}),
-    body: body.slice(0, LOGGED_BODY),
+    body: loggable(body),
     files: JSON.stringify(files.map((f) => ({ name: f.name, size: f.size, type: f.type }))),
     at: isoAt(deps.clock.now()),
   }

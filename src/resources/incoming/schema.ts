@@ -20,7 +20,10 @@ export const IncomingWebhookSchema = z
     url: z.string().meta({ description: '{TASKD_BASE_URL}/v1/hooks/<random path>: hand it to the outside system. Regenerating it kills the old one at once.' }),
     auth: z.strictObject({ type: IncomingAuthType, header_name: z.string().optional() }),
     methods: z.array(IncomingMethod),
-    boards: z.array(z.string()).meta({ description: 'Boards whose automations may subscribe to it; [] means every board.' }),
+    boards: z.array(z.string()).meta({ description: 'Boards whose automations may subscribe to it (see all_boards).' }),
+    all_boards: z.boolean().meta({
+      description: 'true: saved with boards [], every board may subscribe. false with boards [] means the boards it allowed were all deleted: none may.',
+    }),
     accept_files: z.boolean(),
     max_files: z.number().int(),
     paused: z.boolean(),

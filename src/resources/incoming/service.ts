@@ -15,7 +15,7 @@ import { type AuthCredentials, mergeAuth, type StoredAuth } from '../../webhooks
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
-import { requestRow } from './requests.js'
+import { KEPT_HEADERS, requestRow } from './requests.js'
 import {
   deleteIncomingRow,
   getIncoming,
@@ -68,6 +68,14 @@ function nextAuth(
   if (input === undefined) return { auth_type: row.auth_type, auth_header_name: row.auth_header_name, auth_enc: row.auth_enc }
   const auth = mergeAuth(stored, input)
   if (Array.isArray(auth)) return auth
+  if (auth.headerName && KEPT_HEADERS.includes(auth.headerName.toLowerCase())) {
+    return [
+      {
+        path: 'auth.header_name',
+        message: `${auth.headerName} is kept in the request log; a credential needs a header of its own (X-Api-Key, Authorization, ...).`,
+      },
+    ]
+  }
   return { auth_type: auth.type as IncomingEndpointsTable['auth_type'], auth_header_name: auth.headerName, auth_enc: sealAuth(deps, row.id, auth.creds) }
 }
 
@@ -193,7 +201,7 @@ export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req:
   if (!isAdmin(actor) && !(await mayTrigger(deps.db.q, actor, endpoint))) {
     throw forbidden('Only owners, admins and members of a board this endpoint allows may trigger it.')
   }
-  const row = requestRow(deps, endpoint.id, req, endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
+  const row = requestRow(deps, endpoint, req, endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
   await deps.db.tx(({ q }) => insertIncomingRequest(q, row))
   if (endpoint.paused) throw new HttpError(503, 'paused', 'This endpoint is paused.')
   return { accepted: true, request_id: row.id }
