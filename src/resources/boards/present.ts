@@ -3,8 +3,7 @@ import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { BoardsTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
-import { userRefOf } from '../users/present.js'
-import { getUsers } from '../users/store.js'
+import { creatorsOf } from '../users/present.js'
 import type { BoardView } from './schema.js'
 import { getBoards } from './store.js'
 
@@ -22,15 +21,8 @@ export const boardView = (b: BoardsTable, creator: UserRef | null): BoardView =>
 })
 
 export async function boardViews(q: Q, rows: readonly BoardsTable[]): Promise<BoardView[]> {
-  const users = new Map(
-    (
-      await getUsers(
-        q,
-        rows.flatMap((b) => (b.created_by ? [b.created_by] : [])),
-      )
-    ).map((u) => [u.id, u]),
-  )
-  return rows.map((b) => boardView(b, b.created_by ? userRefOf(users, b.created_by) : null))
+  const creator = await creatorsOf(q, rows)
+  return rows.map((b) => boardView(b, creator(b.created_by)))
 }
 
 /** `expand=board` on a page of records that live on a board: their boards in one query. */

@@ -1,8 +1,7 @@
 // Incoming endpoints in API shape: the URL, never the credentials; boards and creators in one query each per page.
 import type { Q } from '../../db/database.js'
 import type { IncomingEndpointsTable } from '../../db/types.js'
-import { userRefOf } from '../users/present.js'
-import { getUsers } from '../users/store.js'
+import { creatorsOf } from '../users/present.js'
 import type { IncomingWebhookView } from './schema.js'
 import { boardsOfIncoming } from './store.js'
 
@@ -11,14 +10,7 @@ export async function incomingViews(q: Q, baseUrl: string, rows: readonly Incomi
     q,
     rows.map((r) => r.id),
   )
-  const users = new Map(
-    (
-      await getUsers(
-        q,
-        rows.flatMap((r) => (r.created_by ? [r.created_by] : [])),
-      )
-    ).map((u) => [u.id, u]),
-  )
+  const creator = await creatorsOf(q, rows)
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -30,7 +22,7 @@ export async function incomingViews(q: Q, baseUrl: string, rows: readonly Incomi
     accept_files: r.accept_files === 1,
     max_files: r.max_files,
     paused: r.paused === 1,
-    created_by: r.created_by ? userRefOf(users, r.created_by) : null,
+    created_by: creator(r.created_by),
     created: r.created_at,
     updated: r.updated_at,
   }))
