@@ -1,4 +1,5 @@
 // Flags + environment → one frozen, zod-checked Config.
+import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 
 const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on')
@@ -16,6 +17,33 @@ const ConfigSchema = z.object({
   dbPoolSize: z.coerce.number().int().min(1).max(1000).default(10),
   baseUrl: z.string().url().optional(),
   allowPrivateTargets: bool.default(false),
+  /**
+   * Reverse proxies whose X-Forwarded-For names the real sender (incoming webhooks count and log senders by it):
+   * comma-separated addresses or CIDR ranges, or `loopback`. Empty: the connection's own address, the header ignored.
+   */
+  trustProxy: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const ranges: string[] = []
+      for (const part of s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        if (part === 'loopback') ranges.push('127.0.0.0/8', '::1/128')
+        else if (ipaddr.isValid(part)) ranges.push(`${part}/${ipaddr.parse(part).kind() === 'ipv4' ? 32 : 128}`)
+        else {
+          try {
+            ipaddr.parseCIDR(part)
+            ranges.push(part)
+          } catch {
+            ctx.addIssue({ code: 'custom', message: `TASKD_TRUST_PROXY: "${part}" is not an address, a CIDR range or loopback` })
+            return z.NEVER
+          }
+        }
+      }
+      return ranges
+    }),
   rateLimit: bool.default(false),
   webhookRetryDelays: z
     .string()
@@ -53,6 +81,7 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     dbPoolSize: pick(flags.dbPoolSize, 'TASKD_DB_POOL_SIZE'),
     baseUrl: pick(flags.baseUrl, 'TASKD_BASE_URL'),
     allowPrivateTargets: pick(flags.allowPrivateTargets, 'TASKD_ALLOW_PRIVATE_TARGETS'),
+    trustProxy: pick(flags.trustProxy, 'TASKD_TRUST_PROXY'),
     rateLimit: pick(flags.rateLimit, 'TASKD_RATE_LIMIT'),
     webhookRetryDelays: pick(flags.webhookRetryDelays, 'TASKD_WEBHOOK_RETRY_DELAYS'),
     webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),

@@ -1,4 +1,4 @@
-// Which database the configuration names: flags over environment, a postgres:// URL in either place.
+// The configuration: which database it names (flags over environment, a postgres:// URL in either place), trusted proxies.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { loadConfig } from '../src/config.js'
@@ -14,4 +14,16 @@ test('TASKD_DATABASE_URL picks PostgreSQL; an explicit --db file wins over it; -
   assert.equal(loadConfig({}, { TASKD_DB: URL_A }).databaseUrl, URL_A)
   assert.throws(() => loadConfig({}, { TASKD_DATABASE_URL: 'mysql://127.0.0.1/x' }), /TASKD_DATABASE_URL must start with postgres:\/\//)
   assert.equal(loadConfig({}, { TASKD_DB_POOL_SIZE: '4' }).dbPoolSize, 4)
+})
+
+test('TASKD_TRUST_PROXY: addresses, CIDR ranges and loopback; anything else is refused with a readable error', () => {
+  assert.deepEqual(loadConfig({}, {}).trustProxy, [], 'no proxy trusted by default')
+  assert.deepEqual(loadConfig({}, { TASKD_TRUST_PROXY: 'loopback, 10.0.0.0/8,192.168.1.1, fd00::1' }).trustProxy, [
+    '127.0.0.0/8',
+    '::1/128',
+    '10.0.0.0/8',
+    '192.168.1.1/32',
+    'fd00::1/128',
+  ])
+  assert.throws(() => loadConfig({}, { TASKD_TRUST_PROXY: 'nginx' }), /TASKD_TRUST_PROXY: "nginx" is not an address, a CIDR range or loopback/)
 })

@@ -155,15 +155,18 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
     const finish = (judged: Judged) => {
       if (settled) return
       settled = true
+      clearTimeout(timer)
       req.unpipe(parser)
       req.off('data', count)
       if (judged.cut) req.pause()
       resolve(judged)
     }
     let parser: Busboy
+    const timer = setTimeout(() => finish(late()), BODY_DEADLINE_MS)
     try {
       parser = busboy({ headers: req.headers, limits: { files: maxFiles, fileSize: limit, fields: 1000, fieldSize: BODY_LIMIT, parts: 1000 + maxFiles } })
     } catch {
+      clearTimeout(timer)
       return resolve({ outcome: 'unsupported_body', message: 'The multipart body has no usable boundary.', cut: true })
     }
     let size = 0
@@ -186,8 +189,6 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
     for (const event of ['fieldsLimit', 'partsLimit'] as const) parser.on(event, () => finish(tooLarge(limit)))
     parser.on('error', () => finish({ outcome: 'unsupported_body', message: 'The multipart body is malformed.', cut: true }))
     parser.on('close', () => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files }))
-    const timer = setTimeout(() => finish(late()), BODY_DEADLINE_MS)
-    parser.on('close', () => clearTimeout(timer))
     req.on('error', () => {
       clearTimeout(timer)
       if (!settled) {
@@ -207,7 +208,7 @@ async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpo
   if (!methods.includes(req.method)) {
     return { outcome: 'method_not_allowed', message: `${req.method} is not accepted here; use ${methods.join(', ')}.`, headers: { Allow: methods.join(', ') } }
   }
-  const wait = windows.take(`${endpoint.id}\u0000${rateKey(senderOf(req))}`, deps.clock.now())
+  const wait = windows.take(`${endpoint.id}\u0000${rateKey(senderOf(deps, req))}`, deps.clock.now())
   if (wait > 0) {
     return { outcome: 'rate_limited', message: `More than ${RATE_LIMIT} requests a minute from this sender.`, headers: { 'Retry-After': String(wait) } }
   }

@@ -1,5 +1,6 @@
 // One logged request to an incoming endpoint, as both doors build it: the public URL (receive.ts) and the trigger route.
 import type { Request } from 'express'
+import ipaddr from 'ipaddr.js'
 import { isoAt } from '../../clock.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -30,8 +31,38 @@ function loggable(body: string): string {
   return cut.replace(/\u0000/g, '\uFFFD')
 }
 
-/** The sender: the peer's address (an IPv4 peer without its IPv6 mapping). */
-export const senderOf = (req: Request) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
+/** An address as logged and counted: an IPv4 address without its IPv6 mapping; undefined when it is no address. */
+function address(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (!text || !ipaddr.isValid(text.trim())) return undefined
+  return ipaddr.process(text.trim())
+}
+
+const within = (addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly string[]) =>
+  ranges.some((range) => {
+    const [net, bits] = ipaddr.parseCIDR(range)
+    return net.kind() === addr.kind() && addr.match([net, bits] as never)
+  })
+
+/**
+ * The sender: the connection's address; behind a trusted proxy (TASKD_TRUST_PROXY), the last address in
+ * X-Forwarded-For that is not itself a trusted proxy (read from the right, so a client cannot forge its way in).
+ */
+export function senderOf(deps: Deps, req: Request): string {
+  const peer = address(req.socket.remoteAddress)
+  if (!peer) return req.socket.remoteAddress ?? ''
+  const trusted = deps.config.trustProxy
+  if (trusted.length === 0 || !within(peer, trusted)) return peer.toString()
+  const header = req.headers['x-forwarded-for']
+  const chain = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')
+  let sender = peer
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const hop = address(chain[i])
+    if (!hop) break
+    sender = hop
+    if (!within(hop, trusted)) break
+  }
+  return sender.toString()
+}
 
 /**
  * The log row of a request with this outcome; `body` is the text read (none when it was never read), `files` what came
@@ -53,7 +84,7 @@ export function requestRow(
     outcome,
     status: STATUS[outcome],
     method: req.method,
-    ip: senderOf(req),
+    ip: senderOf(deps, req),
     headers: JSON.stringify(headers),
     query: JSON.stringify(req.query ?? {}),
     body: loggable(body),
