@@ -13,6 +13,9 @@
 //                    the default order (position, created, id), then the page's assignees, watchers, tags and
 //                    list categories (one query each). The JSON has the same shape as taskd's.
 //
+//   POST /v1/hooks/<path>  The bare floor of an incoming webhook: the body read, checked as JSON, and one row written
+//                    (a table of its own with the columns of incoming_requests), then 202 { accepted, request_id }.
+//
 //   node bench/limit-server.js <db-file> [port]   prints "limit listening on http://127.0.0.1:<port>"
 //   Under fork() it sends { port } to the parent and closes on the message "close".
 import crypto from 'node:crypto'
@@ -313,12 +316,41 @@ function send(res, status, body) {
   res.end(text)
 }
 
+db.exec(`CREATE TABLE IF NOT EXISTS limit_hook_requests (id TEXT PRIMARY KEY, endpoint TEXT NOT NULL, outcome TEXT NOT NULL,
+  status INTEGER NOT NULL, method TEXT NOT NULL, ip TEXT NOT NULL, headers TEXT NOT NULL, query TEXT NOT NULL, body TEXT NOT NULL,
+  files TEXT NOT NULL, at TEXT NOT NULL)`)
+const insertHook = db.prepare('INSERT INTO limit_hook_requests VALUES (?, ?, ?, 202, ?, ?, ?, ?, ?, ?, ?)')
+function receiveHook(req, url, raw) {
+  const text = raw.toString('utf8')
+  try {
+    JSON.parse(text)
+  } catch {
+    throw new Fail(415, 'unsupported_media_type', 'JSON only.')
+  }
+  const id = crypto.randomUUID()
+  const headers = JSON.stringify({ 'content-type': req.headers['content-type'] })
+  insertHook.run(
+    id,
+    url.pathname.slice('/v1/hooks/'.length),
+    'accepted',
+    req.method,
+    req.socket.remoteAddress,
+    headers,
+    '{}',
+    text,
+    '[]',
+    new Date().toISOString(),
+  )
+  return { accepted: true, request_id: id }
+}
+
 const server = http.createServer((req, res) => {
   const chunks = []
   req.on('data', (c) => chunks.push(c))
   req.on('end', () => {
     try {
       const url = new URL(req.url, 'http://x')
+      if (req.method === 'POST' && url.pathname.startsWith('/v1/hooks/')) return send(res, 202, receiveHook(req, url, Buffer.concat(chunks)))
       if (url.pathname !== '/v1/cards') throw new Fail(404, 'not_found', 'No route.')
       const auth = authenticate(req)
       if (req.method === 'GET') return send(res, 200, listCards(auth, url.searchParams))

@@ -1,7 +1,7 @@
 // `npm run bench`: taskd against the machine's limit (bench/limit-server.js), in one run. See bench/README.md.
 //
 //   node bench/run.js [--duration 10] [--warmup 2] [--connections 32] [--list-connections 10]
-//                     [--only create,selective,selective-c1,text,create-spread] [--servers taskd,limit,taskd-pg,taskd-pg2]
+//                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,taskd-pg,taskd-pg2]
 //                     [--profile] [--reseed] [--keep-postgres]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
 //
@@ -33,7 +33,9 @@ async function taskdChild(db, databaseUrl) {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', 'src', p)).href)
   const [{ loadConfig }, { startServer }] = await Promise.all([load('config.js'), load('server.js')])
   // An empty environment: TASKD_* variables of the shell must not change what is measured.
-  const config = loadConfig({ db, databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'error' }, {})
+  // The load generator is one machine: as a reverse proxy would, it names a different sender per request in
+  // X-Forwarded-For, so the incoming-webhook scenario measures accepted requests, not the 120-a-minute limit.
+  const config = loadConfig({ db, databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'error', trustProxy: 'loopback' }, {})
   const running = await startServer(config, { print: () => {} })
   const close = async () => {
     await running.close()
@@ -62,6 +64,18 @@ async function clientChild(opts) {
     // Each request takes the next body in turn.
     let i = 0
     base.requests = [{ setupRequest: (req) => ({ ...req, body: opts.bodies[i++ % opts.bodies.length] }) }]
+  }
+  if (opts.senders) {
+    // Each request from another sender (10.0.0.0/8, as a trusted proxy would name it), so none reaches a rate limit.
+    let i = 0
+    base.requests = [
+      {
+        setupRequest: (req) => {
+          const n = i++
+          return { ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` } }
+        },
+      },
+    ]
   }
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup })
   const latencies = []
@@ -235,10 +249,30 @@ function scenarios(meta, opts) {
       ...list('title~"report"'),
       expect: 200,
     },
+    // An incoming webhook with a 1 KB JSON body, each request from another sender (see clientChild).
+    hooks: {
+      title: 'POST /v1/hooks/<path>',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'form.submitted', title: 'Call back about the quote', message: 'x'.repeat(949) }),
+      senders: true,
+      connections: opts.connections,
+      expect: 202,
+      setup: async (base, taskd) => {
+        if (!taskd) return '/v1/hooks/limit'
+        const res = await fetch(`${base}/v1/webhooks/incoming`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'bench' }),
+        })
+        if (res.status !== 201) throw new Error(`creating the incoming endpoint answered ${res.status}: ${await res.text()}`)
+        return new URL((await res.json()).incoming_webhook.url).pathname
+      },
+    },
   }
 }
 
-const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 } }
+const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 }, hooks: { ratio: 0.6 } }
 
 /**
  * The servers --servers may name. taskd: a taskd server (else the limit server); pg: on a fresh PostgreSQL copy of the
@@ -461,7 +495,9 @@ async function measure(ctx, server, name, sc, probes, problems) {
       problems.push(`${name}/${server}: did not start: ${err.message}`)
       return undefined
     }
-    const urls = ports.map((port) => `http://127.0.0.1:${port}${sc.path}`)
+    // A scenario may make what it needs first (an incoming endpoint), on the first process, and learn its path.
+    const scPath = sc.setup ? await sc.setup(`http://127.0.0.1:${ports[0]}`, spec.taskd) : sc.path
+    const urls = ports.map((port) => `http://127.0.0.1:${port}${scPath}`)
     // One request per process before the load: the status must be right, and the answers are compared afterwards.
     probes[server] = []
     for (const [i, url] of urls.entries()) {
@@ -477,6 +513,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
         headers: sc.headers,
         body: sc.body,
         bodies: sc.bodies,
+        senders: sc.senders,
         connections: sc.connections,
         warmup: opts.warmup,
         duration: opts.duration,

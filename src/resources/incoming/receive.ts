@@ -9,9 +9,9 @@ import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import type { AuthCredentials } from '../../webhooks/credentials.js'
-import { type Outcome, requestRow, senderOf, STATUS } from './requests.js'
-import { openIncomingAuth } from './service.js'
-import { getIncomingByPath, insertIncomingRequest } from './store.js'
+import { type Outcome, type ReceivedFile, requestRow, senderOf, STATUS } from './requests.js'
+import { logIncomingRequest, openIncomingAuth } from './service.js'
+import { getIncomingByPath } from './store.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
@@ -122,14 +122,6 @@ const CODE: Record<Exclude<Outcome, 'accepted'>, string> = {
   rate_limited: 'rate_limited',
   files_refused: 'validation_failed',
   paused: 'paused',
-}
-
-/** A file of an accepted multipart request. */
-export interface ReceivedFile {
-  name: string
-  type: string
-  size: number
-  data: Buffer
 }
 
 interface Judged {
@@ -257,7 +249,7 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       }
       const judged = await judge(deps, windows, endpoint, req)
       const row = requestRow(deps, endpoint, req, judged.outcome, judged.body, judged.files)
-      await deps.db.tx(({ q }) => insertIncomingRequest(q, row, judged.files ?? []))
+      await logIncomingRequest(deps, row, judged.files)
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
         res.status(202).json({ accepted: true, request_id: row.id })

@@ -33,15 +33,21 @@ function loggable(body: string): string {
 
 /** An address as logged and counted: an IPv4 address without its IPv6 mapping; undefined when it is no address. */
 function address(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (!text || !ipaddr.isValid(text.trim())) return undefined
-  return ipaddr.process(text.trim())
+  try {
+    return text ? ipaddr.process(text.trim()) : undefined
+  } catch {
+    return undefined
+  }
 }
 
-const within = (addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly string[]) =>
-  ranges.some((range) => {
-    const [net, bits] = ipaddr.parseCIDR(range)
-    return net.kind() === addr.kind() && addr.match([net, bits] as never)
-  })
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number]
+/** The trusted ranges of a config, parsed once. */
+const parsedRanges = new WeakMap<readonly string[], Range[]>()
+function within(addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly string[]): boolean {
+  let parsed = parsedRanges.get(ranges)
+  if (!parsed) parsedRanges.set(ranges, (parsed = ranges.map((r) => ipaddr.parseCIDR(r))))
+  return parsed.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never))
+}
 
 /**
  * The sender: the connection's address; behind a trusted proxy (TASKD_TRUST_PROXY), the last address in
@@ -91,4 +97,12 @@ export function requestRow(
     files: JSON.stringify(files.map((f) => ({ name: f.name, size: f.size, type: f.type }))),
     at: isoAt(deps.clock.now()),
   }
+}
+
+/** A file of an accepted multipart request. */
+export interface ReceivedFile {
+  name: string
+  type: string
+  size: number
+  data: Buffer
 }

@@ -6,7 +6,7 @@ import { visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { publicBaseUrl } from '../../config.js'
 import type { Q } from '../../db/database.js'
-import type { IncomingEndpointsTable } from '../../db/types.js'
+import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
 import { newHookPath, newId } from '../../ids.js'
@@ -15,13 +15,14 @@ import { type AuthCredentials, mergeAuth, type StoredAuth } from '../../webhooks
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
-import { KEPT_HEADERS, requestRow } from './requests.js'
+import { KEPT_HEADERS, type ReceivedFile, requestRow } from './requests.js'
 import {
   deleteIncomingRow,
   getIncoming,
   incomingQuery,
   insertIncoming,
   insertIncomingRequest,
+  pruneIncomingRequests,
   listIncomingRequests,
   setIncomingBoards,
   updateIncomingRow,
@@ -202,7 +203,27 @@ export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req:
     throw forbidden('Only owners, admins and members of a board this endpoint allows may trigger it.')
   }
   const row = requestRow(deps, endpoint, req, endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
-  await deps.db.tx(({ q }) => insertIncomingRequest(q, row))
+  await logIncomingRequest(deps, row)
   if (endpoint.paused) throw new HttpError(503, 'paused', 'This endpoint is paused.')
   return { accepted: true, request_id: row.id }
+}
+
+/** Requests logged per endpoint (in this process) since its log was last cut back to REQUESTS_KEPT. */
+const sincePrune = new Map<string, number>()
+const PRUNE_EVERY = 20
+
+/**
+ * Logs a request with its files, in one transaction; every PRUNE_EVERY requests to an endpoint its log is cut back to
+ * the newest REQUESTS_KEPT (so the table holds at most a few more, and the cut costs a twentieth per request).
+ */
+export async function logIncomingRequest(deps: Deps, row: Omit<IncomingRequestsTable, 'seq'>, files: readonly ReceivedFile[] = []): Promise<void> {
+  const n = (sincePrune.get(row.endpoint_id) ?? 0) + 1
+  const prune = n >= PRUNE_EVERY
+  sincePrune.set(row.endpoint_id, prune ? 0 : n)
+  // The usual case is one INSERT, which needs no transaction of its own around it.
+  if (!prune && files.length === 0) return insertIncomingRequest(deps.db.q, row)
+  await deps.db.tx(async ({ q }) => {
+    await insertIncomingRequest(q, row, files)
+    if (prune) await pruneIncomingRequests(q, row.endpoint_id)
+  })
 }

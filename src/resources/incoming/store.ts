@@ -45,7 +45,7 @@ const byPath = fixedQuery((q: Q, path: string) => q.selectFrom('incoming_endpoin
 /** The endpoint answering at /v1/hooks/<path>, if any. */
 export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, path))
 
-/** Logs a request with its files and keeps only the endpoint's newest REQUESTS_KEPT (their files go with them). */
+/** Logs a request with its files. */
 export async function insertIncomingRequest(
   q: Q,
   row: Omit<IncomingRequestsTable, 'seq'>,
@@ -57,14 +57,12 @@ export async function insertIncomingRequest(
     .execute()
   for (const f of files)
     await q.insertInto('incoming_files').values({ id: newId(), request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data }).execute()
-  const cutoff = q
-    .selectFrom('incoming_requests')
-    .select('seq')
-    .where('endpoint_id', '=', row.endpoint_id)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .offset(REQUESTS_KEPT)
-  await q.deleteFrom('incoming_requests').where('endpoint_id', '=', row.endpoint_id).where('seq', '<=', cutoff).execute()
+}
+
+/** Keeps only the endpoint's newest REQUESTS_KEPT logged requests (their files go with them). */
+export async function pruneIncomingRequests(q: Q, endpointId: string): Promise<void> {
+  const cutoff = q.selectFrom('incoming_requests').select('seq').where('endpoint_id', '=', endpointId).orderBy('seq', 'desc').limit(1).offset(REQUESTS_KEPT)
+  await q.deleteFrom('incoming_requests').where('endpoint_id', '=', endpointId).where('seq', '<=', cutoff).execute()
 }
 
 /** An endpoint's logged requests, newest first. */
