@@ -24,7 +24,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   let document: object | undefined
   app.get('/v1/openapi.json', async (_req, res) => {
     const { buildOpenApi } = await import('./http/openapi.js')
-    res.json((document ??= buildOpenApi(api.routes, emittedEvents())))
+    const receivers = MODULES.flatMap((m) => (m.receivers ?? []).map((r) => r.doc))
+    res.json((document ??= buildOpenApi([...api.routes, ...receivers], emittedEvents())))
   })
   let docs: Promise<express.Router> | undefined
   app.use((req, res, next) => {

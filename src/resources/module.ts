@@ -13,6 +13,9 @@ export interface ResourceModule {
   /** Filter field maps by resource name (usually one, named like the family). */
   filters?: Readonly<Record<string, FilterResource>>
   events?: EventDefs
-  /** Handlers outside the bearer-token API (the public receiving side of incoming webhooks), mounted before it. */
-  receivers?: readonly { path: string; handler: (deps: Deps) => RequestHandler }[]
+  /**
+   * Handlers outside the bearer-token API (the public receiving side of incoming webhooks), mounted before it; `doc`
+   * is the operation as the OpenAPI document shows it (a route spec that is documented, never mounted).
+   */
+  receivers?: readonly { path: string; handler: (deps: Deps) => RequestHandler; doc: AnyRoute }[]
 }

@@ -92,6 +92,7 @@ test('the document covers every route with parameters, bodies, responses, the er
     'get /v1/signing-secrets/{id}',
     'put /v1/signing-secrets/{id}',
     'delete /v1/signing-secrets/{id}',
+    'post /v1/hooks/{path}',
   ]
   const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
   assert.deepEqual([...documented].sort(), [...expected].sort(), 'every mounted route is documented, and nothing else')
@@ -99,8 +100,9 @@ test('the document covers every route with parameters, bodies, responses, the er
     for (const [m, op] of Object.entries(ops)) {
       assert.ok(op.responses['401'] && op.responses['500'], `${m} ${p} documents its errors`)
       assert.equal(op.responses['401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
-      assert.deepEqual(op.security, [{ bearerAuth: [] }])
-      if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|regenerate|export-workspace)$/.test(p))
+      // The one public operation: an incoming endpoint's URL, whose key is its random path.
+      assert.deepEqual(op.security, p === '/v1/hooks/{path}' ? [] : [{ bearerAuth: [] }], `${m} ${p} security`)
+      if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|regenerate|export-workspace|\{path\})$/.test(p))
         assert.ok(op.requestBody, `${m} ${p} has a request body`)
       if (op.requestBody)
         assert.match(
@@ -167,6 +169,8 @@ test('operations have stable camelCase ids, list only the errors they can answer
     assert.equal(statuses('post /v1/boards'), '400,401,403,413,415,422,429,500')
     assert.equal(statuses('post /v1/tags'), '400,401,403,404,409,413,415,422,429,500')
     assert.equal(statuses('delete /v1/lists/{id}'), '400,401,403,404,409,422,429,500')
+    assert.equal(statuses('post /v1/hooks/{path}'), '401,404,405,413,415,422,429,500,503', 'the outcomes of an incoming request')
+    assert.ok(byKey['post /v1/hooks/{path}'].responses['202'], 'accepted')
     for (const name of ['Card', 'Board', 'List', 'Tag', 'User', 'Token', 'Webhook', 'WebhookLog', 'Error', 'UserRef', 'BulkResult']) {
       assert.equal(doc.components.schemas[name]?.additionalProperties, false, `${name} is closed, so a leaked field fails the response check`)
     }

@@ -2,11 +2,11 @@
 import type { ResourceModule } from '../module.js'
 import { INCOMING_FILTER } from './query.js'
 import { receiveIncoming } from './receive.js'
-import { incomingRoutes } from './routes.js'
+import { incomingRoutes, receiveIncomingDoc } from './routes.js'
 
 export const incoming: ResourceModule = {
   name: 'incoming',
   routes: incomingRoutes,
   filters: { incoming_endpoints: INCOMING_FILTER },
-  receivers: [{ path: '/v1/hooks/:path', handler: receiveIncoming }],
+  receivers: [{ path: '/v1/hooks/:path', handler: receiveIncoming, doc: receiveIncomingDoc }],
 }

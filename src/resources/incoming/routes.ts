@@ -8,6 +8,7 @@ import { CreateIncomingBody, IncomingLogSchema, IncomingWebhookSchema, UpdateInc
 import { createIncoming, deleteIncoming, getIncomingFor, incomingLogs, listIncoming, regenerateIncoming, triggerIncoming, updateIncoming } from './service.js'
 
 const Incoming = envelope('incoming_webhook', IncomingWebhookSchema)
+const IncomingAccepted = z.strictObject({ accepted: z.literal(true), request_id: z.string() }).meta({ id: 'IncomingAccepted' })
 const TAG = 'Incoming webhooks'
 
 export const incomingRoutes = [
@@ -106,12 +107,31 @@ export const incomingRoutes = [
     params: idParam,
     body: z.record(z.string(), z.unknown()).meta({ id: 'TriggerIncomingWebhookBody' }),
     errors: [403, 503],
-    responses: {
-      202: {
-        description: 'Accepted and logged',
-        schema: z.strictObject({ accepted: z.literal(true), request_id: z.string() }).meta({ id: 'IncomingAccepted' }),
-      },
-    },
+    responses: { 202: { description: 'Accepted and logged', schema: IncomingAccepted } },
     handler: async ({ deps, actor, params, body, req }) => ({ status: 202, body: await triggerIncoming(deps, actor, params.id, req, body) }),
   }),
 ]
+
+/** `/v1/hooks/{path}` as documented: receive.ts answers it (any method), outside the bearer-token routes. */
+export const receiveIncomingDoc = defineRoute({
+  method: 'post',
+  path: '/v1/hooks/{path}',
+  operationId: 'receiveIncomingWebhook',
+  tag: TAG,
+  access: 'public',
+  summary: "An incoming endpoint's public URL: any outside system calls it with the endpoint's methods (POST by default)",
+  description: [
+    'No bearer token: the random path is the key, with the header or basic credentials the endpoint asks for.',
+    'Bodies: application/json, application/x-www-form-urlencoded, none, or multipart/form-data when the endpoint accepts files (every part with a filename is a file); a query string is kept too.',
+    'Judged in this order, each request to a known endpoint is logged with its outcome: paused 503, method 405 (with Allow), more than 120 requests a minute from the sender 429 (with Retry-After),',
+    'credentials 401, body past 1 MB (25 MB for multipart on a file endpoint; counted while it streams) 413, another body type or invalid JSON 415,',
+    'files the endpoint does not take or more than max_files 422, else 202 once the request is recorded, also when no automation listens.',
+    'An unknown or regenerated-away path is 404 and logged against nothing. Behind a reverse proxy, TASKD_TRUST_PROXY lets X-Forwarded-For name the sender.',
+  ].join(' '),
+  params: z.object({ path: z.string().meta({ description: 'The random part of the endpoint URL.' }) }),
+  errors: [401, 404, 405, 413, 415, 422, 429, 503],
+  responses: { 202: { description: 'Accepted and recorded', schema: IncomingAccepted } },
+  handler: () => {
+    throw new Error('documented only: receive.ts answers /v1/hooks/{path}')
+  },
+})
