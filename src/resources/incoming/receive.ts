@@ -83,27 +83,35 @@ const BODY_DEADLINE_MS = 30_000
 class Aborted extends Error {}
 
 /**
- * The body, read while counting: past `limit` bytes reading stops (nothing more is buffered) and null comes back;
- * 'late' when it has not all arrived within BODY_DEADLINE_MS (a slow or stalled sender never holds the request open).
+ * Bytes past the limit still read (and thrown away) before a 413, so that a client whose body is only a little too
+ * large has sent it all and reads the answer, rather than meeting a closed connection mid-write. Past that, the
+ * connection is cut: a huge upload is never read to its end.
  */
-function readBody(req: Request, limit: number): Promise<Buffer | null | 'late'> {
+const DRAIN_BYTES = BODY_LIMIT
+
+/**
+ * The body, read while counting: past `limit` bytes nothing more is kept, and 'drained' comes back once the body has
+ * ended within DRAIN_BYTES more, else 'cut' (reading stops there); 'late' when it has not all arrived within
+ * BODY_DEADLINE_MS (a slow or stalled sender never holds the request open).
+ */
+function readBody(req: Request, limit: number): Promise<Buffer | 'drained' | 'cut' | 'late'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    const stop = (value: Buffer | null | 'late') => {
+    const stop = (value: Buffer | 'drained' | 'cut' | 'late') => {
       clearTimeout(timer)
       req.off('data', onData)
-      if (value === null || value === 'late') req.pause()
+      if (value === 'cut' || value === 'late') req.pause()
       resolve(value)
     }
     const timer = setTimeout(() => stop('late'), BODY_DEADLINE_MS)
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) stop(null)
-      else chunks.push(chunk)
+      if (size > limit + DRAIN_BYTES) stop('cut')
+      else if (size <= limit) chunks.push(chunk)
     }
     req.on('data', onData)
-    req.on('end', () => stop(Buffer.concat(chunks)))
+    req.on('end', () => stop(size > limit ? 'drained' : Buffer.concat(chunks)))
     req.on('error', () => {
       clearTimeout(timer)
       reject(new Aborted())
@@ -215,14 +223,16 @@ async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpo
   // 25 MB is for files: other bodies stay at 1 MB whatever the endpoint, so a JSON body never holds 25 MB of memory.
   const limit = type === 'multipart/form-data' && endpoint.accept_files ? FILES_BODY_LIMIT : BODY_LIMIT
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) return tooLarge(limit)
+  // A multipart body past its (25 MB) limit is refused unread; any other is drained if it is only a little too large.
+  if (declared > limit + (type === 'multipart/form-data' ? 0 : DRAIN_BYTES)) return tooLarge(limit)
   if (type === 'multipart/form-data') {
     if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
     return readMultipart(req, limit, endpoint.max_files)
   }
   const raw = await readBody(req, limit)
   if (raw === 'late') return late()
-  if (raw === null) return tooLarge(limit)
+  if (raw === 'cut') return tooLarge(limit)
+  if (raw === 'drained') return { ...tooLarge(limit), cut: false }
   const text = raw.toString('utf8')
   if (type === 'application/json') {
     try {
@@ -234,6 +244,26 @@ async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpo
     return { outcome: 'unsupported_body', message: 'Send application/json, application/x-www-form-urlencoded, or no body.', body: text }
   }
   return { outcome: 'accepted', body: text }
+}
+
+/** After a refusal with the body unread: a little more is read and thrown away, so the client is not writing into
+ *  a closed connection while the answer travels to it; then the connection goes, whatever is left of the body. */
+const AFTER_ANSWER_BYTES = 4 * BODY_LIMIT
+const AFTER_ANSWER_MS = 2000
+function closeAfterAnswer(req: Request): void {
+  let discarded = 0
+  const close = () => {
+    clearTimeout(timer)
+    req.socket.destroy()
+  }
+  const timer = setTimeout(close, AFTER_ANSWER_MS)
+  timer.unref()
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length
+    if (discarded > AFTER_ANSWER_BYTES) close()
+  })
+  req.on('end', close)
+  req.resume()
 }
 
 /** `ALL /v1/hooks/:path`. */
@@ -255,10 +285,10 @@ export function receiveIncoming(deps: Deps): RequestHandler {
         res.status(202).json({ accepted: true, request_id: row.id })
         return
       }
-      // A body left unread (too large, or never looked at) is not drained: the connection closes after the answer.
+      // A body left unread (too large, or never looked at) is not read to its end: the connection closes after the answer.
       if (judged.cut || !req.complete) res.setHeader('Connection', 'close')
       res.status(STATUS[judged.outcome]).json({ error: { code: CODE[judged.outcome], message: judged.message } })
-      if (judged.cut || !req.complete) res.on('finish', () => req.socket.destroySoon())
+      if (judged.cut || !req.complete) res.on('finish', () => closeAfterAnswer(req))
     } catch (err) {
       if (err instanceof Aborted) return void req.socket.destroy()
       next(err)
