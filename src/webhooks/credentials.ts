@@ -57,12 +57,14 @@ export interface StoredAuth {
 
 const CRED_FIELDS = ['token', 'username', 'password', 'header_value'] as const
 /** The credentials each type needs. */
-export const REQUIRED_CREDENTIALS: Record<AuthType, readonly (keyof AuthCredentials)[]> = {
+const REQUIRED_CREDENTIALS: Record<AuthType, readonly (keyof AuthCredentials)[]> = {
   none: [],
   bearer: ['token'],
   basic: ['username'],
   header: ['header_value'],
 }
+/** The credentials each type keeps and sends (a basic password is optional, but stored and sent when given). */
+export const USED_CREDENTIALS: Record<AuthType, readonly (keyof AuthCredentials)[]> = { ...REQUIRED_CREDENTIALS, basic: ['username', 'password'] }
 
 /**
  * API-DECISIONS §7: a blank credential keeps the stored one, null clears it. Stored credentials only carry
@@ -101,6 +103,6 @@ export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefine
   if (details.length) return details
   // Only the fields the type uses are kept, so switching type never leaves an orphaned secret behind.
   const used: AuthCredentials = {}
-  for (const f of type === 'basic' ? (['username', 'password'] as const) : REQUIRED_CREDENTIALS[type]) if (creds[f] !== undefined) used[f] = creds[f]
+  for (const f of USED_CREDENTIALS[type]) if (creds[f] !== undefined) used[f] = creds[f]
   return { type, headerName, creds: used }
 }

@@ -11,7 +11,8 @@ type C = Awaited<ReturnType<typeof seededApp>>
 const setup = () => seededApp()
 const owner = (c: C) => c.tokens.owner.write
 const member = (c: C) => c.tokens.member.write
-const body = (extra: Record<string, unknown>) => ({ name: 'n8n: sync', url: URL_OK, events: ['card.created'], boards: [], ...extra })
+// Created inactive: they point at a public address, and no subscription to one may be active (nothing here delivers).
+const body = (extra: Record<string, unknown>) => ({ name: 'n8n: sync', url: URL_OK, events: ['card.created'], boards: [], active: false, ...extra })
 
 /** Checks the 422 carries a readable reason at this path. */
 function detail(path: string, pattern: RegExp) {
@@ -38,7 +39,7 @@ const create: Scenario<C>[] = [
         events: ['card.created'],
         boards: [],
         headers: {},
-        active: true,
+        active: false,
         has_secret: false,
         auth: { type: 'none' },
         created_by: { id: c.owner.id },
@@ -347,7 +348,7 @@ runScenarios<S>('webhooks visibility and edits', withSubs, [
   {
     name: 'filter by board membership',
     method: 'GET',
-    path: (c) => `/v1/webhooks?filter=${encodeURIComponent(`boards~"${c.board.id}" && active=true`)}`,
+    path: (c) => `/v1/webhooks?filter=${encodeURIComponent(`boards~"${c.board.id}" && active=false`)}`,
     token: (c) => c.tokens.owner.read,
     status: 200,
     expect: { totalItems: 2 },
@@ -560,6 +561,8 @@ test('header values that cannot be sent, and reserved header names, are refused 
 
 test('a subscription pointed at another URL (also another path on the same host) must be given its secret, credentials and credential headers again', async () => {
   const c = await setup()
+  // They point at a public address (inactive all along, and nothing here delivers): deleted whatever happens.
+  const made: string[] = []
   try {
     const created = await c.t.req('POST', '/v1/webhooks', {
       token: owner(c),
@@ -567,6 +570,7 @@ test('a subscription pointed at another URL (also another path on the same host)
     })
     assert.equal(created.status, 201, created.text)
     const id = created.body.webhook.id
+    made.push(id)
     const patch = (b: Record<string, unknown>) => c.t.req('PATCH', `/v1/webhooks/${id}`, { token: c.tokens.admin.write, body: b })
     const elsewhere = 'https://93.184.216.34:8443/collect'
     const moved = await patch({ url: elsewhere })
@@ -590,9 +594,24 @@ test('a subscription pointed at another URL (also another path on the same host)
     const dropped = await patch({ url: URL_OK, secret: null, auth: { type: 'none' }, headers: {} })
     assert.equal(dropped.status, 200, dropped.text)
     assert.equal(dropped.body.webhook.has_secret, false)
-    // It pointed at a public address (inactive all along, and nothing here delivers): gone at once.
-    assert.equal((await c.t.req('DELETE', `/v1/webhooks/${id}`, { token: owner(c) })).status, 204)
+    // Basic: the optional password must be entered again too, or it would follow the URL to the new host.
+    const basic = await c.t.req('POST', '/v1/webhooks', {
+      token: owner(c),
+      body: body({ active: false, auth: { type: 'basic', username: 'ci', password: 'pw-value' } }),
+    })
+    assert.equal(basic.status, 201, basic.text)
+    made.push(basic.body.webhook.id)
+    const basicPatch = (b: Record<string, unknown>) => c.t.req('PATCH', `/v1/webhooks/${basic.body.webhook.id}`, { token: owner(c), body: b })
+    const userOnly = await basicPatch({ url: elsewhere, auth: { username: 'ci' } })
+    assert.equal(userOnly.status, 422, userOnly.text)
+    assert.deepEqual(
+      userOnly.body.error.details.map((d: { path: string }) => d.path),
+      ['auth.password'],
+    )
+    assert.equal((await basicPatch({ url: elsewhere, auth: { username: 'ci', password: 'new-pw' } })).status, 200)
+    assert.equal((await basicPatch({ url: URL_OK, auth: { username: 'ci', password: null } })).status, 200, 'null: no password from now on')
   } finally {
+    for (const id of made) await c.t.req('DELETE', `/v1/webhooks/${id}`, { token: owner(c) })
     await c.t.close()
   }
 })

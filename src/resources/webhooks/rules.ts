@@ -6,7 +6,7 @@ import type { UsersTable } from '../../db/types.js'
 import { isAvailable } from '../../events/catalog.js'
 import { expandEventSelectors } from '../../events/names.js'
 import type { ErrorDetail } from '../../errors.js'
-import { type AuthInput, type AuthType, REQUIRED_CREDENTIALS } from '../../webhooks/credentials.js'
+import { type AuthInput, type AuthType, USED_CREDENTIALS } from '../../webhooks/credentials.js'
 import { headerNameProblem, headerValueProblem, sensitiveStaticValues } from '../../webhooks/headers.js'
 import { checkTargetAtSave, checkWebhookUrl } from '../../webhooks/url-safety.js'
 
@@ -77,9 +77,11 @@ export function reentryProblems(
   const dropsAuth = input.auth === null || input.auth?.type === 'none'
   const sameType = (input.auth?.type ?? stored.authType) === stored.authType
   if (stored.authType !== 'none' && !dropsAuth && sameType) {
-    for (const f of REQUIRED_CREDENTIALS[stored.authType]) {
+    // Every credential the type sends, optional ones too: a kept basic password must not follow the URL elsewhere.
+    for (const f of USED_CREDENTIALS[stored.authType]) {
       const v = input.auth?.[f]
-      if (v === undefined || v === '') details.push({ path: `auth.${f}`, message: `${MOVED}: enter ${f} again, or send auth: { type: "none" }.` })
+      if (v === undefined || v === '')
+        details.push({ path: `auth.${f}`, message: `${MOVED}: enter ${f} again${f === 'password' ? ' (null for none)' : ''}, or send auth: { type: "none" }.` })
     }
   }
   if (input.headers === undefined && sensitiveStaticValues(stored.headers).length > 0) {
