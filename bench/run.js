@@ -60,19 +60,17 @@ async function clientChild(opts) {
   process.on('disconnect', () => process.exit(1)) // never outlive the orchestrator
   const { default: autocannon } = await import('autocannon')
   const base = { url: opts.url, method: opts.method, headers: opts.headers, body: opts.body, connections: opts.connections, pipelining: 1, timeout: 30 }
-  if (opts.bodies) {
-    // Each request takes the next body in turn.
-    let i = 0
-    base.requests = [{ setupRequest: (req) => ({ ...req, body: opts.bodies[i++ % opts.bodies.length] }) }]
-  }
-  if (opts.senders) {
-    // Each request from another sender (10.0.0.0/8, as a trusted proxy would name it), so none reaches a rate limit.
+  if (opts.bodies || opts.senders) {
+    // Each request takes the next body in turn, and/or comes from another sender (10.0.0.0/8, as a trusted proxy
+    // would name it), so that none reaches a rate limit.
     let i = 0
     base.requests = [
       {
         setupRequest: (req) => {
           const n = i++
-          return { ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` } }
+          const body = opts.bodies ? opts.bodies[n % opts.bodies.length] : req.body
+          const headers = opts.senders ? { ...req.headers, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` } : req.headers
+          return { ...req, body, headers }
         },
       },
     ]

@@ -23,7 +23,6 @@ export interface Running {
   server: http.Server
   deps: Deps
   scheduler: OutboxScheduler
-  housekeeping: Housekeeping
   port: number
   setupToken?: string
   close(): Promise<void>
@@ -95,5 +94,5 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       await closeDeliveryAgents()
       await db.close()
     })())
-  return { server, deps, scheduler, housekeeping, port, setupToken: setup?.token, close }
+  return { server, deps, scheduler, port, setupToken: setup?.token, close }
 }

@@ -25,6 +25,18 @@ export const visibleBoardIds = (q: Q, viewer: Viewer) =>
         .where('board_members.user_id', '=', viewer.id)
         .where('boards.trashed_at', 'is', null)
 
+/** Which of these boards the viewer sees (none in the trash), in one query. */
+export async function boardsSeenAmong(q: Q, viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await q
+    .selectFrom('boards')
+    .select('id')
+    .where('id', 'in', [...new Set(ids)])
+    .where('id', 'in', visibleBoardIds(q, viewer))
+    .execute()
+  return new Set(rows.map((r) => r.id))
+}
+
 /** A board with the caller's role on it (null when not a member). */
 export type SeenBoard = BoardsTable & { my_role: BoardMembersTable['role'] | null }
 

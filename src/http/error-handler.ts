@@ -25,8 +25,8 @@ export function toHttpError(err: unknown): HttpError {
 export function errorHandler(log: (msg: string, err: unknown) => void) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const httpError = toHttpError(err)
-    // An answer a service chose (a 503 for a paused endpoint or a read past its deadline) is no failure to report.
-    if (httpError.status >= 500 && !(err instanceof HttpError && httpError.status !== 500)) log('request failed', err)
+    // Only an internal error is a failure to report; a 503 a service chose (a paused endpoint, a read past its deadline) is not.
+    if (httpError.status === 500) log('request failed', err)
     if (res.headersSent) {
       res.end()
       return

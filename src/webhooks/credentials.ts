@@ -12,19 +12,23 @@ export interface AuthCredentials {
   header_value?: string
 }
 
-// The row id is part of the associated data, so a sealed value moved to another subscription will not open.
+// The row id (and what kind of row) is part of the associated data, so a sealed value moved to another row will not open.
+/** Whose credentials: an outgoing subscription's, or an incoming endpoint's. */
+export type CredentialOwner = 'webhook' | 'incoming'
 const secretContext = (id: string) => `webhook:${id}:secret`
-const authContext = (id: string) => `webhook:${id}:auth`
+const authContext = (id: string, owner: CredentialOwner) => `${owner}:${id}:auth`
 
 export const sealSecret = (box: SecretBox, id: string, secret: string): string => box.seal(secret, secretContext(id))
-export const sealAuth = (box: SecretBox, id: string, creds: AuthCredentials): string => box.seal(JSON.stringify(creds), authContext(id))
+/** Sealed credentials, or null when there are none to keep. */
+export const sealAuth = (box: SecretBox, id: string, creds: AuthCredentials, owner: CredentialOwner = 'webhook'): string | null =>
+  Object.keys(creds).length ? box.seal(JSON.stringify(creds), authContext(id, owner)) : null
 
 export function openSecret(box: SecretBox, row: Pick<WebhooksTable, 'id' | 'secret_enc'>): string | null {
   return row.secret_enc === null ? null : box.open(row.secret_enc, secretContext(row.id))
 }
 
-export function openAuth(box: SecretBox, row: Pick<WebhooksTable, 'id' | 'auth_enc'>): AuthCredentials {
-  return row.auth_enc === null ? {} : (JSON.parse(box.open(row.auth_enc, authContext(row.id))) as AuthCredentials)
+export function openAuth(box: SecretBox, row: { id: string; auth_enc: string | null }, owner: CredentialOwner = 'webhook'): AuthCredentials {
+  return row.auth_enc === null ? {} : (JSON.parse(box.open(row.auth_enc, authContext(row.id, owner))) as AuthCredentials)
 }
 
 /** Headers of first-class authentication; these win over a static header of the same name. */

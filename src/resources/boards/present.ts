@@ -1,5 +1,5 @@
 // Boards in API shape, and `expand=board(s)` for records that point at boards; creators come from one query per page.
-import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
+import { boardsSeenAmong, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { BoardsTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
@@ -46,7 +46,7 @@ export async function expandBoard<T extends { board: string }>(
   return items.map((i) => ({ ...i, expand: { board: boards.get(i.board) } }))
 }
 
-/** `expand=boards` on records holding a `boards` id list: those of their boards `viewer` sees, in one query. */
+/** `expand=boards` on records holding a `boards` id list: those of their boards `viewer` sees (one query to pick them, one to load them). */
 export async function expandBoards<T extends { boards: string[] }>(
   q: Q,
   items: T[],
@@ -54,13 +54,12 @@ export async function expandBoards<T extends { boards: string[] }>(
   viewer: Viewer,
 ): Promise<(T & { expand?: { boards: BoardView[] } })[]> {
   if (!expand.has('boards')) return items
-  const seen = new Set((await visibleBoardIds(q, viewer).execute()).map((r) => r.board_id))
-  const rows = (
-    await getBoards(
-      q,
-      items.flatMap((i) => i.boards),
-    )
-  ).filter((b) => seen.has(b.id))
+  const ids = items.flatMap((i) => i.boards)
+  const seen = await boardsSeenAmong(q, viewer, ids)
+  const rows = await getBoards(
+    q,
+    ids.filter((id) => seen.has(id)),
+  )
   const boards = new Map((await boardViews(q, rows)).map((b) => [b.id, b]))
   return items.map((i) => ({ ...i, expand: { boards: i.boards.map((id) => boards.get(id)).filter((b): b is BoardView => b !== undefined) } }))
 }

@@ -40,11 +40,9 @@ export const addBoardMember = async (q: Q, boardId: string, userId: string, at: 
 export const removeBoardMember = (q: Q, boardId: string, userId: string) =>
   q.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', userId).execute()
 
-/** Changes a member's board role; false when the user is not a member. */
-export const setMemberRole = async (q: Q, boardId: string, userId: string, role: BoardRole): Promise<boolean> => {
-  const [r] = await q.updateTable('board_members').set({ role }).where('board_id', '=', boardId).where('user_id', '=', userId).execute()
-  return Number(r?.numUpdatedRows ?? 0) > 0
-}
+/** Changes a member's board role (the caller holds the board's lock and knows the membership exists). */
+export const setMemberRole = (q: Q, boardId: string, userId: string, role: BoardRole) =>
+  q.updateTable('board_members').set({ role }).where('board_id', '=', boardId).where('user_id', '=', userId).execute()
 /** How many admins a board has. */
 export const countBoardAdmins = async (q: Q, boardId: string): Promise<number> =>
   Number(

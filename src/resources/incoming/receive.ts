@@ -4,14 +4,13 @@
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
 import busboy, { type Busboy } from 'busboy'
 import ipaddr from 'ipaddr.js'
-import crypto from 'node:crypto'
 import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import type { AuthCredentials } from '../../webhooks/credentials.js'
+import { timingSafeEqualStr } from '../../webhooks/signing.js'
 import { type Outcome, type ReceivedFile, requestRow, senderOf, STATUS } from './requests.js'
-import { logIncomingRequest, openIncomingAuth } from './service.js'
-import { getIncomingByPath } from './store.js'
+import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
@@ -56,13 +55,10 @@ function rateKey(ip: string): string {
   }
 }
 
-/** Constant-time comparison of two texts (their SHA-256 digests, so unequal lengths leak nothing either). */
-const same = (a: string, b: string) => crypto.timingSafeEqual(crypto.createHash('sha256').update(a).digest(), crypto.createHash('sha256').update(b).digest())
-
 function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials, req: Request): boolean {
   if (endpoint.auth_type === 'header') {
     const sent = req.headers[endpoint.auth_header_name!.toLowerCase()]
-    return typeof sent === 'string' && same(sent, creds.header_value ?? '')
+    return typeof sent === 'string' && timingSafeEqualStr(sent, creds.header_value ?? '')
   }
   if (endpoint.auth_type === 'basic') {
     const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '')
@@ -70,8 +66,8 @@ function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials,
     const colon = decoded.indexOf(':')
     if (!m || colon < 0) return false
     // Both compared, whatever the first gives, so the time taken says nothing about which one was wrong.
-    const user = same(decoded.slice(0, colon), creds.username ?? '')
-    const password = same(decoded.slice(colon + 1), creds.password ?? '')
+    const user = timingSafeEqualStr(decoded.slice(0, colon), creds.username ?? '')
+    const password = timingSafeEqualStr(decoded.slice(colon + 1), creds.password ?? '')
     return user && password
   }
   return true
@@ -202,13 +198,13 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
 }
 
 /** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
-async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpointsTable, req: Request): Promise<Judged> {
+async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpointsTable, req: Request, sender: string): Promise<Judged> {
   if (endpoint.paused) return { outcome: 'paused', message: 'This endpoint is paused.' }
   const methods = JSON.parse(endpoint.methods) as string[]
   if (!methods.includes(req.method)) {
     return { outcome: 'method_not_allowed', message: `${req.method} is not accepted here; use ${methods.join(', ')}.`, headers: { Allow: methods.join(', ') } }
   }
-  const wait = windows.take(`${endpoint.id}\u0000${rateKey(senderOf(deps, req))}`, deps.clock.now())
+  const wait = windows.take(`${endpoint.id}\u0000${rateKey(sender)}`, deps.clock.now())
   if (wait > 0) {
     return { outcome: 'rate_limited', message: `More than ${RATE_LIMIT} requests a minute from this sender.`, headers: { 'Retry-After': String(wait) } }
   }
@@ -271,14 +267,15 @@ export function receiveIncoming(deps: Deps): RequestHandler {
   const windows = new SenderWindows()
   return async (req: Request, res: Response, next) => {
     try {
-      const endpoint = await getIncomingByPath(deps.db.q, String(req.params.path))
+      const endpoint = await incomingAt(deps, String(req.params.path))
       if (!endpoint) {
         res.setHeader('Connection', 'close')
         res.status(404).json({ error: { code: 'not_found', message: 'No such incoming webhook.' } })
         return
       }
-      const judged = await judge(deps, windows, endpoint, req)
-      const row = requestRow(deps, endpoint, req, judged.outcome, judged.body, judged.files)
+      const sender = senderOf(deps, req)
+      const judged = await judge(deps, windows, endpoint, req, sender)
+      const row = requestRow(deps, endpoint, req, sender, judged.outcome, judged.body, judged.files)
       await logIncomingRequest(deps, row, judged.files)
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {

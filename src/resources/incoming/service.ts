@@ -2,7 +2,7 @@
 // credentials a sender must present are write-only: sealed under the master key, bound to the endpoint.
 import type { Request } from 'express'
 import { type Actor, isAdmin } from '../../access/roles.js'
-import { visibleBoardIds } from '../../access/visibility.js'
+import { boardsSeenAmong, visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { publicBaseUrl } from '../../config.js'
 import type { Q } from '../../db/database.js'
@@ -11,14 +11,15 @@ import type { Deps } from '../../deps.js'
 import { type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
 import { newHookPath, newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
-import { type AuthCredentials, mergeAuth, type StoredAuth } from '../../webhooks/credentials.js'
+import { type AuthCredentials, mergeAuth, openAuth, sealAuth, type StoredAuth } from '../../webhooks/credentials.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
-import { KEPT_HEADERS, type ReceivedFile, requestRow } from './requests.js'
+import { KEPT_HEADERS, type ReceivedFile, requestRow, senderOf } from './requests.js'
 import {
   deleteIncomingRow,
   getIncoming,
+  getIncomingByPath,
   incomingQuery,
   insertIncoming,
   insertIncomingRequest,
@@ -32,29 +33,18 @@ function assertManager(actor: Actor): void {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage incoming webhooks.')
 }
 
-const authContext = (id: string) => `incoming:${id}:auth`
-const sealAuth = (deps: Deps, id: string, creds: AuthCredentials): string | null =>
-  Object.keys(creds).length ? deps.secrets.seal(JSON.stringify(creds), authContext(id)) : null
+/** The endpoint answering at /v1/hooks/<path>, if any (receive.ts). */
+export const incomingAt = (deps: Deps, path: string) => getIncomingByPath(deps.db.q, path)
+
 /** The credentials a sender must present (opened per request by receive.ts). */
-export const openIncomingAuth = (deps: Deps, row: IncomingEndpointsTable): AuthCredentials =>
-  row.auth_enc === null ? {} : (JSON.parse(deps.secrets.open(row.auth_enc, authContext(row.id))) as AuthCredentials)
+export const openIncomingAuth = (deps: Deps, row: IncomingEndpointsTable): AuthCredentials => openAuth(deps.secrets, row, 'incoming')
 
 const views = (deps: Deps, q: Q, rows: readonly IncomingEndpointsTable[]) => incomingViews(q, publicBaseUrl(deps.config), rows)
 const invalid = (details: ErrorDetail[]) => unprocessable('The incoming webhook is not valid.', details)
 
-/** Boards of the allowlist must exist and not be in the trash. */
+/** Boards of the allowlist must exist and not be in the trash (managers see every board). */
 async function boardProblems(q: Q, actor: Actor, boards: readonly string[]): Promise<ErrorDetail[]> {
-  if (boards.length === 0) return []
-  const known = new Set(
-    (
-      await q
-        .selectFrom('boards')
-        .select('id')
-        .where('id', 'in', [...new Set(boards)])
-        .where('id', 'in', visibleBoardIds(q, actor.user))
-        .execute()
-    ).map((r) => r.id),
-  )
+  const known = await boardsSeenAmong(q, actor.user, boards)
   return boards.flatMap((id, i) => (known.has(id) ? [] : [{ path: `boards.${i}`, message: 'No such board.' }]))
 }
 
@@ -64,9 +54,9 @@ function nextAuth(
   row: IncomingEndpointsTable,
   input: UpdateIncomingInput['auth'],
 ): Pick<IncomingEndpointsTable, 'auth_type' | 'auth_header_name' | 'auth_enc'> | ErrorDetail[] {
-  // Decrypted only when the edit touches the credentials.
-  const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: input === undefined ? {} : openIncomingAuth(deps, row) }
   if (input === undefined) return { auth_type: row.auth_type, auth_header_name: row.auth_header_name, auth_enc: row.auth_enc }
+  // Decrypted only when the edit touches the credentials.
+  const stored: StoredAuth = { type: row.auth_type, headerName: row.auth_header_name, creds: openIncomingAuth(deps, row) }
   const auth = mergeAuth(stored, input)
   if (Array.isArray(auth)) return auth
   if (auth.headerName && KEPT_HEADERS.includes(auth.headerName.toLowerCase())) {
@@ -77,7 +67,11 @@ function nextAuth(
       },
     ]
   }
-  return { auth_type: auth.type as IncomingEndpointsTable['auth_type'], auth_header_name: auth.headerName, auth_enc: sealAuth(deps, row.id, auth.creds) }
+  return {
+    auth_type: auth.type as IncomingEndpointsTable['auth_type'],
+    auth_header_name: auth.headerName,
+    auth_enc: sealAuth(deps.secrets, row.id, auth.creds, 'incoming'),
+  }
 }
 
 export function listIncoming(deps: Deps, actor: Actor, params: ListParams) {
@@ -202,7 +196,7 @@ export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req:
   if (!isAdmin(actor) && !(await mayTrigger(deps.db.q, actor, endpoint))) {
     throw forbidden('Only owners, admins and members of a board this endpoint allows may trigger it.')
   }
-  const row = requestRow(deps, endpoint, req, endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
+  const row = requestRow(deps, endpoint, req, senderOf(deps, req), endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
   await logIncomingRequest(deps, row)
   if (endpoint.paused) throw new HttpError(503, 'paused', 'This endpoint is paused.')
   return { accepted: true, request_id: row.id }

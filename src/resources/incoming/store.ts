@@ -6,7 +6,7 @@ import type { IncomingEndpointsTable, IncomingFilesTable, IncomingRequestsTable 
 import { newId } from '../../ids.js'
 
 /** Requests kept in each endpoint's log. */
-export const REQUESTS_KEPT = 100
+const REQUESTS_KEPT = 100
 
 export const getIncoming = (q: Q, id: string) => q.selectFrom('incoming_endpoints').selectAll().where('id', '=', id).executeTakeFirst()
 export const insertIncoming = (q: Q, row: IncomingEndpointsTable) => q.insertInto('incoming_endpoints').values(row).execute()

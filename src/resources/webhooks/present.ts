@@ -3,8 +3,7 @@ import type { Q } from '../../db/database.js'
 import type { WebhookLogsTable, WebhooksTable } from '../../db/types.js'
 import { redactStaticHeaders } from '../../webhooks/headers.js'
 import { boardsOfWebhooks } from '../../webhooks/store.js'
-import { userRefOf } from '../users/present.js'
-import { getUsers } from '../users/store.js'
+import { creatorsOf } from '../users/present.js'
 import type { LogView, WebhookView } from './schema.js'
 
 export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<WebhookView[]> {
@@ -12,14 +11,7 @@ export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<Webhook
     q,
     rows.map((r) => r.id),
   )
-  const users = new Map(
-    (
-      await getUsers(
-        q,
-        rows.map((r) => r.created_by),
-      )
-    ).map((u) => [u.id, u]),
-  )
+  const creator = await creatorsOf(q, rows)
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -31,7 +23,7 @@ export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<Webhook
     active: r.active === 1,
     has_secret: r.secret_enc !== null,
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },
-    created_by: userRefOf(users, r.created_by),
+    created_by: creator(r.created_by)!,
     last_delivery:
       r.last_outcome && r.last_at
         ? { status_code: r.last_status_code, outcome: r.last_outcome as NonNullable<WebhookView['last_delivery']>['outcome'], at: r.last_at }

@@ -1,6 +1,6 @@
 // Save-time rules of outgoing subscriptions: URL, events, static headers, re-entered credentials and boards.
 import { isAdminRole } from '../../access/roles.js'
-import { visibleBoardIds } from '../../access/visibility.js'
+import { boardsSeenAmong } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { UsersTable } from '../../db/types.js'
 import { isAvailable } from '../../events/catalog.js'
@@ -98,16 +98,7 @@ export async function boardProblems(q: Q, creator: UsersTable, boards: readonly 
       ? []
       : [{ path: 'boards', message: 'Members must name at least one board they belong to; an empty list (whole workspace) is for owners and admins.' }]
   }
-  const known = new Set(
-    (
-      await q
-        .selectFrom('boards')
-        .select('id')
-        .where('id', 'in', [...new Set(boards)])
-        .where('id', 'in', visibleBoardIds(q, creator))
-        .execute()
-    ).map((r) => r.id),
-  )
+  const known = await boardsSeenAmong(q, creator, boards)
   const details: ErrorDetail[] = []
   boards.forEach((id, i) => {
     if (!known.has(id))

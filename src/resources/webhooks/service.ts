@@ -61,8 +61,7 @@ function nextSecret(input: WebhookInput): { value: string | null | undefined; ge
 }
 
 function applyAuth(deps: Deps, row: WebhooksTable, auth: StoredAuth): Pick<WebhooksTable, 'auth_type' | 'auth_header_name' | 'auth_enc'> {
-  const hasCreds = Object.keys(auth.creds).length > 0
-  return { auth_type: auth.type, auth_header_name: auth.headerName, auth_enc: hasCreds ? sealAuth(deps.secrets, row.id, auth.creds) : null }
+  return { auth_type: auth.type, auth_header_name: auth.headerName, auth_enc: sealAuth(deps.secrets, row.id, auth.creds) }
 }
 
 export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
