@@ -18,74 +18,86 @@ const get = async (c: Awaited<ReturnType<typeof seededApp>>, id: string) => (awa
 
 test('bulk complete: cards the token cannot see fail one by one, the rest change, one event per card', async () => {
   const { c, tok, ids, foreign } = await fixture()
-  const completedEvents = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, "SELECT count(*) AS n FROM events WHERE name = 'card.completed'"))!.n)
-  const before = await completedEvents()
-  const r = await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [...ids, foreign, 'nope'], completed: true } })
-  assert.equal(r.status, 200)
-  assert.equal(r.body.updated, 3)
-  assert.deepEqual(
-    r.body.failed.map((f: any) => [f.id, f.error.code]),
-    [
-      [foreign, 'not_found'],
-      ['nope', 'not_found'],
-    ],
-  )
-  for (const id of ids) assert.equal((await get(c, id)).completed, true)
-  const after = await completedEvents()
-  assert.equal(after - before, 3)
-  await c.t.close()
+  try {
+    const completedEvents = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, "SELECT count(*) AS n FROM events WHERE name = 'card.completed'"))!.n)
+    const before = await completedEvents()
+    const r = await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [...ids, foreign, 'nope'], completed: true } })
+    assert.equal(r.status, 200)
+    assert.equal(r.body.updated, 3)
+    assert.deepEqual(
+      r.body.failed.map((f: any) => [f.id, f.error.code]),
+      [
+        [foreign, 'not_found'],
+        ['nope', 'not_found'],
+      ],
+    )
+    for (const id of ids) assert.equal((await get(c, id)).completed, true)
+    const after = await completedEvents()
+    assert.equal(after - before, 3)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('bulk move, archive, priority, members and tags', async () => {
   const { c, tok, ids } = await fixture()
-  assert.equal((await c.t.req('POST', '/v1/actions/bulk-move-cards', { token: tok, body: { cards: ids, list: c.lists[1].id } })).body.updated, 3)
-  assert.equal((await get(c, ids[0])).list, c.lists[1].id)
-  assert.equal((await c.t.req('POST', '/v1/actions/bulk-archive-cards', { token: tok, body: { cards: [ids[0]], archived: true } })).body.updated, 1)
-  assert.equal((await get(c, ids[0])).archived, true)
-  await c.t.req('POST', '/v1/actions/bulk-set-priority', { token: tok, body: { cards: ids, priority: 3 } })
-  assert.equal((await get(c, ids[2])).priority, 3)
-  await c.t.req('POST', '/v1/actions/bulk-set-priority', { token: tok, body: { cards: ids, priority: null } })
-  assert.equal((await get(c, ids[2])).priority, 0)
-  await c.t.req('POST', '/v1/actions/bulk-manage-members', { token: tok, body: { cards: ids, add: [c.member.id, c.admin.id] } })
-  await c.t.req('POST', '/v1/actions/bulk-manage-members', { token: tok, body: { cards: [ids[0]], remove: [c.admin.id] } })
-  assert.deepEqual((await get(c, ids[0])).assignees, [c.member.id])
-  assert.deepEqual((await get(c, ids[1])).assignees.sort(), [c.member.id, c.admin.id].sort())
-  const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug' } })).body.tag.id
-  const tagged = await c.t.req('POST', '/v1/actions/bulk-manage-tags', { token: tok, body: { cards: ids, add: [tag, 'nope'] } })
-  assert.equal(tagged.body.updated, 0, 'an unknown tag fails each card')
-  assert.equal(tagged.body.failed[0].error.code, 'validation_failed')
-  await c.t.req('POST', '/v1/actions/bulk-manage-tags', { token: tok, body: { cards: ids, add: [tag] } })
-  assert.deepEqual((await get(c, ids[1])).tags, [tag])
-  const upd = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: ids, set: { due_date: '2027-01-01', title: 'Same' } } })
-  assert.equal(upd.body.updated, 3)
-  assert.equal((await get(c, ids[1])).title, 'Same')
-  await c.t.close()
+  try {
+    assert.equal((await c.t.req('POST', '/v1/actions/bulk-move-cards', { token: tok, body: { cards: ids, list: c.lists[1].id } })).body.updated, 3)
+    assert.equal((await get(c, ids[0])).list, c.lists[1].id)
+    assert.equal((await c.t.req('POST', '/v1/actions/bulk-archive-cards', { token: tok, body: { cards: [ids[0]], archived: true } })).body.updated, 1)
+    assert.equal((await get(c, ids[0])).archived, true)
+    await c.t.req('POST', '/v1/actions/bulk-set-priority', { token: tok, body: { cards: ids, priority: 3 } })
+    assert.equal((await get(c, ids[2])).priority, 3)
+    await c.t.req('POST', '/v1/actions/bulk-set-priority', { token: tok, body: { cards: ids, priority: null } })
+    assert.equal((await get(c, ids[2])).priority, 0)
+    await c.t.req('POST', '/v1/actions/bulk-manage-members', { token: tok, body: { cards: ids, add: [c.member.id, c.admin.id] } })
+    await c.t.req('POST', '/v1/actions/bulk-manage-members', { token: tok, body: { cards: [ids[0]], remove: [c.admin.id] } })
+    assert.deepEqual((await get(c, ids[0])).assignees, [c.member.id])
+    assert.deepEqual((await get(c, ids[1])).assignees.sort(), [c.member.id, c.admin.id].sort())
+    const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug' } })).body.tag.id
+    const tagged = await c.t.req('POST', '/v1/actions/bulk-manage-tags', { token: tok, body: { cards: ids, add: [tag, 'nope'] } })
+    assert.equal(tagged.body.updated, 0, 'an unknown tag fails each card')
+    assert.equal(tagged.body.failed[0].error.code, 'validation_failed')
+    await c.t.req('POST', '/v1/actions/bulk-manage-tags', { token: tok, body: { cards: ids, add: [tag] } })
+    assert.deepEqual((await get(c, ids[1])).tags, [tag])
+    const upd = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: ids, set: { due_date: '2027-01-01', title: 'Same' } } })
+    assert.equal(upd.body.updated, 3)
+    assert.equal((await get(c, ids[1])).title, 'Same')
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('bulk limits and permissions', async () => {
   const { c, ids } = await fixture()
-  assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.read, body: { cards: ids, completed: true } })).status, 403)
-  assert.equal(
-    (
-      await c.t.req('POST', '/v1/actions/bulk-complete-cards', {
-        token: c.tokens.member.write,
-        body: { cards: Array.from({ length: 501 }, (_, i) => `c${i}`), completed: true },
-      })
-    ).status,
-    422,
-  )
-  assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.write, body: { cards: [], completed: true } })).status, 422)
-  await c.t.close()
+  try {
+    assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.read, body: { cards: ids, completed: true } })).status, 403)
+    assert.equal(
+      (
+        await c.t.req('POST', '/v1/actions/bulk-complete-cards', {
+          token: c.tokens.member.write,
+          body: { cards: Array.from({ length: 501 }, (_, i) => `c${i}`), completed: true },
+        })
+      ).status,
+      422,
+    )
+    assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: c.tokens.member.write, body: { cards: [], completed: true } })).status, 422)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('export-workspace: owners and admins with a Full Access token; no token hashes', async () => {
   const { c } = await fixture()
-  assert.equal((await c.t.req('POST', '/v1/actions/export-workspace', { token: c.tokens.admin.write })).status, 403)
-  const r = await c.t.req('POST', '/v1/actions/export-workspace', { token: c.tokens.admin.full })
-  assert.equal(r.status, 200)
-  assert.equal(r.body.cards.length, 4)
-  assert.equal(r.body.boards.length, 2)
-  assert.ok(!('tokens' in r.body))
-  assert.ok(!r.text.includes('"hash"'))
-  await c.t.close()
+  try {
+    assert.equal((await c.t.req('POST', '/v1/actions/export-workspace', { token: c.tokens.admin.write })).status, 403)
+    const r = await c.t.req('POST', '/v1/actions/export-workspace', { token: c.tokens.admin.full })
+    assert.equal(r.status, 200)
+    assert.equal(r.body.cards.length, 4)
+    assert.equal(r.body.boards.length, 2)
+    assert.ok(!('tokens' in r.body))
+    assert.ok(!r.text.includes('"hash"'))
+  } finally {
+    await c.t.close()
+  }
 })

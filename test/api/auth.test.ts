@@ -16,87 +16,108 @@ runScenarios('401', seededApp, [
 
 test('401 carries WWW-Authenticate: Bearer', async () => {
   const t = await startTestApp()
-  const r = await t.req('GET', '/v1/users/me')
-  assert.equal(r.headers.get('www-authenticate'), 'Bearer')
-  await t.close()
+  try {
+    const r = await t.req('GET', '/v1/users/me')
+    assert.equal(r.headers.get('www-authenticate'), 'Bearer')
+  } finally {
+    await t.close()
+  }
 })
 
 test('tokens are stored as SHA-256 hashes only; the value is shown once', async () => {
   const { t, tokens } = await seededApp()
-  const r = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'ci', permission: 'read' } })
-  assert.equal(r.status, 201)
-  assert.match(r.body.value, /^tt_[0-9A-Za-z]{40,}$/)
-  assert.equal(r.body.token.prefix, r.body.value.slice(0, 7))
-  const row = (await dbGet(t.deps.db, 'SELECT * FROM tokens WHERE id = ?', r.body.token.id))!
-  assert.equal(row.hash, sha256Hex(r.body.value))
-  assert.ok(!JSON.stringify(row).includes(r.body.value))
-  const list = await t.req('GET', '/v1/tokens', { token: tokens.member.write })
-  assert.ok(!list.text.includes(r.body.value))
-  assert.equal((await t.req('GET', '/v1/users/me', { token: r.body.value })).status, 200)
-  await t.close()
+  try {
+    const r = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'ci', permission: 'read' } })
+    assert.equal(r.status, 201)
+    assert.match(r.body.value, /^tt_[0-9A-Za-z]{40,}$/)
+    assert.equal(r.body.token.prefix, r.body.value.slice(0, 7))
+    const row = (await dbGet(t.deps.db, 'SELECT * FROM tokens WHERE id = ?', r.body.token.id))!
+    assert.equal(row.hash, sha256Hex(r.body.value))
+    assert.ok(!JSON.stringify(row).includes(r.body.value))
+    const list = await t.req('GET', '/v1/tokens', { token: tokens.member.write })
+    assert.ok(!list.text.includes(r.body.value))
+    assert.equal((await t.req('GET', '/v1/users/me', { token: r.body.value })).status, 200)
+  } finally {
+    await t.close()
+  }
 })
 
 test('expiry takes effect at once, by the injected clock', async () => {
   const { t, tokens } = await seededApp()
-  const r = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'short', expires_at: '2026-11-21T13:00:00Z' } })
-  assert.equal(r.status, 201)
-  assert.equal((await t.req('GET', '/v1/users/me', { token: r.body.value })).status, 200)
-  t.clock.advance(60 * 60 * 1000)
-  const after = await t.req('GET', '/v1/users/me', { token: r.body.value })
-  assert.equal(after.status, 401)
-  assertErrorShape(after.body)
-  await t.close()
+  try {
+    const r = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'short', expires_at: '2026-11-21T13:00:00Z' } })
+    assert.equal(r.status, 201)
+    assert.equal((await t.req('GET', '/v1/users/me', { token: r.body.value })).status, 200)
+    t.clock.advance(60 * 60 * 1000)
+    const after = await t.req('GET', '/v1/users/me', { token: r.body.value })
+    assert.equal(after.status, 401)
+    assertErrorShape(after.body)
+  } finally {
+    await t.close()
+  }
 })
 
 test('a bare expiry date means the end of that day, UTC; past dates are refused', async () => {
   const { t, tokens } = await seededApp()
-  const r = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'day', expires_at: '2026-11-22' } })
-  assert.equal(r.body.token.expires_at, '2026-11-22T23:59:59.999Z')
-  const past = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'old', expires_at: '2020-01-01' } })
-  assert.equal(past.status, 422)
-  assert.equal(past.body.error.details[0].path, 'expires_at')
-  await t.close()
+  try {
+    const r = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'day', expires_at: '2026-11-22' } })
+    assert.equal(r.body.token.expires_at, '2026-11-22T23:59:59.999Z')
+    const past = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'old', expires_at: '2020-01-01' } })
+    assert.equal(past.status, 422)
+    assert.equal(past.body.error.details[0].path, 'expires_at')
+  } finally {
+    await t.close()
+  }
 })
 
 test('revocation takes effect at once; members revoke only their own, admins any', async () => {
   const { t, tokens } = await seededApp()
-  const mine = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'm' } })
-  const other = await t.req('POST', '/v1/tokens', { token: tokens.outsider.write, body: { name: 'o' } })
-  assert.equal((await t.req('DELETE', `/v1/tokens/${other.body.token.id}`, { token: tokens.member.write })).status, 404)
-  assert.equal((await t.req('DELETE', `/v1/tokens/${mine.body.token.id}`, { token: tokens.member.write })).status, 204)
-  assert.equal((await t.req('GET', '/v1/users/me', { token: mine.body.value })).status, 401)
-  assert.equal((await t.req('DELETE', `/v1/tokens/${other.body.token.id}`, { token: tokens.admin.write })).status, 204)
-  assert.equal((await t.req('GET', '/v1/users/me', { token: other.body.value })).status, 401)
-  await t.close()
+  try {
+    const mine = await t.req('POST', '/v1/tokens', { token: tokens.member.write, body: { name: 'm' } })
+    const other = await t.req('POST', '/v1/tokens', { token: tokens.outsider.write, body: { name: 'o' } })
+    assert.equal((await t.req('DELETE', `/v1/tokens/${other.body.token.id}`, { token: tokens.member.write })).status, 404)
+    assert.equal((await t.req('DELETE', `/v1/tokens/${mine.body.token.id}`, { token: tokens.member.write })).status, 204)
+    assert.equal((await t.req('GET', '/v1/users/me', { token: mine.body.value })).status, 401)
+    assert.equal((await t.req('DELETE', `/v1/tokens/${other.body.token.id}`, { token: tokens.admin.write })).status, 204)
+    assert.equal((await t.req('GET', '/v1/users/me', { token: other.body.value })).status, 401)
+  } finally {
+    await t.close()
+  }
 })
 
 test('token list: members see their own, owners and admins every token with owner and last use', async () => {
   const { t, tokens, member } = await seededApp()
-  await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const own = await t.req('GET', '/v1/tokens?per_page=100', { token: tokens.member.read })
-  assert.equal(own.status, 200)
-  assert.ok(own.body.items.length >= 2)
-  assert.ok(own.body.items.every((i: any) => i.owner.id === member.id))
-  const all = await t.req('GET', '/v1/tokens?per_page=100', { token: tokens.admin.read })
-  assert.equal(all.body.totalItems, all.body.items.length)
-  assert.ok(all.body.items.length > own.body.items.length)
-  const used = all.body.items.find((i: any) => i.owner.id === member.id && i.permission === 'read')
-  assert.equal(used.last_used_at, new Date(t.clock.now()).toISOString())
-  assert.deepEqual(Object.keys(used).sort(), ['created', 'created_at', 'expires_at', 'id', 'last_used_at', 'name', 'owner', 'permission', 'prefix'])
-  await t.close()
+  try {
+    await t.req('GET', '/v1/users/me', { token: tokens.member.read })
+    const own = await t.req('GET', '/v1/tokens?per_page=100', { token: tokens.member.read })
+    assert.equal(own.status, 200)
+    assert.ok(own.body.items.length >= 2)
+    assert.ok(own.body.items.every((i: any) => i.owner.id === member.id))
+    const all = await t.req('GET', '/v1/tokens?per_page=100', { token: tokens.admin.read })
+    assert.equal(all.body.totalItems, all.body.items.length)
+    assert.ok(all.body.items.length > own.body.items.length)
+    const used = all.body.items.find((i: any) => i.owner.id === member.id && i.permission === 'read')
+    assert.equal(used.last_used_at, new Date(t.clock.now()).toISOString())
+    assert.deepEqual(Object.keys(used).sort(), ['created', 'created_at', 'expires_at', 'id', 'last_used_at', 'name', 'owner', 'permission', 'prefix'])
+  } finally {
+    await t.close()
+  }
 })
 
 test('last_used_at is throttled: a burst of reads writes it once', async () => {
   const { t, tokens } = await seededApp()
-  await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  const { id } = (await dbGet<{ id: string }>(t.deps.db, 'SELECT id FROM tokens WHERE hash = ?', sha256Hex(tokens.member.read)))!
-  const writes = await countWrites(t.deps.db, 'tokens', id)
-  for (let i = 0; i < 20; i++) await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  assert.equal(await writes(), 0, 'the burst writes nothing')
-  t.clock.advance(61_000)
-  await t.req('GET', '/v1/users/me', { token: tokens.member.read })
-  assert.equal(await writes(), 1, 'a read a minute later writes last_used_at once')
-  await t.close()
+  try {
+    await t.req('GET', '/v1/users/me', { token: tokens.member.read })
+    const { id } = (await dbGet<{ id: string }>(t.deps.db, 'SELECT id FROM tokens WHERE hash = ?', sha256Hex(tokens.member.read)))!
+    const writes = await countWrites(t.deps.db, 'tokens', id)
+    for (let i = 0; i < 20; i++) await t.req('GET', '/v1/users/me', { token: tokens.member.read })
+    assert.equal(await writes(), 0, 'the burst writes nothing')
+    t.clock.advance(61_000)
+    await t.req('GET', '/v1/users/me', { token: tokens.member.read })
+    assert.equal(await writes(), 1, 'a read a minute later writes last_used_at once')
+  } finally {
+    await t.close()
+  }
 })
 
 test('users sort by email ignoring case, and find each other by email in any case, on either database', async () => {

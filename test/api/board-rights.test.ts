@@ -287,8 +287,11 @@ test('a board in the trash is deleted for good 30 days later, by whoever put it 
     assert.equal((await c.t.req('GET', `/v1/boards/${kept.id}`, { token: tok })).status, 200, 'a pass with nothing due changes nothing')
     assert.deepEqual(logged, [])
   } finally {
-    await housekeeping.stop()
-    await c.t.close()
+    try {
+      await housekeeping.stop()
+    } finally {
+      await c.t.close()
+    }
   }
 })
 
@@ -311,7 +314,8 @@ test('the purge takes every due board (more than one batch) and every card (more
       body: { name: 'only board 0', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [boards[0]], active: false },
     })
     assert.equal(sub.status, 201, sub.text)
-    await c.t.req('PATCH', `/v1/webhooks/${sub.body.webhook.id}`, { token: tok, body: { active: true } })
+    const activated = await c.t.req('PATCH', `/v1/webhooks/${sub.body.webhook.id}`, { token: tok, body: { active: true } })
+    assert.equal(activated.body.webhook.active, true, activated.text)
     for (const id of boards) assert.equal((await c.t.req('DELETE', `/v1/boards/${id}`, { token: tok })).status, 204)
     c.t.clock.advance(30 * DAY)
     await housekeeping.runOnce()
@@ -321,7 +325,10 @@ test('the purge takes every due board (more than one batch) and every card (more
     assert.equal((await dbAll(c.t.deps.db, "SELECT id FROM events WHERE name = 'card.deleted' AND board_id = ?", boards[0])).length, 120)
     assert.equal((await c.t.req('GET', `/v1/webhooks/${sub.body.webhook.id}`, { token: tok })).body.webhook.active, false)
   } finally {
-    await housekeeping.stop()
-    await c.t.close()
+    try {
+      await housekeeping.stop()
+    } finally {
+      await c.t.close()
+    }
   }
 })

@@ -307,22 +307,28 @@ runScenarios('lists', seededApp, [
 
 test('a list holding cards is deleted only with move_to', async () => {
   const c = await seededApp()
-  const card = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { board: c.board.id, title: 'x' } })
-  const refused = await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}`, { token: c.tokens.member.write })
-  assert.equal(refused.status, 409)
-  assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=nope`, { token: c.tokens.member.write })).status, 422)
-  assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[2].id}`, { token: c.tokens.member.write })).status, 204)
-  assert.equal((await c.t.req('GET', `/v1/cards/${card.body.card.id}`, { token: c.tokens.member.read })).body.card.list, c.lists[2].id)
-  await c.t.close()
+  try {
+    const card = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { board: c.board.id, title: 'x' } })
+    const refused = await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}`, { token: c.tokens.member.write })
+    assert.equal(refused.status, 409)
+    assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=nope`, { token: c.tokens.member.write })).status, 422)
+    assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[2].id}`, { token: c.tokens.member.write })).status, 204)
+    assert.equal((await c.t.req('GET', `/v1/cards/${card.body.card.id}`, { token: c.tokens.member.read })).body.card.list, c.lists[2].id)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('deleting the last list of a board is a conflict', async () => {
   const c = await seededApp()
-  const b = (await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'One', lists: ['Only'] } })).body
-  const r = await c.t.req('DELETE', `/v1/lists/${b.lists[0].id}`, { token: c.tokens.member.write })
-  assert.equal(r.status, 409)
-  assert.equal(r.body.error.code, 'conflict')
-  await c.t.close()
+  try {
+    const b = (await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'One', lists: ['Only'] } })).body
+    const r = await c.t.req('DELETE', `/v1/lists/${b.lists[0].id}`, { token: c.tokens.member.write })
+    assert.equal(r.status, 409)
+    assert.equal(r.body.error.code, 'conflict')
+  } finally {
+    await c.t.close()
+  }
 })
 
 runScenarios('tags', seededApp, [

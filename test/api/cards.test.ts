@@ -134,242 +134,283 @@ runScenarios('POST /v1/cards', seededApp, [
 
 test('keys count per board and are never reused, even after permanent delete', async () => {
   const c = await seededApp()
-  const a = await card(c, { title: 'a' }),
-    b = await card(c, { title: 'b' })
-  assert.deepEqual([a.body.card.key, b.body.card.key], ['LCH-1', 'LCH-2'])
-  assert.notEqual(a.body.card.id, a.body.card.key)
-  assert.equal((await c.t.req('DELETE', `/v1/cards/${b.body.card.id}?permanent=true`, { token: c.tokens.member.write })).status, 204)
-  assert.equal((await c.t.req('GET', `/v1/cards/${b.body.card.id}`, { token: c.tokens.member.write })).status, 404)
-  const d = await card(c, { title: 'd' })
-  assert.equal(d.body.card.key, 'LCH-3')
-  const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other', key_prefix: 'OTH' } })
-  const e = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { title: 'e', board: other.body.board.id } })
-  assert.equal(e.body.card.key, 'OTH-1')
-  await c.t.close()
+  try {
+    const a = await card(c, { title: 'a' }),
+      b = await card(c, { title: 'b' })
+    assert.deepEqual([a.body.card.key, b.body.card.key], ['LCH-1', 'LCH-2'])
+    assert.notEqual(a.body.card.id, a.body.card.key)
+    assert.equal((await c.t.req('DELETE', `/v1/cards/${b.body.card.id}?permanent=true`, { token: c.tokens.member.write })).status, 204)
+    assert.equal((await c.t.req('GET', `/v1/cards/${b.body.card.id}`, { token: c.tokens.member.write })).status, 404)
+    const d = await card(c, { title: 'd' })
+    assert.equal(d.body.card.key, 'LCH-3')
+    const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other', key_prefix: 'OTH' } })
+    const e = await c.t.req('POST', '/v1/cards', { token: c.tokens.member.write, body: { title: 'e', board: other.body.board.id } })
+    assert.equal(e.body.card.key, 'OTH-1')
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('idempotency: a replay returns the card with existing: true and creates nothing, even concurrently', async () => {
   const c = await seededApp()
-  const replies = await Promise.all(Array.from({ length: 20 }, () => card(c, { title: 'Once', idempotency_key: 'k-1' })))
-  const created = replies.filter((r) => r.status === 201)
-  const replays = replies.filter((r) => r.status === 200)
-  assert.equal(created.length, 1)
-  assert.equal(replays.length, 19)
-  assert.ok(replays.every((r) => r.body.card.existing === true && r.body.card.id === created[0].body.card.id))
-  assert.equal(created[0].body.card.existing, undefined)
-  const list = await c.t.req('GET', `/v1/cards?board=${c.board.id}`, { token: c.tokens.member.read })
-  assert.equal(list.body.totalItems, 1)
-  // the key is scoped per board
-  const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other' } })
-  const elsewhere = await c.t.req('POST', '/v1/cards', {
-    token: c.tokens.member.write,
-    body: { title: 'Once', board: other.body.board.id, idempotency_key: 'k-1' },
-  })
-  assert.equal(elsewhere.status, 201)
-  // trashing frees the key
-  assert.equal((await c.t.req('DELETE', `/v1/cards/${created[0].body.card.id}`, { token: c.tokens.member.write })).status, 204)
-  const again = await card(c, { title: 'Twice', idempotency_key: 'k-1' })
-  assert.equal(again.status, 201)
-  assert.notEqual(again.body.card.id, created[0].body.card.id)
-  await c.t.close()
+  try {
+    const replies = await Promise.all(Array.from({ length: 20 }, () => card(c, { title: 'Once', idempotency_key: 'k-1' })))
+    const created = replies.filter((r) => r.status === 201)
+    const replays = replies.filter((r) => r.status === 200)
+    assert.equal(created.length, 1)
+    assert.equal(replays.length, 19)
+    assert.ok(replays.every((r) => r.body.card.existing === true && r.body.card.id === created[0].body.card.id))
+    assert.equal(created[0].body.card.existing, undefined)
+    const list = await c.t.req('GET', `/v1/cards?board=${c.board.id}`, { token: c.tokens.member.read })
+    assert.equal(list.body.totalItems, 1)
+    // the key is scoped per board
+    const other = await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Other' } })
+    const elsewhere = await c.t.req('POST', '/v1/cards', {
+      token: c.tokens.member.write,
+      body: { title: 'Once', board: other.body.board.id, idempotency_key: 'k-1' },
+    })
+    assert.equal(elsewhere.status, 201)
+    // trashing frees the key
+    assert.equal((await c.t.req('DELETE', `/v1/cards/${created[0].body.card.id}`, { token: c.tokens.member.write })).status, 204)
+    const again = await card(c, { title: 'Twice', idempotency_key: 'k-1' })
+    assert.equal(again.status, 201)
+    assert.notEqual(again.body.card.id, created[0].body.card.id)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('trash: hidden unless asked for, restorable, and events never lose the card', async () => {
   const c = await seededApp()
-  const a = await card(c, { title: 'a' })
-  await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write })
-  const got = await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })
-  assert.equal(got.body.card.trashed, true)
-  assert.equal((await c.t.req('GET', '/v1/cards', { token: c.tokens.member.read })).body.totalItems, 0)
-  assert.equal((await c.t.req('GET', '/v1/cards?trashed=true', { token: c.tokens.member.read })).body.totalItems, 1)
-  const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
-  assert.equal(restored.body.card.trashed, false)
-  // Trashing and restoring each announce the card itself, so a receiver never holds an id it cannot resolve.
-  const events = (await dbAll<{ name: string; data: string }>(c.t.deps.db, "SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq")).map((e) => ({
-    name: e.name,
-    ...JSON.parse(e.data),
-  }))
-  assert.deepEqual(
-    events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]),
-    [
-      ['card.created', a.body.card.id, 'LCH-1', 'a', false, undefined, undefined],
-      ['card.deleted', a.body.card.id, 'LCH-1', 'a', true, false, undefined],
-      ['card.updated', a.body.card.id, 'LCH-1', 'a', true, undefined, ['trashed']],
-      ['card.updated', a.body.card.id, 'LCH-1', 'a', false, undefined, ['trashed']],
-    ],
-  )
-  await c.t.close()
+  try {
+    const a = await card(c, { title: 'a' })
+    await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write })
+    const got = await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })
+    assert.equal(got.body.card.trashed, true)
+    assert.equal((await c.t.req('GET', '/v1/cards', { token: c.tokens.member.read })).body.totalItems, 0)
+    assert.equal((await c.t.req('GET', '/v1/cards?trashed=true', { token: c.tokens.member.read })).body.totalItems, 1)
+    const restored = await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.write, body: { trashed: false } })
+    assert.equal(restored.body.card.trashed, false)
+    // Trashing and restoring each announce the card itself, so a receiver never holds an id it cannot resolve.
+    const events = (await dbAll<{ name: string; data: string }>(c.t.deps.db, "SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq")).map(
+      (e) => ({
+        name: e.name,
+        ...JSON.parse(e.data),
+      }),
+    )
+    assert.deepEqual(
+      events.map((e) => [e.name, e.id, e.key, e.title, e.trashed, e.permanent, e.changes]),
+      [
+        ['card.created', a.body.card.id, 'LCH-1', 'a', false, undefined, undefined],
+        ['card.deleted', a.body.card.id, 'LCH-1', 'a', true, false, undefined],
+        ['card.updated', a.body.card.id, 'LCH-1', 'a', true, undefined, ['trashed']],
+        ['card.updated', a.body.card.id, 'LCH-1', 'a', false, undefined, ['trashed']],
+      ],
+    )
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('a card on a board you are not a member of is 404, also in lists and filters, even as its assignee', async () => {
   const c = await seededApp()
-  const a = await card(c, { title: 'secret', assignees: [c.outsider.id] })
-  assert.equal(a.status, 201)
-  const tok = c.tokens.outsider.write
-  assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
-  assert.equal((await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: tok, body: { title: 'x' } })).status, 404)
-  assert.equal((await c.t.req('POST', `/v1/cards/${a.body.card.id}/complete`, { token: tok, body: { completed: true } })).status, 404)
-  assert.equal((await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
-  for (const q of [
-    '',
-    '?assignee=me',
-    `?board=${c.board.id}`,
-    `?filter=${encodeURIComponent(`board="${c.board.id}"`)}`,
-    `?filter=${encodeURIComponent('title~"secret"')}`,
-  ]) {
-    const r = await c.t.req('GET', `/v1/cards${q}`, { token: tok })
-    assert.equal(r.status, 200)
-    assert.equal(r.body.totalItems, 0, q)
+  try {
+    const a = await card(c, { title: 'secret', assignees: [c.outsider.id] })
+    assert.equal(a.status, 201)
+    const tok = c.tokens.outsider.write
+    assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${a.body.card.id}`, { token: tok, body: { title: 'x' } })).status, 404)
+    assert.equal((await c.t.req('POST', `/v1/cards/${a.body.card.id}/complete`, { token: tok, body: { completed: true } })).status, 404)
+    assert.equal((await c.t.req('DELETE', `/v1/cards/${a.body.card.id}`, { token: tok })).status, 404)
+    for (const q of [
+      '',
+      '?assignee=me',
+      `?board=${c.board.id}`,
+      `?filter=${encodeURIComponent(`board="${c.board.id}"`)}`,
+      `?filter=${encodeURIComponent('title~"secret"')}`,
+    ]) {
+      const r = await c.t.req('GET', `/v1/cards${q}`, { token: tok })
+      assert.equal(r.status, 200)
+      assert.equal(r.body.totalItems, 0, q)
+    }
+    // removing a member narrows every token of theirs at once
+    assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })).status, 200)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.member.id}`, { token: c.tokens.owner.write })).status, 204)
+    assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })).status, 404)
+    assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write })).status, 404)
+  } finally {
+    await c.t.close()
   }
-  // removing a member narrows every token of theirs at once
-  assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })).status, 200)
-  assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.member.id}`, { token: c.tokens.owner.write })).status, 204)
-  assert.equal((await c.t.req('GET', `/v1/cards/${a.body.card.id}`, { token: c.tokens.member.read })).status, 404)
-  assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: c.tokens.member.write })).status, 404)
-  await c.t.close()
 })
 
 test('query parameters: completed, archived, state, assignee, team', async () => {
   const c = await seededApp()
-  const tok = c.tokens.member.write
-  await card(c, { title: 'a', assignees: [c.member.id] })
-  const b = (await card(c, { title: 'b', list: c.lists[1].id, watchers: [c.member.id] }, c.tokens.admin.write)).body.card
-  const d = (await card(c, { title: 'd', list: c.lists[2].id, assignees: [c.admin.id] }, c.tokens.admin.write)).body.card
-  await c.t.req('POST', `/v1/cards/${d.id}/complete`, { token: tok, body: { completed: true } })
-  await c.t.req('PATCH', `/v1/cards/${b.id}`, { token: tok, body: { archived: true } })
-  const ids = async (q: string) =>
-    (await c.t.req('GET', `/v1/cards?${q}`, { token: tok })).body.items
-      .map((i: any) => i.title)
-      .sort()
-      .join(',')
-  assert.equal(await ids('completed=true'), 'd')
-  assert.equal(await ids('completed=false'), 'a,b')
-  assert.equal(await ids('archived=true'), 'b')
-  assert.equal(await ids('state=started,completed'), 'b,d')
-  assert.equal(await ids('state=unstarted'), 'a')
-  assert.equal(await ids('assignee=me'), 'a')
-  assert.equal(await ids('assignee=watching'), 'b')
-  assert.equal(await ids('assignee=none'), 'b')
-  assert.equal(await ids(`assignee=${c.admin.id}`), 'd')
-  assert.equal(await ids('assignee=mine'), 'a')
-  assert.equal((await c.t.req('GET', '/v1/cards?state=done', { token: tok })).status, 400)
-  assert.equal((await c.t.req('GET', '/v1/cards?completed=yes', { token: tok })).status, 400)
-  const team = 'team1'
-  await dbRun(c.t.deps.db, "INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')", team)
-  await dbRun(c.t.deps.db, 'INSERT INTO team_members (team_id, user_id) VALUES (?, ?)', team, c.admin.id)
-  assert.equal(await ids(`team=${team}`), 'd')
-  await c.t.close()
+  try {
+    const tok = c.tokens.member.write
+    await card(c, { title: 'a', assignees: [c.member.id] })
+    const b = (await card(c, { title: 'b', list: c.lists[1].id, watchers: [c.member.id] }, c.tokens.admin.write)).body.card
+    const d = (await card(c, { title: 'd', list: c.lists[2].id, assignees: [c.admin.id] }, c.tokens.admin.write)).body.card
+    await c.t.req('POST', `/v1/cards/${d.id}/complete`, { token: tok, body: { completed: true } })
+    await c.t.req('PATCH', `/v1/cards/${b.id}`, { token: tok, body: { archived: true } })
+    const ids = async (q: string) =>
+      (await c.t.req('GET', `/v1/cards?${q}`, { token: tok })).body.items
+        .map((i: any) => i.title)
+        .sort()
+        .join(',')
+    assert.equal(await ids('completed=true'), 'd')
+    assert.equal(await ids('completed=false'), 'a,b')
+    assert.equal(await ids('archived=true'), 'b')
+    assert.equal(await ids('state=started,completed'), 'b,d')
+    assert.equal(await ids('state=unstarted'), 'a')
+    assert.equal(await ids('assignee=me'), 'a')
+    assert.equal(await ids('assignee=watching'), 'b')
+    assert.equal(await ids('assignee=none'), 'b')
+    assert.equal(await ids(`assignee=${c.admin.id}`), 'd')
+    assert.equal(await ids('assignee=mine'), 'a')
+    assert.equal((await c.t.req('GET', '/v1/cards?state=done', { token: tok })).status, 400)
+    assert.equal((await c.t.req('GET', '/v1/cards?completed=yes', { token: tok })).status, 400)
+    const team = 'team1'
+    await dbRun(c.t.deps.db, "INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')", team)
+    await dbRun(c.t.deps.db, 'INSERT INTO team_members (team_id, user_id) VALUES (?, ?)', team, c.admin.id)
+    assert.equal(await ids(`team=${team}`), 'd')
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('move and complete', async () => {
   const c = await seededApp()
-  const tok = c.tokens.member.write
-  const a = (await card(c, { title: 'a' })).body.card
-  const moved = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: c.lists[1].id, position: 5 } })
-  assert.equal(moved.status, 200)
-  assert.equal(moved.body.card.list, c.lists[1].id)
-  assert.equal(moved.body.card.position, 5)
-  assert.equal(moved.body.card.state, 'started')
-  const done = await c.t.req('POST', `/v1/cards/${a.id}/complete`, { token: tok, body: { completed: true } })
-  assert.equal(done.body.card.completed, true)
-  assert.equal(done.body.card.completed_at, new Date(c.t.clock.now()).toISOString())
-  const reopened = await c.t.req('POST', `/v1/cards/${a.id}/complete`, { token: tok, body: { completed: false } })
-  assert.equal(reopened.body.card.completed, false)
-  assert.equal(reopened.body.card.completed_at, null)
-  const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Next', key_prefix: 'NXT' } })).body
-  const across = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: other.lists[0].id, board: other.board.id } })
-  assert.equal(across.status, 200)
-  assert.equal(across.body.card.key, 'NXT-1')
-  assert.equal(across.body.card.board, other.board.id)
-  const bad = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: 'nope' } })
-  assert.equal(bad.status, 422)
-  await c.t.close()
+  try {
+    const tok = c.tokens.member.write
+    const a = (await card(c, { title: 'a' })).body.card
+    const moved = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: c.lists[1].id, position: 5 } })
+    assert.equal(moved.status, 200)
+    assert.equal(moved.body.card.list, c.lists[1].id)
+    assert.equal(moved.body.card.position, 5)
+    assert.equal(moved.body.card.state, 'started')
+    const done = await c.t.req('POST', `/v1/cards/${a.id}/complete`, { token: tok, body: { completed: true } })
+    assert.equal(done.body.card.completed, true)
+    assert.equal(done.body.card.completed_at, new Date(c.t.clock.now()).toISOString())
+    const reopened = await c.t.req('POST', `/v1/cards/${a.id}/complete`, { token: tok, body: { completed: false } })
+    assert.equal(reopened.body.card.completed, false)
+    assert.equal(reopened.body.card.completed_at, null)
+    const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Next', key_prefix: 'NXT' } })).body
+    const across = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: other.lists[0].id, board: other.board.id } })
+    assert.equal(across.status, 200)
+    assert.equal(across.body.card.key, 'NXT-1')
+    assert.equal(across.body.card.board, other.board.id)
+    const bad = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: tok, body: { list: 'nope' } })
+    assert.equal(bad.status, 422)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('PATCH replaces assignees, tags and watchers, and keeps the rest', async () => {
   const c = await seededApp()
-  const tok = c.tokens.member.write
-  const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug', color: '#ff0000' } })).body.tag
-  const a = (await card(c, { title: 'a', assignees: [c.member.id], priority: 2 })).body.card
-  c.t.clock.advance(1000)
-  const p = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { assignees: [c.admin.id], tags: [tag.id], due_date: null } })
-  assert.equal(p.status, 200)
-  assert.deepEqual(p.body.card.assignees, [c.admin.id])
-  assert.deepEqual(p.body.card.tags, [tag.id])
-  assert.equal(p.body.card.priority, 2)
-  assert.notEqual(p.body.card.updated, a.updated)
-  const otherBoard = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'O' } })).body.board
-  const foreignTag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: otherBoard.id, name: 'x' } })).body.tag
-  const bad = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { tags: [foreignTag.id] } })
-  assert.equal(bad.status, 422)
-  assert.deepEqual((await c.t.req('GET', `/v1/cards/${a.id}`, { token: tok })).body.card.tags, [tag.id], 'no partial write')
-  await c.t.close()
+  try {
+    const tok = c.tokens.member.write
+    const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug', color: '#ff0000' } })).body.tag
+    const a = (await card(c, { title: 'a', assignees: [c.member.id], priority: 2 })).body.card
+    c.t.clock.advance(1000)
+    const p = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { assignees: [c.admin.id], tags: [tag.id], due_date: null } })
+    assert.equal(p.status, 200)
+    assert.deepEqual(p.body.card.assignees, [c.admin.id])
+    assert.deepEqual(p.body.card.tags, [tag.id])
+    assert.equal(p.body.card.priority, 2)
+    assert.notEqual(p.body.card.updated, a.updated)
+    const otherBoard = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'O' } })).body.board
+    const foreignTag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: otherBoard.id, name: 'x' } })).body.tag
+    const bad = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { tags: [foreignTag.id] } })
+    assert.equal(bad.status, 422)
+    assert.deepEqual((await c.t.req('GET', `/v1/cards/${a.id}`, { token: tok })).body.card.tags, [tag.id], 'no partial write')
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('moving to a list of an invisible board answers like an unknown list', async () => {
   const c = await seededApp()
-  const a = (await card(c, { title: 'a' })).body.card
-  const hidden = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'H' } })).body
-  const toHidden = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.member.write, body: { list: hidden.lists[0].id } })
-  const toNothing = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.member.write, body: { list: 'nope' } })
-  assert.equal(toHidden.status, 422)
-  assert.deepEqual(toHidden.body, toNothing.body)
-  await c.t.close()
+  try {
+    const a = (await card(c, { title: 'a' })).body.card
+    const hidden = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'H' } })).body
+    const toHidden = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.member.write, body: { list: hidden.lists[0].id } })
+    const toNothing = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.member.write, body: { list: 'nope' } })
+    assert.equal(toHidden.status, 422)
+    assert.deepEqual(toHidden.body, toNothing.body)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('dates outside the years 0000-9999 (in UTC) are refused, so text order stays time order', async () => {
   const c = await seededApp()
-  const r = await card(c, { title: 'x', start_date: '9999-12-31T23:59:59.999-23:59' })
-  assert.equal(r.status, 422)
-  assert.equal(r.body.error.details[0].path, 'start_date')
-  assert.equal((await card(c, { title: 'y', due_date: '9999-12-31T23:59:59Z' })).status, 201)
-  await c.t.close()
+  try {
+    const r = await card(c, { title: 'x', start_date: '9999-12-31T23:59:59.999-23:59' })
+    assert.equal(r.status, 422)
+    assert.equal(r.body.error.details[0].path, 'start_date')
+    assert.equal((await card(c, { title: 'y', due_date: '9999-12-31T23:59:59Z' })).status, 201)
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('list deleted with move_to and board deleted for good: every card and list gets its event', async () => {
   const c = await seededApp()
-  const tok = c.tokens.member.write
-  const ids = [(await card(c, { title: 'a' })).body.card.id, (await card(c, { title: 'b' })).body.card.id]
-  const count = async (name: string) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM events WHERE name = ?', name))!.n)
-  assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
-  assert.equal(await count('card.moved'), 2)
-  for (const id of ids) assert.equal((await c.t.req('GET', `/v1/cards/${id}`, { token: tok })).body.card.list, c.lists[1].id)
-  assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}?permanent=true`, { token: c.tokens.owner.write })).status, 204)
-  assert.equal(await count('card.deleted'), 2)
-  assert.equal(await count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
-  await c.t.close()
+  try {
+    const tok = c.tokens.member.write
+    const ids = [(await card(c, { title: 'a' })).body.card.id, (await card(c, { title: 'b' })).body.card.id]
+    const count = async (name: string) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM events WHERE name = ?', name))!.n)
+    assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
+    assert.equal(await count('card.moved'), 2)
+    for (const id of ids) assert.equal((await c.t.req('GET', `/v1/cards/${id}`, { token: tok })).body.card.list, c.lists[1].id)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}?permanent=true`, { token: c.tokens.owner.write })).status, 204)
+    assert.equal(await count('card.deleted'), 2)
+    assert.equal(await count('list.deleted'), 3, 'the list deleted first, then the two left with the board')
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('a new key prefix renames every key (numbers kept) and announces each card', async () => {
   const c = await seededApp()
-  const a = (await card(c, { title: 'a' })).body.card
-  await card(c, { title: 'b' })
-  assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.owner.write, body: { key_prefix: 'NEW' } })).status, 200)
-  assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
-  const events = await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated'")
-  assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [
-    ['NEW-1', ['key']],
-    ['NEW-2', ['key']],
-  ])
-  assert.equal((await card(c, { title: 'c' })).body.card.key, 'NEW-3')
-  await c.t.close()
+  try {
+    const a = (await card(c, { title: 'a' })).body.card
+    await card(c, { title: 'b' })
+    assert.equal((await c.t.req('PATCH', `/v1/boards/${c.board.id}`, { token: c.tokens.owner.write, body: { key_prefix: 'NEW' } })).status, 200)
+    assert.equal((await c.t.req('GET', `/v1/cards/${a.id}`, { token: c.tokens.member.read })).body.card.key, 'NEW-1')
+    const events = await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated'")
+    assert.deepEqual(events.map((e) => [JSON.parse(e.data).key, JSON.parse(e.data).changes]).sort(), [
+      ['NEW-1', ['key']],
+      ['NEW-2', ['key']],
+    ])
+    assert.equal((await card(c, { title: 'c' })).body.card.key, 'NEW-3')
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('card.updated names exactly the changed fields; a PATCH that changes nothing writes and emits nothing', async () => {
   const c = await seededApp()
-  const tok = c.tokens.member.write
-  const a = (await card(c, { title: 'a', priority: 2, assignees: [c.member.id] })).body.card
-  const updates = async () =>
-    (await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq")).map((e) => JSON.parse(e.data).changes)
-  c.t.clock.advance(1000)
-  const same = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'a', priority: 2, assignees: [c.member.id], due_date: null } })
-  assert.equal(same.status, 200)
-  assert.equal(same.body.card.updated, a.updated)
-  assert.deepEqual(await updates(), [])
-  const changed = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'b', priority: 2, due_date: '2027-01-01', watchers: [c.admin.id] } })
-  assert.notEqual(changed.body.card.updated, a.updated)
-  assert.deepEqual(await updates(), [['title', 'due_date', 'watchers']])
-  await c.t.close()
+  try {
+    const tok = c.tokens.member.write
+    const a = (await card(c, { title: 'a', priority: 2, assignees: [c.member.id] })).body.card
+    const updates = async () =>
+      (await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'card.updated' ORDER BY seq")).map((e) => JSON.parse(e.data).changes)
+    c.t.clock.advance(1000)
+    const same = await c.t.req('PATCH', `/v1/cards/${a.id}`, { token: tok, body: { title: 'a', priority: 2, assignees: [c.member.id], due_date: null } })
+    assert.equal(same.status, 200)
+    assert.equal(same.body.card.updated, a.updated)
+    assert.deepEqual(await updates(), [])
+    const changed = await c.t.req('PATCH', `/v1/cards/${a.id}`, {
+      token: tok,
+      body: { title: 'b', priority: 2, due_date: '2027-01-01', watchers: [c.admin.id] },
+    })
+    assert.notEqual(changed.body.card.updated, a.updated)
+    assert.deepEqual(await updates(), [['title', 'due_date', 'watchers']])
+  } finally {
+    await c.t.close()
+  }
 })
 
 test('positions stay finite and distinct: a taken or too-near position renumbers the others, keeping their order', async () => {

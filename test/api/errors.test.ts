@@ -172,15 +172,18 @@ runScenarios('errors', seededApp, [
 
 test('TASKD_RATE_LIMIT=on: 429 with Retry-After after 600 requests a minute per token, by the injected clock', async () => {
   const c = await seededApp({ rateLimit: 'on' })
-  let last
-  for (let i = 0; i < 600; i++) last = await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })
-  assert.equal(last!.status, 200)
-  const limited = await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })
-  assert.equal(limited.status, 429)
-  assert.equal(limited.body.error.code, 'rate_limited')
-  assert.ok(Number(limited.headers.get('retry-after')) >= 1)
-  assert.equal((await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.write })).status, 200, 'other tokens are not affected')
-  c.t.clock.advance(60_000)
-  assert.equal((await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })).status, 200)
-  await c.t.close()
+  try {
+    let last
+    for (let i = 0; i < 600; i++) last = await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })
+    assert.equal(last!.status, 200)
+    const limited = await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })
+    assert.equal(limited.status, 429)
+    assert.equal(limited.body.error.code, 'rate_limited')
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1)
+    assert.equal((await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.write })).status, 200, 'other tokens are not affected')
+    c.t.clock.advance(60_000)
+    assert.equal((await c.t.req('GET', '/v1/users/me', { token: c.tokens.member.read })).status, 200)
+  } finally {
+    await c.t.close()
+  }
 })

@@ -38,7 +38,10 @@ export function serve(db: string, env: Record<string, string> = {}): Promise<Ser
       child.kill('SIGTERM')
     })
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL') // a child that never said it listens is not left running
+      reject(new Error(`serve did not start: ${out}`))
+    }, 20_000)
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString()
