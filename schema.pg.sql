@@ -7,9 +7,11 @@
 --     pg returns a Buffer, as better-sqlite3 does). INTEGER stays INTEGER (int4) for the 0/1 booleans and small bounded
 --     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
 --     needed or the number is unbounded: outbox.due_at and outbox.lease_until (epoch ms, past int4), files.size,
---     boards.next_key, cards.key_num, events.seq, webhook_logs.seq. pg returns int8 (BIGINT, and COUNT(*)) as a string:
+--     boards.next_key, cards.key_num, events.seq, webhook_logs.seq, automations.next_run_at, automation_runs.due_at
+--     and lease_until. pg returns int8 (BIGINT, and COUNT(*)) as a string:
 --     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
---  2. WITHOUT ROWID dropped (team_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards); a
+--  2. WITHOUT ROWID dropped (team_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
+--     incoming_endpoint_boards, automation_secrets, automation_run_steps); a
 --     PostgreSQL table is a heap with its primary key as a separate index either way.
 --  3. COLLATE NOCASE becomes lower(...) expression indexes:
 --       users.email: the column is plain TEXT NOT NULL; UNIQUE ... COLLATE NOCASE becomes UNIQUE INDEX users_email_lower
@@ -24,7 +26,7 @@
 --     insert, not at commit: there are gaps and a smaller seq can commit after a larger one; nothing pages by seq.
 --     An import from SQLite inserts with `OVERRIDING SYSTEM VALUE` and then runs
 --     `SELECT setval(pg_get_serial_sequence('events', 'seq'), (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), false)`.
---  5. webhook_logs.seq: one global identity instead of the subscription's last seq + 1 (nextLogSeq in
+--  5. webhook_logs.seq (and incoming_requests.seq, automation_runs.seq): one global identity instead of the subscription's last seq + 1 (nextLogSeq in
 --     src/db/dialect.ts). A subscription's log only needs an increasing seq: listLogs (ORDER BY seq DESC LIMIT n) and
 --     pruneLogs (cutoff by OFFSET, then seq <= cutoff) work with gaps. Same import note as 4.
 --  6. The schema version: SQLite keeps it in PRAGMA user_version; here a one-row table schema_version, made and written
@@ -367,3 +369,63 @@ CREATE TABLE incoming_files (
   data BYTEA NOT NULL
 );
 CREATE INDEX incoming_files_request ON incoming_files(request_id);
+
+-- Automations: a trigger (an incoming endpoint, events of the board, or a cron schedule) and steps; runs are queued
+-- in the transaction of what triggers them and survive a restart (src/resources/automations/runner.ts).
+CREATE TABLE automations (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1,
+  trigger_type TEXT NOT NULL CHECK (trigger_type IN ('incoming_webhook', 'event', 'schedule')),
+  endpoint_id TEXT REFERENCES incoming_endpoints(id), -- incoming_webhook: deleting an endpoint in use is refused
+  events TEXT,                   -- event: JSON array of selectors
+  filter TEXT,                   -- event: card filter, or NULL
+  cron TEXT,                     -- schedule: 5-field cron
+  timezone TEXT,                 -- schedule: IANA zone
+  next_run_at BIGINT,             -- schedule: the next slot (epoch ms)
+  steps TEXT NOT NULL,           -- JSON array of steps, as written ({secret.<id>} kept as text)
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX automations_board ON automations(board_id, trigger_type);
+CREATE INDEX automations_endpoint ON automations(endpoint_id) WHERE endpoint_id IS NOT NULL;
+CREATE INDEX automations_schedule ON automations(next_run_at) WHERE next_run_at IS NOT NULL;
+CREATE TABLE automation_secrets (
+  automation_id TEXT NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+  secret_id TEXT NOT NULL REFERENCES signing_secrets(id),
+  PRIMARY KEY (automation_id, secret_id)
+);
+CREATE INDEX automation_secrets_secret ON automation_secrets(secret_id);
+CREATE TABLE automation_runs (
+  id TEXT PRIMARY KEY,
+  seq BIGINT GENERATED ALWAYS AS IDENTITY,
+  automation_id TEXT NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+  trigger_data TEXT NOT NULL,    -- JSON: { type, endpoint? | event? | scheduled_for? }
+  actor TEXT NOT NULL,           -- JSON: { type, id, name }
+  context TEXT NOT NULL,         -- JSON: what the placeholders read (webhook.* or event.*)
+  steps TEXT NOT NULL,           -- JSON: the automation's steps when the run was queued (a later edit does not change it)
+  request_id TEXT,               -- the incoming request that started it (no foreign key: the log is pruned)
+  error TEXT,
+  due_at BIGINT NOT NULL,
+  lease_until BIGINT NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  started_at TEXT,
+  finished_at TEXT
+);
+CREATE INDEX automation_runs_due ON automation_runs(due_at) WHERE status IN ('queued', 'running');
+CREATE INDEX automation_runs_automation ON automation_runs(automation_id, seq);
+CREATE INDEX automation_runs_request ON automation_runs(request_id) WHERE request_id IS NOT NULL;
+CREATE TABLE automation_run_steps (
+  run_id TEXT NOT NULL REFERENCES automation_runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'skipped')),
+  output TEXT,                   -- JSON
+  error TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  PRIMARY KEY (run_id, idx)
+);

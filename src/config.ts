@@ -60,6 +60,9 @@ const ConfigSchema = z.object({
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
   webhookLeaseMs: z.coerce.number().int().min(100).optional(),
+  /** How long a claimed automation run stays reserved per step; a crashed process's runs resume after it. Unset: 50 s
+   *  (the longest step timeout, 30 s, plus a margin). */
+  automationLeaseMs: z.coerce.number().int().min(100).optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** A read that takes longer is stopped and answers 503 query_timeout. */
   queryTimeoutMs: z.coerce.number().int().min(1).default(5000),
@@ -86,6 +89,7 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     webhookRetryDelays: pick(flags.webhookRetryDelays, 'TASKD_WEBHOOK_RETRY_DELAYS'),
     webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
     webhookLeaseMs: pick(flags.webhookLeaseMs, 'TASKD_WEBHOOK_LEASE_MS'),
+    automationLeaseMs: pick(flags.automationLeaseMs, 'TASKD_AUTOMATION_LEASE_MS'),
     logLevel: pick(flags.logLevel, 'TASKD_LOG_LEVEL'),
     queryTimeoutMs: pick(flags.queryTimeoutMs, 'TASKD_QUERY_TIMEOUT_MS'),
     readWorkers: pick(flags.readWorkers, 'TASKD_READ_WORKERS'),

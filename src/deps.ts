@@ -1,8 +1,9 @@
-// What every service receives: the database, the config, the clock, the secret box and the outbox wake-up.
+// What every service receives: the database, the config, the clock, the secret box, the wake-ups of the background
+// workers, and the event hook that queues automation runs.
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { SecretBox } from './crypto.js'
-import type { Db } from './db/database.js'
+import type { Db, Tx } from './db/database.js'
 
 export interface Deps {
   db: Db
@@ -12,4 +13,19 @@ export interface Deps {
   onOutboxWrite: () => void
   /** Seals stored secrets and credentials (AES-256-GCM under the master key). */
   secrets: SecretBox
+  /** Called after a transaction that queued automation runs commits, so they start at once. */
+  onRunsQueued: () => void
+  /**
+   * Called inside the transaction of every event that no automation run caused (src/events/emit.ts): event
+   * automations queue their runs here, so a change and the runs it starts commit together.
+   */
+  onEvent: (deps: Deps, tx: Tx, event: EmittedEvent) => Promise<void>
+}
+
+/** An event as written, for the event hook. */
+export interface EmittedEvent {
+  id: string
+  name: string
+  boardId: string | null
+  data: Record<string, unknown>
 }

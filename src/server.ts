@@ -13,6 +13,8 @@ import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { issueToken } from './resources/tokens/service.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/service.js'
+import { AutomationRunner } from './resources/automations/runner.js'
+import { queueEventRuns } from './resources/automations/triggers.js'
 import { OutboxScheduler } from './webhooks/scheduler.js'
 import { closeDeliveryAgents } from './webhooks/send.js'
 
@@ -23,6 +25,7 @@ export interface Running {
   server: http.Server
   deps: Deps
   scheduler: OutboxScheduler
+  runner: AutomationRunner
   port: number
   setupToken?: string
   close(): Promise<void>
@@ -41,7 +44,7 @@ export function firstRunSetup(db: Db, now: number): Promise<{ email: string; tok
 
 /** The one place Deps are assembled, for the server and for tests. */
 export function createDeps(db: Db, config: Config, clock: Clock, secrets = secretsFor(config)): Deps {
-  return { db, config, clock, onOutboxWrite: () => {}, secrets }
+  return { db, config, clock, onOutboxWrite: () => {}, onRunsQueued: () => {}, onEvent: queueEventRuns, secrets }
 }
 
 /** The secret box: TASKD_MASTER_KEY, or (SQLite only) the key file beside the database. */
@@ -57,6 +60,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const deps = createDeps(db, config, clock, secrets)
   const scheduler = new OutboxScheduler(deps, { log: logger.error })
   deps.onOutboxWrite = () => scheduler.wake()
+  const runner = new AutomationRunner(deps, { log: logger.error })
+  deps.onRunsQueued = () => runner.wake()
   const { app, api } = createApp(deps, { log: logger.error })
   const server = http.createServer(app)
   answerClientErrors(server)
@@ -71,6 +76,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
   }
   scheduler.start()
+  runner.start()
   const housekeeping = new Housekeeping(deps, logger.error)
   housekeeping.start()
   print(`taskd listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`)
@@ -82,6 +88,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
       await Promise.all([
         scheduler.stop(SHUTDOWN_GRACE_MS),
+        runner.stop(SHUTDOWN_GRACE_MS),
         housekeeping.stop(),
         new Promise<void>((resolve) => {
           server.close(() => resolve())
@@ -94,5 +101,5 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       await closeDeliveryAgents()
       await db.close()
     })())
-  return { server, deps, scheduler, port, setupToken: setup?.token, close }
+  return { server, deps, scheduler, runner, port, setupToken: setup?.token, close }
 }

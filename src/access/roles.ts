@@ -14,12 +14,29 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const schemaAgrees: [Same<Role, UsersTable['role']>, Same<UserKind, UsersTable['kind']>] = [true, true]
 void schemaAgrees
 
-/** The caller of a request: a user acting through one of their tokens. */
+/** Who caused a change, as events carry it: a user, or (for a change an automation run made) what started the run. */
+export interface ActorRef {
+  id: string
+  name: string
+  kind?: 'incoming_webhook' | 'automation'
+}
+
+/**
+ * The caller of a request: a user acting through one of their tokens. An automation run acts through an Actor too,
+ * with `run` set: it sees only its automation's board, its changes are attributed to `run.as`, and its events start no
+ * event automations (no loops). `user` is then a stand-in that is never written anywhere.
+ */
 export interface Actor {
   user: UsersTable
   tokenId: string
   permission: Permission
+  run?: { id: string; board: string; as: ActorRef }
 }
+
+/** The actor as events and records name it. */
+export const actorRef = (actor: Actor): ActorRef => actor.run?.as ?? { id: actor.user.id, name: actor.user.name }
+/** The user to record as a row's creator: none for a change an automation run made. */
+export const creatorId = (actor: Actor): string | null => (actor.run ? null : actor.user.id)
 
 export const PERMISSION_RANK: Record<Permission, number> = { read: 0, write: 1, full: 2 }
 

@@ -50,7 +50,10 @@ const boardWithRole = fixedQuery((q: Q, id: string, userId: string) =>
 )
 
 const loadSeen = async (q: Q, actor: Actor, id: string): Promise<SeenBoard | undefined> => {
+  if (actor.run && actor.run.board !== id) return undefined
   const board = await firstOf(q, boardWithRole(q, id, actor.user.id))
+  // An automation run sees its own board only, as a member of it.
+  if (actor.run) return board && { ...board, my_role: 'member' }
   return board && (board.my_role !== null || isAdmin(actor)) ? board : undefined
 }
 

@@ -83,6 +83,64 @@ const incomingFiles = (blob: string) => `CREATE TABLE incoming_files (
 );
 CREATE INDEX incoming_files_request ON incoming_files(request_id);`
 
+const automations = (ms: string, seq: string, withoutRowid: string) => `CREATE TABLE automations (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1,
+  trigger_type TEXT NOT NULL CHECK (trigger_type IN ('incoming_webhook', 'event', 'schedule')),
+  endpoint_id TEXT REFERENCES incoming_endpoints(id), -- incoming_webhook: deleting an endpoint in use is refused
+  events TEXT,                   -- event: JSON array of selectors
+  filter TEXT,                   -- event: card filter, or NULL
+  cron TEXT,                     -- schedule: 5-field cron
+  timezone TEXT,                 -- schedule: IANA zone
+  next_run_at ${ms},             -- schedule: the next slot (epoch ms)
+  steps TEXT NOT NULL,           -- JSON array of steps, as written ({secret.<id>} kept as text)
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX automations_board ON automations(board_id, trigger_type);
+CREATE INDEX automations_endpoint ON automations(endpoint_id) WHERE endpoint_id IS NOT NULL;
+CREATE INDEX automations_schedule ON automations(next_run_at) WHERE next_run_at IS NOT NULL;
+CREATE TABLE automation_secrets (
+  automation_id TEXT NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+  secret_id TEXT NOT NULL REFERENCES signing_secrets(id),
+  PRIMARY KEY (automation_id, secret_id)
+)${withoutRowid};
+CREATE INDEX automation_secrets_secret ON automation_secrets(secret_id);
+CREATE TABLE automation_runs (
+  id TEXT PRIMARY KEY,
+  seq ${seq},
+  automation_id TEXT NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+  trigger_data TEXT NOT NULL,    -- JSON: { type, endpoint? | event? | scheduled_for? }
+  actor TEXT NOT NULL,           -- JSON: { type, id, name }
+  context TEXT NOT NULL,         -- JSON: what the placeholders read (webhook.* or event.*)
+  steps TEXT NOT NULL,           -- JSON: the automation's steps when the run was queued (a later edit does not change it)
+  request_id TEXT,               -- the incoming request that started it (no foreign key: the log is pruned)
+  error TEXT,
+  due_at ${ms} NOT NULL,
+  lease_until ${ms} NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  started_at TEXT,
+  finished_at TEXT
+);
+CREATE INDEX automation_runs_due ON automation_runs(due_at) WHERE status IN ('queued', 'running');
+CREATE INDEX automation_runs_automation ON automation_runs(automation_id, seq);
+CREATE INDEX automation_runs_request ON automation_runs(request_id) WHERE request_id IS NOT NULL;
+CREATE TABLE automation_run_steps (
+  run_id TEXT NOT NULL REFERENCES automation_runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'skipped')),
+  output TEXT,                   -- JSON
+  error TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  PRIMARY KEY (run_id, idx)
+)${withoutRowid};`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -131,6 +189,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
     sqlite: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards(' WITHOUT ROWID')}\n${incomingRequests('INTEGER NOT NULL')}\n${incomingFiles('BLOB')}`,
     postgres: `${SIGNING_SECRETS}\n${INCOMING_ENDPOINTS}\n${incomingBoards('')}\n${incomingRequests('BIGINT GENERATED ALWAYS AS IDENTITY')}\n${incomingFiles('BYTEA')}`,
   },
+  // 8: automations and their durable runs.
+  { sqlite: automations('INTEGER', 'INTEGER NOT NULL', ' WITHOUT ROWID'), postgres: automations('BIGINT', 'BIGINT GENERATED ALWAYS AS IDENTITY', '') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

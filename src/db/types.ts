@@ -254,6 +254,58 @@ export interface IncomingFilesTable {
   data: Buffer
 }
 
+export interface AutomationsTable {
+  id: string
+  board_id: string
+  name: string
+  active: number
+  trigger_type: 'incoming_webhook' | 'event' | 'schedule'
+  endpoint_id: string | null
+  events: string | null
+  filter: string | null
+  cron: string | null
+  timezone: string | null
+  next_run_at: number | null
+  steps: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface AutomationSecretsTable {
+  automation_id: string
+  secret_id: string
+}
+
+export interface AutomationRunsTable {
+  id: string
+  seq: number
+  automation_id: string
+  status: 'queued' | 'running' | 'succeeded' | 'failed'
+  trigger_data: string
+  actor: string
+  context: string
+  steps: string
+  request_id: string | null
+  error: string | null
+  due_at: number
+  lease_until: number
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+}
+
+export interface AutomationRunStepsTable {
+  run_id: string
+  idx: number
+  type: string
+  status: 'succeeded' | 'failed' | 'skipped'
+  output: string | null
+  error: string | null
+  started_at: string | null
+  finished_at: string | null
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -280,4 +332,8 @@ export interface DB {
   incoming_endpoint_boards: IncomingEndpointBoardsTable
   incoming_requests: IncomingRequestsTable
   incoming_files: IncomingFilesTable
+  automations: AutomationsTable
+  automation_secrets: AutomationSecretsTable
+  automation_runs: AutomationRunsTable
+  automation_run_steps: AutomationRunStepsTable
 }

@@ -1,4 +1,5 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
+import { actorRef, type Actor } from '../access/roles.js'
 import { isoAt } from '../clock.js'
 import type { Q, Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
@@ -9,7 +10,9 @@ import { insertEvent, insertOutboxRow, subscriptionsForEvent } from './store.js'
 export interface NewEvent {
   name: EventName
   boardId: string | null
+  /** The payload without `actor`, which comes from `actor` (last in the payload). */
   data: Record<string, unknown>
+  actor: Actor
 }
 
 /** The exact body every attempt of one delivery sends. */
@@ -55,18 +58,21 @@ export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { 
 
 /**
  * Runs inside the transaction of the change: a rolled-back change then leaves neither the event nor its deliveries
- * behind. Delivery itself starts after the commit (onOutboxWrite wakes the scheduler).
+ * (nor the automation runs it starts) behind. Delivery itself starts after the commit (onOutboxWrite wakes the
+ * scheduler). An event an automation run caused starts no event automation, so two automations cannot loop.
  */
 export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<string> {
   const now = deps.clock.now()
   const timestamp = isoAt(now)
   const id = newId()
-  const dataJson = JSON.stringify(event.data)
+  const data = { ...event.data, actor: actorRef(event.actor) }
+  const dataJson = JSON.stringify(data)
   await insertEvent(tx.q, id, event.name, event.boardId, dataJson, timestamp)
   const subs = await subscriptionsForEvent(tx.q, event.name, event.boardId)
   for (const webhookId of subs) {
     await insertDelivery(tx.q, { webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp })
   }
   if (subs.length > 0) tx.afterCommit(deps.onOutboxWrite)
+  if (!event.actor.run) await deps.onEvent(deps, tx, { id, name: event.name, boardId: event.boardId, data })
   return id
 }

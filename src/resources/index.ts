@@ -3,6 +3,7 @@
 import { registerEvents } from '../events/catalog.js'
 import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
+import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
 import { incoming } from './incoming/index.js'
@@ -15,7 +16,7 @@ import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}.
-export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, incoming, webhooks, signingSecrets]
+export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, incoming, webhooks, signingSecrets, automations]
 
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)

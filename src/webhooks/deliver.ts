@@ -95,12 +95,12 @@ const REDACTED = '[redacted]'
  * write it. An excerpt cut at its size limit also loses as many trailing characters as the longest value has, whatever
  * they are, so a value cut in half is never shown and a guess never changes what is shown.
  */
-export function redactEchoes(excerpt: string, sensitive: readonly string[]): string {
+export function redactEchoes(excerpt: string, sensitive: readonly string[], limit = RESPONSE_EXCERPT_BYTES): string {
   if (sensitive.length === 0) return excerpt
   const forms = [...new Set(sensitive.flatMap((v) => [v, JSON.stringify(v).slice(1, -1), JSON.stringify(v).slice(1, -1).replaceAll('/', '\\/')]))]
   let out = excerpt
   for (const value of forms.sort((a, b) => b.length - a.length)) out = out.replaceAll(value, REDACTED)
-  if (Buffer.byteLength(excerpt) >= RESPONSE_EXCERPT_BYTES) {
+  if (Buffer.byteLength(excerpt) >= limit) {
     const longest = Math.max(...forms.map((f) => f.length))
     out = `${out.slice(0, Math.max(0, out.length - longest))}${REDACTED}`
   }

@@ -1,4 +1,5 @@
-// Performs one outgoing webhook HTTP attempt through an SSRF-guarded undici Agent and reports its outcome; never throws.
+// Performs one outgoing HTTP call (a webhook attempt, an automation's http_request step) through an SSRF-guarded undici
+// Agent and reports its outcome; never throws.
 import { isIP, type Socket } from 'node:net'
 import { StringDecoder } from 'node:string_decoder'
 import { Agent, buildConnector, request, type Dispatcher } from 'undici'
@@ -10,10 +11,12 @@ export type SendOutcome = 'ok' | 'redirect' | 'client_error' | 'server_error' | 
 
 export interface SendRequest {
   url: string
-  method: 'POST' | 'PUT' | 'PATCH'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   headers: Record<string, string>
-  body: string | Buffer
+  body?: string | Buffer
   timeoutMs: number
+  /** How much of the answer to keep (default RESPONSE_EXCERPT_BYTES); the rest is never read. */
+  keepBytes?: number
   allowPrivate: boolean
   /** Overrides the shared agent (tests inject one with a fake resolver). */
   dispatcher?: Dispatcher
@@ -24,6 +27,7 @@ export interface SendResult {
   outcome: SendOutcome
   error?: string
   responseExcerpt: string
+  responseHeaders: Record<string, string>
   durationMs: number
 }
 
@@ -103,8 +107,8 @@ function refusalMessage(err: unknown, depth = 0): string | undefined {
 
 const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'] as const
 
-/** Reads at most RESPONSE_EXCERPT_BYTES and drops the rest: a receiver must not make us buffer a huge answer. */
-async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
+/** Reads at most `limit` bytes and drops the rest: a receiver must not make us buffer a huge answer. */
+async function readExcerpt(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   body.on('error', () => {}) // errors after we stop reading are of no interest
@@ -112,17 +116,17 @@ async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<strin
     for await (const chunk of body) {
       chunks.push(chunk as Buffer)
       size += (chunk as Buffer).length
-      if (size >= RESPONSE_EXCERPT_BYTES) break // leaving the loop destroys the stream
+      if (size >= limit) break // leaving the loop destroys the stream
     }
   } catch {
     // A body cut short still leaves whatever arrived as the excerpt.
   } finally {
     if (!body.destroyed) body.destroy()
   }
-  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES)
+  const bytes = Buffer.concat(chunks).subarray(0, limit)
   // StringDecoder.write holds back a character split at the cut instead of emitting U+FFFD.
   let text = new StringDecoder('utf8').write(bytes)
-  while (Buffer.byteLength(text) > RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1)
+  while (Buffer.byteLength(text) > limit) text = text.slice(0, -1)
   return text
 }
 
@@ -130,7 +134,15 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   const checked = checkWebhookUrl(req.url)
-  if (!checked.ok) return { statusCode: null, outcome: 'refused_target', error: checked.reason, responseExcerpt: '', durationMs: elapsed() }
+  const failed = (outcome: SendOutcome, error: string): SendResult => ({
+    statusCode: null,
+    outcome,
+    error,
+    responseExcerpt: '',
+    responseHeaders: {},
+    durationMs: elapsed(),
+  })
+  if (!checked.ok) return failed('refused_target', checked.reason)
 
   // One deadline for the whole attempt (connect, headers and body), as SPEC's per-attempt timeout.
   const controller = new AbortController()
@@ -150,17 +162,16 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
       bodyTimeout: req.timeoutMs,
       // undici 7 never follows redirects without the redirect interceptor: a 3xx is reported, not chased.
     })
-    const responseExcerpt = await readExcerpt(res.body)
-    return { statusCode: res.statusCode, outcome: outcomeForStatus(res.statusCode), responseExcerpt, durationMs: elapsed() }
+    const responseExcerpt = await readExcerpt(res.body, req.keepBytes ?? RESPONSE_EXCERPT_BYTES)
+    const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]))
+    return { statusCode: res.statusCode, outcome: outcomeForStatus(res.statusCode), responseExcerpt, responseHeaders, durationMs: elapsed() }
   } catch (err) {
     const refused = refusalMessage(err)
-    if (refused !== undefined) return { statusCode: null, outcome: 'refused_target', error: refused, responseExcerpt: '', durationMs: elapsed() }
-    if (timedOut || hasCode(err, TIMEOUT_CODES)) {
-      return { statusCode: null, outcome: 'timeout', error: `timed out after ${req.timeoutMs} ms`, responseExcerpt: '', durationMs: elapsed() }
-    }
+    if (refused !== undefined) return failed('refused_target', refused)
+    if (timedOut || hasCode(err, TIMEOUT_CODES)) return failed('timeout', `timed out after ${req.timeoutMs} ms`)
     const e = err as { code?: string; message?: string }
     const error = [e.code, e.message].filter(Boolean).join(': ') || String(err)
-    return { statusCode: null, outcome: 'network_error', error, responseExcerpt: '', durationMs: elapsed() }
+    return failed('network_error', error)
   } finally {
     clearTimeout(timer)
   }

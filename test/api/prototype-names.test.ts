@@ -13,12 +13,25 @@ test('every GET route of the served document answers the prototype names in ever
     const doc = (await c.t.req('GET', '/v1/openapi.json')).body as {
       paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: { type?: string } }[] }>>
     }
+    // A path naming an automation gets a real one (its runs list is a list route); any other id is the board's.
+    const automation = (
+      await c.t.req('POST', '/v1/automations', {
+        token: c.tokens.owner.write,
+        body: {
+          name: 'a',
+          board: c.board.id,
+          active: false,
+          trigger: { type: 'event', events: ['card.created'] },
+          steps: [{ type: 'create_card', title: 't' }],
+        },
+      })
+    ).body.automation
     let tried = 0,
       listed = 0
     for (const [template, ops] of Object.entries(doc.paths)) {
       const op = ops.get
       if (!op) continue
-      const path = template.replace(/\{\w+\}/g, c.board.id)
+      const path = template.replace(/\{\w+\}/g, template.startsWith('/v1/automations/{id}') ? automation.id : c.board.id)
       const isList = (op.parameters ?? []).some((p) => p.name === 'page')
       const strings = (op.parameters ?? []).filter((p) => p.in === 'query' && (p.schema?.type === 'string' || p.schema?.type === undefined)).map((p) => p.name)
       for (const param of strings) {

@@ -51,7 +51,7 @@ export async function startReceiver(): Promise<Receiver> {
       else if (path === '/hang') return
       else if (path === '/reset') req.socket.destroy()
       else if (path === '/redirect') res.writeHead(302, { location: '/landed' }).end()
-      else if (path === '/echo') res.end(JSON.stringify(req.headers))
+      else if (path.split('?')[0] === '/echo') res.end(JSON.stringify(req.headers))
       else if (slow) setTimeout(() => res.end('slow thanks'), Number(slow[1]))
       else res.end('thanks')
     })

@@ -5,7 +5,13 @@ import { deliveryHeaders, headerNameProblem } from '../../src/webhooks/headers.j
 import { judgeAttempt, MAX_ATTEMPTS, retryDelayMs } from '../../src/webhooks/policy.js'
 import type { SendResult } from '../../src/webhooks/send.js'
 
-const r = (outcome: SendResult['outcome'], statusCode: number | null = null): SendResult => ({ outcome, statusCode, responseExcerpt: '', durationMs: 1 })
+const r = (outcome: SendResult['outcome'], statusCode: number | null = null): SendResult => ({
+  outcome,
+  statusCode,
+  responseExcerpt: '',
+  responseHeaders: {},
+  durationMs: 1,
+})
 
 test('judgeAttempt: only timeouts, connection errors and 5xx are retried, up to five attempts', () => {
   const table: [SendResult, number, string, string][] = [

@@ -245,7 +245,7 @@ async function deleteForGood(deps: Deps, actor: Actor, id: string, stopping: () 
     const board = await due(tx.q)
     if (!board) return false
     while ((await deleteCardsOfBoard(deps, tx, actor, id, CARD_CHUNK)) === CARD_CHUNK);
-    for (const list of await listsOfBoard(tx.q, id)) await emitEvent(deps, tx, { name: 'list.deleted', boardId: id, data: listEventData(list, board, actor) })
+    for (const list of await listsOfBoard(tx.q, id)) await emitEvent(deps, tx, { name: 'list.deleted', boardId: id, data: listEventData(list, board), actor })
     await pauseSubscriptionsOfBoard(deps, tx.q, id)
     await deleteBoardRow(tx.q, id)
     return true
@@ -313,10 +313,9 @@ export async function listMembers(deps: Deps, actor: Actor, boardId: string, par
 }
 
 // Email stays out of event data: receivers are outside the workspace and the catalog promises { id, name, kind }.
-const memberEventData = (board: { id: string; name: string }, user: UsersTable, actor: Actor) => ({
+const memberEventData = (board: { id: string; name: string }, user: UsersTable) => ({
   board: { id: board.id, name: board.name },
   user: { id: user.id, name: user.name, kind: user.kind },
-  actor: { id: actor.user.id, name: actor.user.name },
 })
 
 const lastAdmin = () => conflict("The board's last admin cannot leave, be removed or become a member; make another member admin first.")
@@ -333,7 +332,7 @@ export function addMember(deps: Deps, actor: Actor, boardId: string, input: { us
     const role = input.role ?? ((await countBoardAdmins(tx.q, boardId)) === 0 ? 'admin' : 'member')
     // Decided by the insert itself, so of two requests at once only one adds the member and announces it.
     if (!(await addBoardMember(tx.q, boardId, user.id, isoAt(deps.clock.now()), role))) throw conflict('The user is already a member of this board.')
-    await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user, actor) })
+    await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user), actor })
     return { ...userView(user), board_role: role }
   })
 }
@@ -358,6 +357,6 @@ export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: 
     if (!member) throw notFound('board member')
     if (await isLastAdmin(tx.q, boardId, member.board_role)) throw lastAdmin()
     await removeBoardMember(tx.q, boardId, userId)
-    await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, member, actor) })
+    await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, member), actor })
   })
 }

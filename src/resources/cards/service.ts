@@ -1,6 +1,6 @@
 // Cards: list, create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
 // The `…In` functions run inside a transaction their caller holds (bulk routes, cascades of lists and boards).
-import type { Actor } from '../../access/roles.js'
+import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
@@ -91,62 +91,63 @@ function cardEmitter(deps: Deps, tx: Tx, actor: Actor, view: CardView, known?: K
   let base: Record<string, unknown> | undefined
   const data = async () => (base ??= await cardEventData(tx.q, deps.config, view, known))
   const emit = async (name: EventName, extra: Record<string, unknown> = {}): Promise<void> => {
-    await emitEvent(deps, tx, { name, boardId: view.board, data: { ...(await data()), ...extra, actor: { id: actor.user.id, name: actor.user.name } } })
+    await emitEvent(deps, tx, { name, boardId: view.board, data: { ...(await data()), ...extra }, actor })
   }
   /** `{ id, name }` of an assignee, from the data already read. */
   const assignee = async (id: string) => ((await data()).assignees as { id: string; name: string | null }[]).find((a) => a.id === id) ?? userRef(tx.q, id)
   return { emit, assignee }
 }
 
-export function createCard(deps: Deps, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
-  return deps.db.tx(async (tx) => {
-    const { q } = tx
-    const board = await visibleBoard(q, actor, input.board)
-    if (input.idempotency_key !== undefined) {
-      const found = await findByIdempotencyKey(q, board.id, input.idempotency_key)
-      if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
-    }
-    const named = await checkRefs(q, board.id, input)
-    const list = named ?? (await listsOfBoard(q, board.id))[0]
-    if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
-    const taken = await takeCardKey(q, board.id)
-    if (!taken) throw notFound('board')
-    const at = isoAt(deps.clock.now())
-    const id = newId()
-    const position = await distinctPosition(q, 'cards', list.id, id, input.position)
-    const row: CardsTable = {
-      id,
-      board_id: board.id,
-      list_id: list.id,
-      key_num: taken.num,
-      key: taken.key,
-      title: input.title,
-      description: input.description ?? '',
-      position,
-      priority: input.priority ?? 0,
-      start_date: normalizeDate(input.start_date) ?? null,
-      due_date: normalizeDate(input.due_date) ?? null,
-      completed: input.completed ? 1 : 0,
-      completed_at: input.completed ? at : null,
-      archived: input.archived ? 1 : 0,
-      trashed: 0,
-      idempotency_key: input.idempotency_key ?? null,
-      created_by: actor.user.id,
-      created_at: at,
-      updated_at: at,
-    }
-    await insertCard(q, row)
-    const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
-    await addUserLinks(q, 'card_assignees', row.id, links.assignees)
-    await addUserLinks(q, 'card_watchers', row.id, links.watchers)
-    await addTagLinks(q, row.id, links.tags)
-    // The view is built from what was just written: reading it back would double the statements of a create.
-    const view = cardView(row, links, list.category, { id: actor.user.id, name: actor.user.name })
-    const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
-    await events.emit('card.created')
-    for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
-    return { card: view, existing: false }
-  })
+export const createCard = (deps: Deps, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> =>
+  deps.db.tx((tx) => createCardIn(deps, tx, actor, input))
+
+export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
+  const { q } = tx
+  const board = await visibleBoard(q, actor, input.board)
+  if (input.idempotency_key !== undefined) {
+    const found = await findByIdempotencyKey(q, board.id, input.idempotency_key)
+    if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
+  }
+  const named = await checkRefs(q, board.id, input)
+  const list = named ?? (await listsOfBoard(q, board.id))[0]
+  if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+  const taken = await takeCardKey(q, board.id)
+  if (!taken) throw notFound('board')
+  const at = isoAt(deps.clock.now())
+  const id = newId()
+  const position = await distinctPosition(q, 'cards', list.id, id, input.position)
+  const row: CardsTable = {
+    id,
+    board_id: board.id,
+    list_id: list.id,
+    key_num: taken.num,
+    key: taken.key,
+    title: input.title,
+    description: input.description ?? '',
+    position,
+    priority: input.priority ?? 0,
+    start_date: normalizeDate(input.start_date) ?? null,
+    due_date: normalizeDate(input.due_date) ?? null,
+    completed: input.completed ? 1 : 0,
+    completed_at: input.completed ? at : null,
+    archived: input.archived ? 1 : 0,
+    trashed: 0,
+    idempotency_key: input.idempotency_key ?? null,
+    created_by: creatorId(actor),
+    created_at: at,
+    updated_at: at,
+  }
+  await insertCard(q, row)
+  const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
+  await addUserLinks(q, 'card_assignees', row.id, links.assignees)
+  await addUserLinks(q, 'card_watchers', row.id, links.watchers)
+  await addTagLinks(q, row.id, links.tags)
+  // The view is built from what was just written: reading it back would double the statements of a create.
+  const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name })
+  const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
+  await events.emit('card.created')
+  for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
+  return { card: view, existing: false }
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x))
@@ -254,7 +255,8 @@ async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, card: CardsTable)
   await emitEvent(deps, tx, {
     name: 'card.deleted',
     boardId: card.board_id,
-    data: { ...data, permanent: true, actor: { id: actor.user.id, name: actor.user.name } },
+    data: { ...data, permanent: true },
+    actor,
   })
 }
 

@@ -276,7 +276,7 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       const sender = senderOf(deps, req)
       const judged = await judge(deps, windows, endpoint, req, sender)
       const row = requestRow(deps, endpoint, req, sender, judged.outcome, judged.body, judged.files)
-      await logIncomingRequest(deps, row, judged.files)
+      await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files } : undefined)
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
         res.status(202).json({ accepted: true, request_id: row.id })

@@ -65,8 +65,9 @@ export const incomingRoutes = [
     operationId: 'deleteIncomingWebhook',
     tag: TAG,
     access: 'write',
-    summary: 'Delete an incoming webhook endpoint (owners and admins); its URL stops working at once',
+    summary: 'Delete an incoming webhook endpoint (owners and admins); its URL stops working at once. 409 while an automation is triggered by it',
     params: idParam,
+    errors: [409],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ deps, actor, params }) => {
       await deleteIncoming(deps, actor, params.id)

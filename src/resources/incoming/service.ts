@@ -8,10 +8,12 @@ import { publicBaseUrl } from '../../config.js'
 import type { Q } from '../../db/database.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
+import { conflict, type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
 import { newHookPath, newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { type AuthCredentials, mergeAuth, openAuth, sealAuth, type StoredAuth } from '../../webhooks/credentials.js'
+import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../automations/store.js'
+import { queueIncomingRuns } from '../automations/triggers.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
@@ -153,6 +155,9 @@ export function regenerateIncoming(deps: Deps, actor: Actor, id: string): Promis
 export async function deleteIncoming(deps: Deps, actor: Actor, id: string): Promise<void> {
   assertManager(actor)
   await deps.db.tx(async ({ q }) => {
+    const users = await automationsOfEndpoint(q, id)
+    if (users.length)
+      throw conflict(`Automations use this endpoint: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}. Delete them or give them another trigger first.`)
     if (!(await deleteIncomingRow(q, id))) throw notFound('incoming webhook')
   })
 }
@@ -161,7 +166,12 @@ export async function deleteIncoming(deps: Deps, actor: Actor, id: string): Prom
 export async function incomingLogs(deps: Deps, actor: Actor, id: string): Promise<IncomingLogView[]> {
   const { q } = deps.db
   await incomingFor(q, actor, id)
-  return (await listIncomingRequests(q, id)).map((r) => ({
+  const requests = await listIncomingRequests(q, id)
+  const runs = await runsOfRequests(
+    q,
+    requests.filter((r) => r.outcome === 'accepted').map((r) => r.id),
+  )
+  return requests.map((r) => ({
     id: r.id,
     outcome: r.outcome,
     status: r.status,
@@ -171,7 +181,7 @@ export async function incomingLogs(deps: Deps, actor: Actor, id: string): Promis
     query: JSON.parse(r.query) as Record<string, unknown>,
     body: r.body,
     files: JSON.parse(r.files) as IncomingLogView['files'],
-    runs: [],
+    runs: runs.get(r.id) ?? [],
     at: r.at,
   }))
 }
@@ -196,8 +206,9 @@ export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req:
   if (!isAdmin(actor) && !(await mayTrigger(deps.db.q, actor, endpoint))) {
     throw forbidden('Only owners, admins and members of a board this endpoint allows may trigger it.')
   }
-  const row = requestRow(deps, endpoint, req, senderOf(deps, req), endpoint.paused ? 'paused' : 'accepted', JSON.stringify(body))
-  await logIncomingRequest(deps, row)
+  const text = JSON.stringify(body)
+  const row = requestRow(deps, endpoint, req, senderOf(deps, req), endpoint.paused ? 'paused' : 'accepted', text)
+  await logIncomingRequest(deps, endpoint, row, endpoint.paused ? undefined : { body: text, by: actor })
   if (endpoint.paused) throw new HttpError(503, 'paused', 'This endpoint is paused.')
   return { accepted: true, request_id: row.id }
 }
@@ -207,17 +218,41 @@ const sincePrune = new Map<string, number>()
 const PRUNE_EVERY = 20
 
 /**
- * Logs a request with its files, in one transaction; every PRUNE_EVERY requests to an endpoint its log is cut back to
- * the newest REQUESTS_KEPT (so the table holds at most a few more, and the cut costs a twentieth per request).
+ * Logs a request (with its files, when accepted) and queues the runs of the automations listening to the endpoint, in
+ * one transaction; every PRUNE_EVERY requests to an endpoint its log is cut back to the newest REQUESTS_KEPT (so the
+ * table holds at most a few more, and the cut costs a twentieth per request). `accepted` carries the whole body (the
+ * log keeps 64 KB of it) and, for the trigger route, the user who fired it.
  */
-export async function logIncomingRequest(deps: Deps, row: Omit<IncomingRequestsTable, 'seq'>, files: readonly ReceivedFile[] = []): Promise<void> {
+export async function logIncomingRequest(
+  deps: Deps,
+  endpoint: IncomingEndpointsTable,
+  row: Omit<IncomingRequestsTable, 'seq'>,
+  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor },
+): Promise<void> {
   const n = (sincePrune.get(row.endpoint_id) ?? 0) + 1
   const prune = n >= PRUNE_EVERY
   sincePrune.set(row.endpoint_id, prune ? 0 : n)
-  // The usual case is one INSERT, which needs no transaction of its own around it.
-  if (!prune && files.length === 0) return insertIncomingRequest(deps.db.q, row)
-  await deps.db.tx(async ({ q }) => {
-    await insertIncomingRequest(q, row, files)
-    if (prune) await pruneIncomingRequests(q, row.endpoint_id)
+  const files = (accepted?.files ?? []).map((f) => ({ ...f, id: newId() }))
+  const allBoards = endpoint.all_boards === 1
+  const listening = accepted ? await listeningToEndpoint(deps.db.q, endpoint.id, allBoards) : []
+  // The usual case without automations is one INSERT, which needs no transaction of its own around it.
+  if (!prune && files.length === 0 && listening.length === 0) return insertIncomingRequest(deps.db.q, row)
+  await deps.db.tx(async (tx) => {
+    await insertIncomingRequest(tx.q, row, files)
+    if (accepted && listening.length > 0) {
+      const webhook = {
+        name: endpoint.name,
+        method: row.method,
+        body: accepted.body,
+        query: JSON.parse(row.query) as Record<string, unknown>,
+        headers: JSON.parse(row.headers) as Record<string, string>,
+        ip: row.ip,
+        files: files.map((f) => ({ id: f.id, name: f.name, size: f.size, type: f.type })),
+      }
+      // Read again inside the transaction: an automation deleted since gets no run.
+      const listeners = await listeningToEndpoint(tx.q, endpoint.id, allBoards)
+      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook }, accepted.by && { id: accepted.by.user.id, name: accepted.by.user.name })
+    }
+    if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
   })
 }

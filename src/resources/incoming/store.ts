@@ -3,7 +3,6 @@ import type { Q } from '../../db/database.js'
 import { nextLogSeq } from '../../db/dialect.js'
 import { fixedQuery, firstOf } from '../../db/sql.js'
 import type { IncomingEndpointsTable, IncomingFilesTable, IncomingRequestsTable } from '../../db/types.js'
-import { newId } from '../../ids.js'
 
 /** Requests kept in each endpoint's log. */
 const REQUESTS_KEPT = 100
@@ -49,20 +48,37 @@ export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, pa
 export async function insertIncomingRequest(
   q: Q,
   row: Omit<IncomingRequestsTable, 'seq'>,
-  files: readonly Omit<IncomingFilesTable, 'id' | 'request_id'>[] = [],
+  files: readonly Omit<IncomingFilesTable, 'request_id'>[] = [],
 ): Promise<void> {
   await q
     .insertInto('incoming_requests')
     .values({ ...row, seq: nextLogSeq(q, 'incoming_requests', { column: 'endpoint_id', id: row.endpoint_id }) })
     .execute()
   for (const f of files)
-    await q.insertInto('incoming_files').values({ id: newId(), request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data }).execute()
+    await q.insertInto('incoming_files').values({ id: f.id, request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data }).execute()
 }
 
-/** Keeps only the endpoint's newest REQUESTS_KEPT logged requests (their files go with them). */
+/**
+ * Keeps only the endpoint's newest REQUESTS_KEPT logged requests (their files go with them); a request whose runs have
+ * not finished stays until they have, so a create_card step still finds its files.
+ */
 export async function pruneIncomingRequests(q: Q, endpointId: string): Promise<void> {
   const cutoff = q.selectFrom('incoming_requests').select('seq').where('endpoint_id', '=', endpointId).orderBy('seq', 'desc').limit(1).offset(REQUESTS_KEPT)
-  await q.deleteFrom('incoming_requests').where('endpoint_id', '=', endpointId).where('seq', '<=', cutoff).execute()
+  await q
+    .deleteFrom('incoming_requests')
+    .where('endpoint_id', '=', endpointId)
+    .where('seq', '<=', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('automation_runs')
+            .select('automation_runs.id')
+            .whereRef('automation_runs.request_id', '=', 'incoming_requests.id')
+            .where('automation_runs.status', 'in', ['queued', 'running']),
+        ),
+      ),
+    )
+    .execute()
 }
 
 /** An endpoint's logged requests, newest first. */

@@ -1,5 +1,4 @@
 // Lists in API shape, and the `data` of list events.
-import type { Actor } from '../../access/roles.js'
 import type { ListsTable } from '../../db/types.js'
 import type { ListView } from './schema.js'
 
@@ -13,11 +12,10 @@ export const listView = (l: ListsTable): ListView => ({
   updated: l.updated_at,
 })
 
-export const listEventData = (list: ListsTable, board: { id: string; name: string }, actor: Actor) => ({
+export const listEventData = (list: ListsTable, board: { id: string; name: string }) => ({
   id: list.id,
   name: list.name,
   category: list.category,
   position: list.position,
   board: { id: board.id, name: board.name },
-  actor: { id: actor.user.id, name: actor.user.name },
 })

@@ -53,7 +53,7 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
       updated_at: at,
     }
     await insertList(tx.q, row)
-    await emitEvent(deps, tx, { name: 'list.created', boardId: board.id, data: listEventData(row, board, actor) })
+    await emitEvent(deps, tx, { name: 'list.created', boardId: board.id, data: listEventData(row, board), actor })
     return listView(row)
   })
 }
@@ -105,6 +105,6 @@ export async function deleteList(deps: Deps, actor: Actor, id: string, moveTo: s
     const { list, board } = await checkDeletion(tx.q, actor, id, moveTo)
     if (moveTo !== undefined) while ((await moveCardsOfList(deps, tx, actor, id, moveTo, MOVE_CHUNK)) === MOVE_CHUNK);
     await deleteListRow(tx.q, list.id)
-    await emitEvent(deps, tx, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board, actor) })
+    await emitEvent(deps, tx, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board), actor })
   })
 }

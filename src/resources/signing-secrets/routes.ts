@@ -60,8 +60,9 @@ export const signingSecretRoutes = [
     operationId: 'deleteSigningSecret',
     tag: 'Signing secrets',
     access: 'write',
-    summary: 'Delete a signing secret (owners and admins)',
+    summary: 'Delete a signing secret (owners and admins); 409 while an automation step uses it',
     params: idParam,
+    errors: [409],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ deps, actor, params }) => {
       await deleteSigningSecret(deps, actor, params.id)

@@ -5,16 +5,23 @@ import { isoAt } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
 import type { SigningSecretsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { forbidden, notFound } from '../../errors.js'
+import { conflict, forbidden, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { automationsUsingSecret } from '../automations/store.js'
 import { signingSecretViews } from './present.js'
 import { SIGNING_SECRET_LIST } from './query.js'
 import type { CreateSigningSecretInput, ReplaceSigningSecretInput, SigningSecretView } from './schema.js'
-import { deleteSigningSecretRow, getSigningSecret, insertSigningSecret, signingSecretsQuery, updateSigningSecretRow } from './store.js'
+import { deleteSigningSecretRow, getSigningSecret, getSigningSecrets, insertSigningSecret, signingSecretsQuery, updateSigningSecretRow } from './store.js'
 
 /** The sealed value is bound to its row, so a value copied into another row does not open there. */
-const seal = (box: SecretBox, id: string, value: string) => box.seal(value, `signing-secret:${id}`)
+const context = (id: string) => `signing-secret:${id}`
+const seal = (box: SecretBox, id: string, value: string) => box.seal(value, context(id))
+
+/** The values of signing secrets, for the signed calls taskd makes and nothing else; a deleted one is absent. */
+export async function openSigningSecrets(deps: Deps, ids: readonly string[]): Promise<Map<string, string>> {
+  return new Map((await getSigningSecrets(deps.db.q, ids)).map((row) => [row.id, deps.secrets.open(row.value_enc, context(row.id))]))
+}
 
 function assertManager(actor: Actor): void {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage signing secrets.')
@@ -56,6 +63,8 @@ export async function replaceSigningSecret(deps: Deps, actor: Actor, id: string,
 export async function deleteSigningSecret(deps: Deps, actor: Actor, id: string): Promise<void> {
   assertManager(actor)
   await deps.db.tx(async ({ q }) => {
+    const users = await automationsUsingSecret(q, id)
+    if (users.length) throw conflict(`Automations use this signing secret: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}. Change their steps first.`)
     if (!(await deleteSigningSecretRow(q, id))) throw notFound('signing secret')
   })
 }

@@ -1,5 +1,6 @@
 // Signing secret queries.
 import type { Q } from '../../db/database.js'
+import { rowsByIds } from '../../db/sql.js'
 import type { SigningSecretsTable } from '../../db/types.js'
 
 export const getSigningSecret = (q: Q, id: string) => q.selectFrom('signing_secrets').selectAll().where('id', '=', id).executeTakeFirst()
@@ -12,3 +13,4 @@ export const deleteSigningSecretRow = async (q: Q, id: string): Promise<boolean>
   Number((await q.deleteFrom('signing_secrets').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
 /** Base query of the list route: every secret of the workspace. */
 export const signingSecretsQuery = (q: Q) => q.selectFrom('signing_secrets')
+export const getSigningSecrets = (q: Q, ids: readonly string[]) => rowsByIds(q, 'signing_secrets', ids)

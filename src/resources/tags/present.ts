@@ -1,5 +1,4 @@
 // Tags in API shape, and the `data` of tag events.
-import type { Actor } from '../../access/roles.js'
 import type { TagsTable } from '../../db/types.js'
 import type { TagView } from './schema.js'
 
@@ -12,10 +11,9 @@ export const tagView = (t: TagsTable): TagView => ({
   updated: t.updated_at,
 })
 
-export const tagEventData = (tag: TagsTable, board: { id: string; name: string }, actor: Actor) => ({
+export const tagEventData = (tag: TagsTable, board: { id: string; name: string }) => ({
   id: tag.id,
   name: tag.name,
   color: tag.color,
   board: { id: board.id, name: board.name },
-  actor: { id: actor.user.id, name: actor.user.name },
 })

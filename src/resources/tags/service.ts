@@ -43,7 +43,7 @@ export function createTag(deps: Deps, actor: Actor, input: CreateTagInput) {
     const at = isoAt(deps.clock.now())
     const row: TagsTable = { id: newId(), board_id: board.id, name: input.name, color: input.color ?? null, created_at: at, updated_at: at }
     await insertTag(tx.q, row)
-    await emitEvent(deps, tx, { name: 'tag.created', boardId: board.id, data: tagEventData(row, board, actor) })
+    await emitEvent(deps, tx, { name: 'tag.created', boardId: board.id, data: tagEventData(row, board), actor })
     return tagView(row)
   })
 }
@@ -67,6 +67,6 @@ export function deleteTag(deps: Deps, actor: Actor, id: string): Promise<void> {
     const tag = await visibleTag(tx.q, actor, id)
     const board = await visibleBoard(tx.q, actor, tag.board_id)
     if (!(await deleteTagRow(tx.q, id))) throw notFound('tag')
-    await emitEvent(deps, tx, { name: 'tag.deleted', boardId: board.id, data: tagEventData(tag, board, actor) })
+    await emitEvent(deps, tx, { name: 'tag.deleted', boardId: board.id, data: tagEventData(tag, board), actor })
   })
 }

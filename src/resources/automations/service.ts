@@ -1,0 +1,149 @@
+// Automations: owners, admins and members of the automation's board manage them with a write token; read tokens see
+// them. Using a signing secret in a step (which sends its value, or a signature made with it, to the step's URL) is for
+// owners and admins only, so a member cannot point a workspace secret at a server of their own.
+import { type Actor, isAdmin } from '../../access/roles.js'
+import { visibleBoard } from '../../access/visibility.js'
+import { isoAt } from '../../clock.js'
+import type { Q } from '../../db/database.js'
+import type { AutomationsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { type ErrorDetail, forbidden, notFound, unprocessable } from '../../errors.js'
+import { newId } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { automationViews, runViews, triggerOf } from './present.js'
+import { AUTOMATION_LIST, RUN_LIST } from './query.js'
+import { nextSlot, secretsOf, stepProblems, triggerProblems, urlChecks } from './rules.js'
+import type { AutomationRunView, AutomationView, CreateAutomationInput, Step, Trigger, UpdateAutomationInput } from './schema.js'
+import {
+  deleteAutomationRow,
+  getAutomation,
+  getRun,
+  insertAutomation,
+  runsQuery,
+  setAutomationSecrets,
+  updateAutomationRow,
+  visibleAutomationsQuery,
+} from './store.js'
+
+const invalid = (details: ErrorDetail[]) => unprocessable('The automation is not valid.', details)
+
+/** The automation if the actor sees its board; 404 otherwise. */
+async function visibleAutomation(q: Q, actor: Actor, id: string): Promise<AutomationsTable> {
+  const row = await getAutomation(q, id)
+  if (!row) throw notFound('automation')
+  await visibleBoard(q, actor, row.board_id, 'automation')
+  return row
+}
+
+const view = async (q: Q, row: AutomationsTable): Promise<AutomationView> => (await automationViews(q, [row]))[0]
+
+/** The trigger's columns; a schedule gets its next slot (none while inactive). */
+function triggerColumns(trigger: Trigger, active: boolean, now: number) {
+  return {
+    trigger_type: trigger.type,
+    endpoint_id: trigger.type === 'incoming_webhook' ? trigger.endpoint : null,
+    events: trigger.type === 'event' ? JSON.stringify(trigger.events) : null,
+    filter: trigger.type === 'event' ? (trigger.filter ?? null) : null,
+    cron: trigger.type === 'schedule' ? trigger.cron : null,
+    timezone: trigger.type === 'schedule' ? trigger.timezone : null,
+    next_run_at: trigger.type === 'schedule' && active ? nextSlot(trigger.cron, trigger.timezone, now) : null,
+  }
+}
+
+/** Checks a trigger and steps about to be saved on a board; throws 422 (or 403 for a member naming a secret). */
+async function check(deps: Deps, q: Q, actor: Actor, boardId: string, trigger: Trigger, steps: readonly Step[], urlDetails: ErrorDetail[]): Promise<void> {
+  const details = [...(await triggerProblems(q, trigger, boardId, deps.clock.now())), ...(await stepProblems(q, steps, trigger, boardId)), ...urlDetails]
+  if (details.length) throw invalid(details)
+  if (secretsOf(steps).length > 0 && !isAdmin(actor)) throw forbidden('Only workspace owners and admins may use signing secrets in automation steps.')
+}
+
+export function listAutomations(deps: Deps, actor: Actor, params: ListParams & { board?: string }) {
+  const { q } = deps.db
+  return listPage(
+    deps.db,
+    visibleAutomationsQuery(q, actor.user, params.board),
+    AUTOMATION_LIST,
+    params,
+    (rows: AutomationsTable[]) => automationViews(q, rows),
+    {
+      anchored: Boolean(params.board),
+    },
+  )
+}
+
+export async function getAutomationFor(deps: Deps, actor: Actor, id: string): Promise<AutomationView> {
+  const { q } = deps.db
+  return view(q, await visibleAutomation(q, actor, id))
+}
+
+export async function createAutomation(deps: Deps, actor: Actor, input: CreateAutomationInput): Promise<AutomationView> {
+  const urlDetails = await urlChecks(input.steps, deps.config.allowPrivateTargets)
+  return deps.db.tx(async ({ q }) => {
+    const board = await visibleBoard(q, actor, input.board)
+    await check(deps, q, actor, board.id, input.trigger, input.steps, urlDetails)
+    const now = deps.clock.now()
+    const at = isoAt(now)
+    const row: AutomationsTable = {
+      id: newId(),
+      board_id: board.id,
+      name: input.name,
+      active: input.active ? 1 : 0,
+      ...triggerColumns(input.trigger, input.active, now),
+      steps: JSON.stringify(input.steps),
+      created_by: actor.user.id,
+      created_at: at,
+      updated_at: at,
+    }
+    await insertAutomation(q, row)
+    await setAutomationSecrets(q, row.id, secretsOf(input.steps))
+    return view(q, row)
+  })
+}
+
+export async function updateAutomation(deps: Deps, actor: Actor, id: string, input: UpdateAutomationInput): Promise<AutomationView> {
+  const urlDetails = input.steps ? await urlChecks(input.steps, deps.config.allowPrivateTargets) : []
+  return deps.db.tx(async ({ q }) => {
+    const current = await visibleAutomation(q, actor, id)
+    const trigger = input.trigger ?? triggerOf(current)
+    const steps = input.steps ?? (JSON.parse(current.steps) as Step[])
+    const active = input.active ?? current.active === 1
+    // Saved steps are checked again only when they change; a trigger change rechecks placeholders against the new one.
+    if (input.trigger || input.steps) await check(deps, q, actor, current.board_id, trigger, steps, urlDetails)
+    const now = deps.clock.now()
+    const reschedule = input.trigger !== undefined || (input.active !== undefined && active !== (current.active === 1))
+    const set: Partial<AutomationsTable> = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      active: active ? 1 : 0,
+      ...(reschedule ? triggerColumns(trigger, active, now) : {}),
+      ...(input.steps ? { steps: JSON.stringify(input.steps) } : {}),
+      updated_at: isoAt(now),
+    }
+    if (!(await updateAutomationRow(q, id, set))) throw notFound('automation')
+    if (input.steps) await setAutomationSecrets(q, id, secretsOf(input.steps))
+    return view(q, (await getAutomation(q, id))!)
+  })
+}
+
+/** Deletes the automation with its runs (a run in progress stops before its next step). */
+export function deleteAutomation(deps: Deps, actor: Actor, id: string): Promise<void> {
+  return deps.db.tx(async ({ q }) => {
+    await visibleAutomation(q, actor, id)
+    await deleteAutomationRow(q, id)
+  })
+}
+
+export async function listRuns(deps: Deps, actor: Actor, id: string, params: ListParams) {
+  const { q } = deps.db
+  await visibleAutomation(q, actor, id)
+  return listPage(deps.db, runsQuery(q, id), RUN_LIST, params, (rows: Parameters<typeof runViews>[1][number][]) => runViews(q, rows), { anchored: true })
+}
+
+export async function getRunFor(deps: Deps, actor: Actor, runId: string): Promise<AutomationRunView> {
+  const { q } = deps.db
+  const run = await getRun(q, runId)
+  if (!run) throw notFound('run')
+  await visibleAutomation(q, actor, run.automation_id).catch(() => {
+    throw notFound('run')
+  })
+  return (await runViews(q, [run]))[0]
+}

@@ -1,0 +1,210 @@
+// Automation and run queries.
+import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
+import type { Q } from '../../db/database.js'
+import { nextLogSeq, skipLocked } from '../../db/dialect.js'
+import type { AutomationRunStepsTable, AutomationRunsTable, AutomationsTable } from '../../db/types.js'
+import { newId } from '../../ids.js'
+
+/** Finished runs kept per automation. */
+const RUNS_KEPT = 200
+
+export const getAutomation = (q: Q, id: string) => q.selectFrom('automations').selectAll().where('id', '=', id).executeTakeFirst()
+export const insertAutomation = (q: Q, row: AutomationsTable) => q.insertInto('automations').values(row).execute()
+/** Changes an automation; false when it is gone. */
+export const updateAutomationRow = async (q: Q, id: string, set: Partial<AutomationsTable>): Promise<boolean> =>
+  Number((await q.updateTable('automations').set(set).where('id', '=', id).executeTakeFirst()).numUpdatedRows) > 0
+export const deleteAutomationRow = async (q: Q, id: string): Promise<boolean> =>
+  Number((await q.deleteFrom('automations').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
+/** The automations of the boards the viewer sees, optionally of one board: the base of the list. */
+export const visibleAutomationsQuery = (q: Q, viewer: Viewer, board?: string) => {
+  let query = q.selectFrom('automations').where('board_id', 'in', visibleBoardIds(q, viewer))
+  if (board) query = query.where('board_id', '=', board)
+  return query
+}
+
+export async function setAutomationSecrets(q: Q, automationId: string, secretIds: readonly string[]): Promise<void> {
+  await q.deleteFrom('automation_secrets').where('automation_id', '=', automationId).execute()
+  if (secretIds.length)
+    await q
+      .insertInto('automation_secrets')
+      .values(secretIds.map((secret_id) => ({ automation_id: automationId, secret_id })))
+      .execute()
+}
+/** Names of the automations that use a signing secret. */
+export const automationsUsingSecret = (q: Q, secretId: string) =>
+  q
+    .selectFrom('automation_secrets')
+    .innerJoin('automations', 'automations.id', 'automation_secrets.automation_id')
+    .select(['automations.id', 'automations.name'])
+    .where('automation_secrets.secret_id', '=', secretId)
+    .execute()
+/** Automations an incoming endpoint triggers. */
+export const automationsOfEndpoint = (q: Q, endpointId: string) =>
+  q.selectFrom('automations').select(['id', 'name']).where('endpoint_id', '=', endpointId).execute()
+
+/** Active automations an accepted request to the endpoint starts: boards not in the trash, and on its allowlist. */
+export const listeningToEndpoint = (q: Q, endpointId: string, allBoards: boolean) => {
+  let query = q
+    .selectFrom('automations')
+    .innerJoin('boards', 'boards.id', 'automations.board_id')
+    .select(['automations.id', 'automations.name', 'automations.steps'])
+    .where('automations.endpoint_id', '=', endpointId)
+    .where('automations.active', '=', 1)
+    .where('boards.trashed_at', 'is', null)
+  if (!allBoards)
+    query = query.where('automations.board_id', 'in', q.selectFrom('incoming_endpoint_boards').select('board_id').where('endpoint_id', '=', endpointId))
+  return query.execute()
+}
+
+/** Active event automations of a board. */
+export const eventAutomationsOfBoard = (q: Q, boardId: string) =>
+  q
+    .selectFrom('automations')
+    .select(['id', 'name', 'events', 'filter', 'steps'])
+    .where('board_id', '=', boardId)
+    .where('trigger_type', '=', 'event')
+    .where('active', '=', 1)
+    .execute()
+
+/** Active schedule automations whose slot has come, on boards not in the trash. */
+export const dueSchedules = (q: Q, now: number, limit: number) =>
+  q
+    .selectFrom('automations')
+    .innerJoin('boards', 'boards.id', 'automations.board_id')
+    .selectAll('automations')
+    .where('automations.next_run_at', '<=', now)
+    .where('boards.trashed_at', 'is', null)
+    .orderBy('automations.next_run_at')
+    .limit(limit)
+    .execute()
+/** Moves a schedule on from the slot it was at; false when another process already did. */
+export const advanceSchedule = async (q: Q, id: string, from: number, to: number | null): Promise<boolean> =>
+  Number((await q.updateTable('automations').set({ next_run_at: to }).where('id', '=', id).where('next_run_at', '=', from).executeTakeFirst()).numUpdatedRows) >
+  0
+export const nextScheduleAt = async (q: Q): Promise<number | undefined> =>
+  (
+    await q
+      .selectFrom('automations')
+      .select((eb) => eb.fn.min('next_run_at').as('at'))
+      .executeTakeFirst()
+  )?.at ?? undefined
+
+export const insertRun = (q: Q, row: Omit<AutomationRunsTable, 'seq'>) =>
+  q
+    .insertInto('automation_runs')
+    .values({ ...row, seq: nextLogSeq(q, 'automation_runs', { column: 'automation_id', id: row.automation_id }) })
+    .execute()
+export const getRun = (q: Q, id: string) => q.selectFrom('automation_runs').selectAll().where('id', '=', id).executeTakeFirst()
+export const runsQuery = (q: Q, automationId: string) => q.selectFrom('automation_runs').where('automation_id', '=', automationId)
+/** The newest run of each automation. */
+export async function lastRuns(q: Q, ids: readonly string[]): Promise<Map<string, AutomationRunsTable>> {
+  if (ids.length === 0) return new Map()
+  const rows = await q
+    .selectFrom('automation_runs as r')
+    .selectAll('r')
+    .where('r.automation_id', 'in', [...ids])
+    .where('r.seq', '=', (eb) =>
+      eb
+        .selectFrom('automation_runs as l')
+        .select((e) => e.fn.max('l.seq').as('m'))
+        .whereRef('l.automation_id', '=', 'r.automation_id'),
+    )
+    .execute()
+  return new Map(rows.map((r) => [r.automation_id, r]))
+}
+/** Ids of the runs incoming requests started. */
+export async function runsOfRequests(q: Q, requestIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>()
+  if (requestIds.length === 0) return out
+  const rows = await q
+    .selectFrom('automation_runs')
+    .select(['id', 'request_id'])
+    .where('request_id', 'in', [...requestIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  for (const r of rows) out.set(r.request_id!, [...(out.get(r.request_id!) ?? []), r.id])
+  return out
+}
+
+export const stepsOfRuns = async (q: Q, runIds: readonly string[]): Promise<AutomationRunStepsTable[]> =>
+  runIds.length
+    ? q
+        .selectFrom('automation_run_steps')
+        .selectAll()
+        .where('run_id', 'in', [...runIds])
+        .orderBy('run_id')
+        .orderBy('idx')
+        .execute()
+    : []
+export const insertRunStep = (q: Q, row: AutomationRunStepsTable) => q.insertInto('automation_run_steps').values(row).execute()
+
+/** Runs due now (queued, or running under a lease that ran out: their process died), leased to the caller. */
+export async function claimRuns(q: Q, now: number, leaseUntil: number, limit: number): Promise<AutomationRunsTable[]> {
+  const due = await skipLocked(
+    q,
+    q
+      .selectFrom('automation_runs')
+      .selectAll()
+      .where('status', 'in', ['queued', 'running'])
+      .where('due_at', '<=', now)
+      .where('lease_until', '<=', now)
+      .orderBy('due_at')
+      .limit(limit),
+  ).execute()
+  if (due.length === 0) return []
+  await q
+    .updateTable('automation_runs')
+    .set({ lease_until: leaseUntil, status: 'running' })
+    .where(
+      'id',
+      'in',
+      due.map((r) => r.id),
+    )
+    .execute()
+  return due.map((r) => ({ ...r, status: 'running', lease_until: leaseUntil }))
+}
+export const renewLease = (q: Q, id: string, leaseUntil: number) =>
+  q.updateTable('automation_runs').set({ lease_until: leaseUntil }).where('id', '=', id).execute()
+export const releaseRuns = async (q: Q, ids: readonly string[]) => {
+  if (ids.length)
+    await q
+      .updateTable('automation_runs')
+      .set({ lease_until: 0 })
+      .where('id', 'in', [...ids])
+      .execute()
+}
+export const updateRunRow = (q: Q, id: string, set: Partial<AutomationRunsTable>) => q.updateTable('automation_runs').set(set).where('id', '=', id).execute()
+export const nextRunDueAfter = async (q: Q, now: number): Promise<number | undefined> =>
+  (
+    await q
+      .selectFrom('automation_runs')
+      .select((eb) => eb.fn.min('due_at').as('at'))
+      .where('status', 'in', ['queued', 'running'])
+      .where('due_at', '>', now)
+      .executeTakeFirst()
+  )?.at ?? undefined
+
+/** Keeps the automation's newest RUNS_KEPT finished runs (unfinished ones always stay). */
+export async function pruneRuns(q: Q, automationId: string): Promise<void> {
+  const cutoff = q.selectFrom('automation_runs').select('seq').where('automation_id', '=', automationId).orderBy('seq', 'desc').limit(1).offset(RUNS_KEPT)
+  await q
+    .deleteFrom('automation_runs')
+    .where('automation_id', '=', automationId)
+    .where('status', 'in', ['succeeded', 'failed'])
+    .where('seq', '<=', cutoff)
+    .execute()
+}
+
+/** Copies files of an incoming request onto a card (attachments); returns how many. */
+export async function attachRequestFiles(q: Q, fileIds: readonly string[], cardId: string, at: string): Promise<number> {
+  if (fileIds.length === 0) return 0
+  const files = await q
+    .selectFrom('incoming_files')
+    .selectAll()
+    .where('id', 'in', [...fileIds])
+    .execute()
+  for (const f of files)
+    await q.insertInto('files').values({ id: newId(), card_id: cardId, name: f.name, mime: f.type, size: f.size, data: f.data, created_at: at }).execute()
+  return files.length
+}
