@@ -183,10 +183,17 @@ test('files of a multipart request are attached to the card a create_card step m
         ['b.bin', 'application/octet-stream', '000102ff'],
       ],
     )
-    // The trigger route: the member fires it; the run acts in their name.
+    // The trigger route: the member fires it; the run acts in their name, and only on boards the member sees.
+    const hidden = (await c.t.req('POST', '/v1/boards', { token: c.tokens.owner.write, body: { name: 'Hidden' } })).body.board
+    const elsewhere = await c.automation({
+      board: hidden.id,
+      trigger: { type: 'incoming_webhook', endpoint: ep.id },
+      steps: [{ type: 'create_card', title: 'x' }],
+    })
     const fired = await c.t.req('POST', `/v1/webhooks/incoming/${ep.id}/trigger`, { token: c.tokens.member.write, body: { subject: 'By hand' } })
     assert.equal(fired.status, 202, fired.text)
     await c.runner.runOnce()
+    assert.equal((await c.t.req('GET', `/v1/automations/${elsewhere.id}/runs`, { token: c.tokens.owner.read })).body.totalItems, 0)
     const [latest] = await c.runs(a.id)
     assert.deepEqual([latest.actor.type, latest.actor.id], ['user', c.member.id])
     assert.equal(latest.steps[0].output.card.title, 'By hand:  (0)')
@@ -263,6 +270,10 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
         { type: 'create_card', title: 'never' },
       ],
     })
+    const encoded = await c.automation({
+      trigger: { type: 'incoming_webhook', endpoint: ep.id },
+      steps: [{ type: 'http_request', method: 'GET', url: `${c.receiver.url}/ok/{webhook.body.path}?t={webhook.body.title}` }],
+    })
     const broken = await c.automation({
       trigger: { type: 'incoming_webhook', endpoint: ep.id },
       steps: [
@@ -272,8 +283,13 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
       ],
     })
     assert.equal(
-      (await fetch(ep.url.replace('http://taskd.test', c.t.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"x"}' }))
-        .status,
+      (
+        await fetch(ep.url.replace('http://taskd.test', c.t.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"title":"x & y","path":"../../admin?all=1"}',
+        })
+      ).status,
       202,
     )
     await c.runner.runOnce()
@@ -291,6 +307,12 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
       ['succeeded', 'failed', 'skipped'],
     )
     assert.match(b.steps[1].error, /card/)
+    // A filled-in value is one path segment or query value: it cannot climb out of the path or add parameters.
+    assert.equal((await c.runs(encoded.id))[0].status, 'succeeded')
+    assert.deepEqual(
+      c.receiver.hits.filter((h) => h.path.startsWith('/ok/')).map((h) => h.path),
+      ['/ok/..%2F..%2Fadmin%3Fall%3D1?t=x%20%26%20y'],
+    )
     assert.equal(c.receiver.hits.filter((h) => h.path.startsWith('/status')).length, 0, 'a skipped step sends nothing')
   } finally {
     await c.close()
@@ -338,6 +360,17 @@ test('event triggers: selectors and a card filter pick the events; changes a run
     const [off] = await c.runs(bang.id)
     assert.deepEqual([off.status, off.steps, off.error], ['failed', [], 'The automation was turned off before the run finished.'])
     assert.equal((await c.t.req('GET', `/v1/cards/${calm.id}`, { token: c.tokens.member.read })).body.card.title, 'Quiet')
+    // A member's automation stops acting once they leave the board.
+    const mine = await c.automation(
+      { trigger: { type: 'event', events: ['card.updated'] }, steps: [{ type: 'update_card', card: '{event.data.id}', priority: 1 }] },
+      c.tokens.member.write,
+    )
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.member.id}`, { token: c.tokens.owner.write })).status, 204)
+    await c.t.req('PATCH', `/v1/cards/${calm.id}`, { token: c.tokens.owner.write, body: { title: 'Left' } })
+    await c.runner.runOnce()
+    const [gone] = (await c.t.req('GET', `/v1/automations/${mine.id}/runs`, { token: c.tokens.owner.read })).body.items
+    assert.deepEqual([gone.status, gone.error], ['failed', "The automation's creator is no longer a member of its board."])
+    assert.equal((await c.t.req('GET', `/v1/cards/${calm.id}`, { token: c.tokens.owner.read })).body.card.priority, 0)
   } finally {
     await c.close()
   }

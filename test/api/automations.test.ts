@@ -123,6 +123,8 @@ test('automations: bad triggers and steps are a 422 naming the field, and nothin
       [{ steps: [{ ...card('t'), list: other.lists[0].id }] }, 'steps.0.list'],
       [{ steps: [{ type: 'add_comment', card: '{webhook.body.card}', body: 'hi' }] }, 'steps.0.type'],
       [{ steps: [{ type: 'kickoff_agent', card: '{webhook.body.card}' }] }, 'steps.0.type'],
+      [{ steps: [{ ...card('t'), priority: 'high' }] }, 'steps.0.priority'],
+      [{ steps: [{ type: 'complete_card', card: '{webhook.body.card}', completed: 'yes' }] }, 'steps.0.completed'],
       [{ board: 'nope' }, 'board'],
     ]
     for (const [patch, field] of cases) {

@@ -79,7 +79,7 @@ function valueOf(path: readonly string[], scope: StepScope): unknown {
       const [what, ...deeper] = rest
       if (what === 'body') return deeper.length === 0 ? webhook.body : dig(webhookFields(webhook), deeper)
       if (what === 'query') return dig(webhook.query, deeper)
-      if (what === 'header') return deeper.length === 1 ? webhook.headers[deeper[0].toLowerCase()] : undefined
+      if (what === 'header') return deeper.length === 1 ? dig(webhook.headers, [deeper[0].toLowerCase()]) : undefined
       if (deeper.length > 0) return undefined
       if (what === 'files') return webhook.files.map((f) => f.name).join(',')
       if (what === 'files_count') return webhook.files.length
@@ -103,13 +103,17 @@ function valueOf(path: readonly string[], scope: StepScope): unknown {
   }
 }
 
-/** The text with its placeholders filled in; `secret` answers `{secret.<id>}` (header values of the request sent). */
-export function fillIn(text: string, scope: StepScope, secret?: (id: string) => string): string {
+/**
+ * The text with its placeholders filled in; `secret` answers `{secret.<id>}` (header values of the request sent).
+ * `encode` percent-encodes each filled-in value (URLs: a value fills one path segment or query value, and can never
+ * add `/`, `..`, `?` or `&` of its own).
+ */
+export function fillIn(text: string, scope: StepScope, opts: { secret?: (id: string) => string; encode?: boolean } = {}): string {
   return text.replace(TOKEN, (whole, name: string | undefined) => {
     if (name === undefined) return whole[0]
     const path = name.split('.')
-    if (path[0] === 'secret') return secret && path.length === 2 ? secret(path[1]) : ''
-    return render(valueOf(path, scope))
+    const value = path[0] === 'secret' ? (opts.secret && path.length === 2 ? opts.secret(path[1]) : '') : render(valueOf(path, scope))
+    return opts.encode ? encodeURIComponent(value) : value
   })
 }
 

@@ -141,9 +141,17 @@ export async function stepProblems(q: Q, steps: readonly Step[], trigger: Trigge
         details.push({ path: `${at}.url`, message: 'Write the scheme, host and port out; placeholders may fill the path and query only.' })
       }
       for (const [name, value] of Object.entries(step.headers ?? {})) {
-        const problem = headerNameProblem(name) ?? (hasPlaceholder(value) ? undefined : headerValueProblem(value))
+        // Unlike a subscription's static headers, a step may set its own Content-Type (a form, XML, ...).
+        const problem =
+          (name.toLowerCase() === 'content-type' ? undefined : headerNameProblem(name)) ?? (hasPlaceholder(value) ? undefined : headerValueProblem(value))
         if (problem) details.push({ path: `${at}.headers.${name}`, message: problem })
       }
+    }
+    // A number or yes/no field may be a text only to be filled in by a placeholder.
+    for (const field of ['priority', 'position', 'completed', 'archived', 'trashed'] as const) {
+      const v = (step as Record<string, unknown>)[field]
+      if (typeof v === 'string' && !hasPlaceholder(v))
+        details.push({ path: `${at}.${field}`, message: 'Give a number or true/false, or a text with a placeholder.' })
     }
     if ((step.type === 'create_card' || step.type === 'update_card' || step.type === 'move_card') && step.list && !hasPlaceholder(step.list)) {
       literalLists.push({ path: `${at}.list`, id: step.list })

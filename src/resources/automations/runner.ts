@@ -14,11 +14,12 @@ import type { RunActor, Step } from './schema.js'
 import { failureText, runCardStep, runHttpStep, StepFailed } from './steps.js'
 import {
   claimRuns,
+  creatorStillAllowed,
   dueSchedules,
   getAutomation,
   insertRunStep,
   nextRunDueAfter,
-  nextScheduleAt,
+  nextScheduleAfter,
   pruneRuns,
   releaseRuns,
   renewLease,
@@ -61,7 +62,7 @@ export class AutomationRunner {
   private readonly pollMs: number
   private readonly leaseMs: number
   private readonly log: (msg: string, err?: unknown) => void
-  /** Claimed by this process and not finished: never run twice at once, even if a lease runs out. */
+  /** Claimed by this process and not finished: this process never runs one twice at once. */
   private readonly inflight = new Set<string>()
   /** Claimed but not started; handed back on shutdown. */
   private readonly waiting = new Set<string>()
@@ -124,7 +125,8 @@ export class AutomationRunner {
     let runs: AutomationRunsTable[]
     try {
       await this.queueSchedules(now)
-      const free = this.concurrency * 2 - this.inflight.size
+      // Only what can start now: a claimed run never waits in the queue while its lease runs out.
+      const free = this.concurrency - this.inflight.size
       if (free <= 0) return 0
       runs = (await this.deps.db.tx(({ q }) => claimRuns(q, now, now + this.leaseMs, free))).filter((r) => !this.inflight.has(r.id))
       if (this.running) await this.armDueTimer(now)
@@ -144,6 +146,7 @@ export class AutomationRunner {
           this.log('automation run failed unexpectedly', err)
         } finally {
           this.inflight.delete(run.id)
+          this.wake() // a free slot: claim what else is due
         }
       })
     }
@@ -162,7 +165,7 @@ export class AutomationRunner {
 
   /** A timer for the next schedule slot or delayed run before the next poll. */
   private async armDueTimer(now: number): Promise<void> {
-    const next = [await nextScheduleAt(this.deps.db.q), await nextRunDueAfter(this.deps.db.q, now)].filter((t): t is number => t !== undefined)
+    const next = [await nextScheduleAfter(this.deps.db.q, now), await nextRunDueAfter(this.deps.db.q, now)].filter((t): t is number => t !== undefined)
     if (next.length === 0) return
     const wait = Math.max(0, Math.min(...next) - now)
     if (wait >= this.pollMs) return
@@ -177,14 +180,26 @@ export class AutomationRunner {
     if (++this.finished % PRUNE_EVERY === 0) await pruneRuns(q, run.automation_id)
   }
 
+  /**
+   * Why the automation may not go on, if so: turned off, its board in the trash, or its creator no longer an owner,
+   * an admin or a member of the board (as for webhook subscriptions: who left a board stops acting on it).
+   */
+  private async refusal(automation: AutomationsTable): Promise<string | undefined> {
+    const { q } = this.deps.db
+    if (!automation.active) return 'The automation was turned off before the run finished.'
+    if ((await getBoard(q, automation.board_id))?.trashed_at) return "The automation's board is in the trash."
+    if (!(await creatorStillAllowed(q, automation))) return "The automation's creator is no longer a member of its board."
+    return undefined
+  }
+
   /** Runs the steps not yet recorded, in order; a failed step fails the run and skips the rest. */
   private async execute(run: AutomationRunsTable): Promise<void> {
     const { deps } = this
     const { q } = deps.db
     const automation = await getAutomation(q, run.automation_id)
     if (!automation) return // deleted, with its runs
-    if (!automation.active) return this.finish(run, 'failed', 'The automation was turned off before the run finished.')
-    if ((await getBoard(q, automation.board_id))?.trashed_at) return this.finish(run, 'failed', "The automation's board is in the trash.")
+    const refusal = await this.refusal(automation)
+    if (refusal) return this.finish(run, 'failed', refusal)
     if (!run.started_at) await updateRunRow(q, run.id, { started_at: isoAt(deps.clock.now()) })
     const steps = JSON.parse(run.steps) as Step[]
     const done = await stepsOfRuns(q, [run.id])
@@ -197,6 +212,13 @@ export class AutomationRunner {
       const step = steps[i]
       const now = deps.clock.now()
       await renewLease(q, run.id, now + this.leaseMs)
+      if (i > done.length) {
+        // Between steps the automation is read again: deleted, turned off, or its creator gone, the run stops here.
+        const current = await getAutomation(q, run.automation_id)
+        if (!current) return
+        const stop = await this.refusal(current)
+        if (stop) return this.finish(run, 'failed', stop)
+      }
       const scope: StepScope = { context, runId: run.id, outputs, now: isoAt(now) }
       const row = { run_id: run.id, idx: i + 1, type: step.type, started_at: isoAt(now) }
       let failure: { error: string; output: unknown } | undefined

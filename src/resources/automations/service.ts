@@ -2,7 +2,7 @@
 // them. Using a signing secret in a step (which sends its value, or a signature made with it, to the step's URL) is for
 // owners and admins only, so a member cannot point a workspace secret at a server of their own.
 import { type Actor, isAdmin } from '../../access/roles.js'
-import { visibleBoard } from '../../access/visibility.js'
+import { boardInSight, visibleBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { AutomationsTable } from '../../db/types.js'
@@ -27,11 +27,11 @@ import {
 
 const invalid = (details: ErrorDetail[]) => unprocessable('The automation is not valid.', details)
 
-/** The automation if the actor sees its board; 404 otherwise. */
-async function visibleAutomation(q: Q, actor: Actor, id: string): Promise<AutomationsTable> {
+/** The automation if the actor sees its board (with `inTrashToo`, also a board in the trash); 404 otherwise. */
+async function visibleAutomation(q: Q, actor: Actor, id: string, opts: { inTrashToo?: boolean } = {}): Promise<AutomationsTable> {
   const row = await getAutomation(q, id)
   if (!row) throw notFound('automation')
-  await visibleBoard(q, actor, row.board_id, 'automation')
+  await (opts.inTrashToo ? boardInSight : visibleBoard)(q, actor, row.board_id, 'automation')
   return row
 }
 
@@ -124,10 +124,13 @@ export async function updateAutomation(deps: Deps, actor: Actor, id: string, inp
   })
 }
 
-/** Deletes the automation with its runs (a run in progress stops before its next step). */
+/**
+ * Deletes the automation with its runs (a run in progress stops before its next step). Also on a board in the trash,
+ * so that an endpoint or signing secret it holds can be deleted.
+ */
 export function deleteAutomation(deps: Deps, actor: Actor, id: string): Promise<void> {
   return deps.db.tx(async ({ q }) => {
-    await visibleAutomation(q, actor, id)
+    await visibleAutomation(q, actor, id, { inTrashToo: true })
     await deleteAutomationRow(q, id)
   })
 }

@@ -39,15 +39,27 @@ export function failureText(err: unknown): string {
 
 // A text standing for a number, a yes/no or a list of ids becomes one; an empty text (a placeholder with no value) is left out.
 const number = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v)) : v)
-const bool = (v: unknown) =>
-  typeof v === 'string' ? (({ true: true, false: false, '1': true, '0': false, '': undefined } as Record<string, unknown>)[v.trim().toLowerCase()] ?? v) : v
-const idList = (v: unknown) =>
-  typeof v === 'string'
-    ? v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : v
+const BOOLS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
+function bool(v: unknown): unknown {
+  if (typeof v !== 'string') return v
+  const k = v.trim().toLowerCase()
+  return k === '' ? undefined : Object.hasOwn(BOOLS, k) ? BOOLS[k] : v
+}
+/** A text of ids: a JSON array (a placeholder that filled in an array), or ids separated by commas. */
+function idList(v: unknown): unknown {
+  if (typeof v !== 'string') return v
+  if (v.trim().startsWith('[')) {
+    try {
+      return JSON.parse(v) as unknown
+    } catch {
+      // not JSON after all: commas
+    }
+  }
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
 const present = (v: unknown) => (v === '' ? undefined : v)
 
 function parsed<T extends z.ZodType>(schema: T, input: Record<string, unknown>): z.infer<T> {
@@ -125,12 +137,14 @@ export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: Step
   const headers: Record<string, string> = { 'User-Agent': `taskd-automations/${VERSION}` }
   for (const [name, template] of Object.entries(step.headers ?? {})) {
     let holdsSecret = false
-    const value = fillIn(String(template), scope, (id) => {
-      const v = values.get(id)
-      if (v === undefined) throw missing(id)
-      sensitive.push(v)
-      holdsSecret = true
-      return v
+    const value = fillIn(String(template), scope, {
+      secret: (id) => {
+        const v = values.get(id)
+        if (v === undefined) throw missing(id)
+        sensitive.push(v)
+        holdsSecret = true
+        return v
+      },
     })
     const problem = headerValueProblem(value)
     if (problem) throw new StepFailed(`headers.${name}: ${problem}`)
@@ -147,7 +161,7 @@ export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: Step
     Object.assign(headers, signedCallHeaders(key, body ?? '', deps.clock.now() / 1000))
   }
   const sent = await sendWebhook({
-    url: fillIn(step.url, scope),
+    url: fillIn(step.url, scope, { encode: true }),
     method: step.method,
     headers,
     body,

@@ -47,13 +47,25 @@ export const listeningToEndpoint = (q: Q, endpointId: string, allBoards: boolean
   let query = q
     .selectFrom('automations')
     .innerJoin('boards', 'boards.id', 'automations.board_id')
-    .select(['automations.id', 'automations.name', 'automations.steps'])
+    .select(['automations.id', 'automations.name', 'automations.steps', 'automations.board_id'])
     .where('automations.endpoint_id', '=', endpointId)
     .where('automations.active', '=', 1)
     .where('boards.trashed_at', 'is', null)
   if (!allBoards)
     query = query.where('automations.board_id', 'in', q.selectFrom('incoming_endpoint_boards').select('board_id').where('endpoint_id', '=', endpointId))
   return query.execute()
+}
+
+/** Whether the automation's creator may still act on its board: an owner or admin, or a member of the board. */
+export async function creatorStillAllowed(q: Q, automation: Pick<AutomationsTable, 'board_id' | 'created_by'>): Promise<boolean> {
+  if (!automation.created_by) return false
+  const row = await q
+    .selectFrom('users')
+    .leftJoin('board_members', (j) => j.onRef('board_members.user_id', '=', 'users.id').on('board_members.board_id', '=', automation.board_id))
+    .select(['users.role', 'board_members.user_id as member'])
+    .where('users.id', '=', automation.created_by)
+    .executeTakeFirst()
+  return row !== undefined && (row.role === 'owner' || row.role === 'admin' || row.member !== null)
 }
 
 /** Active event automations of a board. */
@@ -81,11 +93,15 @@ export const dueSchedules = (q: Q, now: number, limit: number) =>
 export const advanceSchedule = async (q: Q, id: string, from: number, to: number | null): Promise<boolean> =>
   Number((await q.updateTable('automations').set({ next_run_at: to }).where('id', '=', id).where('next_run_at', '=', from).executeTakeFirst()).numUpdatedRows) >
   0
-export const nextScheduleAt = async (q: Q): Promise<number | undefined> =>
+/** The next slot after `now` of a schedule on a board not in the trash (the ones dueSchedules takes). */
+export const nextScheduleAfter = async (q: Q, now: number): Promise<number | undefined> =>
   (
     await q
       .selectFrom('automations')
-      .select((eb) => eb.fn.min('next_run_at').as('at'))
+      .innerJoin('boards', 'boards.id', 'automations.board_id')
+      .select((eb) => eb.fn.min('automations.next_run_at').as('at'))
+      .where('automations.next_run_at', '>', now)
+      .where('boards.trashed_at', 'is', null)
       .executeTakeFirst()
   )?.at ?? undefined
 

@@ -234,7 +234,19 @@ export async function logIncomingRequest(
   sincePrune.set(row.endpoint_id, prune ? 0 : n)
   const files = (accepted?.files ?? []).map((f) => ({ ...f, id: newId() }))
   const allBoards = endpoint.all_boards === 1
-  const listening = accepted ? await listeningToEndpoint(deps.db.q, endpoint.id, allBoards) : []
+  // Fired through the trigger route by a member: only the automations of boards they see run.
+  const by = accepted?.by
+  const listenersFor = async (q: Q) => {
+    const all = await listeningToEndpoint(q, endpoint.id, allBoards)
+    if (!by || isAdmin(by)) return all
+    const seen = await boardsSeenAmong(
+      q,
+      by.user,
+      all.map((a) => a.board_id),
+    )
+    return all.filter((a) => seen.has(a.board_id))
+  }
+  const listening = accepted ? await listenersFor(deps.db.q) : []
   // The usual case without automations is one INSERT, which needs no transaction of its own around it.
   if (!prune && files.length === 0 && listening.length === 0) return insertIncomingRequest(deps.db.q, row)
   await deps.db.tx(async (tx) => {
@@ -250,8 +262,8 @@ export async function logIncomingRequest(
         files: files.map((f) => ({ id: f.id, name: f.name, size: f.size, type: f.type })),
       }
       // Read again inside the transaction: an automation deleted since gets no run.
-      const listeners = await listeningToEndpoint(tx.q, endpoint.id, allBoards)
-      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook }, accepted.by && { id: accepted.by.user.id, name: accepted.by.user.name })
+      const listeners = await listenersFor(tx.q)
+      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook }, by && { id: by.user.id, name: by.user.name })
     }
     if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
   })
