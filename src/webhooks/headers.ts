@@ -26,10 +26,14 @@ const RESERVED_PREFIX = 'x-webhook-'
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
-/** Why a header name cannot be used, or undefined when it can. */
-export function headerNameProblem(name: string): string | undefined {
+/**
+ * Why a header name cannot be used, or undefined when it can. `contentType`: the caller chooses the body's type (an
+ * automation's http_request step), so Content-Type is allowed; a subscription always sends JSON.
+ */
+export function headerNameProblem(name: string, opts: { contentType?: boolean } = {}): string | undefined {
   if (!TOKEN.test(name) || name.length > 100) return 'Not a valid header name.'
   const lower = name.toLowerCase()
+  if (opts.contentType && lower === 'content-type') return undefined
   if (FORBIDDEN.has(lower) || lower.startsWith(RESERVED_PREFIX)) return `The header ${name} is set by taskd or by HTTP itself and cannot be configured.`
   return undefined
 }

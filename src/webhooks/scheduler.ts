@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici'
 import { isoAt } from '../clock.js'
 import type { OutboxTable } from '../db/types.js'
 import type { Deps } from '../deps.js'
+import { Pump } from '../pump.js'
 import { VERSION } from '../version.js'
 import { deliverRow, gateBatch, type DeliveryEnv, type Gate, type Settlement } from './deliver.js'
 import { writeSettlements } from './record.js'
@@ -40,16 +41,13 @@ export class OutboxScheduler {
   /** Claimed but not started; handed back on shutdown. */
   private readonly waiting = new Set<string>()
   private settled: Settlement[] = []
-  private running = false
   private stopped = false
   private closed = false
-  private wakeQueued = false
-  private pumping: Promise<number> | undefined
-  private pumpAgain = false
+  /** Claims (claim()) one at a time, after wake() or the poll. */
+  private readonly pump = new Pump(() => this.claim())
   private flushQueued = false
   /** The flush in progress: flushes run one after another, and runOnce/stop wait for the last to commit. */
   private flushing: Promise<void> = Promise.resolve()
-  private pollTimer?: NodeJS.Timeout
   private dueTimer?: NodeJS.Timeout
   private lastPurge = 0
 
@@ -68,39 +66,15 @@ export class OutboxScheduler {
 
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
   start(): void {
-    if (this.running || this.stopped) return
-    this.running = true
-    this.pollTimer = setInterval(() => this.wake(), this.pollMs)
-    this.pollTimer.unref()
-    this.wake()
+    this.pump.start(this.pollMs)
   }
 
   /** Called after a commit that wrote outbox rows (deps.onOutboxWrite); claims on the next turn of the event loop. */
   wake(): void {
-    if (!this.running || this.stopped || this.wakeQueued) return
-    this.wakeQueued = true
-    setImmediate(() => {
-      this.wakeQueued = false
-      void this.pump()
-    })
+    this.pump.wake()
   }
 
-  /** Claims what is due now and hands it to the queue; returns how many rows were claimed. One pump at a time. */
-  private pump(): Promise<number> {
-    if (this.pumping) {
-      this.pumpAgain = true
-      return this.pumping
-    }
-    this.pumping = this.claim().finally(() => {
-      this.pumping = undefined
-      if (this.pumpAgain) {
-        this.pumpAgain = false
-        this.wake()
-      }
-    })
-    return this.pumping
-  }
-
+  /** Claims what is due now and hands it to the queue; returns how many rows were claimed. */
   private async claim(): Promise<number> {
     if (this.stopped) return 0
     // Claim only what can start soon, so a claimed row never waits in memory long enough for its lease to run out.
@@ -112,7 +86,7 @@ export class OutboxScheduler {
     try {
       rows = (await claimDueRows(this.deps.db.q, now, now + this.leaseMs, free)).filter((r) => !this.inflight.has(r.id))
       gates = await gateBatch(this.deps.db.q, rows)
-      if (rows.length < free && this.running) await this.armDueTimer(now)
+      if (rows.length < free && this.pump.started) await this.armDueTimer(now)
       await this.purge(now)
     } catch (err) {
       this.log('webhook outbox claim failed', err)
@@ -191,7 +165,7 @@ export class OutboxScheduler {
   async runOnce(): Promise<number> {
     let total = 0
     for (;;) {
-      const n = await this.pump()
+      const n = await this.pump.run()
       total += n
       await this.queue.onIdle()
       await this.flush()
@@ -203,7 +177,7 @@ export class OutboxScheduler {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.closed) return
     this.stopped = true
-    clearInterval(this.pollTimer)
+    const pumped = this.pump.stop()
     clearTimeout(this.dueTimer)
     this.queue.clear()
     const unstarted = [...this.waiting]
@@ -223,7 +197,7 @@ export class OutboxScheduler {
       }),
     ])
     clearTimeout(timer)
-    await this.pumping
+    await pumped
     await this.flush()
     this.closed = true
     await (this.ownAgent as { close?: () => Promise<void> } | undefined)?.close?.()

@@ -2,6 +2,8 @@
 // steps, and the runner driven by hand at the fake clock's time.
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { test } from 'node:test'
 import { isoAt } from '../../src/clock.js'
 import { AutomationRunner } from '../../src/resources/automations/runner.js'
@@ -270,6 +272,37 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
         { type: 'create_card', title: 'never' },
       ],
     })
+    // Each way a call can fail, one automation each; and a step that sets its own Content-Type.
+    const closed = http.createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const closedPort = (closed.address() as AddressInfo).port
+    await new Promise((r) => closed.close(r))
+    const outcomes = new Map<string, string>()
+    for (const [name, url, timeout] of [
+      ['4xx', `${c.receiver.url}/status/404`, undefined],
+      ['5xx', `${c.receiver.url}/status/503`, undefined],
+      ['timeout', `${c.receiver.url}/hang`, 100],
+      ['refused', `http://127.0.0.1:${closedPort}/x`, undefined],
+    ] as const) {
+      const one = await c.automation({
+        name,
+        trigger: { type: 'incoming_webhook', endpoint: ep.id },
+        steps: [{ type: 'http_request', method: 'POST', url, timeout_ms: timeout }],
+      })
+      outcomes.set(name, one.id)
+    }
+    const form = await c.automation({
+      trigger: { type: 'incoming_webhook', endpoint: ep.id },
+      steps: [
+        {
+          type: 'http_request',
+          method: 'PUT',
+          url: `${c.receiver.url}/form`,
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'a=1&t={webhook.body.title}',
+        },
+      ],
+    })
     const encoded = await c.automation({
       trigger: { type: 'incoming_webhook', endpoint: ep.id },
       steps: [{ type: 'http_request', method: 'GET', url: `${c.receiver.url}/ok/{webhook.body.path}?t={webhook.body.title}` }],
@@ -313,7 +346,22 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
       c.receiver.hits.filter((h) => h.path.startsWith('/ok/')).map((h) => h.path),
       ['/ok/..%2F..%2Fadmin%3Fall%3D1?t=x%20%26%20y'],
     )
-    assert.equal(c.receiver.hits.filter((h) => h.path.startsWith('/status')).length, 0, 'a skipped step sends nothing')
+    assert.equal(c.receiver.hits.filter((h) => h.path === '/status/500').length, 0, 'a skipped step sends nothing')
+    const failures: Record<string, [string, number | null, RegExp]> = {
+      '4xx': ['failed', 404, /404/],
+      '5xx': ['failed', 503, /503/],
+      timeout: ['failed', null, /timed out after 100 ms/],
+      refused: ['failed', null, /ECONNREFUSED/],
+    }
+    for (const [name, [status, code, error]] of Object.entries(failures)) {
+      const [r] = await c.runs(outcomes.get(name)!)
+      assert.equal(r.status, status, `${name}: ${JSON.stringify(r)}`)
+      assert.equal(r.steps[0].output?.status ?? null, code, name)
+      assert.match(r.steps[0].error, error, name)
+    }
+    assert.equal((await c.runs(form.id))[0].status, 'succeeded')
+    const sentForm = c.receiver.hits.find((h) => h.path === '/form')!
+    assert.deepEqual([sentForm.method, sentForm.headers['content-type'], sentForm.body], ['PUT', 'application/x-www-form-urlencoded', 'a=1&t=x & y'])
   } finally {
     await c.close()
   }

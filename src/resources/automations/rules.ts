@@ -142,8 +142,7 @@ export async function stepProblems(q: Q, steps: readonly Step[], trigger: Trigge
       }
       for (const [name, value] of Object.entries(step.headers ?? {})) {
         // Unlike a subscription's static headers, a step may set its own Content-Type (a form, XML, ...).
-        const problem =
-          (name.toLowerCase() === 'content-type' ? undefined : headerNameProblem(name)) ?? (hasPlaceholder(value) ? undefined : headerValueProblem(value))
+        const problem = headerNameProblem(name, { contentType: true }) ?? (hasPlaceholder(value) ? undefined : headerValueProblem(value))
         if (problem) details.push({ path: `${at}.headers.${name}`, message: problem })
       }
     }

@@ -8,6 +8,7 @@ import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
+import { Pump } from '../../pump.js'
 import { getBoard } from '../boards/store.js'
 import type { RunContext, StepScope } from './placeholders.js'
 import type { RunActor, Step } from './schema.js'
@@ -18,7 +19,6 @@ import {
   dueSchedules,
   getAutomation,
   insertRunStep,
-  nextRunDueAfter,
   nextScheduleAfter,
   pruneRuns,
   releaseRuns,
@@ -66,12 +66,9 @@ export class AutomationRunner {
   private readonly inflight = new Set<string>()
   /** Claimed but not started; handed back on shutdown. */
   private readonly waiting = new Set<string>()
-  private running = false
   private stopped = false
-  private wakeQueued = false
-  private pumping: Promise<number> | undefined
-  private pumpAgain = false
-  private pollTimer?: NodeJS.Timeout
+  /** Claims (claim()) one at a time, after wake() or the poll. */
+  private readonly pump = new Pump(() => this.claim())
   private dueTimer?: NodeJS.Timeout
   private finished = 0
 
@@ -87,36 +84,12 @@ export class AutomationRunner {
   }
 
   start(): void {
-    if (this.running || this.stopped) return
-    this.running = true
-    this.pollTimer = setInterval(() => this.wake(), this.pollMs)
-    this.pollTimer.unref()
-    this.wake()
+    this.pump.start(this.pollMs)
   }
 
   /** Called after a commit that queued runs (deps.onRunsQueued); claims on the next turn of the event loop. */
   wake(): void {
-    if (!this.running || this.stopped || this.wakeQueued) return
-    this.wakeQueued = true
-    setImmediate(() => {
-      this.wakeQueued = false
-      void this.pump()
-    })
-  }
-
-  private pump(): Promise<number> {
-    if (this.pumping) {
-      this.pumpAgain = true
-      return this.pumping
-    }
-    this.pumping = this.claim().finally(() => {
-      this.pumping = undefined
-      if (this.pumpAgain) {
-        this.pumpAgain = false
-        this.wake()
-      }
-    })
-    return this.pumping
+    this.pump.wake()
   }
 
   private async claim(): Promise<number> {
@@ -129,7 +102,7 @@ export class AutomationRunner {
       const free = this.concurrency - this.inflight.size
       if (free <= 0) return 0
       runs = (await this.deps.db.tx(({ q }) => claimRuns(q, now, now + this.leaseMs, free))).filter((r) => !this.inflight.has(r.id))
-      if (this.running) await this.armDueTimer(now)
+      if (this.pump.started) await this.armDueTimer(now)
     } catch (err) {
       this.log('automation runs: claim failed', err)
       return 0
@@ -163,12 +136,11 @@ export class AutomationRunner {
     }
   }
 
-  /** A timer for the next schedule slot or delayed run before the next poll. */
+  /** A timer for the next schedule slot before the next poll (runs are due when queued: commits wake the runner). */
   private async armDueTimer(now: number): Promise<void> {
-    const next = [await nextScheduleAfter(this.deps.db.q, now), await nextRunDueAfter(this.deps.db.q, now)].filter((t): t is number => t !== undefined)
-    if (next.length === 0) return
-    const wait = Math.max(0, Math.min(...next) - now)
-    if (wait >= this.pollMs) return
+    const next = await nextScheduleAfter(this.deps.db.q, now)
+    if (next === undefined || next - now >= this.pollMs) return
+    const wait = next - now
     clearTimeout(this.dueTimer)
     this.dueTimer = setTimeout(() => this.wake(), wait)
     this.dueTimer.unref()
@@ -271,7 +243,7 @@ export class AutomationRunner {
   async runOnce(): Promise<number> {
     let total = 0
     for (;;) {
-      const n = await this.pump()
+      const n = await this.pump.run()
       total += n
       await this.queue.onIdle()
       if (n === 0) return total
@@ -282,7 +254,7 @@ export class AutomationRunner {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.stopped) return
     this.stopped = true
-    clearInterval(this.pollTimer)
+    const pumped = this.pump.stop()
     clearTimeout(this.dueTimer)
     this.queue.clear()
     const unstarted = [...this.waiting]
@@ -296,6 +268,6 @@ export class AutomationRunner {
     let timer: NodeJS.Timeout | undefined
     await Promise.race([this.queue.onIdle(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
     clearTimeout(timer)
-    await this.pumping
+    await pumped
   }
 }

@@ -191,16 +191,6 @@ export const releaseRuns = async (q: Q, ids: readonly string[]) => {
       .execute()
 }
 export const updateRunRow = (q: Q, id: string, set: Partial<AutomationRunsTable>) => q.updateTable('automation_runs').set(set).where('id', '=', id).execute()
-export const nextRunDueAfter = async (q: Q, now: number): Promise<number | undefined> =>
-  (
-    await q
-      .selectFrom('automation_runs')
-      .select((eb) => eb.fn.min('due_at').as('at'))
-      .where('status', 'in', ['queued', 'running'])
-      .where('due_at', '>', now)
-      .executeTakeFirst()
-  )?.at ?? undefined
-
 /** Keeps the automation's newest RUNS_KEPT finished runs (unfinished ones always stay). */
 export async function pruneRuns(q: Q, automationId: string): Promise<void> {
   const cutoff = q.selectFrom('automation_runs').select('seq').where('automation_id', '=', automationId).orderBy('seq', 'desc').limit(1).offset(RUNS_KEPT)
