@@ -141,6 +141,140 @@ CREATE TABLE automation_run_steps (
   PRIMARY KEY (run_id, idx)
 )${withoutRowid};`
 
+/** Comments, checklists, time, notes and the inbox (version 9). `real` is REAL or DOUBLE PRECISION. */
+const collaboration = (real: string, withoutRowid: string) => `CREATE TABLE comments (
+  id TEXT PRIMARY KEY,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  body TEXT NOT NULL,            -- Markdown
+  author_id TEXT REFERENCES users(id) ON DELETE SET NULL, -- the user who wrote it (NULL when an automation run did)
+  author TEXT NOT NULL,          -- JSON { id, name, kind } as written: a user, or what an automation run acted for
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX comments_card ON comments(card_id, created_at);
+CREATE INDEX comments_author ON comments(author_id);
+CREATE TABLE comment_mentions (
+  comment_id TEXT NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (comment_id, user_id)
+)${withoutRowid};
+CREATE INDEX comment_mentions_user ON comment_mentions(user_id, comment_id);
+CREATE TABLE checklists (
+  id TEXT PRIMARY KEY,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  position ${real} NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX checklists_card ON checklists(card_id, position);
+CREATE TABLE checklist_items (
+  id TEXT PRIMARY KEY,
+  checklist_id TEXT NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  text TEXT NOT NULL,
+  position ${real} NOT NULL,
+  completed INTEGER NOT NULL DEFAULT 0,
+  completed_at TEXT,
+  completed_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX checklist_items_checklist ON checklist_items(checklist_id, position);
+CREATE INDEX checklist_items_completed_by ON checklist_items(completed_by);
+CREATE TABLE time_entries (
+  id TEXT PRIMARY KEY,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,                 -- NULL while its timer runs
+  duration_seconds INTEGER,      -- set when it ends (NULL while running), so totals are sums
+  note TEXT NOT NULL DEFAULT '',
+  billable INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX time_entries_card ON time_entries(card_id, started_at);
+CREATE INDEX time_entries_user ON time_entries(user_id, started_at);
+-- One running timer per user, kept by the database as well as the service.
+CREATE UNIQUE INDEX time_entries_running ON time_entries(user_id) WHERE ended_at IS NULL;
+CREATE TABLE timesheet_approvals (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  period_start TEXT NOT NULL,    -- YYYY-MM-DD, first day
+  period_end TEXT NOT NULL,      -- YYYY-MM-DD, last day (inclusive)
+  status TEXT NOT NULL CHECK (status IN ('submitted', 'approved', 'rejected')),
+  note TEXT NOT NULL DEFAULT '', -- the submitter's
+  comment TEXT,                  -- the reviewer's
+  reviewed_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  reviewed_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX timesheet_approvals_user ON timesheet_approvals(user_id, period_start);
+CREATE TABLE user_billing_rates (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hourly_rate ${real} NOT NULL,
+  currency TEXT NOT NULL,        -- ISO 4217 code
+  starts_on TEXT NOT NULL,       -- YYYY-MM-DD: in force from this day until the next rate of the user starts
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (user_id, starts_on)
+);
+CREATE TABLE note_folders (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  parent_id TEXT REFERENCES note_folders(id) ON DELETE CASCADE,
+  board_id TEXT REFERENCES boards(id) ON DELETE CASCADE,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX note_folders_parent ON note_folders(parent_id);
+CREATE INDEX note_folders_board ON note_folders(board_id);
+CREATE TABLE notes (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL DEFAULT '', -- Markdown
+  folder_id TEXT REFERENCES note_folders(id) ON DELETE SET NULL,
+  board_id TEXT REFERENCES boards(id) ON DELETE CASCADE,
+  card_id TEXT REFERENCES cards(id) ON DELETE SET NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX notes_board ON notes(board_id, updated_at);
+CREATE INDEX notes_folder ON notes(folder_id);
+CREATE INDEX notes_card ON notes(card_id);
+CREATE INDEX notes_created_by ON notes(created_by);
+CREATE TABLE note_publications (
+  id TEXT PRIMARY KEY,
+  note_id TEXT NOT NULL UNIQUE REFERENCES notes(id) ON DELETE CASCADE,
+  slug TEXT NOT NULL UNIQUE,     -- 128 random bits; the public URL's only key
+  title TEXT NOT NULL,           -- the published copy
+  body TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE inbox_items (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question')),
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  comment_id TEXT REFERENCES comments(id) ON DELETE CASCADE,
+  question_id TEXT,              -- agents (later)
+  actor TEXT NOT NULL,           -- JSON { id, name, kind } of who caused it
+  read_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX inbox_items_user ON inbox_items(user_id, created_at);
+CREATE INDEX inbox_items_unread ON inbox_items(user_id) WHERE read_at IS NULL;
+CREATE INDEX inbox_items_card ON inbox_items(card_id);
+CREATE INDEX inbox_items_comment ON inbox_items(comment_id) WHERE comment_id IS NOT NULL;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -191,6 +325,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   },
   // 8: automations and their durable runs.
   { sqlite: automations('INTEGER', 'INTEGER NOT NULL', ' WITHOUT ROWID'), postgres: automations('BIGINT', 'BIGINT GENERATED ALWAYS AS IDENTITY', '') },
+  // 9: working together on a card: comments (with mentions), checklists, time entries, timesheet approvals, billing
+  // rates, notes with folders and publications, and each user's inbox.
+  { sqlite: collaboration('REAL', ' WITHOUT ROWID'), postgres: collaboration('DOUBLE PRECISION', '') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -306,6 +306,126 @@ export interface AutomationRunStepsTable {
   finished_at: string | null
 }
 
+export interface CommentsTable {
+  id: string
+  card_id: string
+  body: string
+  author_id: string | null
+  author: string
+  created_at: string
+  updated_at: string
+}
+
+export interface CommentMentionsTable {
+  comment_id: string
+  user_id: string
+}
+
+export interface ChecklistsTable {
+  id: string
+  card_id: string
+  title: string
+  position: number
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface ChecklistItemsTable {
+  id: string
+  checklist_id: string
+  text: string
+  position: number
+  completed: number
+  completed_at: string | null
+  completed_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface TimeEntriesTable {
+  id: string
+  card_id: string
+  user_id: string
+  started_at: string
+  ended_at: string | null
+  duration_seconds: number | null
+  note: string
+  billable: number
+  created_at: string
+  updated_at: string
+}
+
+export interface TimesheetApprovalsTable {
+  id: string
+  user_id: string
+  period_start: string
+  period_end: string
+  status: 'submitted' | 'approved' | 'rejected'
+  note: string
+  comment: string | null
+  reviewed_by: string | null
+  reviewed_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface UserBillingRatesTable {
+  id: string
+  user_id: string
+  hourly_rate: number
+  currency: string
+  starts_on: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface NoteFoldersTable {
+  id: string
+  name: string
+  parent_id: string | null
+  board_id: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface NotesTable {
+  id: string
+  title: string
+  body: string
+  folder_id: string | null
+  board_id: string | null
+  card_id: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface NotePublicationsTable {
+  id: string
+  note_id: string
+  slug: string
+  title: string
+  body: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface InboxItemsTable {
+  id: string
+  user_id: string
+  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question'
+  card_id: string
+  comment_id: string | null
+  question_id: string | null
+  actor: string
+  read_at: string | null
+  created_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -336,4 +456,15 @@ export interface DB {
   automation_secrets: AutomationSecretsTable
   automation_runs: AutomationRunsTable
   automation_run_steps: AutomationRunStepsTable
+  comments: CommentsTable
+  comment_mentions: CommentMentionsTable
+  checklists: ChecklistsTable
+  checklist_items: ChecklistItemsTable
+  time_entries: TimeEntriesTable
+  timesheet_approvals: TimesheetApprovalsTable
+  user_billing_rates: UserBillingRatesTable
+  note_folders: NoteFoldersTable
+  notes: NotesTable
+  note_publications: NotePublicationsTable
+  inbox_items: InboxItemsTable
 }

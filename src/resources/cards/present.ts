@@ -132,6 +132,21 @@ async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string
 
 const excerpt = (text: string, max = 280): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
 
+/** The link to a task in event data and inbox items. */
+export const cardUrl = (config: Config, id: string): string => `${publicBaseUrl(config)}/v1/cards/${id}`
+
+/**
+ * `{ card, board }` of the events of records on a task (comments, checklists, timers): SPEC "Enrichment" gives them the
+ * task's key, title and link beside the ids (`CARD_REF` and `BOARD` in events/fields.ts).
+ */
+export async function taskEventRefs(q: Q, config: Config, card: Pick<CardsTable, 'id' | 'key' | 'title' | 'board_id'>) {
+  const board = (await getBoards(q, [card.board_id]))[0]
+  return {
+    card: { id: card.id, key: card.key, title: card.title, url: cardUrl(config, card.id) },
+    board: { id: card.board_id, name: board?.name ?? null },
+  }
+}
+
 /** Names the caller already holds, so enrichment need not read them again. */
 export interface KnownNames {
   board?: { id: string; name: string }
@@ -149,7 +164,7 @@ export async function cardEventData(q: Q, config: Config, card: CardView, known:
     id: card.id,
     key: card.key,
     title: card.title,
-    url: `${publicBaseUrl(config)}/v1/cards/${card.id}`,
+    url: cardUrl(config, card.id),
     board: { id: card.board, name: board?.name ?? null },
     list: { id: card.list, name: list?.name ?? null, category: card.state },
     assignees: card.assignees.map(person),
