@@ -35,6 +35,11 @@ export interface Actor {
 
 /** The actor as events and records name it. */
 export const actorRef = (actor: Actor): ActorRef => actor.run?.as ?? { id: actor.user.id, name: actor.user.name }
+/** The actor with its kind, as records that show who wrote or caused them carry it (comment authors, inbox items). */
+export const actorWithKind = (actor: Actor): { id: string; name: string; kind: UserKind | NonNullable<ActorRef['kind']> } =>
+  actor.run
+    ? { id: actor.run.as.id, name: actor.run.as.name, kind: actor.run.as.kind ?? 'automation' }
+    : { id: actor.user.id, name: actor.user.name, kind: actor.user.kind }
 /** The user to record as a row's creator: none for a change an automation run made. */
 export const creatorId = (actor: Actor): string | null => (actor.run ? null : actor.user.id)
 

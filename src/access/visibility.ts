@@ -25,6 +25,19 @@ export const visibleBoardIds = (q: Q, viewer: Viewer) =>
         .where('board_members.user_id', '=', viewer.id)
         .where('boards.trashed_at', 'is', null)
 
+/** The users who see a board: its members, and the workspace's owners and admins. */
+export const usersSeeingBoard = (q: Q, boardId: string) =>
+  q
+    .selectFrom('users')
+    .select(['users.id', 'users.name', 'users.email'])
+    .where((eb) =>
+      eb.or([
+        eb('users.role', 'in', ['owner', 'admin']),
+        eb('users.id', 'in', eb.selectFrom('board_members').select('board_members.user_id').where('board_members.board_id', '=', boardId)),
+      ]),
+    )
+    .execute()
+
 /** Which of these boards the viewer sees (none in the trash), in one query. */
 export async function boardsSeenAmong(q: Q, viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set()

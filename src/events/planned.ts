@@ -29,18 +29,6 @@ const planned = (summary: string, fields: F[]) => ({
 })
 
 const catalog: Partial<Record<EventName, [summary: string, fields: F[]]>> = {
-  'comment.added': [
-    'A comment was added to a task.',
-    [
-      ['id', 'string', 'Comment id'],
-      ['body', 'string', 'Comment text (Markdown)'],
-      ref('author', 'comment author'),
-      ['created', 'string', 'When it was written, ISO 8601'],
-      CARD_REF,
-      BOARD,
-    ],
-  ],
-  'comment.deleted': ['A comment was deleted.', [['id', 'string', 'Comment id'], ref('author', 'comment author'), CARD_REF, BOARD, ACTOR]],
   'checklist.item_completed': [
     'A checklist item was ticked.',
     [['id', 'string', 'Checklist item id'], ['text', 'string', 'Item text'], ref('checklist', 'checklist'), CARD_REF, BOARD, ACTOR],

@@ -6,6 +6,8 @@ import { actions } from './actions/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
+import { comments } from './comments/index.js'
+import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
 import type { ResourceModule } from './module.js'
@@ -16,7 +18,7 @@ import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}.
-export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, incoming, webhooks, signingSecrets, automations]
+export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, incoming, webhooks, signingSecrets, automations, comments, inbox]
 
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)

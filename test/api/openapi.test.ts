@@ -65,6 +65,17 @@ test('the document covers every route with parameters, bodies, responses, the er
       'get /v1/tags/{id}',
       'patch /v1/tags/{id}',
       'delete /v1/tags/{id}',
+      'get /v1/comments',
+      'post /v1/comments',
+      'get /v1/comments/{id}',
+      'patch /v1/comments/{id}',
+      'delete /v1/comments/{id}',
+      'get /v1/inbox',
+      'get /v1/inbox/unread',
+      'post /v1/inbox/read-all',
+      'get /v1/inbox/{id}',
+      'patch /v1/inbox/{id}',
+      'delete /v1/inbox/{id}',
       'post /v1/actions/bulk-update-cards',
       'post /v1/actions/bulk-move-cards',
       'post /v1/actions/bulk-complete-cards',
@@ -113,7 +124,7 @@ test('the document covers every route with parameters, bodies, responses, the er
         assert.equal(op.responses['401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
         // The one public operation: an incoming endpoint's URL, whose key is its random path.
         assert.deepEqual(op.security, p === '/v1/hooks/{path}' ? [] : [{ bearerAuth: [] }], `${m} ${p} security`)
-        if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|regenerate|export-workspace|\{path\})$/.test(p))
+        if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|regenerate|export-workspace|read-all|timer\/stop|\{path\})$/.test(p))
           assert.ok(op.requestBody, `${m} ${p} has a request body`)
         if (op.requestBody)
           assert.match(
@@ -224,7 +235,7 @@ test('the webhooks section documents the payload of every event taskd emits, and
       )
     }
     for (const e of ['card.created', 'card.moved', 'list.created', 'board.member_added', 'tag.deleted', 'webhook.test']) assert.ok(available.includes(e), e)
-    for (const e of ['comment.added', 'timer.started', 'agent.completed', 'audit.entry']) assert.equal(catalog.find((x) => x.event === e)!.available, false, e)
+    for (const e of ['question.asked', 'agent.completed', 'audit.entry']) assert.equal(catalog.find((x) => x.event === e)!.available, false, e)
   } finally {
     await t.close()
   }

@@ -14,6 +14,8 @@ const EXPORTED = [
   'card_watchers',
   'tags',
   'card_tags',
+  'comments',
+  'comment_mentions',
 ] as const
 
 /** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. Read off the event loop. */

@@ -15,7 +15,6 @@ import type { Step, Trigger } from './schema.js'
 
 /** The step types whose resource families have not landed: refused at save instead of failing every run. */
 const NOT_YET: Partial<Record<Step['type'], string>> = {
-  add_comment: 'add_comment steps arrive with comments (not in this version of taskd).',
   kickoff_agent: 'kickoff_agent steps arrive with agents (not in this version of taskd).',
 }
 

@@ -14,6 +14,8 @@ import { sendWebhook } from '../../webhooks/send.js'
 import { signedCallHeaders } from '../../webhooks/signing.js'
 import { CreateCardBody, UpdateCardBody } from '../cards/schema.js'
 import { createCardIn, moveCardIn, updateCardIn } from '../cards/service.js'
+import { CreateCommentBody } from '../comments/schema.js'
+import { createCommentIn } from '../comments/service.js'
 import { openSigningSecrets } from '../signing-secrets/service.js'
 import { fillIn, fillInDeep, type StepScope } from './placeholders.js'
 import type { HttpRequestStep, Step } from './schema.js'
@@ -93,7 +95,7 @@ function cardInput(step: Record<string, unknown>) {
   }
 }
 
-/** Runs a card step as the run's actor, inside `tx`; its output is `{ card }`. */
+/** Runs a card step as the run's actor, inside `tx`; its output is `{ card }` (`{ comment }` for add_comment). */
 export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclude<Step, HttpRequestStep>, scope: StepScope): Promise<unknown> {
   const s = fillInDeep(step, scope) as Record<string, unknown> & Step
   const board = actor.run!.board
@@ -117,6 +119,8 @@ export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclud
       return { card: await moveCardIn(deps, tx, actor, cardId(s.card), { list: s.list.trim() }) }
     case 'complete_card':
       return { card: await updateCardIn(deps, tx, actor, cardId(s.card), parsed(UpdateCardBody, { completed: bool(s.completed) ?? true })) }
+    case 'add_comment':
+      return { comment: await createCommentIn(deps, tx, actor, parsed(CreateCommentBody, { card: cardId(s.card), body: s.body })) }
     default:
       throw new StepFailed(`${s.type} steps are not available in this version of taskd.`)
   }

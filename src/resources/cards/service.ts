@@ -12,9 +12,11 @@ import { emitEvent } from '../../events/emit.js'
 import type { EventName } from '../../events/names.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
-import { getBoards } from '../boards/store.js'
+import { getBoards, memberRoles } from '../boards/store.js'
 import { getList, listsOfBoard } from '../lists/store.js'
 import { getTags } from '../tags/store.js'
+import { announceCommentsOfCardGone } from '../comments/service.js'
+import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/store.js'
 import { cardEventData, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
@@ -68,10 +70,10 @@ async function checkRefs(q: Q, boardId: string, input: CardFields): Promise<List
   const details: ErrorDetail[] = []
   const list = input.list === undefined ? undefined : await getList(q, input.list)
   if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
-  for (const field of ['assignees', 'watchers'] as const) {
-    const ids = input[field]
-    if (ids && (await getUsers(q, ids)).length !== new Set(ids).size) details.push({ path: field, message: 'Every entry must be an existing user id.' })
-  }
+  if (input.assignees && (await getUsers(q, input.assignees)).length !== new Set(input.assignees).size)
+    details.push({ path: 'assignees', message: 'Every entry must be an existing user id.' })
+  if (input.watchers && (await memberRoles(q, boardId, [...new Set(input.watchers)])).size !== new Set(input.watchers).size)
+    details.push({ path: 'watchers', message: 'Every entry must be the id of a member of the board.' })
   if (input.tags) {
     const tags = await getTags(q, input.tags)
     if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId))
@@ -147,6 +149,8 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
   for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
+  await notify(deps, tx, actor, { kind: 'assigned', users: view.assignees, card: row })
+  await notify(deps, tx, actor, { kind: 'watching', users: view.watchers, card: row })
   return { card: view, existing: false }
 }
 
@@ -226,6 +230,10 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   if (view.completed !== old.completed) await events.emit(view.completed ? 'card.completed' : 'card.reopened')
   for (const u of view.assignees.filter((u) => !old.assignees.includes(u))) await events.emit('card.assigned', { user: await events.assignee(u) })
   for (const u of old.assignees.filter((u) => !view.assignees.includes(u))) await events.emit('card.unassigned', { user: await userRef(q, u) })
+  const card = { id: view.id, board_id: view.board }
+  await notify(deps, tx, actor, { kind: 'assigned', users: view.assignees.filter((u) => !old.assignees.includes(u)), card })
+  await notify(deps, tx, actor, { kind: 'watching', users: view.watchers.filter((u) => !old.watchers.includes(u)), card })
+  if (view.completed && !old.completed) await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card })
   return view
 }
 
@@ -251,6 +259,7 @@ export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: st
 /** Deletes a card for good with its card.deleted event. */
 async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
   const data = await cardEventData(tx.q, deps.config, (await cardViews(tx.q, [card]))[0])
+  await announceCommentsOfCardGone(deps, tx, actor, card)
   await deleteCardRow(tx.q, card.id)
   await emitEvent(deps, tx, {
     name: 'card.deleted',

@@ -1,0 +1,7 @@
+// The comments family: /v1/comments.
+import type { ResourceModule } from '../module.js'
+import { COMMENT_EVENTS } from './events.js'
+import { COMMENT_FILTER } from './query.js'
+import { commentRoutes } from './routes.js'
+
+export const comments: ResourceModule = { name: 'comments', routes: commentRoutes, filters: { comments: COMMENT_FILTER }, events: COMMENT_EVENTS }

@@ -1,0 +1,149 @@
+// Comments: list, write, edit (the author), delete (the author, owners and admins). Writing notifies the people a
+// comment mentions and the task's watchers through their inboxes, in the comment's transaction.
+import { type Actor, actorWithKind, creatorId, isAdmin } from '../../access/roles.js'
+import { usersSeeingBoard, visibleOnBoard } from '../../access/visibility.js'
+import { isoAt } from '../../clock.js'
+import type { Q, Tx } from '../../db/database.js'
+import { rowsByIds } from '../../db/sql.js'
+import type { CardsTable, CommentsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { forbidden, notFound } from '../../errors.js'
+import { emitEvent } from '../../events/emit.js'
+import { newId } from '../../ids.js'
+import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
+import { cardViews, taskEventRefs } from '../cards/present.js'
+import { getCard, loadCardLinks } from '../cards/store.js'
+import { notify } from '../inbox/service.js'
+import { commentViews } from './present.js'
+import { COMMENT_LIST } from './query.js'
+import type { CommentView, CreateCommentInput } from './schema.js'
+import { commentsOfCard, deleteCommentRow, getComment, insertComment, mentionsOf, setMentions, updateCommentRow, visibleCommentsQuery } from './store.js'
+
+const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
+
+/** A comment with its card, if the caller sees the card's board; 404 otherwise. */
+async function visibleComment(q: Q, actor: Actor, id: string): Promise<{ comment: CommentsTable; card: CardsTable }> {
+  const comment = await getComment(q, id)
+  if (!comment) throw notFound('comment')
+  return { comment, card: await visibleOnBoard(q, actor, await getCard(q, comment.card_id), 'comment') }
+}
+
+const MAX_MENTION_SIGNS = 1000
+const WORD = /[\p{L}\p{N}_]/u
+
+/**
+ * The users an `@name` in the body names, among those who see the card's board: `@` then a user's name or the part of
+ * their email before the @, in any case, not followed by a letter or digit (`@Ana Lima,` names Ana Lima; the longest
+ * name wins). An `@` inside a word (an email address) names nobody.
+ */
+export function mentionedIn(body: string, people: readonly { id: string; name: string; email: string }[]): string[] {
+  const handles = people.flatMap((p) => [p.name, p.email.split('@')[0]].filter((h) => h.length > 0).map((h) => ({ id: p.id, h: h.toLowerCase() })))
+  handles.sort((a, b) => b.h.length - a.h.length)
+  const lower = body.toLowerCase()
+  const found = new Set<string>()
+  let signs = 0
+  for (let i = lower.indexOf('@'); i !== -1 && signs < MAX_MENTION_SIGNS; i = lower.indexOf('@', i + 1), signs++) {
+    if (i > 0 && WORD.test(lower[i - 1])) continue
+    const hit = handles.find(({ h }) => lower.startsWith(h, i + 1) && !WORD.test(lower[i + 1 + h.length] ?? ''))
+    if (hit) found.add(hit.id)
+  }
+  return [...found]
+}
+
+const authorOf = (comment: CommentsTable) => JSON.parse(comment.author) as CommentView['author']
+
+export function listComments(deps: Deps, actor: Actor, params: ListParams & { card?: string }) {
+  const { q } = deps.db
+  return listPage(
+    deps.db,
+    visibleCommentsQuery(q, actor.user, params.card),
+    COMMENT_LIST,
+    params,
+    async (rows: CommentsTable[], expand) => withCards(q, await commentViews(q, rows), expand),
+    { anchored: Boolean(params.card) },
+  )
+}
+
+/** `expand=card`: the card record beside each comment. */
+async function withCards(q: Q, views: CommentView[], expand: ReadonlySet<string>) {
+  if (!expand.has('card')) return views
+  const cards = new Map((await cardViews(q, await rowsByIds(q, 'cards', [...new Set(views.map((v) => v.card))]))).map((c) => [c.id, c]))
+  return views.map((v) => ({ ...v, expand: { card: cards.get(v.card)! } }))
+}
+
+export async function getCommentFor(deps: Deps, actor: Actor, id: string, expand?: string) {
+  const { q } = deps.db
+  const { comment } = await visibleComment(q, actor, id)
+  return (await withCards(q, await commentViews(q, [comment]), parseExpand(expand, COMMENT_LIST.expand)))[0]
+}
+
+export const createComment = (deps: Deps, actor: Actor, input: CreateCommentInput): Promise<CommentView> =>
+  deps.db.tx((tx) => createCommentIn(deps, tx, actor, input))
+
+export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, input: CreateCommentInput): Promise<CommentView> {
+  const { q } = tx
+  const card = await visibleCard(q, actor, input.card)
+  const at = isoAt(deps.clock.now())
+  const author = actorWithKind(actor)
+  const row: CommentsTable = {
+    id: newId(),
+    card_id: card.id,
+    body: input.body,
+    author_id: creatorId(actor),
+    author: JSON.stringify(author),
+    created_at: at,
+    updated_at: at,
+  }
+  await insertComment(q, row)
+  const people = await usersSeeingBoard(q, card.board_id)
+  const mentioned = mentionedIn(input.body, people)
+  await setMentions(q, row.id, mentioned)
+  const view = (await commentViews(q, [row]))[0]
+  await emitEvent(deps, tx, {
+    name: 'comment.added',
+    boardId: card.board_id,
+    data: { id: row.id, body: row.body, author, mentions: view.mentions, created: at, ...(await taskEventRefs(q, deps.config, card)) },
+    actor,
+  })
+  const told = await notify(deps, tx, actor, { kind: 'mentioned', users: mentioned, card, comment: row.id })
+  const { watchers } = await loadCardLinks(q, [card.id])
+  await notify(deps, tx, actor, { kind: 'commented', users: (watchers.get(card.id) ?? []).filter((u) => !told.has(u)), card, comment: row.id })
+  return view
+}
+
+/** Only the author edits a comment (also not owners and admins: the words are the author's). */
+export const updateComment = (deps: Deps, actor: Actor, id: string, input: { body: string }): Promise<CommentView> =>
+  deps.db.tx(async (tx) => {
+    const { q } = tx
+    const { comment, card } = await visibleComment(q, actor, id)
+    if (actor.run || comment.author_id !== actor.user.id) throw forbidden('Only the author may edit a comment.')
+    const before = new Set((await mentionsOf(q, [id])).map((m) => m.id))
+    const mentioned = mentionedIn(input.body, await usersSeeingBoard(q, card.board_id))
+    await updateCommentRow(q, id, { body: input.body, updated_at: isoAt(deps.clock.now()) })
+    await setMentions(q, id, mentioned)
+    await notify(deps, tx, actor, { kind: 'mentioned', users: mentioned.filter((u) => !before.has(u)), card, comment: id })
+    return (await commentViews(q, [(await getComment(q, id))!]))[0]
+  })
+
+async function emitDeleted(deps: Deps, tx: Tx, actor: Actor, comment: CommentsTable, card: CardsTable): Promise<void> {
+  await emitEvent(deps, tx, {
+    name: 'comment.deleted',
+    boardId: card.board_id,
+    data: { id: comment.id, author: authorOf(comment), ...(await taskEventRefs(tx.q, deps.config, card)) },
+    actor,
+  })
+}
+
+/** The author deletes their comment; owners and admins any. */
+export const deleteComment = (deps: Deps, actor: Actor, id: string): Promise<void> =>
+  deps.db.tx(async (tx) => {
+    const { comment, card } = await visibleComment(tx.q, actor, id)
+    if (!isAdmin(actor) && (actor.run || comment.author_id !== actor.user.id)) throw forbidden('Only the author, owners and admins may delete a comment.')
+    await deleteCommentRow(tx.q, id)
+    await emitDeleted(deps, tx, actor, comment, card)
+  })
+
+/** Before a card is deleted for good: its comments go, each with its comment.deleted event (the rows go with the card). */
+export async function announceCommentsOfCardGone(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
+  for (const comment of await commentsOfCard(tx.q, card.id)) await emitDeleted(deps, tx, actor, comment, card)
+}

@@ -1,0 +1,6 @@
+// The inbox family: /v1/inbox.
+import type { ResourceModule } from '../module.js'
+import { INBOX_FILTER } from './query.js'
+import { inboxRoutes } from './routes.js'
+
+export const inbox: ResourceModule = { name: 'inbox', routes: inboxRoutes, filters: { inbox: INBOX_FILTER } }

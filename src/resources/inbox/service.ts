@@ -1,0 +1,87 @@
+// The inbox: items are written by the families whose changes concern someone (notify), in the change's transaction;
+// each user reads, marks and dismisses their own.
+import { type Actor, actorWithKind } from '../../access/roles.js'
+import { usersSeeingBoard } from '../../access/visibility.js'
+import { isoAt } from '../../clock.js'
+import type { Tx } from '../../db/database.js'
+import type { CardsTable, InboxItemsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { notFound } from '../../errors.js'
+import { newId } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { inboxItemViews } from './present.js'
+import { INBOX_LIST } from './query.js'
+import type { InboxItemView } from './schema.js'
+import { deleteInboxItem, getVisibleInboxItem, insertInboxItems, markAllRead, setReadAt, unreadCount, visibleInboxQuery } from './store.js'
+
+export interface Notice {
+  kind: InboxItemsTable['kind']
+  users: readonly string[]
+  card: Pick<CardsTable, 'id' | 'board_id'>
+  comment?: string
+  question?: string
+}
+
+/**
+ * Puts an item in the inbox of each of `users` who sees the card's board, except the actor's own (nobody is told what
+ * they did themselves). Returns the users it reached.
+ */
+export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): Promise<Set<string>> {
+  const wanted = new Set(notice.users)
+  if (!actor.run) wanted.delete(actor.user.id)
+  if (wanted.size === 0) return wanted
+  const seeing = new Set((await usersSeeingBoard(tx.q, notice.card.board_id)).map((u) => u.id))
+  const reached = new Set([...wanted].filter((u) => seeing.has(u)))
+  const at = isoAt(deps.clock.now())
+  const by = JSON.stringify(actorWithKind(actor))
+  await insertInboxItems(
+    tx.q,
+    [...reached].map((user_id) => ({
+      id: newId(),
+      user_id,
+      kind: notice.kind,
+      card_id: notice.card.id,
+      comment_id: notice.comment ?? null,
+      question_id: notice.question ?? null,
+      actor: by,
+      read_at: null,
+      created_at: at,
+    })),
+  )
+  return reached
+}
+
+export function listInbox(deps: Deps, actor: Actor, params: ListParams & { unread?: boolean }) {
+  const { q } = deps.db
+  const base = visibleInboxQuery(q, actor.user)
+  return listPage(deps.db, params.unread ? base.where('inbox_items.read_at', 'is', null) : base, INBOX_LIST, params, (rows: InboxItemsTable[]) =>
+    inboxItemViews(q, deps.config, rows),
+  )
+}
+
+export const countUnread = async (deps: Deps, actor: Actor): Promise<number> => unreadCount(deps.db.q, actor.user)
+
+async function ownItem(deps: Deps, actor: Actor, id: string, q = deps.db.q): Promise<InboxItemsTable> {
+  const row = await getVisibleInboxItem(q, actor.user, id)
+  if (!row) throw notFound('inbox item')
+  return row
+}
+
+export const getInboxItem = async (deps: Deps, actor: Actor, id: string): Promise<InboxItemView> =>
+  (await inboxItemViews(deps.db.q, deps.config, [await ownItem(deps, actor, id)]))[0]
+
+export const updateInboxItem = (deps: Deps, actor: Actor, id: string, input: { read: boolean }): Promise<InboxItemView> =>
+  deps.db.tx(async ({ q }) => {
+    const row = await ownItem(deps, actor, id, q)
+    const readAt = input.read ? (row.read_at ?? isoAt(deps.clock.now())) : null
+    if (readAt !== row.read_at) await setReadAt(q, id, readAt)
+    return (await inboxItemViews(q, deps.config, [{ ...row, read_at: readAt }]))[0]
+  })
+
+export const dismissInboxItem = (deps: Deps, actor: Actor, id: string): Promise<void> =>
+  deps.db.tx(async ({ q }) => {
+    await ownItem(deps, actor, id, q)
+    await deleteInboxItem(q, id)
+  })
+
+export const readAllInbox = (deps: Deps, actor: Actor): Promise<number> => deps.db.tx(({ q }) => markAllRead(q, actor.user, isoAt(deps.clock.now())))
