@@ -32,6 +32,8 @@ test('every supported change emits its event, with data matching the catalog fie
     const [todo, doing] = c.lists
     const card = (await ok(c, 'POST', '/v1/cards', { board, title: 'One', assignees: [c.member.id] })).card
     await ok(c, 'PATCH', `/v1/cards/${card.id}`, { title: 'One, renamed', assignees: [c.admin.id] })
+    const comment = (await ok(c, 'POST', '/v1/comments', { card: card.id, body: 'Looks good' })).comment
+    await ok(c, 'DELETE', `/v1/comments/${comment.id}`)
     await ok(c, 'POST', `/v1/cards/${card.id}/move`, { list: doing.id })
     await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: true })
     await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: false })
@@ -52,6 +54,8 @@ test('every supported change emits its event, with data matching the catalog fie
       'card.updated',
       'card.unassigned',
       'card.moved',
+      'comment.added',
+      'comment.deleted',
       'card.completed',
       'card.reopened',
       'card.deleted',
