@@ -414,7 +414,8 @@ CREATE TABLE automation_runs (
   lease_until BIGINT NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   started_at TEXT,
-  finished_at TEXT
+  finished_at TEXT,
+  claims INTEGER NOT NULL DEFAULT 0 -- times a runner claimed it; past MAX_CLAIMS it fails (src/resources/automations/runner.ts)
 );
 CREATE INDEX automation_runs_due ON automation_runs(due_at) WHERE status IN ('queued', 'running');
 CREATE INDEX automation_runs_automation ON automation_runs(automation_id, seq);

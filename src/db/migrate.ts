@@ -275,6 +275,8 @@ CREATE INDEX inbox_items_unread ON inbox_items(user_id) WHERE read_at IS NULL;
 CREATE INDEX inbox_items_card ON inbox_items(card_id);
 CREATE INDEX inbox_items_comment ON inbox_items(comment_id) WHERE comment_id IS NOT NULL;`
 
+const RUN_CLAIMS = `ALTER TABLE automation_runs ADD COLUMN claims INTEGER NOT NULL DEFAULT 0;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -328,6 +330,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 9: working together on a card: comments (with mentions), checklists, time entries, timesheet approvals, billing
   // rates, notes with folders and publications, and each user's inbox.
   { sqlite: collaboration('REAL', ' WITHOUT ROWID'), postgres: collaboration('DOUBLE PRECISION', '') },
+  // 10: how often a run was claimed, so a run that keeps failing unexpectedly (or crashing its process) ends.
+  { sqlite: RUN_CLAIMS, postgres: RUN_CLAIMS },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

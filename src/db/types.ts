@@ -293,6 +293,7 @@ export interface AutomationRunsTable {
   created_at: string
   started_at: string | null
   finished_at: string | null
+  claims: number
 }
 
 export interface AutomationRunStepsTable {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { AutomationRunner } from '../../src/resources/automations/runner.js'
 import { seededApp } from '../helpers/app.js'
-import { dbGet } from '../helpers/db.js'
+import { dbGet, dbRun } from '../helpers/db.js'
 
 async function upkeepApp() {
   const s = await seededApp()
@@ -93,6 +93,26 @@ test('a run whose board went to the trash stops without doing its steps', async 
     assert.equal(run.status, 'failed')
     assert.match(run.error, /trash/)
     assert.equal((await c.t.req('GET', `/v1/cards/${c.card.id}`, { token: c.tok })).body.card.title, 'Counter')
+  } finally {
+    await c.close()
+  }
+})
+
+test('a run that never finishes (claimed five times already: a crash or an unexpected error each time) fails instead of looping', async () => {
+  const c = await upkeepApp()
+  try {
+    await c.fire(1)
+    // As if five runners had claimed it and died before finishing.
+    await dbRun(c.t.deps.db, 'UPDATE automation_runs SET claims = 5')
+    assert.equal(await c.runner.runOnce(), 1)
+    const [run] = (await c.t.req('GET', `/v1/automations/${c.automation.id}/runs`, { token: c.tok })).body.items
+    assert.equal(run.status, 'failed')
+    assert.match(run.error, /did not finish in 5 attempts/)
+    assert.equal((await c.t.req('GET', `/v1/cards/${c.card.id}`, { token: c.tok })).body.card.title, 'Counter')
+    await c.fire(2)
+    await dbRun(c.t.deps.db, "UPDATE automation_runs SET claims = 4 WHERE status = 'queued'")
+    assert.equal(await c.runner.runOnce(), 1)
+    assert.equal((await c.t.req('GET', `/v1/cards/${c.card.id}`, { token: c.tok })).body.card.title, 'n=2', 'the fifth claim still runs')
   } finally {
     await c.close()
   }

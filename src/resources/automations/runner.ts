@@ -41,6 +41,8 @@ export interface RunnerOptions {
 /** Longest step (an http_request's 30 s timeout) plus a margin: a lease outlives any one step, and is renewed per step. */
 const DEFAULT_LEASE_MS = 50_000
 const PRUNE_EVERY = 20
+/** Claims after which a run that never finishes (an unexpected error, a crash) fails instead of being tried forever. */
+const MAX_CLAIMS = 5
 
 /** The identity a run acts as: changes land on its automation's board only, attributed to what started it. */
 function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor {
@@ -172,6 +174,8 @@ export class AutomationRunner {
     if (!automation) return // deleted, with its runs
     const refusal = await this.refusal(automation)
     if (refusal) return this.finish(run, 'failed', refusal)
+    if (run.claims > MAX_CLAIMS)
+      return this.finish(run, 'failed', `The run did not finish in ${MAX_CLAIMS} attempts (an unexpected error or a crash each time; see the server log).`)
     if (!run.started_at) await updateRunRow(q, run.id, { started_at: isoAt(deps.clock.now()) })
     const steps = JSON.parse(run.steps) as Step[]
     const done = await stepsOfRuns(q, [run.id])

@@ -171,14 +171,14 @@ export async function claimRuns(q: Q, now: number, leaseUntil: number, limit: nu
   if (due.length === 0) return []
   await q
     .updateTable('automation_runs')
-    .set({ lease_until: leaseUntil, status: 'running' })
+    .set((eb) => ({ lease_until: leaseUntil, status: 'running', claims: eb('claims', '+', 1) }))
     .where(
       'id',
       'in',
       due.map((r) => r.id),
     )
     .execute()
-  return due.map((r) => ({ ...r, status: 'running', lease_until: leaseUntil }))
+  return due.map((r) => ({ ...r, status: 'running', lease_until: leaseUntil, claims: r.claims + 1 }))
 }
 export const renewLease = (q: Q, id: string, leaseUntil: number) =>
   q.updateTable('automation_runs').set({ lease_until: leaseUntil }).where('id', '=', id).execute()

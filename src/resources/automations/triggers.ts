@@ -35,6 +35,7 @@ async function queueRun(
     created_at: isoAt(now),
     started_at: null,
     finished_at: null,
+    claims: 0,
   })
   tx.afterCommit(deps.onRunsQueued)
   return id
