@@ -1,17 +1,22 @@
-// Positions of ordered rows (cards in a list, lists on a board): finite, and distinct within their scope.
+// Positions of ordered rows (cards in a list, lists on a board, checklists on a card, items in a checklist): finite, and distinct within their scope.
 import { sql } from 'kysely'
 import type { Q } from './database.js'
 import { lockRows } from './dialect.js'
 
 /** Each ordered table, the column naming its scope, and the table of the scope's own row. */
-const SCOPE = { cards: { column: 'list_id', parent: 'lists' }, lists: { column: 'board_id', parent: 'boards' } } as const
+const SCOPE = {
+  cards: { column: 'list_id', parent: 'lists' },
+  lists: { column: 'board_id', parent: 'boards' },
+  checklists: { column: 'card_id', parent: 'cards' },
+  checklist_items: { column: 'checklist_id', parent: 'checklists' },
+} as const
 export type Ordered = keyof typeof SCOPE
 
 /** Two positions closer than this (relative to their size: 16 units in the last place) leave no room between them. */
 const gapAt = (p: number) => Math.max(Math.abs(p) * 2 ** -48, 1e-12)
 
 /**
- * The position a row takes in a scope (a list's cards, a board's lists): `wanted`, or after the last row when it is
+ * The position a row takes in a scope (a list's cards, a board's lists, ...): `wanted`, or after the last row when it is
  * undefined. The scope's own row is locked first (PostgreSQL; SQLite has one writer anyway), so rows placed at once in
  * one scope take turns and never get the same position. When `wanted` lands on another row's position or too near it,
  * the other rows are renumbered 2, 4, 6, ... in their order, in one statement (rows already there are not written),

@@ -1,4 +1,4 @@
-// Events of the catalog whose families are not built yet (comments, checklists, timers, questions, agents, audit).
+// Events of the catalog whose families are not built yet (timers, questions, agents, audit).
 // They are listed with `available: false`; each moves to its family's events.ts when that family lands.
 import { z } from 'zod'
 import type { EventDefs } from './fields.js'
@@ -29,14 +29,6 @@ const planned = (summary: string, fields: F[]) => ({
 })
 
 const catalog: Partial<Record<EventName, [summary: string, fields: F[]]>> = {
-  'checklist.item_completed': [
-    'A checklist item was ticked.',
-    [['id', 'string', 'Checklist item id'], ['text', 'string', 'Item text'], ref('checklist', 'checklist'), CARD_REF, BOARD, ACTOR],
-  ],
-  'checklist.item_uncompleted': [
-    'A ticked checklist item was unticked.',
-    [['id', 'string', 'Checklist item id'], ['text', 'string', 'Item text'], ref('checklist', 'checklist'), CARD_REF, BOARD, ACTOR],
-  ],
   'list.created': [
     'A list was added to a board.',
     [

@@ -6,6 +6,7 @@ import { actions } from './actions/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
+import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
@@ -18,7 +19,22 @@ import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}.
-export const MODULES: readonly ResourceModule[] = [users, tokens, boards, lists, cards, tags, actions, incoming, webhooks, signingSecrets, automations, comments, inbox]
+export const MODULES: readonly ResourceModule[] = [
+  users,
+  tokens,
+  boards,
+  lists,
+  cards,
+  tags,
+  actions,
+  incoming,
+  webhooks,
+  signingSecrets,
+  automations,
+  comments,
+  inbox,
+  checklists,
+]
 
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)

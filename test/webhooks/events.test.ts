@@ -34,6 +34,9 @@ test('every supported change emits its event, with data matching the catalog fie
     await ok(c, 'PATCH', `/v1/cards/${card.id}`, { title: 'One, renamed', assignees: [c.admin.id] })
     const comment = (await ok(c, 'POST', '/v1/comments', { card: card.id, body: 'Looks good' })).comment
     await ok(c, 'DELETE', `/v1/comments/${comment.id}`)
+    const checklist = (await ok(c, 'POST', '/v1/checklists', { card: card.id, title: 'Before sending', items: ['Figures'] })).checklist
+    await ok(c, 'PATCH', `/v1/checklists/${checklist.id}/items/${checklist.items[0].id}`, { completed: true })
+    await ok(c, 'PATCH', `/v1/checklists/${checklist.id}/items/${checklist.items[0].id}`, { completed: false })
     await ok(c, 'POST', `/v1/cards/${card.id}/move`, { list: doing.id })
     await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: true })
     await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: false })
@@ -56,6 +59,8 @@ test('every supported change emits its event, with data matching the catalog fie
       'card.moved',
       'comment.added',
       'comment.deleted',
+      'checklist.item_completed',
+      'checklist.item_uncompleted',
       'card.completed',
       'card.reopened',
       'card.deleted',

@@ -16,6 +16,8 @@ const EXPORTED = [
   'card_tags',
   'comments',
   'comment_mentions',
+  'checklists',
+  'checklist_items',
 ] as const
 
 /** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. Read off the event loop. */

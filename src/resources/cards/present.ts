@@ -2,9 +2,12 @@
 import { publicBaseUrl, type Config } from '../../config.js'
 import type { Q } from '../../db/database.js'
 import type { CardsTable, UsersTable } from '../../db/types.js'
+import { rowsByIds } from '../../db/sql.js'
 import type { UserRef } from '../../http/schemas.js'
 import { boardViews } from '../boards/present.js'
 import { getBoards } from '../boards/store.js'
+import { checklistsByCard } from '../checklists/present.js'
+import { progressOfCards } from '../checklists/store.js'
 import { listView } from '../lists/present.js'
 import { getLists } from '../lists/store.js'
 import { tagView } from '../tags/present.js'
@@ -22,8 +25,8 @@ export interface CardLinkIds {
   watchers: string[]
 }
 
-/** One card in API shape, from its row, its links, its list's category and its creator. */
-export function cardView(r: CardsTable, links: CardLinkIds, state: string, creator: UserRef | null): CardView {
+/** One card in API shape, from its row, its links, its list's category, its creator and its checklist items' count. */
+export function cardView(r: CardsTable, links: CardLinkIds, state: string, creator: UserRef | null, progress = { done: 0, total: 0 }): CardView {
   return {
     id: r.id,
     key: r.key,
@@ -46,6 +49,7 @@ export function cardView(r: CardsTable, links: CardLinkIds, state: string, creat
     created: r.created_at,
     updated: r.updated_at,
     created_by: creator,
+    checklist_progress: progress,
   }
 }
 
@@ -61,6 +65,10 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     q,
     rows.map((r) => r.list_id),
   )
+  const progress = await progressOfCards(
+    q,
+    rows.map((r) => r.id),
+  )
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
@@ -75,6 +83,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
       },
       states.get(r.list_id) ?? 'unstarted',
       r.created_by ? userRefOf(users, r.created_by) : null,
+      progress.get(r.id),
     ),
   )
   if (expand.size > 0) await addExpansions(q, views, expand, users)
@@ -115,6 +124,12 @@ async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string
         ).map((t) => [t.id, tagView(t)]),
       )
     : undefined
+  const checklists = expand.has('checklists')
+    ? await checklistsByCard(
+        q,
+        views.map((v) => v.id),
+      )
+    : undefined
   const users = new Map([...loaded].map(([id, u]) => [id, userView(u)]))
   for (const v of views) {
     const e: Record<string, unknown> = {}
@@ -126,8 +141,27 @@ async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string
     if (expand.has('watchers')) e.watchers = v.watchers.map((id) => users.get(id)).filter(Boolean)
     if (expand.has('created_by')) e.created_by = v.created_by ? (users.get(v.created_by.id) ?? null) : null
     if (expand.has('priority')) e.priority = { value: v.priority, name: PRIORITY_NAMES[v.priority] }
+    if (checklists) e.checklists = checklists.get(v.id) ?? []
     v.expand = e
   }
+}
+
+/** `expand=card` on a page of records on a task: their cards in one query (and the card's own batched loads). */
+export async function expandCard<T extends { card: string }>(q: Q, items: T[], expand: ReadonlySet<string>): Promise<(T & { expand?: { card: CardView } })[]> {
+  if (!expand.has('card')) return items
+  const cards = new Map(
+    (
+      await cardViews(
+        q,
+        await rowsByIds(
+          q,
+          'cards',
+          items.map((i) => i.card),
+        ),
+      )
+    ).map((c) => [c.id, c]),
+  )
+  return items.map((i) => ({ ...i, expand: { card: cards.get(i.card)! } }))
 }
 
 const excerpt = (text: string, max = 280): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)

@@ -26,6 +26,9 @@ export const CardSchema = z
     created: z.string(),
     updated: z.string(),
     created_by: UserRef.nullable(),
+    checklist_progress: z
+      .strictObject({ done: z.number().int(), total: z.number().int() })
+      .meta({ description: "Ticked and all items over all the card's checklists." }),
     existing: z.boolean().optional().meta({ description: 'true when an idempotent replay returned an existing card' }),
     expand: z.record(z.string(), z.unknown()).optional(),
   })

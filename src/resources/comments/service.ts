@@ -4,14 +4,13 @@ import { type Actor, actorWithKind, creatorId, isAdmin } from '../../access/role
 import { usersSeeingBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
-import { rowsByIds } from '../../db/sql.js'
 import type { CardsTable, CommentsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, notFound } from '../../errors.js'
 import { emitEvent } from '../../events/emit.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
-import { cardViews, taskEventRefs } from '../cards/present.js'
+import { expandCard, taskEventRefs } from '../cards/present.js'
 import { getCard, loadCardLinks } from '../cards/store.js'
 import { notify } from '../inbox/service.js'
 import { commentViews } from './present.js'
@@ -59,22 +58,15 @@ export function listComments(deps: Deps, actor: Actor, params: ListParams & { ca
     visibleCommentsQuery(q, actor.user, params.card),
     COMMENT_LIST,
     params,
-    async (rows: CommentsTable[], expand) => withCards(q, await commentViews(q, rows), expand),
+    async (rows: CommentsTable[], expand) => expandCard(q, await commentViews(q, rows), expand),
     { anchored: Boolean(params.card) },
   )
-}
-
-/** `expand=card`: the card record beside each comment. */
-async function withCards(q: Q, views: CommentView[], expand: ReadonlySet<string>) {
-  if (!expand.has('card')) return views
-  const cards = new Map((await cardViews(q, await rowsByIds(q, 'cards', [...new Set(views.map((v) => v.card))]))).map((c) => [c.id, c]))
-  return views.map((v) => ({ ...v, expand: { card: cards.get(v.card)! } }))
 }
 
 export async function getCommentFor(deps: Deps, actor: Actor, id: string, expand?: string) {
   const { q } = deps.db
   const { comment } = await visibleComment(q, actor, id)
-  return (await withCards(q, await commentViews(q, [comment]), parseExpand(expand, COMMENT_LIST.expand)))[0]
+  return (await expandCard(q, await commentViews(q, [comment]), parseExpand(expand, COMMENT_LIST.expand)))[0]
 }
 
 export const createComment = (deps: Deps, actor: Actor, input: CreateCommentInput): Promise<CommentView> =>
