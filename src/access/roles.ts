@@ -35,10 +35,13 @@ export interface Actor {
 
 /** The actor as events and records name it. */
 export const actorRef = (actor: Actor): ActorRef => actor.run?.as ?? { id: actor.user.id, name: actor.user.name }
-/** The actor with its kind, as records that show who wrote or caused them carry it (comment authors, inbox items). */
+/**
+ * The actor with its kind, as records that show who wrote or caused them carry it (comment authors, inbox items). A run
+ * a user started (the trigger route) acts for that user: a `run.as` without a kind is a user.
+ */
 export const actorWithKind = (actor: Actor): { id: string; name: string; kind: UserKind | NonNullable<ActorRef['kind']> } =>
   actor.run
-    ? { id: actor.run.as.id, name: actor.run.as.name, kind: actor.run.as.kind ?? 'automation' }
+    ? { id: actor.run.as.id, name: actor.run.as.name, kind: actor.run.as.kind ?? 'human' }
     : { id: actor.user.id, name: actor.user.name, kind: actor.user.kind }
 /** The user to record as a row's creator: none for a change an automation run made. */
 export const creatorId = (actor: Actor): string | null => (actor.run ? null : actor.user.id)

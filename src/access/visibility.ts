@@ -25,11 +25,12 @@ export const visibleBoardIds = (q: Q, viewer: Viewer) =>
         .where('board_members.user_id', '=', viewer.id)
         .where('boards.trashed_at', 'is', null)
 
-/** The users who see a board: its members, and the workspace's owners and admins. */
-export const usersSeeingBoard = (q: Q, boardId: string) =>
+/** The users who see a board: its members, and the workspace's owners and admins (`among`: only these users). */
+export const usersSeeingBoard = (q: Q, boardId: string, among?: readonly string[]) =>
   q
     .selectFrom('users')
     .select(['users.id', 'users.name', 'users.email'])
+    .$if(among !== undefined, (qb) => qb.where('users.id', 'in', [...among!]))
     .where((eb) =>
       eb.or([
         eb('users.role', 'in', ['owner', 'admin']),

@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import { publicBaseUrl } from '../../src/config.js'
 import { AutomationRunner } from '../../src/resources/automations/runner.js'
 import { seededApp } from '../helpers/app.js'
-import { dbGet } from '../helpers/db.js'
+import { dbAll, dbGet } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
 import { createSub, webhookApp } from '../webhooks/fixtures.js'
 
@@ -17,7 +17,8 @@ async function fixture() {
   const card = (await t.req('POST', '/v1/cards', { token: tokens.member.write, body: { board: s.board.id, title: 'Ship it' } })).body.card
   const mine = (await t.req('POST', '/v1/comments', { token: tokens.member.write, body: { card: card.id, body: 'First!' } })).body.comment
   const theirs = (await t.req('POST', '/v1/comments', { token: tokens.admin.write, body: { card: card.id, body: 'Second' } })).body.comment
-  return { ...s, other, card, mine, theirs }
+  const elsewhere = (await t.req('POST', '/v1/cards', { token: tokens.outsider.write, body: { board: other.id, title: 'Theirs' } })).body.card
+  return { ...s, other, card, mine, theirs, elsewhere }
 }
 type C = Awaited<ReturnType<typeof fixture>>
 
@@ -36,8 +37,8 @@ runScenarios<C>('comments', fixture, [
     name: 'an admin who is not on the board may comment (admins see every board)',
     method: 'POST',
     path: '/v1/comments',
-    token: (c) => c.tokens.owner.write,
-    body: (c: C) => ({ card: c.card.id, body: 'ok' }),
+    token: (c) => c.tokens.admin.write,
+    body: (c: C) => ({ card: c.elsewhere.id, body: 'ok' }),
     status: 201,
   },
   {
@@ -96,10 +97,19 @@ runScenarios<C>('comments', fixture, [
     expect: { comment: { body: 'First! (edited)' } },
   },
   {
-    name: 'an admin cannot edit what someone else wrote',
+    name: 'an admin may edit what someone else wrote (API-DECISIONS §10)',
     method: 'PATCH',
     path: (c) => `/v1/comments/${c.mine.id}`,
     token: (c) => c.tokens.admin.write,
+    body: { body: 'x' },
+    status: 200,
+    expect: (c: C) => ({ comment: { body: 'x', author: { id: c.member.id } } }),
+  },
+  {
+    name: 'a member cannot edit what someone else wrote',
+    method: 'PATCH',
+    path: (c) => `/v1/comments/${c.theirs.id}`,
+    token: (c) => c.tokens.member.write,
     body: { body: 'x' },
     status: 403,
   },
@@ -167,8 +177,14 @@ test('a card deleted for good takes its comments along, each with comment.delete
     assert.equal((await c.t.req('DELETE', `/v1/cards/${c.card.id}`, { token: c.tokens.member.write })).status, 204)
     assert.equal((await c.t.req('GET', `/v1/comments?card=${c.card.id}`, { token: c.tokens.member.read })).body.totalItems, 2)
     assert.equal((await c.t.req('DELETE', `/v1/cards/${c.card.id}?permanent=true`, { token: c.tokens.member.write })).status, 204)
-    const deleted = await dbGet<{ n: number }>(c.t.deps.db, "SELECT count(*) AS n FROM events WHERE name = 'comment.deleted'")
-    assert.equal(Number(deleted!.n), 2)
+    const deleted = await dbAll<{ data: string }>(c.t.deps.db, "SELECT data FROM events WHERE name = 'comment.deleted'")
+    assert.equal(deleted.length, 2)
+    for (const e of deleted.map((r) => JSON.parse(r.data))) {
+      assert.ok([c.mine.id, c.theirs.id].includes(e.id))
+      assert.deepEqual(e.card, { id: c.card.id, key: c.card.key, title: 'Ship it', url: e.card.url })
+      assert.deepEqual(e.board, { id: c.board.id, name: 'Launch' })
+      assert.equal(e.actor.id, c.member.id)
+    }
     assert.equal(Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM comments'))!.n), 0)
     assert.equal((await c.t.req('GET', `/v1/comments/${c.mine.id}`, { token: c.tokens.member.read })).status, 404)
   } finally {
@@ -232,6 +248,24 @@ test('@mentions name members of the board by name or email handle; others are no
     const r = await c.t.req('POST', '/v1/comments', { token: c.tokens.owner.write, body: { card: c.card.id, body } })
     assert.equal(r.status, 201, r.text)
     assert.deepEqual(r.body.comment.mentions.map((m: { id: string }) => m.id).sort(), [c.admin.id, c.member.id].sort())
+    // Two people with one name: both are named. An edit that adds a mention tells the newly mentioned only.
+    await c.t.req('PATCH', `/v1/users/${c.member.id}`, { token: c.tokens.owner.full, body: { name: 'Bo' } })
+    await c.t.req('PATCH', `/v1/users/${c.admin.id}`, { token: c.tokens.owner.full, body: { name: 'Bo' } })
+    const both = await c.t.req('POST', '/v1/comments', { token: c.tokens.owner.write, body: { card: c.card.id, body: 'thanks @bo!' } })
+    assert.equal(both.body.comment.mentions.length, 2)
+    const plain = (await c.t.req('POST', '/v1/comments', { token: c.tokens.owner.write, body: { card: c.card.id, body: 'no one' } })).body.comment
+    const inboxOf = async (token: string) =>
+      (await c.t.req('GET', '/v1/inbox?filter=kind="mentioned"', { token })).body.items.map((i: { comment: string }) => i.comment)
+    const before = await inboxOf(c.tokens.member.read)
+    const edited = await c.t.req('PATCH', `/v1/comments/${plain.id}`, { token: c.tokens.owner.write, body: { body: `now @${handle}` } })
+    assert.equal(edited.status, 200, edited.text)
+    assert.deepEqual(
+      edited.body.comment.mentions.map((m: { id: string }) => m.id),
+      [c.member.id],
+    )
+    assert.deepEqual((await inboxOf(c.tokens.member.read)).sort(), [plain.id, ...before].sort())
+    await c.t.req('PATCH', `/v1/comments/${plain.id}`, { token: c.tokens.owner.write, body: { body: `still @${handle}, edited` } })
+    assert.equal((await inboxOf(c.tokens.member.read)).length, before.length + 1, 'an edit keeping a mention tells nobody again')
   } finally {
     await c.t.close()
   }

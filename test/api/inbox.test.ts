@@ -85,6 +85,9 @@ test('read one, unread again, read all, dismiss; the count follows; nobody reach
     assert.equal((await t.req('GET', `/v1/inbox?filter=kind="${second.kind}"`, { token: tokens.member.read })).body.totalItems, 1)
     assert.equal((await t.req('GET', `/v1/inbox?filter=kind="${first.kind}"`, { token: tokens.member.read })).body.totalItems, 0)
     assert.equal((await t.req('GET', '/v1/inbox?filter=kind="nope"', { token: tokens.member.read })).status, 400)
+    const expanded = (await t.req('GET', '/v1/inbox?expand=card&sort=kind', { token: tokens.member.read })).body.items[0]
+    assert.equal(expanded.expand.card.id, c.card.id)
+    assert.equal(expanded.expand.card.title, 'Ship it')
   } finally {
     await c.t.close()
   }
@@ -124,6 +127,20 @@ test('watchers must be members of the board; a user who cannot see the board is 
     // Assigning someone who is not on the board is allowed (as before), but their inbox shows nothing they cannot open.
     await t.req('PATCH', `/v1/cards/${c.card.id}`, { token: tokens.admin.write, body: { assignees: [c.outsider.id] } })
     assert.equal((await c.inbox(tokens.outsider.read)).totalItems, 0)
+    // Not hidden but never written: once on the board, they still have nothing from before.
+    await t.req('POST', `/v1/boards/${c.board.id}/members`, { token: tokens.owner.write, body: { user: c.outsider.id } })
+    assert.equal((await c.inbox(tokens.outsider.read)).totalItems, 0)
+    // A watcher who left the board does not block later edits of the card, and one who is still there can be kept.
+    await t.req('PATCH', `/v1/cards/${c.card.id}`, { token: tokens.admin.write, body: { watchers: [c.member.id, c.outsider.id] } })
+    await t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.outsider.id}`, { token: tokens.owner.write })
+    const card = (await t.req('GET', `/v1/cards/${c.card.id}`, { token: tokens.admin.read })).body.card
+    const again = await t.req('PATCH', `/v1/cards/${c.card.id}`, { token: tokens.admin.write, body: { watchers: [...card.watchers, c.admin.id] } })
+    assert.equal(again.status, 200, again.text)
+    // Moved to a board they are not on, a card's watchers who are not members there stop watching.
+    const other = (await t.req('POST', '/v1/boards', { token: tokens.admin.write, body: { name: 'Elsewhere', key_prefix: 'ELS' } })).body
+    const moved = await t.req('POST', `/v1/cards/${c.card.id}/move`, { token: tokens.admin.write, body: { board: other.board.id, list: other.lists[0].id } })
+    assert.equal(moved.status, 200, moved.text)
+    assert.deepEqual(moved.body.card.watchers, [c.admin.id])
   } finally {
     await c.t.close()
   }

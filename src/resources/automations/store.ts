@@ -186,7 +186,7 @@ export const releaseRuns = async (q: Q, ids: readonly string[]) => {
   if (ids.length)
     await q
       .updateTable('automation_runs')
-      .set({ lease_until: 0 })
+      .set((eb) => ({ lease_until: 0, claims: eb('claims', '-', 1) })) // handed back, not failed: the claim does not count
       .where('id', 'in', [...ids])
       .execute()
 }

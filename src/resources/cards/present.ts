@@ -147,21 +147,15 @@ async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string
 }
 
 /** `expand=card` on a page of records on a task: their cards in one query (and the card's own batched loads). */
-export async function expandCard<T extends { card: string }>(q: Q, items: T[], expand: ReadonlySet<string>): Promise<(T & { expand?: { card: CardView } })[]> {
+export async function expandCard<T extends object>(
+  q: Q,
+  items: T[],
+  expand: ReadonlySet<string>,
+  cardOf: (item: T) => string = (item) => (item as { card: string }).card,
+): Promise<(T & { expand?: { card: CardView } })[]> {
   if (!expand.has('card')) return items
-  const cards = new Map(
-    (
-      await cardViews(
-        q,
-        await rowsByIds(
-          q,
-          'cards',
-          items.map((i) => i.card),
-        ),
-      )
-    ).map((c) => [c.id, c]),
-  )
-  return items.map((i) => ({ ...i, expand: { card: cards.get(i.card)! } }))
+  const cards = new Map((await cardViews(q, await rowsByIds(q, 'cards', [...new Set(items.map(cardOf))]))).map((c) => [c.id, c]))
+  return items.map((i) => ({ ...i, expand: { card: cards.get(cardOf(i))! } }))
 }
 
 const excerpt = (text: string, max = 280): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)

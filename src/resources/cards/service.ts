@@ -65,14 +65,18 @@ export async function getCardFor(deps: Deps, actor: Actor, id: string, expand?: 
 
 const viewOf = async (q: Q, id: string): Promise<CardView> => (await cardViews(q, [(await getCard(q, id))!]))[0]
 
-/** Checks every id the input names; returns the list it names, if any. */
-async function checkRefs(q: Q, boardId: string, input: CardFields): Promise<ListsTable | undefined> {
+/**
+ * Checks every id the input names; returns the list it names, if any. Watchers must be members of the board; `watching`
+ * (the card's watchers now) are not checked again, so a watcher who left the board does not block an edit.
+ */
+async function checkRefs(q: Q, boardId: string, input: CardFields, watching: readonly string[] = []): Promise<ListsTable | undefined> {
   const details: ErrorDetail[] = []
   const list = input.list === undefined ? undefined : await getList(q, input.list)
   if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
   if (input.assignees && (await getUsers(q, input.assignees)).length !== new Set(input.assignees).size)
     details.push({ path: 'assignees', message: 'Every entry must be an existing user id.' })
-  if (input.watchers && (await memberRoles(q, boardId, [...new Set(input.watchers)])).size !== new Set(input.watchers).size)
+  const newWatchers = [...new Set(input.watchers ?? [])].filter((u) => !watching.includes(u))
+  if ((await memberRoles(q, boardId, newWatchers)).size !== newWatchers.length)
     details.push({ path: 'watchers', message: 'Every entry must be the id of a member of the board.' })
   if (input.tags) {
     const tags = await getTags(q, input.tags)
@@ -177,7 +181,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  await checkRefs(q, boardId, input)
+  await checkRefs(q, boardId, input, target ? [] : old.watchers)
   const at = isoAt(deps.clock.now())
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
   const set: Partial<CardsTable> = {}
@@ -204,7 +208,8 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   if (set.trashed === 1) set.idempotency_key = null // trashing frees the key
   const links = {
     assignees: input.assignees ? [...new Set(input.assignees)] : old.assignees,
-    watchers: input.watchers ? [...new Set(input.watchers)] : old.watchers,
+    // Watchers must be members of the board: on a move to another board, those who are not stop watching.
+    watchers: input.watchers ? [...new Set(input.watchers)] : target ? [...(await memberRoles(q, target.id, old.watchers)).keys()] : old.watchers,
     tags: input.tags ? [...new Set(input.tags)] : target ? [] : old.tags, // tags belong to a board: they stay behind
   }
   const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))

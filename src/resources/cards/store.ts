@@ -107,6 +107,9 @@ export async function setTagLinks(q: Q, cardId: string, tagIds: readonly string[
   await addTagLinks(q, cardId, tagIds)
 }
 
+/** The watchers of one card. */
+export const watchersOf = async (q: Q, cardId: string): Promise<string[]> =>
+  (await q.selectFrom('card_watchers').select('user_id').where('card_id', '=', cardId).execute()).map((r) => r.user_id)
 export interface CardLinks {
   assignees: Map<string, string[]>
   watchers: Map<string, string[]>

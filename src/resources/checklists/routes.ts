@@ -61,7 +61,7 @@ export const checklistRoutes = [
     access: 'read',
     summary: 'Get a checklist with its items',
     params: idParam,
-    query: z.object({ expand: z.string().max(500).optional().meta({ description: 'card' }) }),
+    query: listQuery(CHECKLIST_LIST).pick({ expand: true }),
     responses: { 200: { description: 'The checklist', schema: envelope('checklist', Expanded) } },
     handler: async ({ deps, actor, params, query }) => ({ status: 200, body: { checklist: await getChecklistFor(deps, actor, params.id, query.expand) } }),
   }),

@@ -41,7 +41,7 @@ import {
   visibleChecklistsQuery,
 } from './store.js'
 
-/** A checklist and its card, if the caller sees the card's board; 404 otherwise. `lock`: for a change of its items. */
+/** A checklist and its card, if the caller sees the card's board; 404 otherwise. `lock`: for a change of it or its items. */
 async function visibleChecklist(q: Q, actor: Actor, id: string, lock = false): Promise<{ checklist: ChecklistsTable; card: CardsTable }> {
   const checklist = await (lock ? lockChecklist : getChecklist)(q, id)
   if (!checklist) throw notFound('checklist')
@@ -109,7 +109,7 @@ export const createChecklist = (deps: Deps, actor: Actor, input: CreateChecklist
 /** Renames a checklist or moves it among its card's checklists; a change that changes nothing writes nothing. */
 export const updateChecklist = (deps: Deps, actor: Actor, id: string, input: UpdateChecklistInput): Promise<ChecklistView> =>
   deps.db.tx(async ({ q }) => {
-    const { checklist } = await visibleChecklist(q, actor, id)
+    const { checklist } = await visibleChecklist(q, actor, id, true)
     const set: Partial<ChecklistsTable> = {}
     if (input.title !== undefined && input.title !== checklist.title) set.title = input.title
     if (input.position !== undefined && input.position !== checklist.position)
@@ -121,7 +121,7 @@ export const updateChecklist = (deps: Deps, actor: Actor, id: string, input: Upd
 /** Deletes a checklist with its items. */
 export const deleteChecklist = (deps: Deps, actor: Actor, id: string): Promise<void> =>
   deps.db.tx(async ({ q }) => {
-    await visibleChecklist(q, actor, id)
+    await visibleChecklist(q, actor, id, true)
     await deleteChecklistRow(q, id)
   })
 

@@ -43,7 +43,7 @@ export const commentRoutes = [
     access: 'read',
     summary: 'Get a comment',
     params: idParam,
-    query: z.object({ expand: z.string().max(500).optional().meta({ description: 'card' }) }),
+    query: listQuery(COMMENT_LIST).pick({ expand: true }),
     responses: { 200: { description: 'The comment', schema: envelope('comment', Expanded) } },
     handler: async ({ deps, actor, params, query }) => ({ status: 200, body: { comment: await getCommentFor(deps, actor, params.id, query.expand) } }),
   }),

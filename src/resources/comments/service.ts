@@ -11,18 +11,31 @@ import { emitEvent } from '../../events/emit.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { expandCard, taskEventRefs } from '../cards/present.js'
-import { getCard, loadCardLinks } from '../cards/store.js'
+import { getCard, watchersOf } from '../cards/store.js'
 import { notify } from '../inbox/service.js'
 import { commentViews } from './present.js'
 import { COMMENT_LIST } from './query.js'
 import type { CommentView, CreateCommentInput } from './schema.js'
-import { commentsOfCard, deleteCommentRow, getComment, insertComment, mentionsOf, setMentions, updateCommentRow, visibleCommentsQuery } from './store.js'
+import {
+  commentsOfCard,
+  deleteCommentRow,
+  getComment,
+  insertComment,
+  lockComment,
+  mentionsOf,
+  setMentions,
+  updateCommentRow,
+  visibleCommentsQuery,
+} from './store.js'
 
 const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
 
-/** A comment with its card, if the caller sees the card's board; 404 otherwise. */
-async function visibleComment(q: Q, actor: Actor, id: string): Promise<{ comment: CommentsTable; card: CardsTable }> {
-  const comment = await getComment(q, id)
+/**
+ * A comment with its card, if the caller sees the card's board; 404 otherwise. `lock`: for a change, so that an edit
+ * and a delete (or two deletes) take turns on PostgreSQL.
+ */
+async function visibleComment(q: Q, actor: Actor, id: string, lock = false): Promise<{ comment: CommentsTable; card: CardsTable }> {
+  const comment = await (lock ? lockComment : getComment)(q, id)
   if (!comment) throw notFound('comment')
   return { comment, card: await visibleOnBoard(q, actor, await getCard(q, comment.card_id), 'comment') }
 }
@@ -33,7 +46,7 @@ const WORD = /[\p{L}\p{N}_]/u
 /**
  * The users an `@name` in the body names, among those who see the card's board: `@` then a user's name or the part of
  * their email before the @, in any case, not followed by a letter or digit (`@Ana Lima,` names Ana Lima; the longest
- * name wins). An `@` inside a word (an email address) names nobody.
+ * name wins, and names everyone who has it). An `@` inside a word (an email address) names nobody.
  */
 export function mentionedIn(body: string, people: readonly { id: string; name: string; email: string }[]): string[] {
   const handles = people.flatMap((p) => [p.name, p.email.split('@')[0]].filter((h) => h.length > 0).map((h) => ({ id: p.id, h: h.toLowerCase() })))
@@ -42,12 +55,17 @@ export function mentionedIn(body: string, people: readonly { id: string; name: s
   const found = new Set<string>()
   let signs = 0
   for (let i = lower.indexOf('@'); i !== -1 && signs < MAX_MENTION_SIGNS; i = lower.indexOf('@', i + 1), signs++) {
-    if (i > 0 && WORD.test(lower[i - 1])) continue
-    const hit = handles.find(({ h }) => lower.startsWith(h, i + 1) && !WORD.test(lower[i + 1 + h.length] ?? ''))
-    if (hit) found.add(hit.id)
+    const before = lower.slice(0, i).match(/.$/u)?.[0] // the whole character before, also outside the BMP
+    if (before && WORD.test(before)) continue
+    const hits = handles.filter(({ h }) => lower.startsWith(h, i + 1) && !WORD.test(lower.slice(i + 1 + h.length).match(/^./u)?.[0] ?? ''))
+    for (const hit of hits.filter((x) => x.h.length === hits[0].h.length)) found.add(hit.id)
   }
   return [...found]
 }
+
+/** The users a body mentions, among those who see the card's board (no query when it has no `@`). */
+const mentionsIn = async (q: Q, body: string, card: CardsTable): Promise<string[]> =>
+  body.includes('@') ? mentionedIn(body, await usersSeeingBoard(q, card.board_id)) : []
 
 const authorOf = (comment: CommentsTable) => JSON.parse(comment.author) as CommentView['author']
 
@@ -87,8 +105,7 @@ export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, input: C
     updated_at: at,
   }
   await insertComment(q, row)
-  const people = await usersSeeingBoard(q, card.board_id)
-  const mentioned = mentionedIn(input.body, people)
+  const mentioned = await mentionsIn(q, input.body, card)
   await setMentions(q, row.id, mentioned)
   const view = (await commentViews(q, [row]))[0]
   await emitEvent(deps, tx, {
@@ -98,44 +115,47 @@ export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, input: C
     actor,
   })
   const told = await notify(deps, tx, actor, { kind: 'mentioned', users: mentioned, card, comment: row.id })
-  const { watchers } = await loadCardLinks(q, [card.id])
-  await notify(deps, tx, actor, { kind: 'commented', users: (watchers.get(card.id) ?? []).filter((u) => !told.has(u)), card, comment: row.id })
+  const watchers = await watchersOf(q, card.id)
+  await notify(deps, tx, actor, { kind: 'commented', users: watchers.filter((u) => !told.has(u)), card, comment: row.id })
   return view
 }
 
-/** Only the author edits a comment (also not owners and admins: the words are the author's). */
+/** Whether the actor may edit or delete the comment: its author, owners and admins (API-DECISIONS §10). */
+const mayChange = (actor: Actor, comment: CommentsTable) => isAdmin(actor) || (!actor.run && comment.author_id === actor.user.id)
+
+/** The author edits a comment; owners and admins any. Members it newly mentions are told. */
 export const updateComment = (deps: Deps, actor: Actor, id: string, input: { body: string }): Promise<CommentView> =>
   deps.db.tx(async (tx) => {
     const { q } = tx
-    const { comment, card } = await visibleComment(q, actor, id)
-    if (actor.run || comment.author_id !== actor.user.id) throw forbidden('Only the author may edit a comment.')
+    const { comment, card } = await visibleComment(q, actor, id, true)
+    if (!mayChange(actor, comment)) throw forbidden('Only the author, owners and admins may edit a comment.')
     const before = new Set((await mentionsOf(q, [id])).map((m) => m.id))
-    const mentioned = mentionedIn(input.body, await usersSeeingBoard(q, card.board_id))
-    await updateCommentRow(q, id, { body: input.body, updated_at: isoAt(deps.clock.now()) })
+    const mentioned = await mentionsIn(q, input.body, card)
+    const at = isoAt(deps.clock.now())
+    await updateCommentRow(q, id, { body: input.body, updated_at: at })
     await setMentions(q, id, mentioned)
     await notify(deps, tx, actor, { kind: 'mentioned', users: mentioned.filter((u) => !before.has(u)), card, comment: id })
-    return (await commentViews(q, [(await getComment(q, id))!]))[0]
+    return (await commentViews(q, [{ ...comment, body: input.body, updated_at: at }]))[0]
   })
 
-async function emitDeleted(deps: Deps, tx: Tx, actor: Actor, comment: CommentsTable, card: CardsTable): Promise<void> {
-  await emitEvent(deps, tx, {
-    name: 'comment.deleted',
-    boardId: card.board_id,
-    data: { id: comment.id, author: authorOf(comment), ...(await taskEventRefs(tx.q, deps.config, card)) },
-    actor,
-  })
+type TaskRefs = Awaited<ReturnType<typeof taskEventRefs>>
+
+async function emitDeleted(deps: Deps, tx: Tx, actor: Actor, comment: CommentsTable, card: CardsTable, refs: TaskRefs): Promise<void> {
+  await emitEvent(deps, tx, { name: 'comment.deleted', boardId: card.board_id, data: { id: comment.id, author: authorOf(comment), ...refs }, actor })
 }
 
 /** The author deletes their comment; owners and admins any. */
 export const deleteComment = (deps: Deps, actor: Actor, id: string): Promise<void> =>
   deps.db.tx(async (tx) => {
-    const { comment, card } = await visibleComment(tx.q, actor, id)
-    if (!isAdmin(actor) && (actor.run || comment.author_id !== actor.user.id)) throw forbidden('Only the author, owners and admins may delete a comment.')
+    const { comment, card } = await visibleComment(tx.q, actor, id, true)
+    if (!mayChange(actor, comment)) throw forbidden('Only the author, owners and admins may delete a comment.')
     await deleteCommentRow(tx.q, id)
-    await emitDeleted(deps, tx, actor, comment, card)
+    await emitDeleted(deps, tx, actor, comment, card, await taskEventRefs(tx.q, deps.config, card))
   })
 
 /** Before a card is deleted for good: its comments go, each with its comment.deleted event (the rows go with the card). */
 export async function announceCommentsOfCardGone(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
-  for (const comment of await commentsOfCard(tx.q, card.id)) await emitDeleted(deps, tx, actor, comment, card)
+  const comments = await commentsOfCard(tx.q, card.id)
+  const refs = comments.length ? await taskEventRefs(tx.q, deps.config, card) : undefined
+  for (const comment of comments) await emitDeleted(deps, tx, actor, comment, card, refs!)
 }

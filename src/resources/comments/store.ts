@@ -1,9 +1,12 @@
 // Comment queries.
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
+import { forUpdate } from '../../db/dialect.js'
 import type { CommentsTable } from '../../db/types.js'
 
 export const getComment = (q: Q, id: string) => q.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst()
+/** The comment, its row locked until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
+export const lockComment = (q: Q, id: string) => forUpdate(q, q.selectFrom('comments').selectAll().where('id', '=', id)).executeTakeFirst()
 export const insertComment = (q: Q, row: CommentsTable) => q.insertInto('comments').values(row).execute()
 export const updateCommentRow = (q: Q, id: string, set: Partial<CommentsTable>) => q.updateTable('comments').set(set).where('id', '=', id).execute()
 export const deleteCommentRow = (q: Q, id: string) => q.deleteFrom('comments').where('id', '=', id).execute()

@@ -19,6 +19,6 @@ export const INBOX_LIST: ListSpec = {
   resource: 'inbox',
   table: 'inbox_items',
   defaultSort: '-created',
-  expand: [],
-  sort: { created: 'inbox_items.created_at' },
+  expand: ['card'],
+  sort: { created: 'inbox_items.created_at', read_at: 'inbox_items.read_at', kind: 'inbox_items.kind' },
 }

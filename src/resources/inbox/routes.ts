@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { defineRoute } from '../../http/route.js'
 import { envelope, idParam, queryBool } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
+import { CardSchema } from '../cards/schema.js'
 import { INBOX_LIST } from './query.js'
 import { InboxItemSchema, UpdateInboxItemBody } from './schema.js'
 import { countUnread, dismissInboxItem, getInboxItem, listInbox, readAllInbox, updateInboxItem } from './service.js'
@@ -18,7 +19,12 @@ export const inboxRoutes = [
     access: 'read',
     summary: "The caller's inbox, newest first; only items on boards the caller still sees",
     query: listQuery(INBOX_LIST).extend({ unread: queryBool.optional().meta({ description: 'true: only unread items.' }) }),
-    responses: { 200: { description: 'A page of inbox items', schema: pageSchema(InboxItemSchema, 'InboxItemPage') } },
+    responses: {
+      200: {
+        description: 'A page of inbox items',
+        schema: pageSchema(InboxItemSchema.extend({ expand: z.strictObject({ card: CardSchema }).optional() }), 'InboxItemPage'),
+      },
+    },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listInbox(deps, actor, query) }),
   }),
   defineRoute({

@@ -9,6 +9,7 @@ import type { Deps } from '../../deps.js'
 import { notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { expandCard } from '../cards/present.js'
 import { inboxItemViews } from './present.js'
 import { INBOX_LIST } from './query.js'
 import type { InboxItemView } from './schema.js'
@@ -28,10 +29,9 @@ export interface Notice {
  */
 export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): Promise<Set<string>> {
   const wanted = new Set(notice.users)
-  if (!actor.run) wanted.delete(actor.user.id)
+  wanted.delete(actorWithKind(actor).id)
   if (wanted.size === 0) return wanted
-  const seeing = new Set((await usersSeeingBoard(tx.q, notice.card.board_id)).map((u) => u.id))
-  const reached = new Set([...wanted].filter((u) => seeing.has(u)))
+  const reached = new Set((await usersSeeingBoard(tx.q, notice.card.board_id, [...wanted])).map((u) => u.id))
   const at = isoAt(deps.clock.now())
   const by = JSON.stringify(actorWithKind(actor))
   await insertInboxItems(
@@ -54,8 +54,8 @@ export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): 
 export function listInbox(deps: Deps, actor: Actor, params: ListParams & { unread?: boolean }) {
   const { q } = deps.db
   const base = visibleInboxQuery(q, actor.user)
-  return listPage(deps.db, params.unread ? base.where('inbox_items.read_at', 'is', null) : base, INBOX_LIST, params, (rows: InboxItemsTable[]) =>
-    inboxItemViews(q, deps.config, rows),
+  return listPage(deps.db, params.unread ? base.where('inbox_items.read_at', 'is', null) : base, INBOX_LIST, params, async (rows: InboxItemsTable[], expand) =>
+    expandCard(q, await inboxItemViews(q, deps.config, rows), expand, (item) => item.card.id),
   )
 }
 
