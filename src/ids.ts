@@ -25,5 +25,5 @@ export const newTokenValue = (): string => `tt_${randomString(BASE62, 43)}`
 
 export const sha256Hex = (value: string): string => crypto.createHash('sha256').update(value).digest('hex')
 
-/** The random part of an incoming endpoint's URL: 32 base62 characters (about 190 bits). */
+/** The random part of a public URL (an incoming endpoint's, a note publication's): 32 base62 characters (about 190 bits). */
 export const newHookPath = (): string => randomString(BASE62, 32)

@@ -1,4 +1,4 @@
-// Events of the catalog whose families are not built yet (timers, questions, agents, audit).
+// Events of the catalog whose families are not built yet (questions, agents, audit).
 // They are listed with `available: false`; each moves to its family's events.ts when that family lands.
 import { z } from 'zod'
 import type { EventDefs } from './fields.js'
@@ -58,22 +58,6 @@ const catalog: Partial<Record<EventName, [summary: string, fields: F[]]>> = {
     [['id', 'string', 'Tag id'], ['name', 'string', 'Tag name'], ['color', 'string|null', 'Tag colour'], BOARD, ACTOR],
   ],
   'tag.deleted': ['A tag was deleted.', [['id', 'string', 'Tag id'], ['name', 'string', 'Tag name'], ['color', 'string|null', 'Tag colour'], BOARD, ACTOR]],
-  'timer.started': [
-    'A time-tracking timer started on a task.',
-    [['id', 'string', 'Time entry id'], ref('user', 'user tracking time'), ['started_at', 'string', 'Start, ISO 8601'], CARD_REF, BOARD],
-  ],
-  'timer.stopped': [
-    'A running timer stopped.',
-    [
-      ['id', 'string', 'Time entry id'],
-      ref('user', 'user tracking time'),
-      ['started_at', 'string', 'Start, ISO 8601'],
-      ['stopped_at', 'string', 'Stop, ISO 8601'],
-      ['duration_seconds', 'number', 'Tracked time in seconds'],
-      CARD_REF,
-      BOARD,
-    ],
-  ],
   'question.asked': [
     'A question was asked on a task and awaits an answer.',
     [['id', 'string', 'Question id'], ['question', 'string', 'Question text'], ref('asked_by', 'user or agent who asked'), CARD_REF, BOARD],

@@ -3,6 +3,7 @@
 import { registerEvents } from '../events/catalog.js'
 import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
+import { billingRates } from './billing-rates/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
@@ -12,8 +13,13 @@ import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
 import type { ResourceModule } from './module.js'
+import { noteFolders } from './note-folders/index.js'
+import { notePublications } from './note-publications/index.js'
+import { notes } from './notes/index.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
+import { timeEntries } from './time-entries/index.js'
+import { timesheetApprovals } from './timesheet-approvals/index.js'
 import { tokens } from './tokens/index.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
@@ -34,6 +40,12 @@ export const MODULES: readonly ResourceModule[] = [
   comments,
   inbox,
   checklists,
+  timeEntries,
+  timesheetApprovals,
+  billingRates,
+  noteFolders,
+  notes,
+  notePublications,
 ]
 
 for (const m of MODULES) {

@@ -28,6 +28,10 @@ test('the document covers every route with parameters, bodies, responses, the er
     const doc = (await t.req('GET', '/v1/openapi.json')).body
     assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer')
     assert.ok(doc.components.schemas.Error)
+    // A nullable reference to a named schema must say so (a bare $ref would tell clients it is never null).
+    assert.deepEqual(doc.components.schemas.Card.properties.created_by, { anyOf: [{ $ref: '#/components/schemas/UserRef' }, { type: 'null' }] })
+    const bareRefs = JSON.stringify(doc).match(/"nullable":true/g)
+    assert.equal(bareRefs, null, 'OpenAPI 3.1 spells nullable as a null type')
     const expected = [
       'get /v1/users/me',
       'get /v1/users',
@@ -65,6 +69,41 @@ test('the document covers every route with parameters, bodies, responses, the er
       'get /v1/tags/{id}',
       'patch /v1/tags/{id}',
       'delete /v1/tags/{id}',
+      'get /v1/time-entries/timer',
+      'post /v1/time-entries/timer/start',
+      'post /v1/time-entries/timer/stop',
+      'get /v1/time-entries',
+      'post /v1/time-entries',
+      'get /v1/time-entries/{id}',
+      'patch /v1/time-entries/{id}',
+      'delete /v1/time-entries/{id}',
+      'get /v1/timesheet-approvals',
+      'post /v1/timesheet-approvals',
+      'get /v1/timesheet-approvals/{id}',
+      'post /v1/timesheet-approvals/{id}/approve',
+      'post /v1/timesheet-approvals/{id}/reject',
+      'delete /v1/timesheet-approvals/{id}',
+      'get /v1/user-billing-rates',
+      'post /v1/user-billing-rates',
+      'get /v1/user-billing-rates/{id}',
+      'patch /v1/user-billing-rates/{id}',
+      'delete /v1/user-billing-rates/{id}',
+      'get /v1/note-folders',
+      'post /v1/note-folders',
+      'get /v1/note-folders/{id}',
+      'patch /v1/note-folders/{id}',
+      'delete /v1/note-folders/{id}',
+      'get /v1/notes',
+      'post /v1/notes',
+      'post /v1/notes/bulk-update',
+      'get /v1/notes/{id}',
+      'patch /v1/notes/{id}',
+      'delete /v1/notes/{id}',
+      'get /v1/note-publications',
+      'post /v1/note-publications',
+      'get /v1/note-publications/{id}',
+      'delete /v1/note-publications/{id}',
+      'get /v1/note-publications/public/{slug}',
       'get /v1/checklists',
       'post /v1/checklists',
       'get /v1/checklists/{id}',
@@ -128,10 +167,11 @@ test('the document covers every route with parameters, bodies, responses, the er
     assert.deepEqual([...documented].sort(), [...expected].sort(), 'every mounted route is documented, and nothing else')
     for (const [p, ops] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       for (const [m, op] of Object.entries(ops)) {
-        assert.ok(op.responses['401'] && op.responses['500'], `${m} ${p} documents its errors`)
-        assert.equal(op.responses['401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
-        // The one public operation: an incoming endpoint's URL, whose key is its random path.
-        assert.deepEqual(op.security, p === '/v1/hooks/{path}' ? [] : [{ bearerAuth: [] }], `${m} ${p} security`)
+        // The public operations: an incoming endpoint's URL and a published note's, whose keys are their random paths.
+        const open = p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}'
+        assert.ok((open || op.responses['401']) && op.responses['500'], `${m} ${p} documents its errors`)
+        assert.equal(op.responses[open ? '500' : '401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
+        assert.deepEqual(op.security, open ? [] : [{ bearerAuth: [] }], `${m} ${p} security`)
         if (['post', 'patch'].includes(m) && !/\/(complete|test|sample|restore|regenerate|export-workspace|read-all|timer\/stop|\{path\})$/.test(p))
           assert.ok(op.requestBody, `${m} ${p} has a request body`)
         if (op.requestBody)

@@ -37,6 +37,8 @@ test('every supported change emits its event, with data matching the catalog fie
     const checklist = (await ok(c, 'POST', '/v1/checklists', { card: card.id, title: 'Before sending', items: ['Figures'] })).checklist
     await ok(c, 'PATCH', `/v1/checklists/${checklist.id}/items/${checklist.items[0].id}`, { completed: true })
     await ok(c, 'PATCH', `/v1/checklists/${checklist.id}/items/${checklist.items[0].id}`, { completed: false })
+    await ok(c, 'POST', '/v1/time-entries/timer/start', { card: card.id, note: 'drafting' })
+    await ok(c, 'POST', '/v1/time-entries/timer/stop')
     await ok(c, 'POST', `/v1/cards/${card.id}/move`, { list: doing.id })
     await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: true })
     await ok(c, 'POST', `/v1/cards/${card.id}/complete`, { completed: false })
@@ -61,6 +63,8 @@ test('every supported change emits its event, with data matching the catalog fie
       'comment.deleted',
       'checklist.item_completed',
       'checklist.item_uncompleted',
+      'timer.started',
+      'timer.stopped',
       'card.completed',
       'card.reopened',
       'card.deleted',

@@ -12,7 +12,8 @@ import { exportRows } from './store.js'
 
 const CHUNK = 50
 
-async function forEachCard(deps: Deps, ids: string[], change: (tx: Tx, id: string) => Promise<unknown>): Promise<BulkResult> {
+/** Runs `change` on each id (repeats dropped) in its own savepoint, a chunk per transaction; a refusal fails that id only. */
+export async function forEachId(deps: Deps, ids: string[], change: (tx: Tx, id: string) => Promise<unknown>): Promise<BulkResult> {
   const result: BulkResult = { updated: 0, failed: [] }
   const unique = [...new Set(ids)]
   for (let i = 0; i < unique.length; i += CHUNK) {
@@ -37,15 +38,14 @@ async function forEachCard(deps: Deps, ids: string[], change: (tx: Tx, id: strin
   return result
 }
 
-export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) =>
-  forEachCard(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
+export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) => forEachId(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
 
 export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: string; board?: string }) =>
-  forEachCard(deps, ids, (tx, id) => moveCardIn(deps, tx, actor, id, to))
+  forEachId(deps, ids, (tx, id) => moveCardIn(deps, tx, actor, id, to))
 
 /** Adds and removes members of a many-valued field (assignees or tags) on each card, keeping the others. */
 export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): Promise<BulkResult> {
-  return forEachCard(deps, ids, async (tx, id) => {
+  return forEachId(deps, ids, async (tx, id) => {
     await cardToChange(tx.q, actor, id)
     const links = (await loadCardLinks(tx.q, [id]))[field].get(id) ?? []
     const next = [...new Set([...links, ...add])].filter((x) => !remove.includes(x))

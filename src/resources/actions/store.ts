@@ -18,6 +18,12 @@ const EXPORTED = [
   'comment_mentions',
   'checklists',
   'checklist_items',
+  'time_entries',
+  'timesheet_approvals',
+  'user_billing_rates',
+  'note_folders',
+  'notes',
+  'note_publications',
 ] as const
 
 /** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. Read off the event loop. */

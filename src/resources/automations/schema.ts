@@ -1,7 +1,7 @@
 // Automations: the record, its trigger and steps as written (placeholders kept as text), and the run record.
 import { z } from 'zod'
 import type { AutomationRunsTable, AutomationsTable } from '../../db/types.js'
-import { name, UserRef } from '../../http/schemas.js'
+import { name, orNull, UserRef } from '../../http/schemas.js'
 
 const text = (max: number) => z.string().max(max)
 /** A field that is its own type, or a text with placeholders resolved (and converted) when the step runs. */
@@ -114,7 +114,7 @@ export const AutomationSchema = z
     trigger: Trigger,
     steps: z.array(Step),
     next_run_at: z.string().nullable().meta({ description: 'Schedule triggers: the next slot; null otherwise.' }),
-    created_by: UserRef.nullable(),
+    created_by: orNull(UserRef),
     created: z.string(),
     updated: z.string(),
     last_run: z.strictObject({ id: z.string(), status: RunStatus, at: z.string() }).nullable(),

@@ -1,6 +1,6 @@
 // Boards: the record, bodies, and membership bodies.
 import { z } from 'zod'
-import { name, queryBool, UserRef } from '../../http/schemas.js'
+import { name, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import type { BoardMembersTable } from '../../db/types.js'
 import { UserSchema } from '../users/schema.js'
 
@@ -10,7 +10,7 @@ export const BoardSchema = z
     name: z.string(),
     description: z.string(),
     key_prefix: z.string(),
-    created_by: UserRef.nullable(),
+    created_by: orNull(UserRef),
     created: z.string(),
     updated: z.string(),
     trashed: z.boolean().meta({ description: 'In the trash: hidden with all it holds, deleted for good 30 days after trashed_at unless restored.' }),

@@ -1,6 +1,6 @@
 // Cards (tasks): the record, the create, update, move and complete bodies, and the list's own query parameters.
 import { z } from 'zod'
-import { dateOrDateTime, queryBool, UserRef } from '../../http/schemas.js'
+import { dateOrDateTime, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import { ListCategory } from '../lists/schema.js'
 
 export const CardSchema = z
@@ -25,7 +25,7 @@ export const CardSchema = z
     state: ListCategory.meta({ description: "The category of the card's list." }),
     created: z.string(),
     updated: z.string(),
-    created_by: UserRef.nullable(),
+    created_by: orNull(UserRef),
     checklist_progress: z
       .strictObject({ done: z.number().int(), total: z.number().int() })
       .meta({ description: "Ticked and all items over all the card's checklists." }),

@@ -1,6 +1,6 @@
 // Checklists on tasks: a titled, ordered list of items to tick.
 import { z } from 'zod'
-import { UserRef } from '../../http/schemas.js'
+import { orNull, UserRef } from '../../http/schemas.js'
 
 export const MAX_CHECKLISTS_PER_CARD = 100
 export const MAX_ITEMS_PER_CHECKLIST = 500
@@ -11,7 +11,7 @@ export const ChecklistItemSchema = z
     text: z.string(),
     completed: z.boolean(),
     completed_at: z.string().nullable(),
-    completed_by: UserRef.nullable().meta({ description: 'Who ticked it; null while unticked, or when an automation ticked it.' }),
+    completed_by: orNull(UserRef).meta({ description: 'Who ticked it; null while unticked, or when an automation ticked it.' }),
     position: z.number().meta({ description: 'Order within the checklist.' }),
   })
   .meta({ id: 'ChecklistItem' })
@@ -24,7 +24,7 @@ export const ChecklistSchema = z
     title: z.string(),
     position: z.number().meta({ description: "Order among the card's checklists." }),
     items: z.array(ChecklistItemSchema).meta({ description: 'In position order.' }),
-    created_by: UserRef.nullable(),
+    created_by: orNull(UserRef),
     created: z.string(),
     updated: z.string().meta({ description: 'Also changes when an item is added, changed or deleted.' }),
   })

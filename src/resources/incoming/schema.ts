@@ -1,7 +1,7 @@
 // Incoming webhook endpoints: the record (never the credentials) and its bodies.
 import { z } from 'zod'
 import type { IncomingEndpointsTable } from '../../db/types.js'
-import { name, UserRef } from '../../http/schemas.js'
+import { name, orNull, UserRef } from '../../http/schemas.js'
 
 export const IncomingMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
 export const IncomingAuthType = z.enum(['none', 'header', 'basic'])
@@ -27,7 +27,7 @@ export const IncomingWebhookSchema = z
     accept_files: z.boolean(),
     max_files: z.number().int(),
     paused: z.boolean(),
-    created_by: UserRef.nullable(),
+    created_by: orNull(UserRef),
     created: z.string(),
     updated: z.string(),
   })

@@ -1,12 +1,12 @@
 // Signing secrets: the record (never the value) and its bodies.
 import { z } from 'zod'
-import { name, UserRef } from '../../http/schemas.js'
+import { name, orNull, UserRef } from '../../http/schemas.js'
 
 export const SigningSecretSchema = z
   .strictObject({
     id: z.string(),
     name: z.string(),
-    created_by: UserRef.nullable(),
+    created_by: orNull(UserRef),
     created_at: z.string(),
     updated_at: z.string(),
   })

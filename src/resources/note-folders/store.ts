@@ -1,0 +1,29 @@
+// Note folder queries, and who sees a record of the notes families (notes and folders alike).
+import type { ExpressionBuilder } from 'kysely'
+import { isAdminRole } from '../../access/roles.js'
+import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
+import type { Q } from '../../db/database.js'
+import { forUpdate } from '../../db/dialect.js'
+import type { NoteFoldersTable } from '../../db/types.js'
+
+const folderById = (q: Q, id: string) => q.selectFrom('note_folders').selectAll().where('id', '=', id)
+export const getFolder = (q: Q, id: string) => folderById(q, id).executeTakeFirst()
+/** A folder locked until the transaction ends (see forUpdate): it cannot go while a note or a sub-folder is put in it. */
+export const lockFolder = (q: Q, id: string) => forUpdate(q, folderById(q, id)).executeTakeFirst()
+export const insertFolder = (q: Q, row: NoteFoldersTable) => q.insertInto('note_folders').values(row).execute()
+export const updateFolderRow = (q: Q, id: string, set: Partial<NoteFoldersTable>) => q.updateTable('note_folders').set(set).where('id', '=', id).execute()
+/** Deletes a folder; the schema deletes its sub-folders and takes their notes out of every folder. */
+export const deleteFolderRow = (q: Q, id: string) => q.deleteFrom('note_folders').where('id', '=', id).execute()
+
+/**
+ * The rows of `table` a viewer sees: those on a board the viewer sees, and board-less ones the viewer made (owners and
+ * admins: every board-less one).
+ */
+export const inSightOf = (q: Q, viewer: Viewer, table: 'notes' | 'note_folders') => (eb: ExpressionBuilder<any, any>) =>
+  eb.or([
+    eb(`${table}.board_id`, 'in', visibleBoardIds(q, viewer)),
+    isAdminRole(viewer.role) ? eb(`${table}.board_id`, 'is', null) : eb.and([eb(`${table}.board_id`, 'is', null), eb(`${table}.created_by`, '=', viewer.id)]),
+  ])
+
+/** Base query of the folder list: the folders the viewer sees. */
+export const visibleFoldersQuery = (q: Q, viewer: Viewer) => q.selectFrom('note_folders').where(inSightOf(q, viewer, 'note_folders'))

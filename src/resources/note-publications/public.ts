@@ -1,0 +1,53 @@
+// The public page of a published note, /v1/note-publications/public/<slug>: no token, the random slug is the key.
+// JSON by default; with Accept: text/html, a page with the Markdown rendered by markdown-it, which escapes raw HTML
+// (`html: false`) and refuses javascript:, vbscript:, file: and most data: links; the CSP forbids scripts on top of that.
+// Every answer is no-store, so an unpublished note is gone at once.
+import MarkdownIt from 'markdown-it'
+import type { RequestHandler } from 'express'
+import type { Deps } from '../../deps.js'
+import { publicNote } from './service.js'
+
+const md = new MarkdownIt({ html: false })
+const renderLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options))
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+  tokens[idx].attrSet('rel', 'nofollow noopener noreferrer')
+  return renderLinkOpen(tokens, idx, options, env, self)
+}
+const escape = md.utils.escapeHtml
+
+const HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', Vary: 'Accept' }
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const STYLE =
+  'body{font:16px/1.6 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}' +
+  'pre{overflow:auto;background:#f4f4f4;padding:.75rem}code{font-family:ui-monospace,monospace}img{max-width:100%}'
+
+/** A whole page around already safe HTML; the title is escaped here. */
+const page = (title: string, content: string): string =>
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  `<title>${escape(title)}</title><style>${STYLE}</style></head>\n<body><main><article><h1>${escape(title)}</h1>\n${content}</article></main></body></html>\n`
+
+/** The Markdown of a published note as HTML that carries no script. */
+const renderMarkdown = (body: string): string => md.render(body)
+
+export function servePublicNote(deps: Deps): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      res.set(HEADERS)
+      if (req.method === 'OPTIONS' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+        res.set('Allow', 'GET, HEAD, OPTIONS')
+        if (req.method === 'OPTIONS') res.status(204).end()
+        else res.status(405).json({ error: { code: 'method_not_allowed', message: `${req.method} is not allowed here; use GET.` } })
+        return
+      }
+      const note = await publicNote(deps, String(req.params.slug))
+      if (req.accepts(['application/json', 'text/html']) === 'text/html') {
+        res.set('Content-Security-Policy', CSP)
+        res.status(note ? 200 : 404).type('html')
+        res.send(note ? page(note.title, renderMarkdown(note.body)) : page('Not found', '<p>No note is published at this address.</p>'))
+      } else if (note) res.json({ note_publication: note })
+      else res.status(404).json({ error: { code: 'not_found', message: 'No note is published at this address.' } })
+    } catch (err) {
+      next(err)
+    }
+  }
+}

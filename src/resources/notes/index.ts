@@ -1,0 +1,6 @@
+// The notes family: /v1/notes.
+import type { ResourceModule } from '../module.js'
+import { NOTE_FILTER } from './query.js'
+import { noteRoutes } from './routes.js'
+
+export const notes: ResourceModule = { name: 'notes', routes: noteRoutes, filters: { notes: NOTE_FILTER } }

@@ -1,0 +1,51 @@
+// Timesheet approvals: a user submits a period of their time; an owner or admin approves it (its entries lock) or rejects it.
+import { z } from 'zod'
+import { orNull, UserRef } from '../../http/schemas.js'
+
+export const TIMESHEET_STATUSES = ['submitted', 'approved', 'rejected'] as const
+export const MAX_PERIOD_DAYS = 366
+
+export const TimesheetApprovalSchema = z
+  .strictObject({
+    id: z.string(),
+    user: UserRef.meta({ description: 'Whose time it is: who submitted it.' }),
+    period_start: z.string().meta({ description: 'First day, `YYYY-MM-DD`.' }),
+    period_end: z.string().meta({ description: 'Last day, `YYYY-MM-DD` (inclusive).' }),
+    status: z.enum(TIMESHEET_STATUSES),
+    note: z.string().meta({ description: "The submitter's note." }),
+    comment: z.string().nullable().meta({ description: "The reviewer's comment; null until reviewed (or approved without one)." }),
+    reviewed_by: orNull(UserRef),
+    reviewed_at: z.string().nullable(),
+    created: z.string(),
+    updated: z.string(),
+  })
+  .meta({ id: 'TimesheetApproval' })
+export type TimesheetApprovalView = z.infer<typeof TimesheetApprovalSchema>
+
+const DAY_MS = 86_400_000
+/** Days from `start` to `end`, both counted. */
+export const daysIn = (start: string, end: string): number => (Date.parse(end) - Date.parse(start)) / DAY_MS + 1
+
+const text = (max: number) => z.string().max(max, `At most ${max.toLocaleString('en')} characters.`)
+export const SubmitTimesheetBody = z
+  .strictObject({
+    period_start: z.iso.date().meta({ description: 'First day, `YYYY-MM-DD`.' }),
+    period_end: z.iso.date().meta({ description: `Last day, \`YYYY-MM-DD\` (inclusive); the period is at most ${MAX_PERIOD_DAYS} days.` }),
+    note: text(10_000).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const days = daysIn(b.period_start, b.period_end)
+    if (days < 1) ctx.addIssue({ code: 'custom', path: ['period_end'], message: 'Must not be before period_start.' })
+    else if (days > MAX_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['period_end'], message: `A period is at most ${MAX_PERIOD_DAYS} days.` })
+  })
+  .meta({ id: 'SubmitTimesheetBody' })
+export type SubmitTimesheetInput = z.infer<typeof SubmitTimesheetBody>
+
+export const ApproveTimesheetBody = z.strictObject({ comment: text(10_000).optional() }).meta({ id: 'ApproveTimesheetBody' })
+export const RejectTimesheetBody = z
+  .strictObject({
+    comment: text(10_000)
+      .refine((s) => s.trim().length > 0, 'Must not be empty.')
+      .meta({ description: 'Why it is rejected (required).' }),
+  })
+  .meta({ id: 'RejectTimesheetBody' })

@@ -1,0 +1,52 @@
+// Timesheet approval queries, and the two questions time entries ask of them: is a day locked, is a timer running.
+import { isAdminRole } from '../../access/roles.js'
+import type { Viewer } from '../../access/visibility.js'
+import type { Q } from '../../db/database.js'
+import { lockRows } from '../../db/dialect.js'
+import type { TimesheetApprovalsTable } from '../../db/types.js'
+
+export const getApproval = (q: Q, id: string) => q.selectFrom('timesheet_approvals').selectAll().where('id', '=', id).executeTakeFirst()
+export const insertApproval = (q: Q, row: TimesheetApprovalsTable) => q.insertInto('timesheet_approvals').values(row).execute()
+export const updateApprovalRow = (q: Q, id: string, set: Partial<TimesheetApprovalsTable>) =>
+  q.updateTable('timesheet_approvals').set(set).where('id', '=', id).execute()
+export const deleteApprovalRow = (q: Q, id: string) => q.deleteFrom('timesheet_approvals').where('id', '=', id).execute()
+
+/**
+ * Locks a user's timesheet until the transaction ends (PostgreSQL: their users row FOR UPDATE), so a submission, an
+ * approval and a change of their time entries take turns and each sees what the other did.
+ */
+export const lockTimesheet = (q: Q, userId: string) => lockRows(q, q.selectFrom('users').select('id').where('id', '=', userId))
+
+/** A submitted or approved period of the user that shares a day with [start, end]. */
+export const overlappingApproval = (q: Q, userId: string, start: string, end: string) =>
+  q
+    .selectFrom('timesheet_approvals')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['submitted', 'approved'])
+    .where('period_start', '<=', end)
+    .where('period_end', '>=', start)
+    .executeTakeFirst()
+
+/** The user's approved period that holds this day (`YYYY-MM-DD`), if any: their time entries of that day are locked. */
+export const approvedPeriodOn = (q: Q, userId: string, day: string) =>
+  q
+    .selectFrom('timesheet_approvals')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '=', 'approved')
+    .where('period_start', '<=', day)
+    .where('period_end', '>=', day)
+    .executeTakeFirst()
+
+/** Whether the user's running timer (at most one) started on a day of [start, end]. */
+export const timerRunsIn = async (q: Q, userId: string, start: string, end: string): Promise<boolean> => {
+  const running = await q.selectFrom('time_entries').select('started_at').where('user_id', '=', userId).where('ended_at', 'is', null).executeTakeFirst()
+  return running !== undefined && running.started_at.slice(0, 10) >= start && running.started_at.slice(0, 10) <= end
+}
+
+/** Base query of the approval list: owners and admins see everyone's, anyone else their own. */
+export function visibleApprovalsQuery(q: Q, viewer: Viewer) {
+  const query = q.selectFrom('timesheet_approvals')
+  return isAdminRole(viewer.role) ? query : query.where('timesheet_approvals.user_id', '=', viewer.id)
+}
