@@ -24,12 +24,12 @@ export const dateOrDateTime = z
   .meta({ description: '`YYYY-MM-DD` or an ISO 8601 date-time.' })
 export const name = z.string().trim().min(1).max(200)
 
-/** How one record points at a user everywhere (created_by, owner, author): `{ id, name }`. */
 /**
  * A named (`$ref`) schema or null. `X.nullable()` of a named schema is documented as the bare `$ref` by
  * zod-to-openapi, which would tell clients the value is never null.
  */
 export const orNull = <S extends z.ZodType>(schema: S) => z.union([schema, z.null()])
+/** How one record points at a user everywhere (created_by, owner, author): `{ id, name }`. */
 export const UserRef = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: 'UserRef' })
 export type UserRef = z.infer<typeof UserRef>
 

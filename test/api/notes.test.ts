@@ -621,3 +621,32 @@ test('a card deleted for good leaves its notes on the board; a board deleted for
     await c.t.close()
   }
 })
+
+test('folders nest at most 16 deep, also when a folder with sub-folders moves', async () => {
+  const s = await seededApp()
+  try {
+    const tok = s.tokens.member.write
+    const folder = async (name: string, parent?: string) =>
+      s.t.req('POST', '/v1/note-folders', { token: tok, body: { name, board: s.board.id, ...(parent && { parent }) } })
+    let parent: string | undefined
+    for (let depth = 1; depth <= 16; depth++) {
+      const r = await folder(`level ${depth}`, parent)
+      assert.equal(r.status, 201, r.text)
+      parent = r.body.note_folder.id
+    }
+    const tooDeep = await folder('level 17', parent)
+    assert.equal(tooDeep.status, 422)
+    assert.equal(tooDeep.body.error.details[0].path, 'parent')
+    const top = (await folder('top')).body.note_folder
+    await folder('below top', top.id)
+    const level15 = (await s.t.req('GET', `/v1/note-folders/${parent}`, { token: tok })).body.note_folder.parent
+    assert.equal((await s.t.req('PATCH', `/v1/note-folders/${top.id}`, { token: tok, body: { parent: level15 } })).status, 422, 'two levels under level 15')
+    const moved = await s.t.req('PATCH', `/v1/note-folders/${top.id}`, {
+      token: tok,
+      body: { parent: (await s.t.req('GET', `/v1/note-folders/${level15}`, { token: tok })).body.note_folder.parent },
+    })
+    assert.equal(moved.status, 200, 'two levels under level 14 make 16')
+  } finally {
+    await s.t.close()
+  }
+})

@@ -520,27 +520,22 @@ test('a running timer ends only by stopping it; its start may move back, not int
   }
 })
 
-test('a timer on a board out of sight: GET shows null, stop is a 404, a new timer still stops it', async () => {
+test('a timer on a board out of sight: GET shows null, but its user can still stop it (their own time)', async () => {
   const c = await fixture()
   try {
     const a = (await post(c.t, c.tokens.member.write, '/v1/time-entries/timer/start', { card: c.card.id })).time_entry
     assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.member.id}`, { token: c.tokens.owner.write })).status, 204)
     assert.deepEqual((await c.t.req('GET', '/v1/time-entries/timer', { token: c.tokens.member.read })).body, { time_entry: null })
-    assert.equal((await c.t.req('POST', '/v1/time-entries/timer/stop', { token: c.tokens.member.write })).status, 404)
-    const own = (
-      await post(c.t, c.tokens.member.write, '/v1/cards', {
-        board: (await post(c.t, c.tokens.member.write, '/v1/boards', { name: 'Mine' })).board.id,
-        title: 'Solo',
-      })
-    ).card
     c.t.clock.advance(5000)
-    await post(c.t, c.tokens.member.write, '/v1/time-entries/timer/start', { card: own.id })
-    const row = await dbGet<{ ended_at: string; duration_seconds: number }>(
-      c.t.deps.db,
-      'SELECT ended_at, duration_seconds FROM time_entries WHERE id = ?',
-      a.id,
-    )
-    assert.deepEqual({ ...row, duration_seconds: Number(row!.duration_seconds) }, { ended_at: '2026-11-21T12:00:05.000Z', duration_seconds: 5 })
+    const stopped = await c.t.req('POST', '/v1/time-entries/timer/stop', { token: c.tokens.member.write })
+    assert.equal(stopped.status, 200, stopped.text)
+    assert.equal(stopped.body.time_entry.id, a.id)
+    assert.equal(stopped.body.time_entry.duration_seconds, 5)
+    assert.equal((await c.t.req('POST', '/v1/time-entries/timer/stop', { token: c.tokens.member.write })).status, 404)
+    // Stopped, it no longer holds up the approval of its day.
+    const submitted = (await post(c.t, c.tokens.member.write, '/v1/timesheet-approvals', { period_start: '2026-11-21', period_end: '2026-11-21' }))
+      .timesheet_approval
+    assert.equal((await c.t.req('POST', `/v1/timesheet-approvals/${submitted.id}/approve`, { token: c.tokens.admin.write, body: {} })).status, 200)
   } finally {
     await c.t.close()
   }
@@ -597,5 +592,24 @@ test('a card deleted for good takes its time entries along, its running timer to
     assert.deepEqual((await c.t.req('GET', '/v1/time-entries/timer', { token: c.tokens.member.read })).body, { time_entry: null })
   } finally {
     await c.t.close()
+  }
+})
+
+test('a running timer cannot be moved back more than 7 days; totals refuse a bad sort or expand like lists do', async () => {
+  const s = await seededApp()
+  try {
+    const tok = s.tokens.member.write
+    const card = (await s.t.req('POST', '/v1/cards', { token: tok, body: { board: s.board.id, title: 'Timed' } })).body.card
+    const started = (await s.t.req('POST', '/v1/time-entries/timer/start', { token: tok, body: { card: card.id } })).body.time_entry
+    const back = (days: number) => new Date(s.t.clock.now() - days * 86_400_000).toISOString()
+    const far = await s.t.req('PATCH', `/v1/time-entries/${started.id}`, { token: tok, body: { started_at: back(8) } })
+    assert.equal(far.status, 422)
+    assert.equal(far.body.error.details[0].path, 'started_at')
+    assert.equal((await s.t.req('PATCH', `/v1/time-entries/${started.id}`, { token: tok, body: { started_at: back(6) } })).status, 200)
+    assert.equal((await s.t.req('GET', '/v1/time-entries?group_by=day&sort=bogus', { token: tok })).status, 400)
+    assert.equal((await s.t.req('GET', '/v1/time-entries?group_by=day&expand=nope', { token: tok })).status, 400)
+    assert.equal((await s.t.req('GET', '/v1/time-entries?group_by=day&sort=-started_at', { token: tok })).status, 200)
+  } finally {
+    await s.t.close()
   }
 })

@@ -2,11 +2,6 @@
 import { z } from 'zod'
 import { name, orNull, UserRef } from '../../http/schemas.js'
 
-/**
- * `schema` or null. Documented as `anyOf: [$ref, null]`: zod-to-openapi writes `schema.nullable()` of a named schema
- * as the bare `$ref` (or an `allOf` that refuses null), so a null would break the document's promise.
- */
-
 export const NoteFolderSchema = z
   .strictObject({
     id: z.string(),

@@ -13,7 +13,7 @@ import { listPage, parseExpand, type ListParams } from '../../query/list-page.js
 import { expandFolders, folderViews } from './present.js'
 import { NOTE_FOLDER_LIST } from './query.js'
 import type { CreateNoteFolderInput, NoteFolderView, UpdateNoteFolderInput } from './schema.js'
-import { deleteFolderRow, getFolder, insertFolder, lockFolder, updateFolderRow, visibleFoldersQuery } from './store.js'
+import { childFolderIds, deleteFolderRow, getFolder, insertFolder, lockFolder, updateFolderRow, visibleFoldersQuery } from './store.js'
 
 /** A 422 naming one field of the body; the message says why too (bulk results carry only the message). */
 export const invalid = (path: string, message: string) => unprocessable(message, [{ path, message }])
@@ -50,6 +50,32 @@ async function isWithin(q: Q, folder: string, ancestor: string): Promise<boolean
   return false
 }
 
+/** How deep folders may nest: a deep chain would make every walk up it, and the cascade of a delete, unbounded. */
+export const MAX_FOLDER_DEPTH = 16
+
+/** Levels from the top down to `id` (a top folder is 1). */
+async function depthOf(q: Q, id: string): Promise<number> {
+  let depth = 0
+  for (let at: string | null = id; at !== null && depth <= MAX_FOLDER_DEPTH; at = (await getFolder(q, at))?.parent_id ?? null) depth++
+  return depth
+}
+
+/** Levels of sub-folders below `id` (none: 0), a query per level. */
+async function heightBelow(q: Q, id: string): Promise<number> {
+  let level = [id]
+  let height = 0
+  while (height <= MAX_FOLDER_DEPTH) {
+    level = await childFolderIds(q, level)
+    if (level.length === 0) break
+    height++
+  }
+  return height
+}
+
+function refuseTooDeep(depth: number): void {
+  if (depth > MAX_FOLDER_DEPTH) throw invalid('parent', `Folders nest at most ${MAX_FOLDER_DEPTH} deep.`)
+}
+
 const viewOf = async (q: Q, id: string): Promise<NoteFolderView> => (await folderViews(q, [(await getFolder(q, id))!]))[0]
 
 export function listNoteFolders(deps: Deps, actor: Actor, params: ListParams) {
@@ -70,7 +96,10 @@ export const createNoteFolder = (deps: Deps, actor: Actor, input: CreateNoteFold
     if (input.board) await visibleBoard(q, actor, input.board)
     const parent = input.parent ? await inSight(q, actor, await lockFolder(q, input.parent), 'note folder') : undefined
     const boardId = input.board === undefined ? (parent?.board_id ?? null) : input.board
-    if (parent) sameBoard(parent, boardId, 'parent')
+    if (parent) {
+      sameBoard(parent, boardId, 'parent')
+      refuseTooDeep((await depthOf(q, parent.id)) + 1)
+    }
     const at = isoAt(deps.clock.now())
     const row: NoteFoldersTable = {
       id: newId(),
@@ -92,6 +121,7 @@ export const updateNoteFolder = (deps: Deps, actor: Actor, id: string, input: Up
     if (input.parent) {
       await folderOn(q, actor, input.parent, folder.board_id, 'parent')
       if (await isWithin(q, input.parent, id)) throw invalid('parent', 'A folder cannot go inside itself or one of its sub-folders.')
+      refuseTooDeep((await depthOf(q, input.parent)) + 1 + (await heightBelow(q, id)))
     }
     await updateFolderRow(q, id, {
       ...(input.name !== undefined && { name: input.name }),

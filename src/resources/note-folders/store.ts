@@ -13,6 +13,15 @@ export const lockFolder = (q: Q, id: string) => forUpdate(q, folderById(q, id)).
 export const insertFolder = (q: Q, row: NoteFoldersTable) => q.insertInto('note_folders').values(row).execute()
 export const updateFolderRow = (q: Q, id: string, set: Partial<NoteFoldersTable>) => q.updateTable('note_folders').set(set).where('id', '=', id).execute()
 /** Deletes a folder; the schema deletes its sub-folders and takes their notes out of every folder. */
+/** The ids of the folders directly inside any of these. */
+export const childFolderIds = async (q: Q, parents: readonly string[]): Promise<string[]> =>
+  (
+    await q
+      .selectFrom('note_folders')
+      .select('id')
+      .where('parent_id', 'in', [...parents])
+      .execute()
+  ).map((r) => r.id)
 export const deleteFolderRow = (q: Q, id: string) => q.deleteFrom('note_folders').where('id', '=', id).execute()
 
 /**

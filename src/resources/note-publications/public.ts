@@ -3,6 +3,7 @@
 // (`html: false`) and refuses javascript:, vbscript:, file: and most data: links; the CSP forbids scripts on top of that.
 // Every answer is no-store, so an unpublished note is gone at once.
 import MarkdownIt from 'markdown-it'
+import { createHash } from 'node:crypto'
 import type { RequestHandler } from 'express'
 import type { Deps } from '../../deps.js'
 import { publicNote } from './service.js'
@@ -26,8 +27,23 @@ const page = (title: string, content: string): string =>
   '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
   `<title>${escape(title)}</title><style>${STYLE}</style></head>\n<body><main><article><h1>${escape(title)}</h1>\n${content}</article></main></body></html>\n`
 
-/** The Markdown of a published note as HTML that carries no script. */
-const renderMarkdown = (body: string): string => md.render(body)
+/**
+ * The Markdown of a published note as HTML that carries no script. Rendering a large body can take seconds on the
+ * event loop, and the page needs no token: each body is rendered once and kept (by its SHA-256), the most recently
+ * served RENDERED_KEPT of them, so asking for a page again and again costs a hash and a lookup.
+ */
+const RENDERED_KEPT = 64
+const rendered = new Map<string, string>()
+function renderMarkdown(body: string): string {
+  const key = createHash('sha256').update(body).digest('base64')
+  let html = rendered.get(key)
+  if (html === undefined) {
+    html = md.render(body)
+    if (rendered.size >= RENDERED_KEPT) rendered.delete(rendered.keys().next().value!)
+  } else rendered.delete(key) // re-inserted below: the Map's order is the order of last use
+  rendered.set(key, html)
+  return html
+}
 
 export function servePublicNote(deps: Deps): RequestHandler {
   return async (req, res, next) => {

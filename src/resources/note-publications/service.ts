@@ -72,7 +72,8 @@ export const publishNote = (deps: Deps, actor: Actor, noteId: string): Promise<{
 /** Unpublishes: the public URL answers 404 from the commit on. */
 export const unpublishNote = (deps: Deps, actor: Actor, id: string): Promise<void> =>
   deps.db.tx(async ({ q }) => {
-    await visiblePublication(q, actor, id)
+    const publication = await visiblePublication(q, actor, id)
+    await noteToChange(q, actor, publication.note_id) // locked, as publishNote locks it: the two take turns
     await deletePublicationRow(q, id)
   })
 

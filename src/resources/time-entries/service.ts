@@ -7,11 +7,11 @@ import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, TimeEntriesTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { forbidden, notFound, unprocessable } from '../../errors.js'
+import { badRequest, forbidden, notFound, unprocessable } from '../../errors.js'
 import { emitEvent } from '../../events/emit.js'
 import { applyFilter } from '../../filter/index.js'
 import { newId } from '../../ids.js'
-import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
+import { listPage, parseExpand, parseSort, type ListParams } from '../../query/list-page.js'
 import { ratesInForce } from '../billing-rates/service.js'
 import { expandCard, taskEventRefs } from '../cards/present.js'
 import type { CardView } from '../cards/schema.js'
@@ -32,14 +32,14 @@ import {
   type TimeTotals,
   type UpdateTimeEntryInput,
 } from './schema.js'
-import { deleteEntryRow, endEntry, getEntry, insertEntry, runningEntryOf, totalsQuery, updateEntryRow, visibleEntriesQuery } from './store.js'
+import { deleteEntryRow, endEntry, getEntry, insertEntry, lockEntry, runningEntryOf, totalsQuery, updateEntryRow, visibleEntriesQuery } from './store.js'
 
 const dayOf = (iso: string): string => iso.slice(0, 10)
 const invalid = (path: string, message: string) => unprocessable('The request body is not valid.', [{ path, message }])
 
 /** An entry with its card, if the caller sees the card's board; 404 otherwise. */
-async function visibleEntry(q: Q, actor: Actor, id: string): Promise<{ entry: TimeEntriesTable; card: CardsTable }> {
-  const entry = await getEntry(q, id)
+async function visibleEntry(q: Q, actor: Actor, id: string, lock = false): Promise<{ entry: TimeEntriesTable; card: CardsTable }> {
+  const entry = await (lock ? lockEntry : getEntry)(q, id)
   if (!entry) throw notFound('time entry')
   return { entry, card: await visibleOnBoard(q, actor, await getCard(q, entry.card_id), 'time entry') }
 }
@@ -123,10 +123,13 @@ export const startTimer = (deps: Deps, actor: Actor, input: StartTimerInput): Pr
     return (await entryViews(q, [row], now))[0]
   })
 
-/** Stops the caller's running timer; 404 when none runs (or its card's board is out of their sight). */
+/**
+ * Stops the caller's running timer; 404 when none runs. Also one on a board they no longer see: it is their own time,
+ * and a timer nobody can stop would hold up the approval of its period for good.
+ */
 export const stopTimer = (deps: Deps, actor: Actor): Promise<TimeEntryView> =>
   deps.db.tx(async (tx) => {
-    const running = await visibleTimer(tx.q, actor)
+    const running = await runningEntryOf(tx.q, actor.user.id)
     if (!running || !(await stopIn(deps, tx, actor, running, deps.clock.now()))) throw notFound('running timer')
     return viewOf(deps, tx.q, running.id)
   })
@@ -140,7 +143,12 @@ export interface EntryListParams extends ListParams {
 export function listEntries(deps: Deps, actor: Actor, params: EntryListParams) {
   const { q } = deps.db
   const base = visibleEntriesQuery(q, actor.user, params.card)
-  if (params.group_by) return entryTotals(deps, actor, applyFilter(base, 'time_entries', params.filter, { anchored: Boolean(params.card) }), params.group_by)
+  if (params.group_by) {
+    // Totals are not paged: a sort or expand would do nothing, so a wrong one is refused all the same (400).
+    parseSort(params.sort || TIME_ENTRY_LIST.defaultSort, TIME_ENTRY_LIST.sort)
+    parseExpand(params.expand, TIME_ENTRY_LIST.expand)
+    return entryTotals(deps, actor, applyFilter(base, 'time_entries', params.filter, { anchored: Boolean(params.card) }), params.group_by)
+  }
   const now = deps.clock.now()
   return listPage(
     deps.db,
@@ -183,6 +191,8 @@ const mondayOf = (day: string): string => {
   return isoAt(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS).slice(0, 10)
 }
 const cents = (amount: number): number => Math.round(amount * 100) / 100
+/** Rows the database may hand to one totals request (a row is a user's day, or a user's day on a card). */
+const MAX_TOTAL_ROWS = 20_000
 
 /**
  * Seconds, billable seconds and cost of the finished entries of `base` per card, user, day or ISO week. The database
@@ -191,7 +201,11 @@ const cents = (amount: number): number => Math.round(amount * 100) / 100
  * by most time, then key.
  */
 async function entryTotals(deps: Deps, actor: Actor, base: ReturnType<typeof visibleEntriesQuery>, groupBy: GroupBy): Promise<TimeTotals> {
-  const rows = await deps.db.read(totalsQuery(base, groupBy === 'card'))
+  const rows = await deps.db.read(totalsQuery(base, groupBy === 'card').limit(MAX_TOTAL_ROWS + 1))
+  if (rows.length > MAX_TOTAL_ROWS)
+    throw badRequest(
+      `The filter selects time on more than ${MAX_TOTAL_ROWS} user-days${groupBy === 'card' ? ' of cards' : ''}; narrow it (a period, a board, a user).`,
+    )
   const rateOn = isAdmin(actor)
     ? await ratesInForce(
         deps.db.q,
@@ -249,7 +263,7 @@ export const createEntry = (deps: Deps, actor: Actor, input: CreateTimeEntryInpu
  */
 export const updateEntry = (deps: Deps, actor: Actor, id: string, input: UpdateTimeEntryInput): Promise<TimeEntryView> =>
   deps.db.tx(async ({ q }) => {
-    const { entry } = await visibleEntry(q, actor, id)
+    const { entry } = await visibleEntry(q, actor, id, true)
     mustChange(actor, entry)
     await refuseLockedDay(q, entry.user_id, dayOf(entry.started_at))
     const now = deps.clock.now()
@@ -267,6 +281,8 @@ export const updateEntry = (deps: Deps, actor: Actor, id: string, input: UpdateT
       if (input.started_at !== undefined) {
         const start = Date.parse(input.started_at)
         if (start > now) throw invalid('started_at', 'A running timer cannot start in the future.')
+        if (now - start > MAX_DURATION_SECONDS * 1000)
+          throw invalid('started_at', `A running timer started at most 7 days (${MAX_DURATION_SECONDS} seconds) ago.`)
         set.started_at = isoAt(start)
       }
     } else if (newEnd || input.started_at !== undefined) {
@@ -280,7 +296,7 @@ export const updateEntry = (deps: Deps, actor: Actor, id: string, input: UpdateT
 /** Deletes an entry (a running one too: its timer is discarded without an event). */
 export const deleteEntry = (deps: Deps, actor: Actor, id: string): Promise<void> =>
   deps.db.tx(async ({ q }) => {
-    const { entry } = await visibleEntry(q, actor, id)
+    const { entry } = await visibleEntry(q, actor, id, true)
     mustChange(actor, entry)
     await refuseLockedDay(q, entry.user_id, dayOf(entry.started_at))
     await deleteEntryRow(q, id)

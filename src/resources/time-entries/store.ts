@@ -2,9 +2,12 @@
 import { sql } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
+import { forUpdate } from '../../db/dialect.js'
 import type { TimeEntriesTable } from '../../db/types.js'
 
 export const getEntry = (q: Q, id: string) => q.selectFrom('time_entries').selectAll().where('id', '=', id).executeTakeFirst()
+/** An entry about to change, locked until the transaction ends (PostgreSQL), so an edit and a stop take turns. */
+export const lockEntry = (q: Q, id: string) => forUpdate(q, q.selectFrom('time_entries').selectAll().where('id', '=', id)).executeTakeFirst()
 export const insertEntry = (q: Q, row: TimeEntriesTable) => q.insertInto('time_entries').values(row).execute()
 export const updateEntryRow = (q: Q, id: string, set: Partial<TimeEntriesTable>) => q.updateTable('time_entries').set(set).where('id', '=', id).execute()
 export const deleteEntryRow = (q: Q, id: string) => q.deleteFrom('time_entries').where('id', '=', id).execute()
