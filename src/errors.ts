@@ -24,3 +24,5 @@ export const forbidden = (message: string) => new HttpError(403, 'forbidden', me
 export const notFound = (what = 'record') => new HttpError(404, 'not_found', `No such ${what}.`)
 export const conflict = (message: string) => new HttpError(409, 'conflict', message)
 export const unprocessable = (message: string, details?: ErrorDetail[]) => new HttpError(422, 'validation_failed', message, details)
+/** A 422 about one field, its reason as the message too. */
+export const invalidField = (path: string, message: string) => unprocessable(message, [{ path, message }])

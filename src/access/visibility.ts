@@ -25,6 +25,9 @@ export const visibleBoardIds = (q: Q, viewer: Viewer) =>
         .where('board_members.user_id', '=', viewer.id)
         .where('boards.trashed_at', 'is', null)
 
+/** A record of one user's own (a timesheet, a billing rate): they see it, and owners and admins see everyone's. */
+export const seesUsersRecord = (viewer: Viewer, userId: string): boolean => isAdminRole(viewer.role) || viewer.id === userId
+
 /** The users who see a board: its members, and the workspace's owners and admins (`among`: only these users). */
 export const usersSeeingBoard = (q: Q, boardId: string, among?: readonly string[]) =>
   q

@@ -1,11 +1,12 @@
 // Billing rates: owners and admins manage everyone's; a member reads their own. Time totals price billable time with
 // the rate in force on each entry's day (`ratesInForce`).
 import { type Actor, creatorId, isAdmin } from '../../access/roles.js'
+import { seesUsersRecord } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { UserBillingRatesTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { conflict, forbidden, notFound, unprocessable } from '../../errors.js'
+import { conflict, forbidden, invalidField, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { getUser } from '../users/store.js'
@@ -17,7 +18,7 @@ import { deleteRateRow, getRate, getRateStarting, insertRate, ratesOfUsers, upda
 /** A rate the caller sees (their own; owners and admins any); 404 otherwise. */
 async function visibleRate(q: Q, actor: Actor, id: string): Promise<UserBillingRatesTable> {
   const row = await getRate(q, id)
-  if (!row || (!isAdmin(actor) && row.user_id !== actor.user.id)) throw notFound('billing rate')
+  if (!row || !seesUsersRecord(actor.user, row.user_id)) throw notFound('billing rate')
   return row
 }
 
@@ -42,7 +43,7 @@ export const getRateFor = async (deps: Deps, actor: Actor, id: string) => (await
 export const createRate = (deps: Deps, actor: Actor, input: CreateBillingRateInput): Promise<UserBillingRateView> =>
   deps.db.tx(async ({ q }) => {
     mustManage(actor)
-    if (!(await getUser(q, input.user))) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
+    if (!(await getUser(q, input.user))) throw invalidField('user', 'No such user.')
     await refuseSameDay(q, input.user, input.starts_on)
     const at = isoAt(deps.clock.now())
     const id = newId()

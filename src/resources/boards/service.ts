@@ -1,7 +1,7 @@
 // Boards: create with default lists, list, update, delete, clone, and membership.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardInSight, type SeenBoard, visibleBoard } from '../../access/visibility.js'
-import { isoAt } from '../../clock.js'
+import { DAY_MS, isoAt } from '../../clock.js'
 import { inChunks, type Q } from '../../db/database.js'
 import type { BoardsTable, ListsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -197,8 +197,6 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
   }
   return (await boardViews(deps.db.q, [board]))[0]
 }
-
-const DAY_MS = 24 * 3600_000
 
 /**
  * DELETE moves the board to the trash, where it and all it holds are out of sight until restored or, TRASH_DAYS later,

@@ -2,8 +2,7 @@
 import type { Q } from '../../db/database.js'
 import type { ChecklistItemsTable, ChecklistsTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
-import { userRefOf } from '../users/present.js'
-import { getUsers } from '../users/store.js'
+import { userRefsOf } from '../users/present.js'
 import type { ChecklistItemView, ChecklistView } from './schema.js'
 import { checklistsOfCards, itemsOfChecklists } from './store.js'
 
@@ -28,9 +27,7 @@ export async function checklistViews(q: Q, rows: readonly ChecklistsTable[]): Pr
     q,
     rows.map((r) => r.id),
   )
-  const ids = [...rows.map((r) => r.created_by), ...items.map((i) => i.completed_by)].filter((id) => id !== null)
-  const users = new Map((await getUsers(q, ids)).map((u) => [u.id, u]))
-  const ref = (id: string | null) => (id ? userRefOf(users, id) : null)
+  const ref = await userRefsOf(q, [...rows.map((r) => r.created_by), ...items.map((i) => i.completed_by)])
   const byChecklist = groupBy(items, (i) => i.checklist_id)
   return rows.map((r) => ({
     id: r.id,

@@ -28,6 +28,7 @@ import {
   visibleCommentsQuery,
 } from './store.js'
 
+// cards/service.ts's visibleCard, which this file cannot import: the cards service calls announceCommentsOfCardGone.
 const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
 
 /**

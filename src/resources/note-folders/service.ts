@@ -7,7 +7,7 @@ import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { NoteFoldersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { notFound, unprocessable } from '../../errors.js'
+import { invalidField, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { expandFolders, folderViews } from './present.js'
@@ -16,7 +16,6 @@ import type { CreateNoteFolderInput, NoteFolderView, UpdateNoteFolderInput } fro
 import { childFolderIds, deleteFolderRow, getFolder, insertFolder, lockFolder, updateFolderRow, visibleFoldersQuery } from './store.js'
 
 /** A 422 naming one field of the body; the message says why too (bulk results carry only the message). */
-export const invalid = (path: string, message: string) => unprocessable(message, [{ path, message }])
 
 /** The record if the actor sees it: on a board the actor sees, or board-less and the actor's (owners and admins: any); 404 otherwise. */
 export async function inSight<T extends { board_id: string | null; created_by: string | null }>(
@@ -32,7 +31,7 @@ export async function inSight<T extends { board_id: string | null; created_by: s
 }
 
 function sameBoard(folder: NoteFoldersTable, boardId: string | null, path: string): NoteFoldersTable {
-  if (folder.board_id !== boardId) throw invalid(path, boardId ? 'The folder must be on the same board.' : 'The folder must be board-less too.')
+  if (folder.board_id !== boardId) throw invalidField(path, boardId ? 'The folder must be on the same board.' : 'The folder must be board-less too.')
   return folder
 }
 
@@ -73,7 +72,7 @@ async function heightBelow(q: Q, id: string): Promise<number> {
 }
 
 function refuseTooDeep(depth: number): void {
-  if (depth > MAX_FOLDER_DEPTH) throw invalid('parent', `Folders nest at most ${MAX_FOLDER_DEPTH} deep.`)
+  if (depth > MAX_FOLDER_DEPTH) throw invalidField('parent', `Folders nest at most ${MAX_FOLDER_DEPTH} deep.`)
 }
 
 const viewOf = async (q: Q, id: string): Promise<NoteFolderView> => (await folderViews(q, [(await getFolder(q, id))!]))[0]
@@ -120,7 +119,7 @@ export const updateNoteFolder = (deps: Deps, actor: Actor, id: string, input: Up
     const folder = await inSight(q, actor, await lockFolder(q, id), 'note folder')
     if (input.parent) {
       await folderOn(q, actor, input.parent, folder.board_id, 'parent')
-      if (await isWithin(q, input.parent, id)) throw invalid('parent', 'A folder cannot go inside itself or one of its sub-folders.')
+      if (await isWithin(q, input.parent, id)) throw invalidField('parent', 'A folder cannot go inside itself or one of its sub-folders.')
       refuseTooDeep((await depthOf(q, input.parent)) + 1 + (await heightBelow(q, id)))
     }
     await updateFolderRow(q, id, {

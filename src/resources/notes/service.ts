@@ -7,11 +7,12 @@ import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import type { NotesTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
+import { invalidField } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { forEachId } from '../actions/service.js'
 import { cardToChange } from '../cards/service.js'
-import { folderOn, inSight, invalid } from '../note-folders/service.js'
+import { folderOn, inSight } from '../note-folders/service.js'
 import { expandNotes, noteViews } from './present.js'
 import { NOTE_LIST } from './query.js'
 import type { CreateNoteInput, NoteView, UpdateNoteInput } from './schema.js'
@@ -34,7 +35,7 @@ async function placement(q: Q, actor: Actor, was: Placement, input: PlacementInp
   if (input.board) await visibleBoard(q, actor, input.board)
   const card = input.card ? await cardToChange(q, actor, input.card) : undefined
   if (card && input.board !== undefined && input.board !== card.board_id)
-    throw invalid('board', "The card is on another board: leave board out, or send the card's board.")
+    throw invalidField('board', "The card is on another board: leave board out, or send the card's board.")
   const boardId = card ? card.board_id : input.board !== undefined ? input.board : was.board_id
   const moved = boardId !== was.board_id
   if (input.folder) await folderOn(q, actor, input.folder, boardId, 'folder')

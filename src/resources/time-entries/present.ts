@@ -2,8 +2,7 @@
 import type { Q } from '../../db/database.js'
 import type { TimeEntriesTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
-import { userRefOf } from '../users/present.js'
-import { getUsers } from '../users/store.js'
+import { userRefsOf } from '../users/present.js'
 import type { TimeEntryView } from './schema.js'
 
 /** Whole seconds of an entry; of a running one, until `now` (ms). */
@@ -23,15 +22,11 @@ const entryView = (e: TimeEntriesTable, user: UserRef, now: number): TimeEntryVi
 })
 
 export async function entryViews(q: Q, rows: readonly TimeEntriesTable[], now: number): Promise<TimeEntryView[]> {
-  const users = new Map(
-    (
-      await getUsers(
-        q,
-        rows.map((r) => r.user_id),
-      )
-    ).map((u) => [u.id, u]),
+  const user = await userRefsOf(
+    q,
+    rows.map((r) => r.user_id),
   )
-  return rows.map((r) => entryView(r, userRefOf(users, r.user_id), now))
+  return rows.map((r) => entryView(r, user(r.user_id), now))
 }
 
 /** A timer event's own fields (the task and board references are added beside them). */

@@ -3,11 +3,11 @@
 // Entries that start on a day of an approved timesheet of their user are locked (timesheet-approvals).
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardsSeenAmong, seesBoard, visibleOnBoard } from '../../access/visibility.js'
-import { isoAt } from '../../clock.js'
+import { DAY_MS, dayOf, isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, TimeEntriesTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { badRequest, forbidden, notFound, unprocessable } from '../../errors.js'
+import { badRequest, forbidden, notFound, invalidField } from '../../errors.js'
 import { emitEvent } from '../../events/emit.js'
 import { applyFilter } from '../../filter/index.js'
 import { newId } from '../../ids.js'
@@ -34,9 +34,6 @@ import {
 } from './schema.js'
 import { deleteEntryRow, endEntry, getEntry, insertEntry, lockEntry, runningEntryOf, totalsQuery, updateEntryRow, visibleEntriesQuery } from './store.js'
 
-const dayOf = (iso: string): string => iso.slice(0, 10)
-const invalid = (path: string, message: string) => unprocessable('The request body is not valid.', [{ path, message }])
-
 /** An entry with its card, if the caller sees the card's board; 404 otherwise. */
 async function visibleEntry(q: Q, actor: Actor, id: string, lock = false): Promise<{ entry: TimeEntriesTable; card: CardsTable }> {
   const entry = await (lock ? lockEntry : getEntry)(q, id)
@@ -60,8 +57,8 @@ function finishedSpan(startedAt: string, end: { ended_at?: string; duration_seco
   const endMs = byEnd ? Date.parse(end.ended_at!) : start + end.duration_seconds! * 1000
   const seconds = Math.floor((endMs - start) / 1000)
   const path = byEnd ? 'ended_at' : 'duration_seconds'
-  if (seconds < 1) throw invalid(path, 'Must end at least 1 second after started_at.')
-  if (seconds > MAX_DURATION_SECONDS) throw invalid(path, `An entry lasts at most 7 days (${MAX_DURATION_SECONDS} seconds).`)
+  if (seconds < 1) throw invalidField(path, 'Must end at least 1 second after started_at.')
+  if (seconds > MAX_DURATION_SECONDS) throw invalidField(path, `An entry lasts at most 7 days (${MAX_DURATION_SECONDS} seconds).`)
   return { started_at: isoAt(start), ended_at: isoAt(endMs), duration_seconds: seconds }
 }
 
@@ -184,7 +181,6 @@ export async function getEntryFor(deps: Deps, actor: Actor, id: string, expand?:
   return (await expandEntries(q, await entryViews(q, [entry], deps.clock.now()), parseExpand(expand, TIME_ENTRY_LIST.expand)))[0]
 }
 
-const DAY_MS = 86_400_000
 /** The Monday (`YYYY-MM-DD`) of the ISO week of a day. */
 const mondayOf = (day: string): string => {
   const ms = Date.parse(day)
@@ -232,7 +228,7 @@ async function entryTotals(deps: Deps, actor: Actor, base: ReturnType<typeof vis
 async function mayRecordFor(q: Q, actor: Actor, userId: string, boardId: string): Promise<void> {
   if (!isAdmin(actor)) throw forbidden('Only owners and admins record time for someone else.')
   const user = await getUser(q, userId)
-  if (!user || !(await boardsSeenAmong(q, user, [boardId])).has(boardId)) throw invalid('user', "No such user on the card's board.")
+  if (!user || !(await boardsSeenAmong(q, user, [boardId])).has(boardId)) throw invalidField('user', "No such user on the card's board.")
 }
 
 export const createEntry = (deps: Deps, actor: Actor, input: CreateTimeEntryInput): Promise<TimeEntryView> =>
@@ -274,15 +270,15 @@ export const updateEntry = (deps: Deps, actor: Actor, id: string, input: UpdateT
     const newEnd = input.ended_at !== undefined || input.duration_seconds !== undefined
     if (entry.ended_at === null) {
       if (newEnd)
-        throw invalid(
+        throw invalidField(
           input.ended_at !== undefined ? 'ended_at' : 'duration_seconds',
           'A running timer ends when it is stopped (POST /v1/time-entries/timer/stop).',
         )
       if (input.started_at !== undefined) {
         const start = Date.parse(input.started_at)
-        if (start > now) throw invalid('started_at', 'A running timer cannot start in the future.')
+        if (start > now) throw invalidField('started_at', 'A running timer cannot start in the future.')
         if (now - start > MAX_DURATION_SECONDS * 1000)
-          throw invalid('started_at', `A running timer started at most 7 days (${MAX_DURATION_SECONDS} seconds) ago.`)
+          throw invalidField('started_at', `A running timer started at most 7 days (${MAX_DURATION_SECONDS} seconds) ago.`)
         set.started_at = isoAt(start)
       }
     } else if (newEnd || input.started_at !== undefined) {

@@ -1,5 +1,6 @@
 // Timesheet approvals: a user submits a period of their time; an owner or admin approves it (its entries lock) or rejects it.
 import { z } from 'zod'
+import { DAY_MS } from '../../clock.js'
 import { orNull, UserRef } from '../../http/schemas.js'
 
 export const TIMESHEET_STATUSES = ['submitted', 'approved', 'rejected'] as const
@@ -22,7 +23,6 @@ export const TimesheetApprovalSchema = z
   .meta({ id: 'TimesheetApproval' })
 export type TimesheetApprovalView = z.infer<typeof TimesheetApprovalSchema>
 
-const DAY_MS = 86_400_000
 /** Days from `start` to `end`, both counted. */
 export const daysIn = (start: string, end: string): number => (Date.parse(end) - Date.parse(start)) / DAY_MS + 1
 

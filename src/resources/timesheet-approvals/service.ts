@@ -1,13 +1,15 @@
 // Timesheet approvals. Anyone submits a period of their own time; owners and admins see every submission and approve
 // or reject it. The time entries of a user that start on a day of one of their approved periods are locked.
 import { type Actor, creatorId, isAdmin } from '../../access/roles.js'
-import { isoAt } from '../../clock.js'
+import { seesUsersRecord } from '../../access/visibility.js'
+import { dayOf, isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { TimesheetApprovalsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { conflict, forbidden, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { runningEntryOf } from '../time-entries/store.js'
 import { approvalViews } from './present.js'
 import { TIMESHEET_LIST } from './query.js'
 import type { SubmitTimesheetInput, TimesheetApprovalView } from './schema.js'
@@ -18,7 +20,6 @@ import {
   insertApproval,
   lockTimesheet,
   overlappingApproval,
-  timerRunsIn,
   updateApprovalRow,
   visibleApprovalsQuery,
 } from './store.js'
@@ -26,7 +27,7 @@ import {
 /** An approval the caller sees (their own; owners and admins any); 404 otherwise. */
 async function visibleApproval(q: Q, actor: Actor, id: string): Promise<TimesheetApprovalsTable> {
   const row = await getApproval(q, id)
-  if (!row || (!isAdmin(actor) && row.user_id !== actor.user.id)) throw notFound('timesheet approval')
+  if (!row || !seesUsersRecord(actor.user, row.user_id)) throw notFound('timesheet approval')
   return row
 }
 
@@ -89,7 +90,8 @@ export const reviewTimesheet = (deps: Deps, actor: Actor, id: string, status: 'a
     const current = await getApproval(q, id) // as it is now that its user's timesheet is locked
     if (!current) throw notFound('timesheet approval')
     if (current.status !== 'submitted') throw conflict(`The timesheet is ${current.status} already; only a submitted one can be reviewed.`)
-    if (status === 'approved' && (await timerRunsIn(q, row.user_id, row.period_start, row.period_end)))
+    const running = status === 'approved' ? await runningEntryOf(q, row.user_id) : undefined
+    if (running && dayOf(running.started_at) >= row.period_start && dayOf(running.started_at) <= row.period_end)
       throw conflict('A timer of the user started in this period and still runs; it must stop before the period is approved.')
     const at = isoAt(deps.clock.now())
     await updateApprovalRow(q, id, { status, comment: comment ?? null, reviewed_by: creatorId(actor), reviewed_at: at, updated_at: at })

@@ -39,12 +39,6 @@ export const approvedPeriodOn = (q: Q, userId: string, day: string) =>
     .where('period_end', '>=', day)
     .executeTakeFirst()
 
-/** Whether the user's running timer (at most one) started on a day of [start, end]. */
-export const timerRunsIn = async (q: Q, userId: string, start: string, end: string): Promise<boolean> => {
-  const running = await q.selectFrom('time_entries').select('started_at').where('user_id', '=', userId).where('ended_at', 'is', null).executeTakeFirst()
-  return running !== undefined && running.started_at.slice(0, 10) >= start && running.started_at.slice(0, 10) <= end
-}
-
 /** Base query of the approval list: owners and admins see everyone's, anyone else their own. */
 export function visibleApprovalsQuery(q: Q, viewer: Viewer) {
   const query = q.selectFrom('timesheet_approvals')

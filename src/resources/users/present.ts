@@ -18,15 +18,21 @@ export const userView = (u: UsersTable): UserView => ({
 /** `{ id, name }` of a user id, from users already loaded; a user deleted since shows an empty name. */
 export const userRefOf = (users: ReadonlyMap<string, { name: string }>, id: string): UserRef => ({ id, name: users.get(id)?.name ?? '' })
 
-/** The creators of a page of records, loaded in one query: `created_by` id → `{ id, name }`, or null for none. */
-export async function creatorsOf(q: Q, rows: readonly { created_by: string | null }[]): Promise<(id: string | null) => UserRef | null> {
-  const users = new Map(
-    (
-      await getUsers(
-        q,
-        rows.flatMap((r) => (r.created_by ? [r.created_by] : [])),
-      )
-    ).map((u) => [u.id, u]),
-  )
-  return (id) => (id ? userRefOf(users, id) : null)
+/** `{ id, name }` of user ids (null stays null); the function is typed so that a required id gives a UserRef. */
+export interface UserRefs {
+  (id: string): UserRef
+  (id: string | null): UserRef | null
 }
+
+/** The users a page of records names (creators, owners, reviewers, ...), loaded in one query. */
+export async function userRefsOf(q: Q, ids: readonly (string | null)[]): Promise<UserRefs> {
+  const users = new Map((await getUsers(q, [...new Set(ids.filter((id) => id !== null))])).map((u) => [u.id, u]))
+  return ((id: string | null) => (id ? userRefOf(users, id) : null)) as UserRefs
+}
+
+/** The creators of a page of records: `created_by` id → `{ id, name }`, or null for none. */
+export const creatorsOf = (q: Q, rows: readonly { created_by: string | null }[]): Promise<UserRefs> =>
+  userRefsOf(
+    q,
+    rows.map((r) => r.created_by),
+  )
