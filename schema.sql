@@ -502,7 +502,7 @@ CREATE TABLE inbox_items (
   kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question')),
   card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
   comment_id TEXT REFERENCES comments(id) ON DELETE CASCADE,
-  question_id TEXT,              -- agents (later)
+  question_id TEXT,              -- kind question: the agent's question
   actor TEXT NOT NULL,           -- JSON { id, name, kind } of who caused it
   read_at TEXT,
   created_at TEXT NOT NULL
@@ -511,3 +511,114 @@ CREATE INDEX inbox_items_user ON inbox_items(user_id, created_at);
 CREATE INDEX inbox_items_unread ON inbox_items(user_id) WHERE read_at IS NULL;
 CREATE INDEX inbox_items_card ON inbox_items(card_id);
 CREATE INDEX inbox_items_comment ON inbox_items(comment_id) WHERE comment_id IS NOT NULL;
+
+-- Agents (users whose kind is agent): a profile each, workflows per board, kickoffs delivered in the background (by
+-- src/resources/agent-kickoffs/dispatcher.ts), runs with their activity, and the questions agents ask.
+CREATE TABLE agent_profiles (
+  user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, -- a user whose kind is agent
+  owner_id TEXT NOT NULL REFERENCES users(id),
+  wake_url TEXT,                 -- auto_start: the agent's own runner
+  signing_secret_id TEXT REFERENCES signing_secrets(id), -- signs calls to wake_url; deleting a secret in use is refused
+  powers TEXT NOT NULL,          -- JSON array of auto_start, local_access, service_ai
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX agent_profiles_owner ON agent_profiles(owner_id);
+CREATE INDEX agent_profiles_secret ON agent_profiles(signing_secret_id);
+CREATE TABLE agent_workflows (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  is_default INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX agent_workflows_board ON agent_workflows(board_id, created_at);
+CREATE UNIQUE INDEX agent_workflows_one_default ON agent_workflows(board_id) WHERE is_default = 1;
+CREATE TABLE agent_workflow_steps (
+  workflow_id TEXT NOT NULL REFERENCES agent_workflows(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,          -- 1-based order
+  name TEXT NOT NULL,
+  agent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  launch_url TEXT,
+  signing_secret_id TEXT REFERENCES signing_secrets(id),
+  instructions TEXT,
+  PRIMARY KEY (workflow_id, idx)
+) WITHOUT ROWID;
+CREATE INDEX agent_workflow_steps_agent ON agent_workflow_steps(agent_id);
+CREATE INDEX agent_workflow_steps_secret ON agent_workflow_steps(signing_secret_id);
+CREATE TABLE agent_runs (
+  id TEXT PRIMARY KEY,
+  kickoff_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL,
+  workflow_id TEXT REFERENCES agent_workflows(id) ON DELETE SET NULL,
+  step INTEGER,                  -- 1-based step of the workflow
+  step_name TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'needs_input', 'blocked', 'stalled', 'done_proposed', 'completed', 'failed', 'cancelled')),
+  summary TEXT,                  -- the last done proposal
+  error TEXT,                    -- why it failed
+  last_activity_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE INDEX agent_runs_card ON agent_runs(card_id, created_at);
+CREATE INDEX agent_runs_agent ON agent_runs(agent_id, created_at);
+CREATE INDEX agent_runs_board ON agent_runs(board_id, created_at);
+CREATE INDEX agent_runs_running ON agent_runs(last_activity_at) WHERE status = 'running';
+CREATE TABLE agent_kickoffs (
+  id TEXT PRIMARY KEY,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  workflow_id TEXT REFERENCES agent_workflows(id) ON DELETE SET NULL,
+  step INTEGER,
+  step_name TEXT,
+  powers TEXT NOT NULL,          -- JSON array: the powers asked for; [] = any the agent has
+  model TEXT,
+  effort TEXT CHECK (effort IN ('low', 'medium', 'high', 'max')),
+  message TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'queued', 'expired', 'cancelled')),
+  via TEXT CHECK (via IN ('auto_start', 'local_access', 'service_ai')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL, -- epoch ms; at most expires_at
+  lease_until INTEGER NOT NULL DEFAULT 0, -- epoch ms: a process is attempting it until then
+  last_error TEXT,
+  expires_at TEXT NOT NULL,
+  run_id TEXT NOT NULL UNIQUE REFERENCES agent_runs(id) ON DELETE CASCADE,
+  requested_by TEXT NOT NULL,    -- JSON { id, name, kind }
+  requester_id TEXT REFERENCES users(id) ON DELETE SET NULL,
+  delivered_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX agent_kickoffs_due ON agent_kickoffs(next_attempt_at) WHERE status IN ('pending', 'queued');
+CREATE INDEX agent_kickoffs_agent ON agent_kickoffs(agent_id, created_at);
+CREATE INDEX agent_kickoffs_card ON agent_kickoffs(card_id);
+CREATE INDEX agent_kickoffs_board ON agent_kickoffs(board_id, created_at);
+CREATE TABLE agent_run_activity (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  run_id TEXT NOT NULL REFERENCES agent_runs(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  text TEXT,                     -- the message, reason, summary, error or feedback
+  by_actor TEXT NOT NULL,        -- JSON { id, name, kind }
+  at TEXT NOT NULL
+);
+CREATE INDEX agent_run_activity_run ON agent_run_activity(run_id, seq);
+CREATE TABLE agent_questions (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES agent_runs(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  board_id TEXT NOT NULL,
+  question TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('open', 'answered', 'dismissed')),
+  answer TEXT,
+  asked_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  answered_by TEXT,              -- JSON { id, name }
+  created_at TEXT NOT NULL,
+  answered_at TEXT
+);
+CREATE INDEX agent_questions_run ON agent_questions(run_id, created_at);
+CREATE INDEX agent_questions_card ON agent_questions(card_id);

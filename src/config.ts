@@ -2,6 +2,20 @@
 import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 
+/** Comma-separated seconds, e.g. `60,120,300,1800`. */
+const delays = (name: string, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((s, ctx) => {
+      const parts = s.split(',').map((p) => Number(p.trim()))
+      if (parts.length === 0 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be comma-separated seconds` })
+        return z.NEVER
+      }
+      return parts
+    })
+
 const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on')
 
 const ConfigSchema = z.object({
@@ -45,17 +59,7 @@ const ConfigSchema = z.object({
       return ranges
     }),
   rateLimit: bool.default(false),
-  webhookRetryDelays: z
-    .string()
-    .default('60,120,300,1800')
-    .transform((s, ctx) => {
-      const parts = s.split(',').map((p) => Number(p.trim()))
-      if (parts.length === 0 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
-        ctx.addIssue({ code: 'custom', message: 'TASKD_WEBHOOK_RETRY_DELAYS must be comma-separated seconds' })
-        return z.NEVER
-      }
-      return parts
-    }),
+  webhookRetryDelays: delays('TASKD_WEBHOOK_RETRY_DELAYS', '60,120,300,1800'),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
@@ -63,6 +67,18 @@ const ConfigSchema = z.object({
   /** How long a claimed automation run stays reserved per step; a crashed process's runs resume after it. Unset: 50 s
    *  (the longest step timeout, 30 s, plus a margin). */
   automationLeaseMs: z.coerce.number().int().min(100).optional(),
+  /** Seconds between delivery attempts of a kickoff not yet delivered (the last repeats until it expires). */
+  agentRetryDelays: delays('TASKD_AGENT_RETRY_DELAYS', '60,120,300,1800'),
+  /** A running agent run with no activity for this long is flagged stalled. */
+  agentStallMinutes: z.coerce.number().min(0.01).default(30),
+  /** How long a kickoff being attempted stays reserved; a crashed process's attempts come back after it. Unset: the
+   *  longest attempt (the AI turn's timeout, or the webhook timeout) plus 20 s. */
+  agentLeaseMs: z.coerce.number().int().min(100).optional(),
+  /** service_ai: an OpenAI-compatible base URL (`https://host/v1`); taskd POSTs to `<base>/chat/completions`. Unset: the power is unavailable. */
+  aiUrl: z.string().url().optional(),
+  aiKey: z.string().optional(),
+  aiModel: z.string().default('gpt-4o-mini'),
+  aiTimeoutMs: z.coerce.number().int().min(1).default(60_000),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** A read that takes longer is stopped and answers 503 query_timeout. */
   queryTimeoutMs: z.coerce.number().int().min(1).default(5000),
@@ -90,6 +106,13 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
     webhookLeaseMs: pick(flags.webhookLeaseMs, 'TASKD_WEBHOOK_LEASE_MS'),
     automationLeaseMs: pick(flags.automationLeaseMs, 'TASKD_AUTOMATION_LEASE_MS'),
+    agentRetryDelays: pick(flags.agentRetryDelays, 'TASKD_AGENT_RETRY_DELAYS'),
+    agentStallMinutes: pick(flags.agentStallMinutes, 'TASKD_AGENT_STALL_MINUTES'),
+    agentLeaseMs: pick(flags.agentLeaseMs, 'TASKD_AGENT_LEASE_MS'),
+    aiUrl: pick(flags.aiUrl, 'TASKD_AI_URL'),
+    aiKey: pick(flags.aiKey, 'TASKD_AI_KEY'),
+    aiModel: pick(flags.aiModel, 'TASKD_AI_MODEL'),
+    aiTimeoutMs: pick(flags.aiTimeoutMs, 'TASKD_AI_TIMEOUT_MS'),
     logLevel: pick(flags.logLevel, 'TASKD_LOG_LEVEL'),
     queryTimeoutMs: pick(flags.queryTimeoutMs, 'TASKD_QUERY_TIMEOUT_MS'),
     readWorkers: pick(flags.readWorkers, 'TASKD_READ_WORKERS'),

@@ -4,6 +4,7 @@ import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { SecretBox } from './crypto.js'
 import type { Db, Tx } from './db/database.js'
+import type { Waiters } from './waiters.js'
 
 export interface Deps {
   db: Db
@@ -15,6 +16,10 @@ export interface Deps {
   secrets: SecretBox
   /** Called after a transaction that queued automation runs commits, so they start at once. */
   onRunsQueued: () => void
+  /** Called after a transaction that queued or changed agent kickoffs commits, so delivery starts at once. */
+  onKickoffsQueued: () => void
+  /** Claim long polls waiting for a kickoff (keyed by agent id and agent owner id); a new kickoff notifies them. */
+  claimWaiters: Waiters
   /**
    * Called inside the transaction of every event that no automation run caused (src/events/emit.ts): event
    * automations queue their runs here, so a change and the runs it starts commit together.

@@ -13,9 +13,11 @@ import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { issueToken } from './resources/tokens/service.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/service.js'
+import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
 import { OutboxScheduler } from './webhooks/scheduler.js'
+import { Waiters } from './waiters.js'
 import { closeDeliveryAgents } from './webhooks/send.js'
 
 /** How long shutdown waits for webhook attempts in flight; what is still running then is resent after restart. */
@@ -26,6 +28,7 @@ export interface Running {
   deps: Deps
   scheduler: OutboxScheduler
   runner: AutomationRunner
+  dispatcher: KickoffDispatcher
   port: number
   setupToken?: string
   close(): Promise<void>
@@ -44,7 +47,17 @@ export function firstRunSetup(db: Db, now: number): Promise<{ email: string; tok
 
 /** The one place Deps are assembled, for the server and for tests. */
 export function createDeps(db: Db, config: Config, clock: Clock, secrets = secretsFor(config)): Deps {
-  return { db, config, clock, onOutboxWrite: () => {}, onRunsQueued: () => {}, onEvent: queueEventRuns, secrets }
+  return {
+    db,
+    config,
+    clock,
+    onOutboxWrite: () => {},
+    onRunsQueued: () => {},
+    onKickoffsQueued: () => {},
+    claimWaiters: new Waiters(),
+    onEvent: queueEventRuns,
+    secrets,
+  }
 }
 
 /** The secret box: TASKD_MASTER_KEY, or (SQLite only) the key file beside the database. */
@@ -62,6 +75,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   deps.onOutboxWrite = () => scheduler.wake()
   const runner = new AutomationRunner(deps, { log: logger.error })
   deps.onRunsQueued = () => runner.wake()
+  const dispatcher = new KickoffDispatcher(deps, { log: logger.error })
+  deps.onKickoffsQueued = () => dispatcher.wake()
   const { app, api } = createApp(deps, { log: logger.error })
   const server = http.createServer(app)
   answerClientErrors(server)
@@ -77,6 +92,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   }
   scheduler.start()
   runner.start()
+  dispatcher.start()
   const housekeeping = new Housekeeping(deps, logger.error)
   housekeeping.start()
   print(`taskd listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`)
@@ -86,9 +102,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       // Stop claiming and let attempts in flight finish while the HTTP server drains; unfinished rows keep their lease.
       // Requests in flight get the grace period to finish; after it, connections still open (keep-alive clients) are cut.
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+      deps.claimWaiters.close() // claim long polls answer 204 now
       await Promise.all([
         scheduler.stop(SHUTDOWN_GRACE_MS),
         runner.stop(SHUTDOWN_GRACE_MS),
+        dispatcher.stop(SHUTDOWN_GRACE_MS),
         housekeeping.stop(),
         new Promise<void>((resolve) => {
           server.close(() => resolve())
@@ -101,5 +119,5 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       await closeDeliveryAgents()
       await db.close()
     })())
-  return { server, deps, scheduler, runner, port, setupToken: setup?.token, close }
+  return { server, deps, scheduler, runner, dispatcher, port, setupToken: setup?.token, close }
 }

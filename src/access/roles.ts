@@ -6,6 +6,10 @@ export const Role = z.enum(['owner', 'admin', 'member'])
 export type Role = z.infer<typeof Role>
 export const UserKind = z.enum(['human', 'agent'])
 export type UserKind = z.infer<typeof UserKind>
+/** How an agent can be reached, in the order kickoff delivery tries them. */
+export const POWERS = ['auto_start', 'local_access', 'service_ai'] as const
+export const AgentPower = z.enum(POWERS)
+export type AgentPower = z.infer<typeof AgentPower>
 export const Permission = z.enum(['read', 'write', 'full'])
 export type Permission = z.infer<typeof Permission>
 

@@ -17,7 +17,7 @@ export function userCommand(program: Command): void {
   ).action(async (o: { email: string; name: string; role: Role; db?: string }) => {
     const input = checked(CreateUserBody, { email: o.email, name: o.name, role: o.role })
     const { db } = await openForCli(o.db)
-    const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), input))
+    const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), { ...input, email: o.email }))
     await db.close()
     process.stdout.write(`${row.id}\n`)
   })

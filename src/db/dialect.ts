@@ -15,7 +15,11 @@ export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<n
  * The next seq of a log (webhook_logs, incoming_requests) that orders the rows of one owner: the owner's last + 1
  * (SQLite), or the table's identity sequence (PostgreSQL).
  */
-export const nextLogSeq = (q: Q, log: 'webhook_logs' | 'incoming_requests' | 'automation_runs', owner: { column: string; id: string }): RawBuilder<number> =>
+export const nextLogSeq = (
+  q: Q,
+  log: 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity',
+  owner: { column: string; id: string },
+): RawBuilder<number> =>
   isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM ${sql.table(log)} WHERE ${sql.ref(owner.column)} = ${owner.id})`
 
 /**

@@ -427,6 +427,103 @@ export interface InboxItemsTable {
   created_at: string
 }
 
+export interface AgentProfilesTable {
+  user_id: string
+  owner_id: string
+  wake_url: string | null
+  signing_secret_id: string | null
+  powers: string
+  updated_at: string
+}
+
+export interface AgentWorkflowsTable {
+  id: string
+  board_id: string
+  name: string
+  is_default: number
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface AgentWorkflowStepsTable {
+  workflow_id: string
+  idx: number
+  name: string
+  agent_id: string
+  launch_url: string | null
+  signing_secret_id: string | null
+  instructions: string | null
+}
+
+export interface AgentRunsTable {
+  id: string
+  kickoff_id: string
+  agent_id: string
+  card_id: string
+  board_id: string
+  workflow_id: string | null
+  step: number | null
+  step_name: string | null
+  status: 'pending' | 'running' | 'needs_input' | 'blocked' | 'stalled' | 'done_proposed' | 'completed' | 'failed' | 'cancelled'
+  summary: string | null
+  error: string | null
+  last_activity_at: string
+  created_at: string
+  finished_at: string | null
+}
+
+export interface AgentKickoffsTable {
+  id: string
+  card_id: string
+  board_id: string
+  agent_id: string
+  workflow_id: string | null
+  step: number | null
+  step_name: string | null
+  powers: string
+  model: string | null
+  effort: 'low' | 'medium' | 'high' | 'max' | null
+  message: string | null
+  status: 'pending' | 'delivered' | 'queued' | 'expired' | 'cancelled'
+  via: 'auto_start' | 'local_access' | 'service_ai' | null
+  attempts: number
+  next_attempt_at: number
+  lease_until: number
+  last_error: string | null
+  expires_at: string
+  run_id: string
+  requested_by: string
+  requester_id: string | null
+  delivered_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface AgentRunActivityTable {
+  id: string
+  seq: number
+  run_id: string
+  type: string
+  text: string | null
+  by_actor: string
+  at: string
+}
+
+export interface AgentQuestionsTable {
+  id: string
+  run_id: string
+  card_id: string
+  board_id: string
+  question: string
+  status: 'open' | 'answered' | 'dismissed'
+  answer: string | null
+  asked_by: string
+  answered_by: string | null
+  created_at: string
+  answered_at: string | null
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -468,4 +565,11 @@ export interface DB {
   notes: NotesTable
   note_publications: NotePublicationsTable
   inbox_items: InboxItemsTable
+  agent_profiles: AgentProfilesTable
+  agent_workflows: AgentWorkflowsTable
+  agent_workflow_steps: AgentWorkflowStepsTable
+  agent_runs: AgentRunsTable
+  agent_kickoffs: AgentKickoffsTable
+  agent_run_activity: AgentRunActivityTable
+  agent_questions: AgentQuestionsTable
 }

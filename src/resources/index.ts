@@ -3,6 +3,9 @@
 import { registerEvents } from '../events/catalog.js'
 import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
+import { agentKickoffs } from './agent-kickoffs/index.js'
+import { agentQuestions } from './agent-questions/index.js'
+import { agentRuns } from './agent-runs/index.js'
 import { billingRates } from './billing-rates/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
@@ -46,6 +49,9 @@ export const MODULES: readonly ResourceModule[] = [
   noteFolders,
   notes,
   notePublications,
+  agentKickoffs,
+  agentRuns,
+  agentQuestions,
 ]
 
 for (const m of MODULES) {

@@ -122,7 +122,6 @@ test('automations: bad triggers and steps are a 422 naming the field, and nothin
       [{ steps: [{ type: 'http_request', method: 'POST', url: 'https://93.184.215.14/x', headers: { 'Bad Name': 'v' } }] }, 'steps.0.headers.Bad Name'],
       [{ steps: [{ ...card('t'), list: other.lists[0].id }] }, 'steps.0.list'],
       [{ steps: [{ type: 'add_comment', card: '{webhook.body.card}', body: '' }] }, 'steps.0.body'],
-      [{ steps: [{ type: 'kickoff_agent', card: '{webhook.body.card}' }] }, 'steps.0.type'],
       [{ steps: [{ ...card('t'), priority: 'high' }] }, 'steps.0.priority'],
       [{ steps: [{ type: 'complete_card', card: '{webhook.body.card}', completed: 'yes' }] }, 'steps.0.completed'],
       [{ board: 'nope' }, 'board'],

@@ -69,6 +69,7 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
     dir,
     dbFile,
     async close() {
+      deps.claimWaiters.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()

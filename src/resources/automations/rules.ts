@@ -13,11 +13,6 @@ import { eventProblems, urlProblems } from '../webhooks/rules.js'
 import { fillIn, placeholdersIn, ROOTS } from './placeholders.js'
 import type { Step, Trigger } from './schema.js'
 
-/** The step types whose resource families have not landed: refused at save instead of failing every run. */
-const NOT_YET: Partial<Record<Step['type'], string>> = {
-  kickoff_agent: 'kickoff_agent steps arrive with agents (not in this version of taskd).',
-}
-
 /** The next slot of a 5-field cron expression after `after`, in the zone; throws on a bad expression or zone. */
 export function nextSlot(cron: string, timezone: string, after: number): number | null {
   if (cron.trim().split(/\s+/).length !== 5) throw new Error('Use 5 fields: minute hour day-of-month month day-of-week.')
@@ -111,11 +106,6 @@ export async function stepProblems(q: Q, steps: readonly Step[], trigger: Trigge
   const literalLists: { path: string; id: string }[] = []
   for (const [i, step] of steps.entries()) {
     const at = `steps.${i}`
-    const notYet = NOT_YET[step.type]
-    if (notYet) {
-      details.push({ path: `${at}.type`, message: notYet })
-      continue
-    }
     for (const s of stringsOf(step, at, [])) {
       for (const p of placeholdersIn(s.text)) {
         const name = `{${p.join('.')}}`

@@ -12,6 +12,9 @@ import { redactEchoes } from '../../webhooks/deliver.js'
 import { headerValueProblem } from '../../webhooks/headers.js'
 import { sendWebhook } from '../../webhooks/send.js'
 import { signedCallHeaders } from '../../webhooks/signing.js'
+import { kickoffViews } from '../agent-kickoffs/present.js'
+import { CreateKickoffBody } from '../agent-kickoffs/schema.js'
+import { startKickoffIn } from '../agent-kickoffs/service.js'
 import { CreateCardBody, UpdateCardBody } from '../cards/schema.js'
 import { createCardIn, moveCardIn, updateCardIn } from '../cards/service.js'
 import { CreateCommentBody } from '../comments/schema.js'
@@ -95,7 +98,7 @@ function cardInput(step: Record<string, unknown>) {
   }
 }
 
-/** Runs a card step as the run's actor, inside `tx`; its output is `{ card }` (`{ comment }` for add_comment). */
+/** Runs a card step as the run's actor, inside `tx`; its output is `{ card }` (`{ comment }` for add_comment, `{ kickoff }` for kickoff_agent). */
 export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclude<Step, HttpRequestStep>, scope: StepScope): Promise<unknown> {
   const s = fillInDeep(step, scope) as Record<string, unknown> & Step
   const board = actor.run!.board
@@ -121,8 +124,17 @@ export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclud
       return { card: await updateCardIn(deps, tx, actor, cardId(s.card), parsed(UpdateCardBody, { completed: bool(s.completed) ?? true })) }
     case 'add_comment':
       return { comment: await createCommentIn(deps, tx, actor, parsed(CreateCommentBody, { card: cardId(s.card), body: s.body })) }
-    default:
-      throw new StepFailed(`${s.type} steps are not available in this version of taskd.`)
+    case 'kickoff_agent': {
+      const input = parsed(CreateKickoffBody, {
+        card: cardId(s.card),
+        agent: present(s.agent?.trim()),
+        workflow: present(s.workflow?.trim()),
+        powers: s.powers?.map((p) => p.trim()).filter(Boolean),
+        message: present(s.message),
+      })
+      const { kickoff } = await startKickoffIn(deps, tx, actor, input)
+      return { kickoff: (await kickoffViews(tx.q, [kickoff]))[0] }
+    }
   }
 }
 

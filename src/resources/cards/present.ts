@@ -1,4 +1,6 @@
 // Cards in API shape, batch-loaded for a page (no N+1), and the enriched `data` of card events.
+import { runViews } from '../agent-runs/present.js'
+import { runsOfCards } from '../agent-runs/store.js'
 import { publicBaseUrl, type Config } from '../../config.js'
 import type { Q } from '../../db/database.js'
 import type { CardsTable, UsersTable } from '../../db/types.js'
@@ -130,6 +132,15 @@ async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string
         views.map((v) => v.id),
       )
     : undefined
+  const runs = expand.has('agent_runs')
+    ? await runViews(
+        q,
+        await runsOfCards(
+          q,
+          views.map((v) => v.id),
+        ),
+      )
+    : undefined
   const users = new Map([...loaded].map(([id, u]) => [id, userView(u)]))
   for (const v of views) {
     const e: Record<string, unknown> = {}
@@ -142,6 +153,7 @@ async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string
     if (expand.has('created_by')) e.created_by = v.created_by ? (users.get(v.created_by.id) ?? null) : null
     if (expand.has('priority')) e.priority = { value: v.priority, name: PRIORITY_NAMES[v.priority] }
     if (checklists) e.checklists = checklists.get(v.id) ?? []
+    if (runs) e.agent_runs = runs.filter((r) => r.card === v.id)
     v.expand = e
   }
 }

@@ -43,7 +43,7 @@ export const FILE_FILTER: FilterResource = {
   },
 }
 
-export const CARD_EXPANDS = ['board', 'list', 'tags', 'assignees', 'members', 'watchers', 'priority', 'created_by', 'checklists'] as const
+export const CARD_EXPANDS = ['board', 'list', 'tags', 'assignees', 'members', 'watchers', 'priority', 'created_by', 'checklists', 'agent_runs'] as const
 
 export const CARD_LIST: ListSpec = {
   resource: 'cards',

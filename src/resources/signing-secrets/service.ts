@@ -12,7 +12,15 @@ import { automationsUsingSecret } from '../automations/store.js'
 import { signingSecretViews } from './present.js'
 import { SIGNING_SECRET_LIST } from './query.js'
 import type { CreateSigningSecretInput, ReplaceSigningSecretInput, SigningSecretView } from './schema.js'
-import { deleteSigningSecretRow, getSigningSecret, getSigningSecrets, insertSigningSecret, signingSecretsQuery, updateSigningSecretRow } from './store.js'
+import {
+  agentsUsingSecret,
+  deleteSigningSecretRow,
+  getSigningSecret,
+  getSigningSecrets,
+  insertSigningSecret,
+  signingSecretsQuery,
+  updateSigningSecretRow,
+} from './store.js'
 
 /** The sealed value is bound to its row, so a value copied into another row does not open there. */
 const context = (id: string) => `signing-secret:${id}`
@@ -65,6 +73,8 @@ export async function deleteSigningSecret(deps: Deps, actor: Actor, id: string):
   await deps.db.tx(async ({ q }) => {
     const users = await automationsUsingSecret(q, id)
     if (users.length) throw conflict(`Automations use this signing secret: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}. Change their steps first.`)
+    const agents = await agentsUsingSecret(q, id)
+    if (agents.length) throw conflict(`These use this signing secret: ${agents.join(', ')}. Change them first.`)
     if (!(await deleteSigningSecretRow(q, id))) throw notFound('signing secret')
   })
 }

@@ -14,3 +14,21 @@ export const deleteSigningSecretRow = async (q: Q, id: string): Promise<boolean>
 /** Base query of the list route: every secret of the workspace. */
 export const signingSecretsQuery = (q: Q) => q.selectFrom('signing_secrets')
 export const getSigningSecrets = (q: Q, ids: readonly string[]) => rowsByIds(q, 'signing_secrets', ids)
+
+/** Agents and agent workflows that sign their calls with a secret, as `kind name (id)`. */
+export async function agentsUsingSecret(q: Q, secretId: string): Promise<string[]> {
+  const agents = await q
+    .selectFrom('agent_profiles')
+    .innerJoin('users', 'users.id', 'agent_profiles.user_id')
+    .select(['users.id', 'users.name'])
+    .where('agent_profiles.signing_secret_id', '=', secretId)
+    .execute()
+  const workflows = await q
+    .selectFrom('agent_workflow_steps')
+    .innerJoin('agent_workflows', 'agent_workflows.id', 'agent_workflow_steps.workflow_id')
+    .select(['agent_workflows.id', 'agent_workflows.name'])
+    .distinct()
+    .where('agent_workflow_steps.signing_secret_id', '=', secretId)
+    .execute()
+  return [...agents.map((a) => `agent ${a.name} (${a.id})`), ...workflows.map((w) => `agent workflow ${w.name} (${w.id})`)]
+}

@@ -31,10 +31,11 @@ export const tokenRoutes = [
     operationId: 'createToken',
     tag: 'Tokens',
     access: 'write',
-    summary: 'Create a token for yourself; the value is returned only here',
+    summary: 'Create a token for yourself (or, with `user`, for an agent you own); the value is returned only here',
     description:
       '`full` is for owners and admins only (422 otherwise), and needs a Full Access token to create (403 otherwise). A bare `expires_at` date means the end of that day, UTC.',
     body: CreateTokenBody,
+    errors: [404],
     responses: {
       201: { description: 'The token and its raw value', schema: z.strictObject({ token: TokenSchema, value: z.string() }).meta({ id: 'CreatedToken' }) },
     },

@@ -23,6 +23,7 @@ export const CreateTokenBody = z
     name,
     permission: Permission.default('write'),
     expires_at: dateOrDateTime.nullable().optional(),
+    user: z.string().min(1).optional().meta({ description: "An agent's id: a token for that agent (its owner, owners and admins). Default: yourself." }),
   })
   .meta({ id: 'CreateTokenBody' })
-export type CreateTokenInput = { name: string; permission: Permission; expires_at?: string | null }
+export type CreateTokenInput = { name: string; permission: Permission; expires_at?: string | null; user?: string }

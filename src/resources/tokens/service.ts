@@ -4,11 +4,11 @@ import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { TokensTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { forbidden, notFound, unprocessable } from '../../errors.js'
+import { forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
 import { newId, newTokenValue, sha256Hex } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { userView } from '../users/present.js'
-import { getUser, getUsers } from '../users/store.js'
+import { getAgentProfile, getUser, getUsers } from '../users/store.js'
 import { tokenView } from './present.js'
 import { TOKEN_LIST } from './query.js'
 import type { CreateTokenInput } from './schema.js'
@@ -57,7 +57,17 @@ export async function createToken(deps: Deps, actor: Actor, input: CreateTokenIn
   if (input.permission === 'full' && isAdmin(actor) && actor.permission !== 'full') {
     throw forbidden('Creating a Full Access token needs a Full Access token.')
   }
-  return deps.db.tx((tx) => issueToken(tx.q, deps.clock.now(), actor.user.id, input))
+  return deps.db.tx(async (tx) => {
+    const holder = input.user ?? actor.user.id
+    if (holder !== actor.user.id) {
+      const user = await getUser(tx.q, holder)
+      if (!user) throw notFound('user')
+      if (user.kind !== 'agent') throw invalidField('user', 'Tokens are made for yourself, or for an agent.')
+      if (!isAdmin(actor) && (await getAgentProfile(tx.q, holder))?.owner_id !== actor.user.id)
+        throw forbidden("Only the agent's owner, owners and admins make tokens for an agent.")
+    }
+    return issueToken(tx.q, deps.clock.now(), holder, input)
+  })
 }
 
 /** Your own tokens; owners and admins see every token of the workspace. */

@@ -19,7 +19,7 @@ export const userRoutes = [
     access: 'read',
     summary: "The token's user",
     responses: { 200: { description: 'The user', schema: User } },
-    handler: ({ actor }) => ({ status: 200, body: { user: getMe(actor) } }),
+    handler: async ({ deps, actor }) => ({ status: 200, body: { user: await getMe(deps, actor) } }),
   }),
   defineRoute({
     method: 'get',
@@ -46,7 +46,7 @@ export const userRoutes = [
     summary: 'Get a user',
     params: idParam,
     responses: { 200: { description: 'The user', schema: User } },
-    handler: async ({ deps, params }) => ({ status: 200, body: { user: await getUserFor(deps, params.id) } }),
+    handler: async ({ deps, actor, params }) => ({ status: 200, body: { user: await getUserFor(deps, actor, params.id) } }),
   }),
   defineRoute({
     method: 'post',

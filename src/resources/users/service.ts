@@ -4,16 +4,30 @@ import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { conflict, forbidden, notFound, unprocessable } from '../../errors.js'
+import { conflict, type ErrorDetail, forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { boardViews } from '../boards/present.js'
 import { boardsSharedWith } from '../boards/store.js'
 import { downgradeFullTokens } from '../tokens/store.js'
-import { userView } from './present.js'
+import { getSigningSecrets } from '../signing-secrets/store.js'
+import { urlProblems } from '../webhooks/rules.js'
+import { userViews } from './present.js'
 import { USER_LIST } from './query.js'
 import type { CreateUserInput, UpdateUserInput, UserView } from './schema.js'
-import { countOwners, countUsers, getUser, getUserByEmail, getWorkspace, insertUser, insertWorkspace, updateUserRow, usersQuery } from './store.js'
+import {
+  countOwners,
+  countUsers,
+  getUser,
+  getUserByEmail,
+  getWorkspace,
+  insertAgentProfile,
+  insertUser,
+  insertWorkspace,
+  updateAgentProfileRow,
+  updateUserRow,
+  usersQuery,
+} from './store.js'
 
 /** Creates the workspace row when the database is new. */
 export async function ensureWorkspace(q: Q, now: number): Promise<void> {
@@ -24,33 +38,39 @@ export async function ensureWorkspace(q: Q, now: number): Promise<void> {
 export const isWorkspaceEmpty = async (q: Q): Promise<boolean> => (await countUsers(q)) === 0
 
 /** Inserts a user; used by the API, the CLI and first-run setup. */
-export async function insertNewUser(q: Q, now: number, input: { email: string; name: string; role: Role; kind?: UsersTable['kind'] }): Promise<UsersTable> {
+export async function insertNewUser(
+  q: Q,
+  now: number,
+  input: { email: string; name: string; role: Role; kind?: UsersTable['kind'] },
+  id = newId(),
+): Promise<UsersTable> {
   if (await getUserByEmail(q, input.email)) throw conflict(`A user with email ${input.email} already exists.`)
-  const row: UsersTable = { id: newId(), email: input.email, name: input.name, role: input.role, kind: input.kind ?? 'human', created_at: isoAt(now) }
+  const row: UsersTable = { id, email: input.email, name: input.name, role: input.role, kind: input.kind ?? 'human', created_at: isoAt(now) }
   await insertUser(q, row)
   return row
 }
 
-export const getMe = (actor: Actor): UserView => userView(actor.user)
+export const getMe = async (deps: Deps, actor: Actor): Promise<UserView> => (await userViews(deps.db.q, [actor.user], actor.user))[0]
 
-export async function getUserFor(deps: Deps, id: string): Promise<UserView> {
+export async function getUserFor(deps: Deps, actor: Actor, id: string): Promise<UserView> {
   const user = await getUser(deps.db.q, id)
   if (!user) throw notFound('user')
-  return userView(user)
+  return (await userViews(deps.db.q, [user], actor.user))[0]
 }
 
 /** Every user of the workspace; `expand=boards` lists the boards each one shares with the caller. */
 export function listUsers(deps: Deps, actor: Actor, params: ListParams) {
   const { q } = deps.db
   return listPage(deps.db, usersQuery(q), USER_LIST, params, async (rows: UsersTable[], expand) => {
-    if (!expand.has('boards')) return rows.map(userView)
+    const users = await userViews(q, rows, actor.user)
+    if (!expand.has('boards')) return users
     const shared = await boardsSharedWith(
       q,
       rows.map((r) => r.id),
       actor.user,
     )
     const views = new Map((await boardViews(q, shared)).map((b) => [b.id, b]))
-    return rows.map((r) => ({ ...userView(r), expand: { boards: shared.filter((b) => b.user_id === r.id).map((b) => views.get(b.id)!) } }))
+    return users.map((u) => ({ ...u, expand: { boards: shared.filter((b) => b.user_id === u.id).map((b) => views.get(b.id)!) } }))
   })
 }
 
@@ -61,9 +81,39 @@ function assertCanManageRoles(actor: Actor, targetRole: Role | undefined, newRol
   }
 }
 
+/** An agent's owner (a person), wake URL (the outgoing URL rules) and signing secret (one that exists), checked at save. */
+async function agentProblems(deps: Deps, q: Q, agent: { owner?: string; wake_url?: string | null; signing_secret?: string | null }): Promise<ErrorDetail[]> {
+  const details: ErrorDetail[] = []
+  if (agent.owner !== undefined) {
+    const owner = await getUser(q, agent.owner)
+    if (!owner || owner.kind !== 'human') details.push({ path: 'agent.owner', message: 'Must be the id of a person in the workspace.' })
+  }
+  if (agent.wake_url) details.push(...(await urlProblems(agent.wake_url, deps.config.allowPrivateTargets)).map((d) => ({ ...d, path: 'agent.wake_url' })))
+  if (agent.signing_secret && (await getSigningSecrets(q, [agent.signing_secret])).length === 0)
+    details.push({ path: 'agent.signing_secret', message: 'No such signing secret.' })
+  return details
+}
+
 export async function createUser(deps: Deps, actor: Actor, input: CreateUserInput): Promise<UserView> {
   assertCanManageRoles(actor, undefined, input.role)
-  return userView(await deps.db.tx((tx) => insertNewUser(tx.q, deps.clock.now(), input)))
+  const row = await deps.db.tx(async ({ q }) => {
+    const now = deps.clock.now()
+    if (!input.agent) return insertNewUser(q, now, { ...input, email: input.email! })
+    const problems = await agentProblems(deps, q, input.agent)
+    if (problems.length) throw unprocessable('The request body is not valid.', problems)
+    const id = newId()
+    const user = await insertNewUser(q, now, { ...input, email: input.email ?? `agent-${id}@agents.invalid` }, id)
+    await insertAgentProfile(q, {
+      user_id: user.id,
+      owner_id: input.agent.owner,
+      wake_url: input.agent.wake_url ?? null,
+      signing_secret_id: input.agent.signing_secret ?? null,
+      powers: JSON.stringify(input.agent.powers),
+      updated_at: isoAt(now),
+    })
+    return user
+  })
+  return (await userViews(deps.db.q, [row], actor.user))[0]
 }
 
 export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
@@ -78,10 +128,27 @@ export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUs
     if (clash && clash.id !== id) {
       throw unprocessable('The request body is not valid.', [{ path: 'email', message: 'This email is already used by another user.' }])
     }
-    const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+    if (user.kind === 'agent' && input.role && input.role !== 'member') throw invalidField('role', 'An agent is always a member.')
+    if (input.agent) {
+      if (user.kind !== 'agent') throw invalidField('agent', 'Only agents have an agent profile.')
+      const problems = await agentProblems(deps, q, input.agent)
+      if (problems.length) throw unprocessable('The request body is not valid.', problems)
+      const { owner, wake_url, signing_secret, powers } = input.agent
+      const profile = Object.fromEntries(
+        Object.entries({
+          owner_id: owner,
+          wake_url,
+          signing_secret_id: signing_secret,
+          powers: powers && JSON.stringify(powers),
+        }).filter(([, v]) => v !== undefined),
+      )
+      await updateAgentProfileRow(q, id, { ...profile, updated_at: isoAt(deps.clock.now()) })
+    }
+    const { agent: _agent, ...fields } = input
+    const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
     if (Object.keys(set).length) await updateUserRow(q, id, set)
     // Full Access is for owners and admins only: a demotion turns the user's full tokens into write tokens.
     if (input.role && !isAdminRole(input.role)) await downgradeFullTokens(q, id)
-    return userView((await getUser(q, id))!)
+    return (await userViews(q, [(await getUser(q, id))!], actor.user))[0]
   })
 }

@@ -2,7 +2,7 @@
 import type { Q } from '../../db/database.js'
 import { forUpdate } from '../../db/dialect.js'
 import { rowsByIds } from '../../db/sql.js'
-import type { UsersTable } from '../../db/types.js'
+import type { AgentProfilesTable, UsersTable } from '../../db/types.js'
 
 export const getUser = (q: Q, id: string) => q.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 /** Emails compare case-insensitively (ASCII), through the lower(email) index. */
@@ -41,3 +41,19 @@ export const insertWorkspace = (q: Q, row: { id: string; name: string; created_a
 
 /** Base query of the user list. */
 export const usersQuery = (q: Q) => q.selectFrom('users')
+
+export const getAgentProfile = (q: Q, userId: string) => q.selectFrom('agent_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst()
+export const agentProfilesOf = (q: Q, userIds: readonly string[]): Promise<AgentProfilesTable[]> =>
+  userIds.length === 0
+    ? Promise.resolve([])
+    : q
+        .selectFrom('agent_profiles')
+        .selectAll()
+        .where('user_id', 'in', [...userIds])
+        .execute()
+export const insertAgentProfile = (q: Q, row: AgentProfilesTable) => q.insertInto('agent_profiles').values(row).execute()
+export const updateAgentProfileRow = (q: Q, userId: string, set: Partial<AgentProfilesTable>) =>
+  q.updateTable('agent_profiles').set(set).where('user_id', '=', userId).execute()
+/** The agents a user owns. */
+export const agentsOwnedBy = async (q: Q, ownerId: string): Promise<string[]> =>
+  (await q.selectFrom('agent_profiles').select('user_id').where('owner_id', '=', ownerId).execute()).map((r) => r.user_id)

@@ -1,0 +1,91 @@
+// Where and how a kickoff is delivered: the powers it may use now, the auto_start call to a runner (V2-signed), and
+// the service AI turn (one chat-completions call to TASKD_AI_URL).
+import type { Dispatcher } from 'undici'
+import type { Config } from '../../config.js'
+import type { Q } from '../../db/database.js'
+import type { AgentKickoffsTable, AgentProfilesTable, AgentWorkflowStepsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { VERSION } from '../../version.js'
+import { sendWebhook } from '../../webhooks/send.js'
+import { signedCallHeaders } from '../../webhooks/signing.js'
+import { stepsOfWorkflow } from '../agent-workflows/store.js'
+import { openSigningSecrets } from '../signing-secrets/service.js'
+import { type AgentPower, POWERS } from '../../access/roles.js'
+
+/** Where auto_start calls: the workflow step's launch URL, else the agent's wake URL, with the matching signing secret. */
+export interface Target {
+  url: string | null
+  secretId: string | null
+  step: AgentWorkflowStepsTable | undefined
+}
+
+export async function targetOf(q: Q, kickoff: Pick<AgentKickoffsTable, 'workflow_id' | 'step'>, profile: AgentProfilesTable | undefined): Promise<Target> {
+  const step = kickoff.workflow_id && kickoff.step ? (await stepsOfWorkflow(q, kickoff.workflow_id)).find((s) => s.idx === kickoff.step) : undefined
+  return {
+    url: step?.launch_url ?? profile?.wake_url ?? null,
+    secretId: step?.signing_secret_id ?? profile?.signing_secret_id ?? null,
+    step,
+  }
+}
+
+/**
+ * The powers a kickoff may use, in delivery order: those asked for (all the agent's when none were), among the agent's,
+ * auto_start only with a URL to call, service_ai only when TASKD_AI_URL is set.
+ */
+export function usablePowers(asked: readonly AgentPower[], profile: AgentProfilesTable | undefined, target: Target, config: Config): AgentPower[] {
+  const has = new Set<AgentPower>(profile ? (JSON.parse(profile.powers) as AgentPower[]) : [])
+  const wanted = asked.length ? new Set(asked) : has
+  return POWERS.filter((p) => wanted.has(p) && has.has(p) && (p !== 'auto_start' || target.url !== null) && (p !== 'service_ai' || config.aiUrl !== undefined))
+}
+
+/** POSTs the kickoff to the runner; undefined when a 2xx answered, else why not. */
+export async function callRunner(deps: Deps, target: Target, kickoffId: string, payload: unknown, dispatcher?: Dispatcher): Promise<string | undefined> {
+  const body = JSON.stringify(payload)
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': `taskd-agents/${VERSION}`, 'X-Kickoff-Id': kickoffId }
+  if (target.secretId) {
+    const key = (await openSigningSecrets(deps, [target.secretId])).get(target.secretId)
+    if (key === undefined) return `The signing secret ${target.secretId} no longer exists.`
+    Object.assign(headers, signedCallHeaders(key, body, deps.clock.now() / 1000))
+  }
+  const sent = await sendWebhook({
+    url: target.url!,
+    method: 'POST',
+    headers,
+    body,
+    timeoutMs: deps.config.webhookTimeoutMs,
+    allowPrivate: deps.config.allowPrivateTargets,
+    dispatcher,
+  })
+  if (sent.outcome === 'ok') return undefined
+  return sent.statusCode === null ? `auto_start: ${sent.error ?? sent.outcome}` : `auto_start: the runner answered ${sent.statusCode}.`
+}
+
+export class AiTurnFailed extends Error {}
+
+/** One chat-completions turn (TASKD_AI_URL, TASKD_AI_KEY, TASKD_AI_MODEL); the reply's text. */
+export async function aiTurn(deps: Deps, messages: { role: 'system' | 'user'; content: string }[], dispatcher?: Dispatcher): Promise<string> {
+  const { config } = deps
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': `taskd-agents/${VERSION}` }
+  if (config.aiKey) headers.Authorization = `Bearer ${config.aiKey}`
+  const sent = await sendWebhook({
+    url: `${config.aiUrl!.replace(/\/+$/, '')}/chat/completions`,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ model: config.aiModel, messages }),
+    timeoutMs: config.aiTimeoutMs,
+    // The operator set this address (often a local model server): the private-target rule is for users' URLs.
+    allowPrivate: true,
+    dispatcher,
+    keepBytes: 1_048_576,
+  })
+  if (sent.outcome !== 'ok')
+    throw new AiTurnFailed(`service_ai: ${sent.statusCode === null ? (sent.error ?? sent.outcome) : `the AI endpoint answered ${sent.statusCode}`}`)
+  let reply: unknown
+  try {
+    reply = (JSON.parse(sent.responseExcerpt) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content
+  } catch {
+    reply = undefined
+  }
+  if (typeof reply !== 'string' || reply.trim() === '') throw new AiTurnFailed('service_ai: the AI endpoint gave no reply text.')
+  return reply
+}

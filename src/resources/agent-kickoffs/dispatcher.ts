@@ -1,0 +1,277 @@
+// The kickoff dispatcher: the same style as the webhook outbox scheduler and the automation runner. It claims due
+// kickoffs under a lease and tries their powers in order (auto_start, local_access, service_ai); what is not delivered
+// is queued for its next attempt (TASKD_AGENT_RETRY_DELAYS) until it expires. A process that dies mid-attempt leaves
+// its lease, which runs out, so the kickoff is attempted again with the same id; once delivered it is never sent again.
+// Each round also flags quiet runs as stalled.
+import PQueue from 'p-queue'
+import type { Dispatcher } from 'undici'
+import { isoAt } from '../../clock.js'
+import type { AgentKickoffsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { Pump } from '../../pump.js'
+import { actingAgent, flagStalledRuns, moveRun, SYSTEM_ACTOR } from '../agent-runs/lifecycle.js'
+import { lockRun } from '../agent-runs/store.js'
+import { cardUrl } from '../cards/present.js'
+import { getCard } from '../cards/store.js'
+import { checklistsOfCards, itemsOfChecklists } from '../checklists/store.js'
+import { createCommentIn } from '../comments/service.js'
+import { commentsOfCard } from '../comments/store.js'
+import { getAgentProfile, getUser } from '../users/store.js'
+import { getWorkflow } from '../agent-workflows/store.js'
+import { aiTurn, callRunner, usablePowers, targetOf, type Target } from './delivery.js'
+import { kickoffViews } from './present.js'
+import type { AgentPower } from '../../access/roles.js'
+import { deliverIn, expireIn } from './service.js'
+import { claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
+
+export interface DispatcherOptions {
+  concurrency?: number
+  pollMs?: number
+  /** For auto_start and service_ai calls (tests inject one). */
+  dispatcher?: Dispatcher
+  log?: (msg: string, err?: unknown) => void
+}
+
+/** Comments of the card an AI turn reads. */
+const RECENT_COMMENTS = 10
+/** A proposal's summary keeps this much of the AI's reply (the whole reply is the comment). */
+const SUMMARY_CHARS = 2000
+
+export class KickoffDispatcher {
+  private readonly queue: PQueue
+  private readonly concurrency: number
+  private readonly pollMs: number
+  private readonly leaseMs: number
+  private readonly log: (msg: string, err?: unknown) => void
+  private readonly inflight = new Set<string>()
+  /** Claimed but not started; handed back on shutdown. */
+  private readonly waiting = new Set<string>()
+  private stopped = false
+  private readonly pump = new Pump(() => this.claim())
+  private dueTimer?: NodeJS.Timeout
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly opts: DispatcherOptions = {},
+  ) {
+    this.concurrency = opts.concurrency ?? 4
+    this.pollMs = opts.pollMs ?? 1000
+    const longest = Math.max(deps.config.webhookTimeoutMs, deps.config.aiUrl ? deps.config.aiTimeoutMs : 0)
+    this.leaseMs = deps.config.agentLeaseMs ?? longest + 20_000
+    this.queue = new PQueue({ concurrency: this.concurrency })
+    this.log = opts.log ?? ((msg, err) => console.error(msg, err))
+  }
+
+  start(): void {
+    this.pump.start(this.pollMs)
+  }
+
+  /** Called after a commit that queued kickoffs (deps.onKickoffsQueued). */
+  wake(): void {
+    this.pump.wake()
+  }
+
+  private async claim(): Promise<number> {
+    if (this.stopped) return 0
+    const now = this.deps.clock.now()
+    let due: AgentKickoffsTable[]
+    try {
+      await flagStalledRuns(this.deps)
+      const free = this.concurrency - this.inflight.size
+      if (free <= 0) return 0
+      due = (await this.deps.db.tx(({ q }) => claimDueKickoffs(q, now, now + this.leaseMs, free))).filter((k) => !this.inflight.has(k.id))
+      if (this.pump.started) await this.armDueTimer(now)
+    } catch (err) {
+      this.log('agent kickoffs: claim failed', err)
+      return 0
+    }
+    for (const kickoff of due) {
+      this.inflight.add(kickoff.id)
+      this.waiting.add(kickoff.id)
+      void this.queue.add(async () => {
+        this.waiting.delete(kickoff.id)
+        try {
+          await this.attempt(kickoff)
+        } catch (err) {
+          // Unexpected (a database error): the lease brings the kickoff back later.
+          this.log(`agent kickoff ${kickoff.id}: attempt failed unexpectedly`, err)
+        } finally {
+          this.inflight.delete(kickoff.id)
+          this.wake()
+        }
+      })
+    }
+    return due.length
+  }
+
+  /** A timer for the next due kickoff before the next poll. */
+  private async armDueTimer(now: number): Promise<void> {
+    const next = await nextKickoffDue(this.deps.db.q)
+    if (next === undefined || next - now >= this.pollMs) return
+    clearTimeout(this.dueTimer)
+    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, next - now))
+    this.dueTimer.unref()
+  }
+
+  /** One delivery attempt: each usable power in order until one delivers; otherwise queued for later, or expired. */
+  private async attempt(kickoff: AgentKickoffsTable): Promise<void> {
+    const { deps } = this
+    const { q } = deps.db
+    const now = deps.clock.now()
+    if (isoAt(now) >= kickoff.expires_at) return deps.db.tx((tx) => expireIn(deps, tx, SYSTEM_ACTOR, kickoff))
+    const profile = await getAgentProfile(q, kickoff.agent_id)
+    const target = await targetOf(q, kickoff, profile)
+    const errors: string[] = []
+    let leftForClaim = false
+    for (const power of usablePowers(JSON.parse(kickoff.powers) as AgentPower[], profile, target, deps.config)) {
+      if (power === 'auto_start') {
+        const problem = await callRunner(deps, target, kickoff.id, await this.payload(kickoff, target), this.opts.dispatcher)
+        if (!problem) return this.deliver(kickoff, 'auto_start')
+        errors.push(problem)
+      } else if (power === 'local_access') {
+        // An app of the owner is waiting on the claim route: the kickoff is left for it (released below, then told).
+        if (deps.claimWaiters.has(kickoff.agent_id)) {
+          leftForClaim = true
+          break
+        }
+        errors.push('local_access: no desktop app was waiting to claim it.')
+      } else {
+        try {
+          return await this.serviceAi(kickoff, target)
+        } catch (err) {
+          errors.push(err instanceof Error ? err.message : String(err))
+        }
+      }
+    }
+    await this.requeue(kickoff, errors.join(' '))
+    if (leftForClaim) deps.claimWaiters.notify([kickoff.agent_id])
+  }
+
+  private async deliver(kickoff: AgentKickoffsTable, via: AgentPower): Promise<void> {
+    const agent = (await getUser(this.deps.db.q, kickoff.agent_id))!
+    await this.deps.db.tx((tx) => deliverIn(this.deps, tx, actingAgent(agent), kickoff, via))
+  }
+
+  /** Not delivered: the next attempt after the retry delay for this attempt (the last delay repeats), at most at expiry. */
+  private async requeue(kickoff: AgentKickoffsTable, error: string): Promise<void> {
+    const { deps } = this
+    const now = deps.clock.now()
+    const delays = deps.config.agentRetryDelays
+    const wait = delays[Math.min(kickoff.attempts, delays.length - 1)] * 1000
+    await settleUndelivered(deps.db.q, kickoff.id, {
+      status: 'queued',
+      attempts: kickoff.attempts + 1,
+      next_attempt_at: Math.min(now + wait, Date.parse(kickoff.expires_at)),
+      lease_until: 0,
+      last_error: error || null,
+      updated_at: isoAt(now),
+    })
+  }
+
+  /** What auto_start POSTs to a runner. */
+  private async payload(kickoff: AgentKickoffsTable, target: Target) {
+    const { q } = this.deps.db
+    const card = (await getCard(q, kickoff.card_id))!
+    const workflow = kickoff.workflow_id ? await getWorkflow(q, kickoff.workflow_id) : undefined
+    return {
+      kickoff: (await kickoffViews(q, [(await getKickoff(q, kickoff.id))!]))[0],
+      run: kickoff.run_id,
+      card: { id: card.id, key: card.key, title: card.title, url: cardUrl(this.deps.config, card.id), description: card.description },
+      agent: { id: kickoff.agent_id, name: (await getUser(q, kickoff.agent_id))?.name ?? '' },
+      workflow: workflow ? { id: workflow.id, name: workflow.name } : null,
+      step: kickoff.step === null ? null : { index: kickoff.step, name: kickoff.step_name ?? '' },
+      message: kickoff.message,
+      model: kickoff.model,
+      effort: kickoff.effort,
+      instructions: target.step?.instructions ?? null,
+    }
+  }
+
+  /** One AI turn as the agent: the reply becomes the agent's comment and its done proposal. */
+  private async serviceAi(kickoff: AgentKickoffsTable, target: Target): Promise<void> {
+    const { deps } = this
+    const { q } = deps.db
+    const agent = (await getUser(q, kickoff.agent_id))!
+    const card = (await getCard(q, kickoff.card_id))!
+    const checklists = await checklistsOfCards(q, [card.id])
+    const items = await itemsOfChecklists(
+      q,
+      checklists.map((c) => c.id),
+    )
+    const comments = (await commentsOfCard(q, card.id)).slice(-RECENT_COMMENTS)
+    const context = [
+      `Task ${card.key}: ${card.title}`,
+      card.description ? `Description:\n${card.description}` : 'No description.',
+      ...checklists.map(
+        (c) =>
+          `Checklist "${c.title}":\n${items
+            .filter((i) => i.checklist_id === c.id)
+            .map((i) => `- [${i.completed ? 'x' : ' '}] ${i.text}`)
+            .join('\n')}`,
+      ),
+      comments.length
+        ? `Recent comments:\n${comments.map((c) => `${(JSON.parse(c.author) as { name: string }).name}: ${c.body}`).join('\n\n')}`
+        : 'No comments yet.',
+      kickoff.message ? `Message from ${(JSON.parse(kickoff.requested_by) as { name: string }).name}:\n${kickoff.message}` : '',
+    ].filter(Boolean)
+    const system = [
+      `You are ${agent.name}, an AI agent working on a task in taskd. Answer with the result of your work, in Markdown.`,
+      target.step?.instructions ?? '',
+    ]
+    const reply = await aiTurn(
+      deps,
+      [
+        { role: 'system', content: system.filter(Boolean).join('\n\n') },
+        { role: 'user', content: context.join('\n\n') },
+      ],
+      this.opts.dispatcher,
+    )
+    const actor = actingAgent(agent)
+    await deps.db.tx(async (tx) => {
+      if (!(await deliverIn(deps, tx, actor, kickoff, 'service_ai'))) return
+      await createCommentIn(deps, tx, actor, { card: card.id, body: reply })
+      const run = (await lockRun(tx.q, kickoff.run_id))!
+      if (run.status === 'pending' || run.status === 'running') {
+        const summary = reply.slice(0, SUMMARY_CHARS)
+        const at = isoAt(deps.clock.now())
+        await moveRun(deps, tx, actor, run, {
+          status: 'done_proposed',
+          set: { summary, last_activity_at: at },
+          activity: { type: 'done_proposed', text: summary },
+          event: 'agent.done_proposed',
+          fields: { summary },
+        })
+      }
+    })
+  }
+
+  /** Test driver: attempts everything due at the clock's current time and waits for it. */
+  async runOnce(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const n = await this.pump.run()
+      total += n
+      await this.queue.onIdle()
+      if (n === 0) return total
+    }
+  }
+
+  /** Stops claiming; attempts in flight get `graceMs` (what is unfinished keeps its lease and is attempted after restart). */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopped) return
+    this.stopped = true
+    const pumped = this.pump.stop()
+    clearTimeout(this.dueTimer)
+    this.queue.clear()
+    try {
+      await releaseKickoffs(this.deps.db.q, [...this.waiting])
+    } catch (err) {
+      this.log('agent kickoffs: handing back claims failed', err)
+    }
+    this.waiting.clear()
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.queue.onIdle(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
+    clearTimeout(timer)
+    await pumped
+  }
+}

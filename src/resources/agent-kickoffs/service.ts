@@ -1,0 +1,218 @@
+// Kickoffs: handing a card to an agent. Creating one makes its run (pending) and queues delivery, which the dispatcher
+// attempts at once and retries until the kickoff expires; the claim route hands kickoffs to an owner's desktop app.
+import { type Actor, actorWithKind, creatorId } from '../../access/roles.js'
+import { isoAt } from '../../clock.js'
+import type { Tx } from '../../db/database.js'
+import type { AgentKickoffsTable, AgentRunsTable, CardsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { conflict, forbidden, invalidField, notFound } from '../../errors.js'
+import { newId } from '../../ids.js'
+import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
+import { emitAgentEvent, cancelRunIn, moveRun, recordActivity } from '../agent-runs/lifecycle.js'
+import { getRun, insertRun, lockRun } from '../agent-runs/store.js'
+import { defaultWorkflowOf, getWorkflow, stepsOfWorkflow } from '../agent-workflows/store.js'
+import { getBoardMember } from '../boards/store.js'
+import { cardViews, expandCard } from '../cards/present.js'
+import { visibleCard } from '../cards/service.js'
+import { getCard } from '../cards/store.js'
+import { agentsOwnedBy, getAgentProfile, getUser } from '../users/store.js'
+import { targetOf, usablePowers } from './delivery.js'
+import { kickoffViews } from './present.js'
+import { KICKOFF_LIST } from './query.js'
+import type { AgentPower } from '../../access/roles.js'
+import type { CreateKickoffInput, KickoffView } from './schema.js'
+import { claimableKickoffs, getKickoff, insertKickoff, type KickoffListParams, lockKickoff, settleUndelivered, visibleKickoffsQuery } from './store.js'
+
+const MINUTE = 60_000
+
+/** Which workflow and step a kickoff names, and so its agent (API-DECISIONS §11). */
+async function resolveStep(tx: Tx, card: CardsTable, input: CreateKickoffInput & { step?: number }) {
+  const { q } = tx
+  let workflow = input.workflow === undefined ? undefined : await getWorkflow(q, input.workflow)
+  if (input.workflow !== undefined && (!workflow || workflow.board_id !== card.board_id))
+    throw invalidField('workflow', "No such workflow on the card's board.")
+  if (!workflow && input.agent === undefined) {
+    workflow = await defaultWorkflowOf(q, card.board_id)
+    if (!workflow) throw invalidField('workflow', "Name an agent or a workflow: the card's board has no default workflow.")
+  }
+  if (!workflow) return { workflow: undefined, step: undefined, agentId: input.agent! }
+  const steps = await stepsOfWorkflow(q, workflow.id)
+  const step =
+    input.step !== undefined ? steps.find((s) => s.idx === input.step) : input.agent !== undefined ? steps.find((s) => s.agent_id === input.agent) : steps[0]
+  if (!step) throw invalidField('agent', 'The workflow has no step for this agent.')
+  return { workflow, step, agentId: step.agent_id }
+}
+
+export interface Started {
+  kickoff: AgentKickoffsTable
+  run: AgentRunsTable
+}
+
+/**
+ * Creates a kickoff and its run inside `tx`. `step` (a handoff) names the workflow step exactly. Delivery starts after
+ * the commit; a desktop app waiting on the claim route is told.
+ */
+export async function startKickoffIn(deps: Deps, tx: Tx, actor: Actor, input: CreateKickoffInput & { step?: number }): Promise<Started> {
+  const { q } = tx
+  const card = await visibleCard(q, actor, input.card)
+  const { workflow, step, agentId } = await resolveStep(tx, card, input)
+  const agent = await getUser(q, agentId)
+  if (!agent || agent.kind !== 'agent') throw invalidField('agent', 'No such agent.')
+  if (!(await getBoardMember(q, card.board_id, agent.id))) throw invalidField('agent', `${agent.name} is not a member of the card's board.`)
+  const profile = await getAgentProfile(q, agent.id)
+  const asked = input.powers ?? []
+  const target = await targetOf(q, { workflow_id: workflow?.id ?? null, step: step?.idx ?? null }, profile)
+  const has = profile ? (JSON.parse(profile.powers) as AgentPower[]) : []
+  const foreign = asked.filter((p) => !has.includes(p))
+  if (foreign.length) throw invalidField('powers', `${agent.name} does not have ${foreign.join(', ')}.`)
+  const usable = usablePowers(asked, profile, target, deps.config)
+  if (usable.length === 0)
+    throw invalidField('powers', `${agent.name} cannot be reached: auto_start needs a wake or launch URL, service_ai needs TASKD_AI_URL on the server.`)
+  const now = deps.clock.now()
+  const at = isoAt(now)
+  const run: AgentRunsTable = {
+    id: newId(),
+    kickoff_id: newId(),
+    agent_id: agent.id,
+    card_id: card.id,
+    board_id: card.board_id,
+    workflow_id: workflow?.id ?? null,
+    step: step?.idx ?? null,
+    step_name: step?.name ?? null,
+    status: 'pending',
+    summary: null,
+    error: null,
+    last_activity_at: at,
+    created_at: at,
+    finished_at: null,
+  }
+  const kickoff: AgentKickoffsTable = {
+    id: run.kickoff_id,
+    card_id: card.id,
+    board_id: card.board_id,
+    agent_id: agent.id,
+    workflow_id: run.workflow_id,
+    step: run.step,
+    step_name: run.step_name,
+    powers: JSON.stringify(asked),
+    model: input.model ?? null,
+    effort: input.effort ?? null,
+    message: input.message ?? null,
+    status: 'pending',
+    via: null,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: 0,
+    last_error: null,
+    expires_at: isoAt(now + (input.expires_in_minutes ?? 1440) * MINUTE),
+    run_id: run.id,
+    requested_by: JSON.stringify(actorWithKind(actor)),
+    requester_id: creatorId(actor),
+    delivered_at: null,
+    created_at: at,
+    updated_at: at,
+  }
+  await insertRun(q, run)
+  await insertKickoff(q, kickoff)
+  tx.afterCommit(() => {
+    deps.onKickoffsQueued()
+    if (usable.includes('local_access')) deps.claimWaiters.notify([agent.id])
+  })
+  return { kickoff, run }
+}
+
+export const createKickoff = (deps: Deps, actor: Actor, input: CreateKickoffInput): Promise<KickoffView> =>
+  deps.db.tx(async (tx) => (await kickoffViews(tx.q, [(await startKickoffIn(deps, tx, actor, input)).kickoff]))[0])
+
+/** Marks a kickoff delivered, with agent.kickoff_delivered; false when it was settled meanwhile (cancelled, claimed). */
+export async function deliverIn(deps: Deps, tx: Tx, actor: Actor, kickoff: AgentKickoffsTable, via: AgentPower): Promise<boolean> {
+  const at = isoAt(deps.clock.now())
+  const set = { status: 'delivered' as const, via, delivered_at: at, attempts: kickoff.attempts + 1, lease_until: 0, last_error: null, updated_at: at }
+  if (!(await settleUndelivered(tx.q, kickoff.id, set))) return false
+  const run = (await getRun(tx.q, kickoff.run_id))!
+  await recordActivity(deps, tx, actor, run.id, 'delivered', via)
+  await emitAgentEvent(deps, tx, actor, 'agent.kickoff_delivered', run, { kickoff_id: kickoff.id, via })
+  return true
+}
+
+/** A kickoff whose time is up: expired (agent.kickoff_expired), and its run failed if the agent never started it. */
+export async function expireIn(deps: Deps, tx: Tx, actor: Actor, kickoff: AgentKickoffsTable): Promise<void> {
+  const at = isoAt(deps.clock.now())
+  if (!(await settleUndelivered(tx.q, kickoff.id, { status: 'expired', lease_until: 0, updated_at: at }))) return
+  let run = (await lockRun(tx.q, kickoff.run_id))!
+  await emitAgentEvent(deps, tx, actor, 'agent.kickoff_expired', run, { kickoff_id: kickoff.id, expired_at: at })
+  if (run.status === 'pending') {
+    const error = 'The kickoff expired before anything picked it up.'
+    run = await moveRun(deps, tx, actor, run, {
+      status: 'failed',
+      set: { error },
+      activity: { type: 'expired', text: error },
+      event: 'agent.failed',
+      fields: { error },
+    })
+  }
+}
+
+export function listKickoffs(deps: Deps, actor: Actor, params: ListParams & KickoffListParams) {
+  const { q } = deps.db
+  return listPage(deps.db, visibleKickoffsQuery(q, actor.user, params), KICKOFF_LIST, params, async (rows: AgentKickoffsTable[], expand) =>
+    expandCard(q, await kickoffViews(q, rows), expand),
+  )
+}
+
+async function kickoffInSight(q: Tx['q'], actor: Actor, id: string, lock = false): Promise<AgentKickoffsTable> {
+  const kickoff = await (lock ? lockKickoff : getKickoff)(q, id)
+  if (!kickoff) throw notFound('kickoff')
+  await visibleCard(q, actor, kickoff.card_id).catch(() => {
+    throw notFound('kickoff')
+  })
+  return kickoff
+}
+
+export async function getKickoffFor(deps: Deps, actor: Actor, id: string, expand?: string) {
+  const { q } = deps.db
+  return (await expandCard(q, await kickoffViews(q, [await kickoffInSight(q, actor, id)]), parseExpand(expand, KICKOFF_LIST.expand)))[0]
+}
+
+/** People (not agents) stop a kickoff not yet delivered; its run is cancelled with it (agent.cancelled). */
+export const cancelKickoff = (deps: Deps, actor: Actor, id: string): Promise<KickoffView> =>
+  deps.db.tx(async (tx) => {
+    const kickoff = await kickoffInSight(tx.q, actor, id, true)
+    if (actor.user.kind === 'agent') throw forbidden('Agents cannot cancel kickoffs; a person does.')
+    if (kickoff.status !== 'pending' && kickoff.status !== 'queued')
+      throw conflict(`The kickoff is ${kickoff.status}: only a pending or queued kickoff can be cancelled.`)
+    const run = (await lockRun(tx.q, kickoff.run_id))!
+    await cancelRunIn(deps, tx, actor, run)
+    return (await kickoffViews(tx.q, [(await getKickoff(tx.q, id))!]))[0]
+  })
+
+/** How long the claim route sleeps between looks at the database when nothing wakes it (another process's kickoffs). */
+const CLAIM_POLL_MS = 1000
+
+/**
+ * The owner's desktop app (or the agent itself) takes the oldest kickoff it may deliver through local_access: one of
+ * its agents', not being attempted, and past its auto_start attempt when it has one. Waits up to `waitSeconds`.
+ */
+export async function claimKickoff(deps: Deps, actor: Actor, waitSeconds: number, signal?: AbortSignal) {
+  const agents = actor.user.kind === 'agent' ? [actor.user.id] : await agentsOwnedBy(deps.db.q, actor.user.id)
+  if (agents.length === 0) throw forbidden('Only an agent, or the owner of one, claims kickoffs.')
+  const deadline = Date.now() + waitSeconds * 1000
+  for (;;) {
+    const claimed = await deps.db.tx(async (tx) => {
+      const now = deps.clock.now()
+      for (const k of await claimableKickoffs(tx.q, agents, now, isoAt(now))) {
+        const profile = await getAgentProfile(tx.q, k.agent_id)
+        const usable = usablePowers(JSON.parse(k.powers) as AgentPower[], profile, await targetOf(tx.q, k, profile), deps.config)
+        if (!usable.includes('local_access') || (usable[0] === 'auto_start' && k.attempts === 0)) continue
+        if (await deliverIn(deps, tx, actor, k, 'local_access')) {
+          const card = (await cardViews(tx.q, [(await getCard(tx.q, k.card_id))!]))[0]
+          return { kickoff: (await kickoffViews(tx.q, [(await getKickoff(tx.q, k.id))!]))[0], card }
+        }
+      }
+      return undefined
+    })
+    const left = deadline - Date.now()
+    if (claimed || left <= 0 || signal?.aborted || deps.claimWaiters.closed) return claimed
+    await deps.claimWaiters.wait(agents, Math.min(left, CLAIM_POLL_MS), signal)
+  }
+}

@@ -1,0 +1,93 @@
+// Agent kickoff queries, and the agent profile reads delivery needs.
+import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
+import type { Q } from '../../db/database.js'
+import { forUpdate, skipLocked } from '../../db/dialect.js'
+import type { AgentKickoffsTable } from '../../db/types.js'
+
+const UNDELIVERED = ['pending', 'queued'] as const
+
+export const getKickoff = (q: Q, id: string) => q.selectFrom('agent_kickoffs').selectAll().where('id', '=', id).executeTakeFirst()
+export const lockKickoff = (q: Q, id: string) => forUpdate(q, q.selectFrom('agent_kickoffs').selectAll().where('id', '=', id)).executeTakeFirst()
+export const insertKickoff = (q: Q, row: AgentKickoffsTable) => q.insertInto('agent_kickoffs').values(row).execute()
+
+/** Changes a kickoff that is still waiting for delivery; false when it was delivered, expired or cancelled meanwhile. */
+export const settleUndelivered = async (q: Q, id: string, set: Partial<AgentKickoffsTable>): Promise<boolean> =>
+  Number((await q.updateTable('agent_kickoffs').set(set).where('id', '=', id).where('status', 'in', UNDELIVERED).executeTakeFirst()).numUpdatedRows) > 0
+
+export const cancelUndelivered = (q: Q, id: string, at: string) => settleUndelivered(q, id, { status: 'cancelled', lease_until: 0, updated_at: at })
+
+/** Claims up to `limit` kickoffs due for an attempt, reserving them until `leaseUntil`. */
+export async function claimDueKickoffs(q: Q, now: number, leaseUntil: number, limit: number): Promise<AgentKickoffsTable[]> {
+  const due = await skipLocked(
+    q,
+    q
+      .selectFrom('agent_kickoffs')
+      .selectAll()
+      .where('status', 'in', UNDELIVERED)
+      .where('next_attempt_at', '<=', now)
+      .where('lease_until', '<', now)
+      .orderBy('next_attempt_at')
+      .limit(limit),
+  ).execute()
+  if (due.length === 0) return []
+  await q
+    .updateTable('agent_kickoffs')
+    .set({ lease_until: leaseUntil })
+    .where(
+      'id',
+      'in',
+      due.map((k) => k.id),
+    )
+    .execute()
+  return due
+}
+
+/** Hands back claimed kickoffs this process will not attempt (shutdown). */
+export const releaseKickoffs = (q: Q, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve()
+    : q
+        .updateTable('agent_kickoffs')
+        .set({ lease_until: 0 })
+        .where('id', 'in', [...ids])
+        .execute()
+        .then(() => {})
+
+/** When the next undelivered kickoff falls due. */
+export const nextKickoffDue = async (q: Q): Promise<number | undefined> =>
+  (
+    await q
+      .selectFrom('agent_kickoffs')
+      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+      .where('status', 'in', UNDELIVERED)
+      .executeTakeFirst()
+  )?.at ?? undefined
+
+/** Undelivered kickoffs of these agents that no process is attempting now and have not expired, oldest first. */
+export const claimableKickoffs = (q: Q, agentIds: readonly string[], now: number, nowIso: string) =>
+  q
+    .selectFrom('agent_kickoffs')
+    .selectAll()
+    .where('agent_id', 'in', [...agentIds])
+    .where('status', 'in', UNDELIVERED)
+    .where('lease_until', '<', now)
+    .where('expires_at', '>', nowIso)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(20)
+    .execute()
+
+export interface KickoffListParams {
+  status?: string
+  agent?: string
+  card?: string
+}
+
+/** Base of the kickoff list: kickoffs on the boards the viewer sees. */
+export function visibleKickoffsQuery(q: Q, viewer: Viewer, params: KickoffListParams) {
+  let query = q.selectFrom('agent_kickoffs').where('agent_kickoffs.board_id', 'in', visibleBoardIds(q, viewer))
+  if (params.status) query = query.where('agent_kickoffs.status', '=', params.status as AgentKickoffsTable['status'])
+  if (params.agent) query = query.where('agent_kickoffs.agent_id', '=', params.agent)
+  if (params.card) query = query.where('agent_kickoffs.card_id', '=', params.card)
+  return query
+}

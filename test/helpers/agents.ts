@@ -1,0 +1,50 @@
+// Agents in tests: a seeded app whose webhooks and runners may be on 127.0.0.1, a kickoff dispatcher driven by hand, a
+// local receiver, a signing secret, and helpers to make agents (owned by the member, on the board, with a token).
+import assert from 'node:assert/strict'
+import { KickoffDispatcher } from '../../src/resources/agent-kickoffs/dispatcher.js'
+import { startReceiver } from '../webhooks/fixtures.js'
+import { seededApp } from './app.js'
+import { dbAll } from './db.js'
+
+export const SECRET = 'runner-secret-0123456789abcdef'
+
+export async function agentApp(overrides: Record<string, unknown> = {}) {
+  const s = await seededApp({ allowPrivateTargets: 'true', webhookTimeoutMs: 300, ...overrides })
+  const dispatcher = new KickoffDispatcher(s.t.deps, { log: (m, e) => process.env.DEBUG_TASKD && console.error(m, e) })
+  const receiver = await startReceiver()
+  const close = async () => {
+    await dispatcher.stop(1000)
+    await receiver.close()
+    await s.t.close()
+  }
+  const admin = s.tokens.admin.write
+  const secret = (await s.t.req('POST', '/v1/signing-secrets', { token: admin, body: { name: 'runner', value: SECRET } })).body.signing_secret
+  /** An agent owned by the member, on the board, with its own write token. */
+  const agent = async (name: string, profile: Record<string, unknown>, onBoard = true) => {
+    const r = await s.t.req('POST', '/v1/users', { token: s.tokens.admin.full, body: { kind: 'agent', name, agent: { owner: s.member.id, ...profile } } })
+    assert.equal(r.status, 201, r.text)
+    const user = r.body.user as { id: string; name: string }
+    if (onBoard) assert.equal((await s.t.req('POST', `/v1/boards/${s.board.id}/members`, { token: admin, body: { user: user.id } })).status, 201)
+    const tok = await s.t.req('POST', '/v1/tokens', { token: s.tokens.member.write, body: { name: `${name} token`, user: user.id } })
+    assert.equal(tok.status, 201, tok.text)
+    return { ...user, token: tok.body.value as string }
+  }
+  const card = async (title = 'Write the launch post', extra: Record<string, unknown> = {}) =>
+    (await s.t.req('POST', '/v1/cards', { token: s.tokens.member.write, body: { board: s.board.id, title, ...extra } })).body.card as {
+      id: string
+      key: string
+    }
+  const kickoff = async (body: Record<string, unknown>, token = s.tokens.member.write) => {
+    const r = await s.t.req('POST', '/v1/agent-kickoffs', { token, body })
+    assert.equal(r.status, 201, r.text)
+    return r.body.kickoff
+  }
+  const getKickoff = async (id: string) => (await s.t.req('GET', `/v1/agent-kickoffs/${id}`, { token: s.tokens.member.read })).body.kickoff
+  const getRun = async (id: string) => (await s.t.req('GET', `/v1/agent-runs/${id}`, { token: s.tokens.member.read })).body.agent_run
+  const events = async (prefix: string) =>
+    (await dbAll<{ name: string; data: string }>(s.t.deps.db, 'SELECT name, data FROM events WHERE name LIKE ? ORDER BY seq', `${prefix}%`)).map((e) => ({
+      name: e.name,
+      data: JSON.parse(e.data),
+    }))
+  return { ...s, dispatcher, receiver, close, admin, secret, agent, card, kickoff, getKickoff, getRun, events }
+}
