@@ -6,6 +6,7 @@ import { actions } from './actions/index.js'
 import { agentKickoffs } from './agent-kickoffs/index.js'
 import { agentQuestions } from './agent-questions/index.js'
 import { agentRuns } from './agent-runs/index.js'
+import { agentWorkflows } from './agent-workflows/index.js'
 import { billingRates } from './billing-rates/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
@@ -49,6 +50,7 @@ export const MODULES: readonly ResourceModule[] = [
   noteFolders,
   notes,
   notePublications,
+  agentWorkflows,
   agentKickoffs,
   agentRuns,
   agentQuestions,
