@@ -170,10 +170,10 @@ test('a runner with another signing secret answers 401: the kickoff stays queued
     const card = await c.card()
     const k = await c.kickoff({ card: card.id, agent: robo.id })
     await c.dispatcher.runOnce()
-    await runner.printed(/refused a call: bad or old signature \(401\)/)
     const after = await c.getKickoff(k.id)
     assert.deepEqual([after.status, after.attempts, after.via], ['queued', 1, null])
     assert.match(after.last_error, /401/)
+    await runner.printed(/refused a call: bad or old signature \(401\)/)
     assert.equal((await c.getRun(k.run)).status, 'pending')
     assert.equal((await comments(card.id)).length, 0)
   } finally {

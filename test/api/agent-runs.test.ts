@@ -15,7 +15,7 @@ test('a run from kickoff to approval and handoff, with every agent and question 
   try {
     const tok = c.tokens.member.write
     const sub = await c.t.req('POST', '/v1/webhooks', {
-      token: c.admin,
+      token: c.tokens.admin.write,
       body: { name: 'agents', url: `${c.receiver.url}/ok`, events: ['agent.*', 'question.*', 'card.completed'], boards: [] },
     })
     assert.equal(sub.status, 201, sub.text)

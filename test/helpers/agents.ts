@@ -17,14 +17,13 @@ export async function agentApp(overrides: Record<string, unknown> = {}) {
     await receiver.close()
     await s.t.close()
   }
-  const admin = s.tokens.admin.write
-  const secret = (await s.t.req('POST', '/v1/signing-secrets', { token: admin, body: { name: 'runner', value: SECRET } })).body.signing_secret
+  const secret = (await s.t.req('POST', '/v1/signing-secrets', { token: s.tokens.admin.write, body: { name: 'runner', value: SECRET } })).body.signing_secret
   /** An agent owned by the member, on the board, with its own write token. */
   const agent = async (name: string, profile: Record<string, unknown>, onBoard = true) => {
     const r = await s.t.req('POST', '/v1/users', { token: s.tokens.admin.full, body: { kind: 'agent', name, agent: { owner: s.member.id, ...profile } } })
     assert.equal(r.status, 201, r.text)
     const user = r.body.user as { id: string; name: string }
-    if (onBoard) assert.equal((await s.t.req('POST', `/v1/boards/${s.board.id}/members`, { token: admin, body: { user: user.id } })).status, 201)
+    if (onBoard) assert.equal((await s.t.req('POST', `/v1/boards/${s.board.id}/members`, { token: s.tokens.admin.write, body: { user: user.id } })).status, 201)
     const tok = await s.t.req('POST', '/v1/tokens', { token: s.tokens.member.write, body: { name: `${name} token`, user: user.id } })
     assert.equal(tok.status, 201, tok.text)
     return { ...user, token: tok.body.value as string }
@@ -46,5 +45,5 @@ export async function agentApp(overrides: Record<string, unknown> = {}) {
       name: e.name,
       data: JSON.parse(e.data),
     }))
-  return { ...s, dispatcher, receiver, close, admin, secret, agent, card, kickoff, getKickoff, getRun, events }
+  return { ...s, dispatcher, receiver, close, secret, agent, card, kickoff, getKickoff, getRun, events }
 }
