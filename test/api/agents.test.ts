@@ -113,7 +113,7 @@ test('agent workflows: board members manage them, one default per board, each st
     assert.deepEqual(wf.steps, [{ index: 1, name: 'Do', agent: { id: robo.id, name: 'Robo' }, launch_url: null, signing_secret: null, instructions: null }])
     assert.equal(wf.default, true)
     const second = (await create({ name: 'Other', default: true })).body.agent_workflow
-    const list = async (qs = '') => (await c.t.req('GET', `/v1/agent-workflows?board=${c.board.id}${qs}`, { token: c.tokens.member.read })).body.items
+    const list = async (qs = '') => (await c.t.req('GET', `/v1/agent-workflows?board=${c.board.id}&sort=name${qs}`, { token: c.tokens.member.read })).body.items
     assert.deepEqual(
       (await list()).map((w: { name: string; default: boolean }) => [w.name, w.default]),
       [

@@ -26,12 +26,24 @@ test('every GET route of the served document answers the prototype names in ever
         },
       })
     ).body.automation
+    // And a path naming an agent run gets a real one (its activity and questions are list routes).
+    const agent = (
+      await c.t.req('POST', '/v1/users', {
+        token: c.tokens.admin.full,
+        body: { kind: 'agent', name: 'Robo', agent: { owner: c.member.id, powers: ['local_access'] } },
+      })
+    ).body.user
+    await c.t.req('POST', `/v1/boards/${c.board.id}/members`, { token: c.tokens.owner.write, body: { user: agent.id } })
+    const card = (await c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board: c.board.id, title: 't' } })).body.card
+    const kickoff = (await c.t.req('POST', '/v1/agent-kickoffs', { token: c.tokens.owner.write, body: { card: card.id, agent: agent.id } })).body.kickoff
+    const idFor = (template: string) =>
+      template.startsWith('/v1/automations/{id}') ? automation.id : template.startsWith('/v1/agent-runs/{id}') ? kickoff.run : c.board.id
     let tried = 0,
       listed = 0
     for (const [template, ops] of Object.entries(doc.paths)) {
       const op = ops.get
       if (!op) continue
-      const path = template.replace(/\{\w+\}/g, template.startsWith('/v1/automations/{id}') ? automation.id : c.board.id)
+      const path = template.replace(/\{\w+\}/g, idFor(template))
       const isList = (op.parameters ?? []).some((p) => p.name === 'page')
       const strings = (op.parameters ?? []).filter((p) => p.in === 'query' && (p.schema?.type === 'string' || p.schema?.type === undefined)).map((p) => p.name)
       for (const param of strings) {

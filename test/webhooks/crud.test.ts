@@ -118,7 +118,7 @@ const create: Scenario<C>[] = [
     method: 'POST',
     path: '/v1/webhooks',
     token: owner,
-    body: body({ events: ['question.*', 'agent.failed'] }),
+    body: body({ events: ['audit.*', 'audit.entry'] }),
     status: 422,
     field: 'events',
     after: detail('events', /not emitted by this taskd yet/),
@@ -128,7 +128,7 @@ const create: Scenario<C>[] = [
     method: 'POST',
     path: '/v1/webhooks',
     token: owner,
-    body: body({ events: ['question.*', 'card.created'] }),
+    body: body({ events: ['audit.*', 'card.created'] }),
     status: 201,
   },
   {

@@ -139,11 +139,11 @@ export async function deliverIn(deps: Deps, tx: Tx, actor: Actor, kickoff: Agent
 export async function expireIn(deps: Deps, tx: Tx, actor: Actor, kickoff: AgentKickoffsTable): Promise<void> {
   const at = isoAt(deps.clock.now())
   if (!(await settleUndelivered(tx.q, kickoff.id, { status: 'expired', lease_until: 0, updated_at: at }))) return
-  let run = (await lockRun(tx.q, kickoff.run_id))!
+  const run = (await lockRun(tx.q, kickoff.run_id))!
   await emitAgentEvent(deps, tx, actor, 'agent.kickoff_expired', run, { kickoff_id: kickoff.id, expired_at: at })
   if (run.status === 'pending') {
     const error = 'The kickoff expired before anything picked it up.'
-    run = await moveRun(deps, tx, actor, run, {
+    await moveRun(deps, tx, actor, run, {
       status: 'failed',
       set: { error },
       activity: { type: 'expired', text: error },
