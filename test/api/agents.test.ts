@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { AutomationRunner } from '../../src/resources/automations/runner.js'
 import { agentApp } from '../helpers/agents.js'
+import { seededApp } from '../helpers/app.js'
 
 const refusedWith = (r: { status: number; text: string; body: any }, status: number, fields: string[]) => {
   assert.equal(r.status, status, r.text)
@@ -40,8 +41,15 @@ test('agents are users of kind agent with an owner and powers; bad profiles are 
     refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, owner: robo.id } }), 422, ['agent.owner'])
     refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, powers: [] } }), 422, ['agent.powers'])
     refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, powers: ['telepathy'] } }), 422, ['agent.powers.0'])
-    refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, wake_url: 'ftp://127.0.0.1/x' } }), 422, ['agent.wake_url'])
+    for (const wake_url of ['ftp://127.0.0.1/x', 'http://127.0.0.1/x#frag', 'http://u:p@127.0.0.1/x', 'not a url']) {
+      refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, wake_url } }), 422, ['agent.wake_url'])
+    }
     refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, signing_secret: 'nope' } }), 422, ['agent.signing_secret'])
+    refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, powers: ['local_access', 'local_access'] } }), 422, ['agent.powers'])
+    refusedWith(await create({ kind: 'agent', name: 'A', agent: { ...profile, owner: 'nobody', signing_secret: 'nope' } }), 422, [
+      'agent.owner',
+      'agent.signing_secret',
+    ])
     refusedWith(await create({ kind: 'agent', name: 'A', agent: profile }, c.tokens.member.write), 403, [])
     const users = (await c.t.req('GET', '/v1/users?per_page=100', { token: c.tokens.member.read })).body.items
     assert.deepEqual(
@@ -53,8 +61,15 @@ test('agents are users of kind agent with an owner and powers; bad profiles are 
     // Who sees the wake URL and secret: owners, admins, the owner of the agent and the agent itself.
     const other = await c.t.user('member', 'Other')
     const otherToken = await c.t.token(other.id, 'write')
-    assert.deepEqual((await c.t.req('GET', `/v1/users/${robo.id}`, { token: otherToken })).body.user.agent.wake_url, null)
+    const hidden = { owner: robo.agent.owner, wake_url: null, signing_secret: null, powers: ['auto_start', 'local_access'] }
+    assert.deepEqual((await c.t.req('GET', `/v1/users/${robo.id}`, { token: otherToken })).body.user.agent, hidden)
+    const listed = async (token: string) =>
+      (await c.t.req('GET', '/v1/users?per_page=100', { token })).body.items.find((u: { id: string }) => u.id === robo.id).agent
+    assert.deepEqual(await listed(otherToken), hidden, 'the list hides them too')
+    assert.deepEqual(await listed(c.tokens.member.read), robo.agent, 'the agent’s owner sees them')
+    assert.deepEqual(await listed(c.tokens.admin.read), robo.agent, 'admins see them')
     assert.equal((await c.t.req('GET', `/v1/users/${robo.id}`, { token: c.tokens.member.read })).body.user.agent.wake_url, `${c.receiver.url}/ok`)
+    assert.equal((await c.t.req('GET', `/v1/users/${c.member.id}`, { token: c.tokens.member.read })).body.user.agent, undefined, 'people have no profile')
 
     // Tokens for an agent: its owner (a plain member) and admins make them; nobody else; only for agents.
     const tok = (body: Record<string, unknown>, token: string) => c.t.req('POST', '/v1/tokens', { token, body: { name: 't', ...body } })
@@ -64,8 +79,15 @@ test('agents are users of kind agent with an owner and powers; bad profiles are 
     assert.equal((await tok({ user: robo.id }, c.tokens.admin.write)).status, 201)
     refusedWith(await tok({ user: robo.id }, otherToken), 403, [])
     refusedWith(await tok({ user: c.admin.id }, c.tokens.member.write), 422, ['user'])
-    refusedWith(await tok({ user: 'nobody' }, c.tokens.member.write), 404, [])
+    const unknown = await tok({ user: 'nobody' }, c.tokens.member.write)
+    refusedWith(unknown, 404, [])
+    assert.equal(unknown.body.error.message, 'No such user.')
     refusedWith(await tok({ user: robo.id, permission: 'full' }, c.tokens.admin.full), 422, ['permission'])
+    refusedWith(await tok({ user: robo.id }, c.tokens.member.read), 403, [])
+    const robosTokens = (await c.t.req('GET', `/v1/tokens?per_page=100`, { token: c.tokens.admin.read })).body.items.filter(
+      (t: { owner: { id: string } }) => t.owner.id === robo.id,
+    )
+    assert.equal(robosTokens.length, 2, 'the refused requests made no token')
     const agentToken = own.body.value as string
     const me = (await c.t.req('GET', '/v1/users/me', { token: agentToken })).body.user
     assert.deepEqual([me.id, me.agent.powers], [robo.id, ['auto_start', 'local_access']])
@@ -74,8 +96,9 @@ test('agents are users of kind agent with an owner and powers; bad profiles are 
     const boards = async () => (await c.t.req('GET', '/v1/boards', { token: agentToken })).body.items.map((b: { id: string }) => b.id)
     assert.deepEqual(await boards(), [])
     assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: agentToken })).status, 404)
-    await c.t.req('POST', `/v1/boards/${c.board.id}/members`, { token: c.tokens.admin.write, body: { user: robo.id } })
+    assert.equal((await c.t.req('POST', `/v1/boards/${c.board.id}/members`, { token: c.tokens.admin.write, body: { user: robo.id } })).status, 201)
     assert.deepEqual(await boards(), [c.board.id])
+    assert.equal((await c.t.req('GET', `/v1/boards/${c.board.id}`, { token: agentToken })).status, 200)
 
     // The profile changes with PATCH (owners and admins); a person has none, an agent stays a member.
     const patch = (body: Record<string, unknown>, id = robo.id) => c.t.req('PATCH', `/v1/users/${id}`, { token: full, body })
@@ -86,7 +109,23 @@ test('agents are users of kind agent with an owner and powers; bad profiles are 
       [null, ['local_access'], c.secret.id],
     )
     refusedWith(await patch({ agent: { powers: [] } }), 422, ['agent.powers'])
+    refusedWith(await patch({ agent: { powers: ['auto_start'], owner: robo.id } }), 422, ['agent.owner'])
+    refusedWith(await patch({ name: 'Renamed', agent: { powers: ['auto_start'], wake_url: 'http://127.0.0.1/x#f' } }), 422, ['agent.wake_url'])
+    refusedWith(await patch({ agent: { signing_secret: 'nope' } }), 422, ['agent.signing_secret'])
     refusedWith(await patch({ role: 'admin' }), 422, ['role'])
+    refusedWith(await c.t.req('PATCH', `/v1/users/${robo.id}`, { token: c.tokens.owner.full, body: { role: 'owner' } }), 422, ['role'])
+    refusedWith(await c.t.req('PATCH', `/v1/users/${robo.id}`, { token: c.tokens.member.write, body: { agent: { powers: ['auto_start'] } } }), 403, [])
+    const after = (await c.t.req('GET', `/v1/users/${robo.id}`, { token: full })).body.user
+    assert.deepEqual([after.name, after.role, after.agent], ['Robo', 'member', changed.body.user.agent], 'refused PATCHes changed nothing')
+    const reowned = await patch({ agent: { owner: other.id, wake_url: `${c.receiver.url}/new` } })
+    assert.deepEqual(reowned.body.user.agent.owner, { id: other.id, name: 'Other' })
+    assert.equal(
+      (await c.t.req('GET', `/v1/users/${robo.id}`, { token: otherToken })).body.user.agent.wake_url,
+      `${c.receiver.url}/new`,
+      'the new owner sees it',
+    )
+    assert.equal((await c.t.req('GET', `/v1/users/${robo.id}`, { token: c.tokens.member.read })).body.user.agent.wake_url, null, 'the old owner no longer does')
+    assert.equal((await tok({ user: robo.id }, c.tokens.member.write)).status, 403, 'nor makes its tokens')
     refusedWith(await patch({ agent: { powers: ['local_access'] } }, c.member.id), 422, ['agent'])
 
     // A signing secret an agent uses cannot be deleted.
@@ -96,6 +135,22 @@ test('agents are users of kind agent with an owner and powers; bad profiles are 
     assert.match(del.body.error.message, /agent Robo/)
   } finally {
     await c.close()
+  }
+})
+
+test('an agent’s wake URL on a private network is refused unless the instance allows private targets', async () => {
+  const { t, tokens, member } = await seededApp()
+  try {
+    const body = { kind: 'agent', name: 'Robo', agent: { owner: member.id, wake_url: 'http://127.0.0.1:9/wake', powers: ['auto_start'] } }
+    const r = await t.req('POST', '/v1/users', { token: tokens.admin.full, body })
+    refusedWith(r, 422, ['agent.wake_url'])
+    assert.match(r.body.error.details[0].message, /TASKD_ALLOW_PRIVATE_TARGETS/)
+    const made = await t.req('POST', '/v1/users', { token: tokens.admin.full, body: { ...body, agent: { ...body.agent, wake_url: undefined } } })
+    assert.equal(made.status, 201, made.text)
+    const patched = await t.req('PATCH', `/v1/users/${made.body.user.id}`, { token: tokens.admin.full, body: { agent: { wake_url: 'http://10.0.0.1/wake' } } })
+    refusedWith(patched, 422, ['agent.wake_url'])
+  } finally {
+    await t.close()
   }
 })
 
