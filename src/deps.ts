@@ -18,7 +18,7 @@ export interface Deps {
   onRunsQueued: () => void
   /** Called after a transaction that queued or changed agent kickoffs commits, so delivery starts at once. */
   onKickoffsQueued: () => void
-  /** Claim long polls waiting for a kickoff (keyed by agent id and agent owner id); a new kickoff notifies them. */
+  /** Claim long polls waiting for a kickoff (keyed by agent id); a new kickoff notifies them. */
   claimWaiters: Waiters
   /**
    * Called inside the transaction of every event that no automation run caused (src/events/emit.ts): event

@@ -232,6 +232,19 @@ test('agent runs: lists filter by status, agent and card; outsiders see none; a 
     await report({ type: 'started', to_step: 2 }, 'to_step')
     await report({ type: 'handoff' }, 'to_step') // not part of a workflow
     assert.equal((await c.getRun(k1.run)).status, 'running', 'nothing changed')
+
+    // A card moved to a board the member is not on takes its runs and kickoffs along, out of the member's sight.
+    const made = (await c.t.req('POST', '/v1/boards', { token: c.tokens.admin.write, body: { name: 'Elsewhere' } })).body
+    const elsewhere = made.board
+    const moved = await c.t.req('POST', `/v1/cards/${a.id}/move`, { token: c.tokens.admin.write, body: { board: elsewhere.id, list: made.lists[0].id } })
+    assert.equal(moved.status, 200, moved.text)
+    assert.equal((await c.t.req('GET', `/v1/agent-runs/${k1.run}`, { token: c.tokens.member.read })).status, 404)
+    assert.equal((await c.t.req('GET', `/v1/agent-kickoffs/${k1.id}`, { token: c.tokens.member.read })).status, 404)
+    assert.deepEqual(
+      (await list('')).items.map((r: { id: string }) => r.id),
+      [k2.run],
+    )
+    assert.equal((await c.t.req('GET', `/v1/agent-runs/${k1.run}`, { token: c.tokens.admin.read })).body.agent_run.board, elsewhere.id)
   } finally {
     await c.close()
   }

@@ -19,13 +19,17 @@ export interface Target {
   step: AgentWorkflowStepsTable | undefined
 }
 
-export async function targetOf(q: Q, kickoff: Pick<AgentKickoffsTable, 'workflow_id' | 'step'>, profile: AgentProfilesTable | undefined): Promise<Target> {
+export async function targetOf(
+  q: Q,
+  kickoff: Pick<AgentKickoffsTable, 'workflow_id' | 'step' | 'agent_id'>,
+  profile: AgentProfilesTable | undefined,
+): Promise<Target> {
+  // The step as it is now, if it still names this agent (the steps may have been replaced since the kickoff).
   const step = kickoff.workflow_id && kickoff.step ? (await stepsOfWorkflow(q, kickoff.workflow_id)).find((s) => s.idx === kickoff.step) : undefined
-  return {
-    url: step?.launch_url ?? profile?.wake_url ?? null,
-    secretId: step?.signing_secret_id ?? profile?.signing_secret_id ?? null,
-    step,
-  }
+  const own = step?.agent_id === kickoff.agent_id ? step : undefined
+  // A URL goes with its own secret only: a step's launch URL never gets the agent's secret.
+  if (own?.launch_url) return { url: own.launch_url, secretId: own.signing_secret_id, step: own }
+  return { url: profile?.wake_url ?? null, secretId: profile?.signing_secret_id ?? null, step: own }
 }
 
 /**

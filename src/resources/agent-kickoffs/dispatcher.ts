@@ -77,6 +77,10 @@ export class KickoffDispatcher {
     let due: AgentKickoffsTable[]
     try {
       await flagStalledRuns(this.deps)
+    } catch (err) {
+      this.log('agent runs: the stall sweep failed', err)
+    }
+    try {
       const free = this.concurrency - this.inflight.size
       if (free <= 0) return 0
       due = (await this.deps.db.tx(({ q }) => claimDueKickoffs(q, now, now + this.leaseMs, free))).filter((k) => !this.inflight.has(k.id))
@@ -114,9 +118,12 @@ export class KickoffDispatcher {
   }
 
   /** One delivery attempt: each usable power in order until one delivers; otherwise queued for later, or expired. */
-  private async attempt(kickoff: AgentKickoffsTable): Promise<void> {
+  private async attempt(claimed: AgentKickoffsTable): Promise<void> {
     const { deps } = this
     const { q } = deps.db
+    // Read again: cancelled (or claimed) since this process took its lease, it is not sent.
+    const kickoff = await getKickoff(q, claimed.id)
+    if (!kickoff || (kickoff.status !== 'pending' && kickoff.status !== 'queued')) return
     const now = deps.clock.now()
     if (isoAt(now) >= kickoff.expires_at) return deps.db.tx((tx) => expireIn(deps, tx, SYSTEM_ACTOR, kickoff))
     const profile = await getAgentProfile(q, kickoff.agent_id)

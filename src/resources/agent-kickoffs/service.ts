@@ -61,7 +61,7 @@ export async function startKickoffIn(deps: Deps, tx: Tx, actor: Actor, input: Cr
   if (!(await getBoardMember(q, card.board_id, agent.id))) throw invalidField('agent', `${agent.name} is not a member of the card's board.`)
   const profile = await getAgentProfile(q, agent.id)
   const asked = input.powers ?? []
-  const target = await targetOf(q, { workflow_id: workflow?.id ?? null, step: step?.idx ?? null }, profile)
+  const target = await targetOf(q, { workflow_id: workflow?.id ?? null, step: step?.idx ?? null, agent_id: agent.id }, profile)
   const has = profile ? (JSON.parse(profile.powers) as AgentPower[]) : []
   const foreign = asked.filter((p) => !has.includes(p))
   if (foreign.length) throw invalidField('powers', `${agent.name} does not have ${foreign.join(', ')}.`)
@@ -126,9 +126,11 @@ export const createKickoff = (deps: Deps, actor: Actor, input: CreateKickoffInpu
 
 /** Marks a kickoff delivered, with agent.kickoff_delivered; false when it was settled meanwhile (cancelled, claimed). */
 export async function deliverIn(deps: Deps, tx: Tx, actor: Actor, kickoff: AgentKickoffsTable, via: AgentPower): Promise<boolean> {
-  const at = isoAt(deps.clock.now())
+  const now = deps.clock.now()
+  const at = isoAt(now)
   const set = { status: 'delivered' as const, via, delivered_at: at, attempts: kickoff.attempts + 1, lease_until: 0, last_error: null, updated_at: at }
-  if (!(await settleUndelivered(tx.q, kickoff.id, set))) return false
+  // A claim takes only a kickoff no dispatcher is attempting (the dispatcher delivers what it holds the lease of).
+  if (!(await settleUndelivered(tx.q, kickoff.id, set, via === 'local_access' ? now : undefined))) return false
   const run = (await getRun(tx.q, kickoff.run_id))!
   await recordActivity(deps, tx, actor, run.id, 'delivered', via)
   await emitAgentEvent(deps, tx, actor, 'agent.kickoff_delivered', run, { kickoff_id: kickoff.id, via })
@@ -200,7 +202,7 @@ export async function claimKickoff(deps: Deps, actor: Actor, waitSeconds: number
   for (;;) {
     const claimed = await deps.db.tx(async (tx) => {
       const now = deps.clock.now()
-      for (const k of await claimableKickoffs(tx.q, agents, now, isoAt(now))) {
+      for (const k of await claimableKickoffs(tx.q, actor.user, agents, now, isoAt(now))) {
         const profile = await getAgentProfile(tx.q, k.agent_id)
         const usable = usablePowers(JSON.parse(k.powers) as AgentPower[], profile, await targetOf(tx.q, k, profile), deps.config)
         if (!usable.includes('local_access') || (usable[0] === 'auto_start' && k.attempts === 0)) continue

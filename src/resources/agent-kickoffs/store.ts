@@ -10,9 +10,22 @@ export const getKickoff = (q: Q, id: string) => q.selectFrom('agent_kickoffs').s
 export const lockKickoff = (q: Q, id: string) => forUpdate(q, q.selectFrom('agent_kickoffs').selectAll().where('id', '=', id)).executeTakeFirst()
 export const insertKickoff = (q: Q, row: AgentKickoffsTable) => q.insertInto('agent_kickoffs').values(row).execute()
 
-/** Changes a kickoff that is still waiting for delivery; false when it was delivered, expired or cancelled meanwhile. */
-export const settleUndelivered = async (q: Q, id: string, set: Partial<AgentKickoffsTable>): Promise<boolean> =>
-  Number((await q.updateTable('agent_kickoffs').set(set).where('id', '=', id).where('status', 'in', UNDELIVERED).executeTakeFirst()).numUpdatedRows) > 0
+/**
+ * Changes a kickoff that is still waiting for delivery; false when it was delivered, expired or cancelled meanwhile.
+ * `unleasedAt`: only if no process holds its lease at that time (the claim route, racing the dispatcher).
+ */
+export const settleUndelivered = async (q: Q, id: string, set: Partial<AgentKickoffsTable>, unleasedAt?: number): Promise<boolean> =>
+  Number(
+    (
+      await q
+        .updateTable('agent_kickoffs')
+        .set(set)
+        .where('id', '=', id)
+        .where('status', 'in', UNDELIVERED)
+        .$if(unleasedAt !== undefined, (qb) => qb.where('lease_until', '<', unleasedAt!))
+        .executeTakeFirst()
+    ).numUpdatedRows,
+  ) > 0
 
 export const cancelUndelivered = (q: Q, id: string, at: string) => settleUndelivered(q, id, { status: 'cancelled', lease_until: 0, updated_at: at })
 
@@ -63,18 +76,22 @@ export const nextKickoffDue = async (q: Q): Promise<number | undefined> =>
       .executeTakeFirst()
   )?.at ?? undefined
 
-/** Undelivered kickoffs of these agents that no process is attempting now and have not expired, oldest first. */
-export const claimableKickoffs = (q: Q, agentIds: readonly string[], now: number, nowIso: string) =>
+/**
+ * Undelivered kickoffs of these agents on boards the viewer sees that no process is attempting now and have not
+ * expired, oldest first.
+ */
+export const claimableKickoffs = (q: Q, viewer: Viewer, agentIds: readonly string[], now: number, nowIso: string) =>
   q
     .selectFrom('agent_kickoffs')
     .selectAll()
     .where('agent_id', 'in', [...agentIds])
+    .where('board_id', 'in', visibleBoardIds(q, viewer))
     .where('status', 'in', UNDELIVERED)
     .where('lease_until', '<', now)
     .where('expires_at', '>', nowIso)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(20)
+    .limit(100)
     .execute()
 
 export interface KickoffListParams {

@@ -54,3 +54,9 @@ export const insertActivity = (q: Q, row: Omit<AgentRunActivityTable, 'seq'>) =>
     .values({ ...row, seq: nextLogSeq(q, 'agent_run_activity', { column: 'run_id', id: row.run_id }) })
     .execute()
 export const activityQuery = (q: Q, runId: string) => q.selectFrom('agent_run_activity').where('agent_run_activity.run_id', '=', runId)
+
+/** A card moved to another board takes its agent runs, kickoffs and questions along (their board decides who sees them). */
+export async function moveAgentRecords(q: Q, cardId: string, boardId: string): Promise<void> {
+  for (const table of ['agent_runs', 'agent_kickoffs', 'agent_questions'] as const)
+    await q.updateTable(table).set({ board_id: boardId }).where('card_id', '=', cardId).execute()
+}

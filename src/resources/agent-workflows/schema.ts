@@ -31,7 +31,7 @@ export type AgentWorkflowView = z.infer<typeof AgentWorkflowSchema>
 const StepBody = z.strictObject({
   name,
   agent: z.string().min(1).meta({ description: 'An agent that is a member of the board.' }),
-  launch_url: z.string().max(2048).optional().meta({ description: 'auto_start calls this instead of the agent’s wake URL.' }),
+  launch_url: z.string().min(1).max(2048).optional().meta({ description: 'auto_start calls this instead of the agent’s wake URL.' }),
   signing_secret: z.string().min(1).optional().meta({ description: 'Signs the calls to launch_url (owners and admins only).' }),
   instructions: z.string().max(20_000).optional(),
 })

@@ -1,5 +1,6 @@
 // Cards: list, create (idempotent per board), update, trash/delete, move, complete; every change emits its events.
 // The `…In` functions run inside a transaction their caller holds (bulk routes, cascades of lists and boards).
+import { moveAgentRecords } from '../agent-runs/store.js'
 import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
@@ -192,6 +193,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
     const taken = await takeCardKey(q, target.id)
     if (!taken) throw notFound('board')
     Object.assign(set, { board_id: target.id, key_num: taken.num, key: taken.key, idempotency_key: null })
+    await moveAgentRecords(q, before.id, target.id) // the card's agent runs, kickoffs and questions go with it
   }
   put('title', input.title)
   put('description', input.description)

@@ -30,7 +30,7 @@ const powers = z
   .array(AgentPower)
   .min(1)
   .refine((p) => new Set(p).size === p.length, 'Must not repeat a power.')
-const url = z.string().max(2048)
+const url = z.string().min(1).max(2048)
 const agentFields = {
   owner: z.string().min(1).meta({ description: 'The human user who owns the agent (their desktop app claims its local_access kickoffs).' }),
   wake_url: url.meta({ description: 'auto_start: the URL of the agent’s runner; kickoffs are POSTed to it, V2-signed with `signing_secret`.' }),
