@@ -5,6 +5,7 @@ import { emittedEvents } from './events/catalog.js'
 import { errorHandler } from './http/error-handler.js'
 import { HttpError } from './errors.js'
 import { Api } from './http/route.js'
+import { mcpRouter } from './mcp/endpoint.js'
 import { authenticate, MODULES } from './resources/index.js'
 
 export interface AppOptions {
@@ -41,6 +42,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
     res.status(204).end()
   })
   for (const module of MODULES) for (const r of module.receivers ?? []) app.all(r.path, r.handler(deps))
+  app.use(mcpRouter(deps, api, { authenticate, log }))
   app.use(api.router)
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)

@@ -98,7 +98,8 @@ export class Api {
   private running = 0
   private readonly idleWaiters: (() => void)[] = []
 
-  private async track<T>(fn: () => Promise<T>): Promise<T> {
+  /** Runs fn counted as a running handler (the MCP endpoint's requests are counted too). */
+  async track<T>(fn: () => Promise<T>): Promise<T> {
     this.running++
     try {
       return await fn()
@@ -120,22 +121,7 @@ export class Api {
   }
 
   private async handle(spec: AnyRoute, req: Request, res: Response): Promise<void> {
-    const actor = res.locals.actor as Actor
-    // U+0000 cannot be stored in PostgreSQL's text (SQLite would keep it): refused the same way on both.
-    if (nulAt(req.params, '')) throw notFound()
-    const inQuery = nulAt(req.query, '')
-    if (inQuery) throw badRequest(`The query parameter ${inQuery} must not contain a NUL character.`)
-    const params = parsePart(spec.params, req.params, 'path parameter')
-    const query = parsePart(spec.query, req.query, 'query parameter')
-    let body: unknown = undefined
-    const inBody = spec.body && nulAt(req.body, '')
-    if (inBody) throw unprocessable('The request body is not valid.', [{ path: inBody, message: 'Must not contain a NUL character.' }])
-    if (spec.body) {
-      const parsed = spec.body.safeParse(req.body ?? {})
-      if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
-      body = parsed.data
-    }
-    const reply = await spec.handler({ actor, params, query, body, deps: this.deps, req })
+    const reply = await runRoute(spec, this.deps, res.locals.actor as Actor, req, { params: req.params, query: req.query, body: req.body })
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v)
     if (reply.body === undefined) res.status(reply.status).end()
     else res.status(reply.status).json(reply.body)
@@ -143,12 +129,45 @@ export class Api {
 
   private async authorize(req: Request, spec: AnyRoute): Promise<Actor> {
     const actor = await this.opts.authenticate(req, this.deps)
-    if (actor.permission === 'read' && spec.method !== 'get') throw forbidden('This token is read only.')
-    if (PERMISSION_RANK[actor.permission] < PERMISSION_RANK[spec.access as Permission]) {
-      throw forbidden(`This route needs a token with ${spec.access} permission.`)
-    }
+    checkAccess(actor, spec)
     return actor
   }
+}
+
+/** The token's permission against the route's: a read token writes nothing, and a route may ask for more. */
+export function checkAccess(actor: Actor, spec: AnyRoute): void {
+  if (actor.permission === 'read' && spec.method !== 'get') throw forbidden('This token is read only.')
+  if (PERMISSION_RANK[actor.permission] < PERMISSION_RANK[spec.access as Permission]) {
+    throw forbidden(`This route needs a token with ${spec.access} permission.`)
+  }
+}
+
+/**
+ * A route's input parsed by its own schemas and its handler run: what the HTTP edge does after the token check, and
+ * what an MCP tool does with its arguments, so both give the same answers and the same errors.
+ */
+export async function runRoute(
+  spec: AnyRoute,
+  deps: Deps,
+  actor: Actor,
+  req: Request,
+  raw: { params?: unknown; query?: unknown; body?: unknown },
+): Promise<Reply> {
+  // U+0000 cannot be stored in PostgreSQL's text (SQLite would keep it): refused the same way on both.
+  if (nulAt(raw.params, '')) throw notFound()
+  const inQuery = nulAt(raw.query, '')
+  if (inQuery) throw badRequest(`The query parameter ${inQuery} must not contain a NUL character.`)
+  const params = parsePart(spec.params, raw.params, 'path parameter')
+  const query = parsePart(spec.query, raw.query, 'query parameter')
+  let body: unknown = undefined
+  const inBody = spec.body && nulAt(raw.body, '')
+  if (inBody) throw unprocessable('The request body is not valid.', [{ path: inBody, message: 'Must not contain a NUL character.' }])
+  if (spec.body) {
+    const parsed = spec.body.safeParse(raw.body ?? {})
+    if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
+    body = parsed.data
+  }
+  return spec.handler({ actor, params, query, body, deps, req })
 }
 
 export const BODY_LIMIT = '1mb'

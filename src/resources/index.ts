@@ -20,6 +20,7 @@ import type { ResourceModule } from './module.js'
 import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
 import { notes } from './notes/index.js'
+import { searchModule } from './search/index.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
 import { timeEntries } from './time-entries/index.js'
@@ -54,6 +55,7 @@ export const MODULES: readonly ResourceModule[] = [
   agentKickoffs,
   agentRuns,
   agentQuestions,
+  searchModule,
 ]
 
 for (const m of MODULES) {

@@ -34,6 +34,7 @@ test('the document covers every route with parameters, bodies, responses, the er
     assert.equal(bareRefs, null, 'OpenAPI 3.1 spells nullable as a null type')
     const expected = [
       'get /v1/users/me',
+      'get /v1/search',
       'get /v1/users',
       'get /v1/users/{id}',
       'post /v1/users',

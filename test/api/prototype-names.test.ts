@@ -44,7 +44,7 @@ test('every GET route of the served document answers the prototype names in ever
       const op = ops.get
       if (!op) continue
       const path = template.replace(/\{\w+\}/g, idFor(template))
-      const isList = (op.parameters ?? []).some((p) => p.name === 'page')
+      const isList = ['page', 'filter'].every((name) => (op.parameters ?? []).some((p) => p.name === name))
       const strings = (op.parameters ?? []).filter((p) => p.in === 'query' && (p.schema?.type === 'string' || p.schema?.type === undefined)).map((p) => p.name)
       for (const param of strings) {
         for (const name of NAMES) {

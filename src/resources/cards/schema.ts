@@ -36,31 +36,45 @@ export const CardSchema = z
 export type CardView = z.infer<typeof CardSchema>
 
 const ids = z.array(z.string().min(1)).max(100)
-const title = z.string().trim().min(1).max(500)
+const title = z.string().trim().min(1).max(500).meta({ description: 'The title, 1 to 500 characters.' })
 const position = z.number().finite()
 const editable = {
-  description: z.string().max(100_000).optional(),
-  list: z.string().min(1).optional(),
-  position: position.optional(),
-  priority: z.number().int().min(0).max(4).optional(),
-  assignees: ids.optional(),
-  tags: ids.optional(),
-  watchers: ids.optional(),
-  start_date: dateOrDateTime.nullable().optional(),
-  due_date: dateOrDateTime.nullable().optional(),
+  description: z.string().max(100_000).optional().meta({ description: 'Markdown, up to 100,000 characters.' }),
+  list: z.string().min(1).optional().meta({ description: "A list (record id) of the card's board." }),
+  position: position.optional().meta({ description: 'Order within the list, ascending; default: the end.' }),
+  priority: z.number().int().min(0).max(4).optional().meta({ description: '0 none, 1 low, 2 medium, 3 high, 4 urgent.' }),
+  assignees: ids.optional().meta({ description: "User ids, members of the card's board." }),
+  tags: ids.optional().meta({ description: "Tag ids of the card's board." }),
+  watchers: ids.optional().meta({ description: "User ids, members of the card's board; they are told of changes." }),
+  start_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
+  due_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
   completed: z.boolean().optional(),
   archived: z.boolean().optional(),
 }
 
 export const CreateCardBody = z
-  .strictObject({ title, board: z.string().min(1), idempotency_key: z.string().min(1).max(200).optional(), ...editable })
+  .strictObject({
+    title,
+    board: z.string().min(1).meta({ description: 'The board (record id).' }),
+    idempotency_key: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'A key of yours: a retry with the same key on the board returns the card made first.' }),
+    ...editable,
+  })
   .meta({ id: 'CreateCardBody' })
 export type CreateCardInput = z.infer<typeof CreateCardBody>
 export const UpdateCardBody = z.strictObject({ title: title.optional(), ...editable, trashed: z.boolean().optional() }).meta({ id: 'UpdateCardBody' })
 /** Fields a change may set; moves add `board`. */
 export type CardFields = z.infer<typeof UpdateCardBody>
 export const MoveCardBody = z
-  .strictObject({ list: z.string().min(1), position: position.optional(), board: z.string().min(1).optional() })
+  .strictObject({
+    list: z.string().min(1).meta({ description: 'The list (record id) to move to.' }),
+    position: position.optional().meta({ description: 'Order within the list; default: the end.' }),
+    board: z.string().min(1).optional().meta({ description: "Another board (record id), the list's board." }),
+  })
   .meta({ id: 'MoveCardBody' })
 export const CompleteCardBody = z.strictObject({ completed: z.boolean().default(true) }).meta({ id: 'CompleteCardBody' })
 

@@ -24,6 +24,8 @@ const body = z
   .max(100_000, 'At most 100,000 characters.')
   .refine((s) => s.trim().length > 0, 'Must not be empty.')
   .meta({ description: "Markdown, 1 to 100,000 characters. `@name` (a member's name or the part of their email before the @) mentions them." })
-export const CreateCommentBody = z.strictObject({ card: z.string().min(1), body }).meta({ id: 'CreateCommentBody' })
+export const CreateCommentBody = z
+  .strictObject({ card: z.string().min(1).meta({ description: 'The card (record id).' }), body })
+  .meta({ id: 'CreateCommentBody' })
 export type CreateCommentInput = z.infer<typeof CreateCommentBody>
 export const UpdateCommentBody = z.strictObject({ body }).meta({ id: 'UpdateCommentBody' })

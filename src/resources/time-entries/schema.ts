@@ -57,7 +57,9 @@ const oneEnd = (b: { ended_at?: string; duration_seconds?: number }, ctx: z.Refi
     ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'Give ended_at or duration_seconds.' })
 }
 
-export const StartTimerBody = z.strictObject({ card: z.string().min(1), note: note.optional() }).meta({ id: 'StartTimerBody' })
+export const StartTimerBody = z
+  .strictObject({ card: z.string().min(1).meta({ description: 'The card (record id) the time goes to.' }), note: note.optional() })
+  .meta({ id: 'StartTimerBody' })
 export type StartTimerInput = z.infer<typeof StartTimerBody>
 
 export const CreateTimeEntryBody = z

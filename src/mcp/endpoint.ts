@@ -1,0 +1,78 @@
+// /mcp: the MCP server for AI tools (API-DECISIONS §12). Streamable HTTP, stateless: every POST is authenticated with
+// taskd's own bearer-token code, gets a fresh McpServer whose tools act as that caller, and is answered as JSON.
+// GET (a server-sent event stream) and DELETE (ending a session) have no meaning without sessions: 405.
+import express, { type NextFunction, type Request, type Response } from 'express'
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server'
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import type { Actor } from '../access/roles.js'
+import type { Deps } from '../deps.js'
+import { HttpError } from '../errors.js'
+import { toHttpError } from '../http/error-handler.js'
+import { type AnyRoute, type Api, BODY_LIMIT, checkAccess, runRoute } from '../http/route.js'
+import { VERSION } from '../version.js'
+import { type CallRoute, TOOLS } from './tools.js'
+
+export const MCP_PATH = '/mcp'
+
+interface McpOptions {
+  authenticate: (req: Request, deps: Deps) => Promise<Actor>
+  log: (msg: string, err?: unknown) => void
+}
+
+export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Router {
+  const routes = new Map<string, AnyRoute>(api.routes.map((r) => [r.operationId, r]))
+  const router = express.Router()
+  const authorize = async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.actor = await opts.authenticate(req, deps)
+    next()
+  }
+  router.post(MCP_PATH, authorize, express.json({ limit: BODY_LIMIT, type: () => true }), (req: Request, res: Response) =>
+    api.track(() => serve(req, res, res.locals.actor as Actor)),
+  )
+  router.all(MCP_PATH, (req) => {
+    throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${MCP_PATH}; this MCP server is stateless: use POST.`, undefined, {
+      Allow: 'POST',
+    })
+  })
+
+  async function serve(req: Request, res: Response, actor: Actor): Promise<void> {
+    const call: CallRoute = async (operationId, input) => {
+      const route = routes.get(operationId)
+      if (!route) throw new Error(`MCP tool names an unknown route ${operationId}`)
+      checkAccess(actor, route)
+      return (await runRoute(route, deps, actor, req, input)).body ?? {}
+    }
+    const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
+    for (const tool of TOOLS) {
+      server.registerTool(
+        tool.name,
+        { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+        async (args: unknown): Promise<CallToolResult> => {
+          try {
+            const result = (await tool.run(call, args)) as Record<string, unknown>
+            return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
+          } catch (err) {
+            return toolError(err, opts.log)
+          }
+        },
+      )
+    }
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    res.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(req, res, req.body)
+  }
+  return router
+}
+
+/** An API error as a tool error: the §1 message (and its details, one per line) as text, the §1 object as structured content. */
+function toolError(err: unknown, log: (msg: string, err?: unknown) => void): CallToolResult {
+  const e = toHttpError(err)
+  if (e.status === 500) log('MCP tool failed', err)
+  const error = { code: e.code, message: e.message, ...(e.details && { details: e.details }) }
+  const lines = [e.message, ...(e.details ?? []).map((d) => `${d.path}: ${d.message}`)]
+  return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { error } }
+}
