@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { agentApp } from '../helpers/agents.js'
+import { type agentApp, withAgentApp } from '../helpers/agents.js'
 
 type App = Awaited<ReturnType<typeof agentApp>>
 
@@ -38,15 +38,6 @@ async function fails(client: Client, name: string, args: Record<string, unknown>
   return { text: r.content[0].text, error: r.structuredContent?.error }
 }
 
-async function withApp(fn: (s: App) => Promise<void>): Promise<void> {
-  const s = await agentApp()
-  try {
-    await fn(s)
-  } finally {
-    await s.close()
-  }
-}
-
 const TOOL_NAMES = [
   'whoami',
   'list_boards',
@@ -67,7 +58,7 @@ const TOOL_NAMES = [
 const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search'])
 
 test('tools/list: the §12 tools, each described, with an object input schema and read or write annotations', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const client = await connect(s, s.tokens.member.read)
     try {
       const { tools } = await client.listTools()
@@ -99,7 +90,7 @@ test('tools/list: the §12 tools, each described, with an object input schema an
 })
 
 test('every tool does what the REST API does, as the token’s user', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const { t, tokens } = s
     const agent = await s.agent('Scribe', { powers: ['local_access'] })
     const client = await connect(s, tokens.member.write)
@@ -187,7 +178,7 @@ test('every tool does what the REST API does, as the token’s user', async () =
 })
 
 test('errors are tool errors with the §1 message: filter positions, validation, unknown records', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const client = await connect(s, s.tokens.member.write)
     try {
       const bad = await fails(client, 'list_cards', { filter: 'priority >= ' })
@@ -221,7 +212,7 @@ test('errors are tool errors with the §1 message: filter positions, validation,
 })
 
 test('a read only token lists and reads; every write tool fails with the REST message and changes nothing', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const card = await s.card('Existing')
     const client = await connect(s, s.tokens.member.read)
     try {
@@ -255,7 +246,7 @@ test('a read only token lists and reads; every write tool fails with the REST me
 })
 
 test('a member who is not on the board sees none of it through the tools', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const card = await s.card('Secret plan')
     const client = await connect(s, s.tokens.outsider.write)
     try {
@@ -279,7 +270,7 @@ test('a member who is not on the board sees none of it through the tools', async
 })
 
 test('the HTTP edge: 401 with WWW-Authenticate without a valid token, 405 on GET and DELETE', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const init = {
       jsonrpc: '2.0',
       id: 1,

@@ -47,3 +47,13 @@ export async function agentApp(overrides: Record<string, unknown> = {}) {
     }))
   return { ...s, dispatcher, receiver, close, secret, agent, card, kickoff, getKickoff, getRun, events }
 }
+
+/** Runs fn on a fresh agentApp, closed afterwards whatever happens. */
+export async function withAgentApp(fn: (s: Awaited<ReturnType<typeof agentApp>>) => Promise<void>): Promise<void> {
+  const s = await agentApp()
+  try {
+    await fn(s)
+  } finally {
+    await s.close()
+  }
+}

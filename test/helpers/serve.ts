@@ -17,6 +17,19 @@ export interface Served {
   stop(): Promise<void>
 }
 
+/** SIGTERM, and SIGKILL if the child has not exited after `graceMs`; resolves at once once it has exited. */
+export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
 export function serve(db: string, env: Record<string, string> = {}): Promise<Served> {
   // An explicit --db wins over TASKD_DATABASE_URL, so on PostgreSQL the URL is what --db names.
   const target = env.TASKD_DATABASE_URL || db
@@ -27,16 +40,7 @@ export function serve(db: string, env: Record<string, string> = {}): Promise<Ser
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   let out = ''
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
-      child.once('exit', () => {
-        clearTimeout(kill)
-        resolve()
-      })
-      child.kill('SIGTERM')
-    })
+  const stop = () => stopChild(child, 15_000)
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL') // a child that never said it listens is not left running

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { test } from 'node:test'
-import { agentApp } from '../helpers/agents.js'
+import { type agentApp, withAgentApp } from '../helpers/agents.js'
 import { ROOT } from '../helpers/serve.js'
 
 const DIST = path.join(ROOT, 'integrations/n8n/dist')
@@ -98,17 +98,8 @@ async function execute(s: App, params: Record<string, unknown>, opts: Partial<Fa
   return out.map((item: { json: unknown }) => item.json)
 }
 
-async function withApp(fn: (s: App) => Promise<void>): Promise<void> {
-  const s = await agentApp()
-  try {
-    await fn(s)
-  } finally {
-    await s.close()
-  }
-}
-
 test('the action node: every task operation does what it says in taskd', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const { t, tokens } = s
     const read = async (id: string) => (await t.req('GET', `/v1/cards/${id}`, { token: tokens.member.read })).body.card
     const [created] = await execute(s, {
@@ -153,7 +144,7 @@ test('the action node: every task operation does what it says in taskd', async (
 })
 
 test('the action node: comment, note, timer, agent kickoff and incoming endpoint trigger', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const { t, tokens } = s
     const card = await s.card('Launch post')
     const [comment] = await execute(s, { resource: 'comment', operation: 'add', taskId: card.id, body: 'Looks good' })
@@ -199,7 +190,7 @@ test('the action node: comment, note, timer, agent kickoff and incoming endpoint
 })
 
 test('the action node: an API error is a NodeApiError with taskd’s message; continueOnFail makes it an error item', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const message = (await s.t.req('GET', '/v1/cards/nosuchcard', { token: s.tokens.member.read })).body.error.message
     await assert.rejects(execute(s, { resource: 'task', operation: 'get', taskId: 'nosuchcard' }), (err: Error) => {
       assert.equal(err.constructor.name, 'NodeApiError')
@@ -229,7 +220,7 @@ test('the action node: an API error is a NodeApiError with taskd’s message; co
 })
 
 test('the pickers load boards, lists, agents, agent workflows and incoming endpoints from the API', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const agent = await s.agent('Scribe', { powers: ['local_access'] })
     const endpoint = (await s.t.req('POST', '/v1/webhooks/incoming', { token: s.tokens.admin.write, body: { name: 'Orders', boards: [s.board.id] } })).body
       .incoming_webhook
@@ -252,7 +243,7 @@ test('the pickers load boards, lists, agents, agent workflows and incoming endpo
 })
 
 test('the trigger registers its subscription, finds it, removes it, and checks every delivery’s signature', async () => {
-  await withApp(async (s) => {
+  await withAgentApp(async (s) => {
     const { t, tokens } = s
     const trigger = new TaskdTrigger()
     const hooks = trigger.webhookMethods.default

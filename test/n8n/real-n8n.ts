@@ -12,7 +12,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
-import { ROOT, serve, type Served } from '../helpers/serve.js'
+import { ROOT, serve, stopChild, type Served } from '../helpers/serve.js'
 
 const N8N_BIN = process.env.TASKD_N8N_BIN ?? ''
 const PACKAGE_DIST = path.join(ROOT, 'integrations/n8n/dist')
@@ -87,16 +87,7 @@ async function startN8n(dir: string): Promise<N8n> {
   child.once('error', (err) => (failed = err))
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()))
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()))
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      const kill = setTimeout(() => child.kill('SIGKILL'), 20_000)
-      child.once('exit', () => {
-        clearTimeout(kill)
-        resolve()
-      })
-      child.kill('SIGTERM')
-    })
+  const stop = () => stopChild(child, 20_000)
   const n8n = { url, child, output: () => out, stop }
   try {
     await until(
