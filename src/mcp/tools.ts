@@ -9,7 +9,7 @@ import { StartTimerBody } from '../resources/time-entries/schema.js'
 import { CreateKickoffBody } from '../resources/agent-kickoffs/schema.js'
 import { SEARCH_TYPES } from '../resources/search/schema.js'
 import { notFound } from '../errors.js'
-import type { FilterResource } from '../filter/index.js'
+import { type FilterResource, quoteFilterString } from '../filter/index.js'
 import type { ListSpec } from '../query/list-page.js'
 import { BOARD_FILTER, BOARD_LIST } from '../resources/boards/query.js'
 import { CARD_FILTER, CARD_LIST } from '../resources/cards/query.js'
@@ -32,11 +32,11 @@ const fieldsOf = (resource: FilterResource) => Object.keys(resource.fields).join
 
 const FILTER_HELP = [
   'Filter grammar: comparisons `field op value` joined by `&&` (binds tighter) and `||`, parentheses and `!` negation.',
-  'Operators: = != > >= < <= ~ (case-insensitive substring on text; membership by id, or by name for tags, on assignees, watchers, tags) and !~.',
+  'Operators: = != > >= < <= ~ (case-insensitive substring on text; membership by id on assignees and watchers, by id or name on tags) and !~; people by name through .name (assignees.name = "Ana").',
   'Values: double-quoted strings (escape only \\" and \\\\), numbers, true, false, null; dates as "YYYY-MM-DD" or full ISO 8601.',
   `Card fields: ${fieldsOf(CARD_FILTER)} (state is the list's category: backlog, unstarted, started, completed, canceled); dot paths follow relations (board.name, list.name, list.category, assignees.name, created_by.email).`,
   'Limits: 3,500 characters, 200 comparisons, nesting depth 32. A bad filter is an error naming the 1-based position, e.g. `at 12: expected a value after "="`.',
-  'Examples: `priority >= 3 && tags ~ "bug"`; `state = "started" && due_date < "2026-12-01" && !(assignees ~ "Ana")`.',
+  'Examples: `priority >= 3 && tags ~ "bug"`; `state = "started" && due_date < "2026-12-01" && !(assignees.name = "Ana")`.',
 ].join(' ')
 
 const pageArgs = {
@@ -80,7 +80,7 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'whoami',
     title: 'Who am I',
-    description: 'The user this token belongs to (id, name, email, role, kind) and the token permission. Use it to learn your own user id.',
+    description: 'The user this token belongs to (id, name, email, role, kind). Use it to learn your own user id.',
     input: z.strictObject({}),
     annotations: READ,
     run: (call) => call('getMe', {}),
@@ -137,7 +137,7 @@ export const TOOLS: readonly Tool[] = [
     annotations: READ,
     run: async (call, { id, expand }: { id: string; expand?: string }) => {
       if (!CARD_KEY.test(id)) return call('getCard', { params: { id }, query: asQuery({ expand }) })
-      const page = (await call('listCards', { query: asQuery({ filter: `key = "${id}"`, per_page: 1, expand }) })) as { items: unknown[] }
+      const page = (await call('listCards', { query: asQuery({ filter: `key = ${quoteFilterString(id)}`, per_page: 1, expand }) })) as { items: unknown[] }
       if (page.items.length === 0) throw notFound(`No card with the key ${id} on a board you can see.`)
       return { card: page.items[0] }
     },
@@ -228,7 +228,7 @@ export const TOOLS: readonly Tool[] = [
       types: z.array(z.enum(SEARCH_TYPES)).optional().describe('Which record types to search (default all).'),
       board: z.string().min(1).optional().describe('Only records of this board (record id).'),
       page: z.number().int().min(1).optional().describe('Page number, from 1 (default 1).'),
-      per_page: z.number().int().min(1).max(100).optional().describe('Results per type, 1 to 100 (default 10).'),
+      per_page: z.number().int().min(1).max(500).optional().describe('Results per type, 1 to 500 (default 30).'),
     }),
     annotations: READ,
     run: (call, args) => call('search', { query: asQuery(args) }),

@@ -68,6 +68,9 @@ test('tools/list: the §12 tools, each described, with an object input schema an
         assert.equal(tool.inputSchema.type, 'object', tool.name)
         assert.equal(tool.inputSchema.$ref, undefined, `${tool.name}: inline schema, no $ref at the root`)
         assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: unknown arguments are refused`)
+        for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
+          assert.ok((prop as { description?: string }).description, `${tool.name}.${name} needs a description`)
+        }
         const a = tool.annotations ?? {}
         if (READ_TOOLS.has(tool.name)) assert.equal(a.readOnlyHint, true, tool.name)
         else {

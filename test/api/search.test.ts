@@ -69,6 +69,9 @@ test('search: types, board and paging narrow it; quotes, backslashes and % are t
     const onBoard = await get(`q=report&board=${c.board.id}`)
     assert.deepEqual(ids(onBoard.notes), [c.note.id], 'the private note is on no board')
     assert.deepEqual(ids(onBoard.comments), [c.comment.id])
+    // Comments of a trashed card are out of sight, like the card.
+    assert.equal((await c.t.req('DELETE', `/v1/cards/${c.card.id}`, { token: c.tokens.member.write })).status, 204)
+    assert.equal((await get('q=report&types=comments')).comments.totalItems, 0)
     for (const q of ['50%', '"fast"', '\\ now']) assert.deepEqual(ids((await get(`q=${encodeURIComponent(q)}&types=cards`)).cards), [c.percent.id], q)
     assert.equal((await get('q=5_%25&types=cards')).cards.totalItems, 0, '% and _ are no wildcards')
   } finally {
@@ -76,10 +79,10 @@ test('search: types, board and paging narrow it; quotes, backslashes and % are t
   }
 })
 
-test('search refuses a missing or blank text, unknown types and a page size past 100', async () => {
+test('search refuses a missing or blank text, unknown types and a page size past 500', async () => {
   const c = await fixture()
   try {
-    for (const query of ['', 'q=', 'q=%20%20', 'q=x&types=cards,boards', 'q=x&per_page=101', 'q=x&page=0', `q=${'x'.repeat(201)}`]) {
+    for (const query of ['', 'q=', 'q=%20%20', 'q=x&types=cards,boards', 'q=x&per_page=501', 'q=x&page=0', `q=${'x'.repeat(201)}`]) {
       const r = await c.t.req('GET', `/v1/search?${query}`, { token: c.tokens.member.read })
       assert.equal(r.status, 400, `${query}: ${r.text}`)
       assertErrorShape(r.body)

@@ -114,6 +114,11 @@ test('the action node: every task operation does what it says in taskd', async (
     assert.equal(card.list, s.lists[1].id)
     assert.equal(card.priority, 3)
     assert.equal(card.description, '', 'an empty optional field is left out, not sent')
+    // The date pickers give dates only (a date-time without an offset would be refused by taskd).
+    const dates = new Taskd().description.properties
+      .flatMap((p: { options?: { name: string; type: string; typeOptions?: { dateOnly?: boolean } }[] }) => p.options ?? [])
+      .filter((o: { type: string }) => o.type === 'dateTime')
+    assert.ok(dates.length >= 2 && dates.every((o: { typeOptions?: { dateOnly?: boolean } }) => o.typeOptions?.dateOnly === true))
 
     const [updated] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { title: 'Renamed', priority: 1 } })
     assert.equal(updated.title, 'Renamed')
@@ -140,6 +145,12 @@ test('the action node: every task operation does what it says in taskd', async (
       ['Alpha report', 'Beta report'],
     )
     assert.equal((await execute(s, { resource: 'task', operation: 'search', filter: '', searchBoardId: '', returnAll: true })).length, 4)
+    // A limit past one page: the same page size on every page, so nothing repeats.
+    for (let n = 0; n < 503; n++) await s.card(`Bulk ${String(n).padStart(3, '0')}`)
+    const many = await execute(s, { resource: 'task', operation: 'search', filter: 'title ~ "Bulk"', sort: 'title', returnAll: false, limit: 502 })
+    assert.equal(many.length, 502)
+    assert.equal(new Set(many.map((c) => c.id)).size, 502, 'no card twice')
+    assert.equal(many[501].title, 'Bulk 501')
   })
 })
 
@@ -265,6 +276,11 @@ test('the trigger registers its subscription, finds it, removes it, and checks e
     assert.equal((await t.req('GET', '/v1/webhooks', { token: tokens.member.read })).body.totalItems, 0)
     assert.equal(await hooks.checkExists.call(ctx), false)
     assert.equal(await hooks.delete.call(ctx), true, 'deleting again is fine')
+    // n8n's URL changed: the old subscription is removed (no secret is left to check its deliveries), then made anew.
+    assert.equal(await hooks.create.call(ctx), true)
+    const moved = context(s, tokens.member.write, { ...fake, webhookUrl: 'http://127.0.0.1:9/webhook/moved/webhook' })
+    assert.equal(await hooks.checkExists.call(moved), false)
+    assert.equal((await t.req('GET', '/v1/webhooks', { token: tokens.member.read })).body.totalItems, 0)
     await assert.rejects(hooks.create.call(context(s, tokens.member.write, { ...fake, params: { events: [], boards: [] } })), /at least one event/)
 
     // Deliveries: the signature is checked against the raw bytes, in the header taskd sends.
@@ -288,6 +304,18 @@ test('the trigger registers its subscription, finds it, removes it, and checks e
       assert.equal(bad.result.noWebhookResponse, true)
       assert.equal(bad.response.status, 401)
     }
+    const unread = context(s, tokens.member.write, {
+      params: {},
+      staticData: { secret },
+      request: { headers: { 'x-service-signature': sign(secret, raw) }, body },
+    })
+    assert.equal((await trigger.webhook.call(unread)).noWebhookResponse, true, 'no raw body, no run')
+    const noSecret = context(s, tokens.member.write, {
+      params: {},
+      staticData: {},
+      request: { rawBody: raw, headers: { 'x-service-signature': sign('', raw) }, body },
+    })
+    assert.equal((await trigger.webhook.call(noSecret)).noWebhookResponse, true, 'no secret kept, no run')
     const tampered = await deliver({ 'x-service-signature': sign(secret, raw) }, Buffer.from(JSON.stringify({ ...body, event: 'card.deleted' })))
     assert.equal(tampered.response.status, 401, 'the signature covers the bytes received')
   })

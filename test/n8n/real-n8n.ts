@@ -76,6 +76,7 @@ async function startN8n(dir: string): Promise<N8n> {
       N8N_DYNAMIC_BANNERS_ENABLED: 'false',
       N8N_AI_ENABLED: 'false',
       N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+      N8N_LICENSE_SERVER_URL: 'http://127.0.0.1:9/v1', // were anything to call it, it would reach nothing
       N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
       N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,workflow-builder,chat-hub,quick-connect,community-packages',
       EXTERNAL_FRONTEND_HOOKS_URLS: '',

@@ -36,7 +36,7 @@ export type KickoffView = z.infer<typeof KickoffSchema>
 
 export const CreateKickoffBody = z
   .strictObject({
-    card: z.string().min(1),
+    card: z.string().min(1).meta({ description: 'The card (record id) to hand over.' }),
     agent: z.string().min(1).optional().meta({ description: 'The agent (a member of the card’s board); default: the first step of the workflow.' }),
     workflow: z.string().min(1).optional().meta({ description: "A workflow of the card's board; default: the board's default workflow." }),
     powers: z
@@ -46,9 +46,15 @@ export const CreateKickoffBody = z
       .optional()
       .meta({ description: 'Narrows delivery to these of the agent’s powers; empty or left out: any it has.' }),
     model: z.string().trim().min(1).max(200).optional().meta({ description: 'A hint for an agent on its owner’s desktop.' }),
-    effort: z.enum(EFFORTS).optional(),
-    message: z.string().max(20_000).optional(),
-    expires_in_minutes: z.number().int().min(1).max(10_080).default(1440),
+    effort: z.enum(EFFORTS).optional().meta({ description: 'A hint for an agent on its owner’s desktop; some values apply only to some agent kinds.' }),
+    message: z.string().max(20_000).optional().meta({ description: 'What to tell the agent, up to 20,000 characters.' }),
+    expires_in_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_080)
+      .default(1440)
+      .meta({ description: 'Give up delivering after this many minutes, 1 to 10,080 (default 1,440: a day).' }),
   })
   .meta({ id: 'CreateKickoffBody' })
 export type CreateKickoffInput = z.input<typeof CreateKickoffBody>

@@ -48,8 +48,8 @@ const editable = {
   watchers: ids.optional().meta({ description: "User ids, members of the card's board; they are told of changes." }),
   start_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
   due_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
-  completed: z.boolean().optional(),
-  archived: z.boolean().optional(),
+  completed: z.boolean().optional().meta({ description: 'true completes the card, false reopens it.' }),
+  archived: z.boolean().optional().meta({ description: 'Archived cards stay on the board but out of the way.' }),
 }
 
 export const CreateCardBody = z
@@ -66,7 +66,13 @@ export const CreateCardBody = z
   })
   .meta({ id: 'CreateCardBody' })
 export type CreateCardInput = z.infer<typeof CreateCardBody>
-export const UpdateCardBody = z.strictObject({ title: title.optional(), ...editable, trashed: z.boolean().optional() }).meta({ id: 'UpdateCardBody' })
+export const UpdateCardBody = z
+  .strictObject({
+    title: title.optional(),
+    ...editable,
+    trashed: z.boolean().optional().meta({ description: 'true moves the card to the trash, false brings it back.' }),
+  })
+  .meta({ id: 'UpdateCardBody' })
 /** Fields a change may set; moves add `board`. */
 export type CardFields = z.infer<typeof UpdateCardBody>
 export const MoveCardBody = z

@@ -18,7 +18,7 @@ export const NoteSchema = z
 export type NoteView = z.infer<typeof NoteSchema>
 
 const id = z.string().min(1)
-const title = z.string().trim().min(1, 'Must not be empty.').max(500, 'At most 500 characters.')
+const title = z.string().trim().min(1, 'Must not be empty.').max(500, 'At most 500 characters.').meta({ description: 'The title, 1 to 500 characters.' })
 const body = z.string().max(1_000_000, 'At most 1,000,000 characters.').meta({ description: 'Markdown, up to 1,000,000 characters.' })
 const folder = id.nullable().meta({ description: "A folder the caller sees, on the note's board (board-less for a board-less note); null: none." })
 const board = id.nullable().meta({

@@ -25,7 +25,7 @@ export const SearchQuery = z.object({
     .meta({ description: `Comma-separated record types to search (default all): ${SEARCH_TYPES.join(', ')}.` }),
   board: z.string().min(1).optional().meta({ description: 'Only records of this board (cards on it, comments on its cards, notes on it).' }),
   page: z.coerce.number().int().min(1).default(1).meta({ description: 'Page number, from 1, the same for every type.' }),
-  per_page: z.coerce.number().int().min(1).max(100).default(10).meta({ description: 'Results per type and page, 1 to 100 (default 10).' }),
+  per_page: z.coerce.number().int().min(1).max(500).default(30).meta({ description: 'Results per type and page, 1 to 500 (default 30), as on every list.' }),
 })
 export type SearchInput = z.infer<typeof SearchQuery>
 

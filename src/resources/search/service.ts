@@ -15,7 +15,9 @@ export async function search(deps: Deps, actor: Actor, input: SearchInput): Prom
   const onBoard = (field: string) => (input.board ? ` && ${field} = ${quoted(input.board)}` : '')
   const [cards, comments, notes] = await Promise.all([
     types.has('cards') ? listCards(deps, actor, { ...page, trashed: false, filter: anyOf(['title', 'description'], input.q) + onBoard('board') }) : undefined,
-    types.has('comments') ? listComments(deps, actor, { ...page, filter: anyOf(['body'], input.q) + onBoard('card.board') }) : undefined,
+    types.has('comments')
+      ? listComments(deps, actor, { ...page, filter: `${anyOf(['body'], input.q)} && card.trashed = false${onBoard('card.board')}` })
+      : undefined,
     types.has('notes') ? listNotes(deps, actor, { ...page, filter: anyOf(['title', 'body'], input.q) + onBoard('board') }) : undefined,
   ])
   return { q: input.q, ...(cards && { cards }), ...(comments && { comments }), ...(notes && { notes }) }

@@ -47,7 +47,7 @@ const instant = z.iso
   }, 'Must fall between the years 0001 and 9999 in UTC.')
   .meta({ description: 'ISO 8601 date-time, e.g. `2026-11-21T09:00:00Z`.' })
 const duration = z.number().int('Whole seconds.').min(1, 'At least 1 second.').max(MAX_DURATION_SECONDS, `At most ${MAX_DURATION_SECONDS} seconds (7 days).`)
-const note = z.string().max(10_000, 'At most 10,000 characters.')
+const note = z.string().max(10_000, 'At most 10,000 characters.').meta({ description: 'What the time is for, up to 10,000 characters.' })
 
 /** Ends given by ended_at or duration_seconds, never both. */
 const oneEnd = (b: { ended_at?: string; duration_seconds?: number }, ctx: z.RefinementCtx, required: boolean) => {

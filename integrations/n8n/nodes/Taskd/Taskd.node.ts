@@ -43,7 +43,13 @@ const taskFields: INodeProperties[] = [
 		default: '',
 		description: 'Markdown',
 	},
-	{ displayName: 'Due Date', name: 'due_date', type: 'dateTime', default: '' },
+	{
+		displayName: 'Due Date',
+		name: 'due_date',
+		type: 'dateTime',
+		typeOptions: { dateOnly: true },
+		default: '',
+	},
 	{
 		displayName: 'Priority',
 		name: 'priority',
@@ -51,7 +57,13 @@ const taskFields: INodeProperties[] = [
 		options: priorityOptions,
 		default: 0,
 	},
-	{ displayName: 'Start Date', name: 'start_date', type: 'dateTime', default: '' },
+	{
+		displayName: 'Start Date',
+		name: 'start_date',
+		type: 'dateTime',
+		typeOptions: { dateOnly: true },
+		default: '',
+	},
 ];
 
 export class Taskd implements INodeType {

@@ -80,8 +80,9 @@ export async function taskdAll(
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
+	// One page size throughout: changing it between pages would shift the offsets.
+	const perPage = Math.min(500, Math.max(1, limit));
 	for (let page = 1; ; page++) {
-		const perPage = Math.min(500, Math.max(1, limit - items.length));
 		const res = await taskdRequest.call(
 			this,
 			'GET',

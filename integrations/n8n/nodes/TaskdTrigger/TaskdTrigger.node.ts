@@ -110,7 +110,9 @@ export class TaskdTrigger implements INodeType {
 				});
 				if ((found.webhook as IDataObject | undefined)?.url === this.getNodeWebhookUrl('default'))
 					return true;
-				// Gone in taskd, or pointing elsewhere: n8n creates a new one.
+				// Gone in taskd, or pointing elsewhere (n8n's URL changed): removed, and n8n creates a new one.
+				if (found.webhook)
+					await taskdRequest.call(this, 'DELETE', path, undefined, undefined, { missingOk: true });
 				delete state.subscriptionId;
 				delete state.secret;
 				return false;
@@ -154,14 +156,12 @@ export class TaskdTrigger implements INodeType {
 		const raw = (req as { rawBody?: Buffer }).rawBody;
 		if (!state.secret || !raw || !signatureMatches(state.secret, raw, signature)) {
 			const res = this.getResponseObject();
-			res
-				.status(401)
-				.json({
-					error: {
-						code: 'unauthorized',
-						message: 'The X-Service-Signature header does not match.',
-					},
-				});
+			res.status(401).json({
+				error: {
+					code: 'unauthorized',
+					message: 'The X-Service-Signature header does not match.',
+				},
+			});
 			return { noWebhookResponse: true };
 		}
 		return { workflowData: [this.helpers.returnJsonArray(this.getBodyData())] };
