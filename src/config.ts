@@ -58,7 +58,23 @@ const ConfigSchema = z.object({
       }
       return ranges
     }),
-  rateLimit: bool.default(false),
+  /** The general API rate limit, requests per minute per token (and per address for routes without a token): `on`
+   *  (600), `off`, or a number; 0 is off. Off when absent, as SPEC says; `taskd setup` writes a config with it on. */
+  rateLimit: z
+    .string()
+    .default('off')
+    .transform((s, ctx) => {
+      const v = s.trim().toLowerCase()
+      if (v === 'on' || v === 'true') return 600
+      if (v === 'off' || v === 'false') return 0
+      if (/^\d+$/.test(v) && Number(v) <= 1_000_000) return Number(v)
+      ctx.addIssue({ code: 'custom', message: 'must be on, off or a number of requests per minute' })
+      return z.NEVER
+    }),
+  /** Request log lines: one JSON object per line, or a short human line. */
+  logFormat: z.enum(['json', 'pretty']).default('pretty'),
+  /** A bearer token for GET /metrics; without one, /metrics answers only requests from this machine (loopback). */
+  metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
   webhookRetryDelays: delays('TASKD_WEBHOOK_RETRY_DELAYS', '60,120,300,1800'),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
@@ -102,6 +118,8 @@ export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, e
     allowPrivateTargets: pick(flags.allowPrivateTargets, 'TASKD_ALLOW_PRIVATE_TARGETS'),
     trustProxy: pick(flags.trustProxy, 'TASKD_TRUST_PROXY'),
     rateLimit: pick(flags.rateLimit, 'TASKD_RATE_LIMIT'),
+    logFormat: pick(flags.logFormat, 'TASKD_LOG_FORMAT'),
+    metricsToken: pick(flags.metricsToken, 'TASKD_METRICS_TOKEN'),
     webhookRetryDelays: pick(flags.webhookRetryDelays, 'TASKD_WEBHOOK_RETRY_DELAYS'),
     webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
     webhookLeaseMs: pick(flags.webhookLeaseMs, 'TASKD_WEBHOOK_LEASE_MS'),
