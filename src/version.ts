@@ -1,4 +1,4 @@
 // The package version, for --version, the OpenAPI document and the User-Agent of deliveries; imports nothing heavy.
-import { createRequire } from 'node:module'
+import { asset } from './assets.js'
 
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+export const VERSION: string = (JSON.parse(asset('package.json').toString()) as { version: string }).version

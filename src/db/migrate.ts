@@ -4,11 +4,8 @@
 // checks that a version-1 database migrated ends exactly like a new one).
 import type Database from 'better-sqlite3'
 import { sql } from 'kysely'
-import fs from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { asset } from '../assets.js'
 import type { Q } from './database.js'
-
-const file = (name: string) => fileURLToPath(new URL(`../../../${name}`, import.meta.url))
 
 interface Migration {
   sqlite: string
@@ -456,7 +453,7 @@ export function migrateSqlite(raw: Database.Database): { from: number; to: numbe
   if (from === SCHEMA_VERSION) return { from, to: from }
   raw
     .transaction(() => {
-      if (from === 0) raw.exec(fs.readFileSync(file('schema.sql'), 'utf8'))
+      if (from === 0) raw.exec(asset('schema.sql').toString())
       else for (let v = from; v < SCHEMA_VERSION; v++) if (MIGRATIONS[v - 1].sqlite) raw.exec(MIGRATIONS[v - 1].sqlite)
       raw.pragma(`user_version = ${SCHEMA_VERSION}`)
     })
@@ -476,7 +473,7 @@ export async function migratePostgres(q: Q): Promise<{ from: number; to: number 
     if (from > SCHEMA_VERSION) throw tooNew(from)
     if (from === SCHEMA_VERSION) return { from, to: from }
     // Without parameters, pg sends the text as one simple query, so a file of many statements runs as it is.
-    if (from === 0) await sql.raw(fs.readFileSync(file('schema.pg.sql'), 'utf8')).execute(trx)
+    if (from === 0) await sql.raw(asset('schema.pg.sql').toString()).execute(trx)
     else for (let v = from; v < SCHEMA_VERSION; v++) if (MIGRATIONS[v - 1].postgres) await sql.raw(MIGRATIONS[v - 1].postgres).execute(trx)
     if (row) await sql`UPDATE schema_version SET version = ${SCHEMA_VERSION}`.execute(trx)
     else await sql`INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`.execute(trx)

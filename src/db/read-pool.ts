@@ -1,7 +1,8 @@
 // A few read processes, each with its own read-only connection, so a slow read never stalls the event loop or other
 // reads. A read past its deadline is stopped by killing its process (a new one takes its place) and answers 503.
-import { type ChildProcess, fork } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { inBinary } from '../assets.js'
 import { queryTimeout } from './database.js'
 
 interface Job {
@@ -17,7 +18,8 @@ interface Slot {
   timer?: NodeJS.Timeout
 }
 
-const workerFile = fileURLToPath(new URL('./read-worker.js', import.meta.url))
+/** What runs a read process: read-worker.js, or in the single binary the binary itself (src/binary.ts sees TASKD_READ_DB and an IPC channel). */
+const workerArgs = inBinary ? [] : [fileURLToPath(new URL('./read-worker.js', import.meta.url))]
 
 export class ReadPool {
   private readonly slots: Slot[] = []
@@ -53,11 +55,10 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const child = fork(workerFile, [], {
+    const child = spawn(process.execPath, workerArgs, {
       env: { ...process.env, TASKD_READ_DB: this.file },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
     })
     const slot: Slot = { child }
     // The pool never keeps the server alive: shutting down disconnects the channel and the process exits.

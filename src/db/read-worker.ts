@@ -2,9 +2,10 @@
 // A process rather than a worker thread: better-sqlite3 cannot interrupt a running statement and Worker.terminate()
 // does not stop native code, so a runaway read is only ever stopped by killing the process that runs it.
 import Database from 'better-sqlite3'
+import { sqliteBinding } from '../assets.js'
 import { registerFunctions } from './functions.js'
 
-const db = new Database(process.env.TASKD_READ_DB!, { readonly: true, fileMustExist: true })
+const db = new Database(process.env.TASKD_READ_DB!, { readonly: true, fileMustExist: true, nativeBinding: sqliteBinding() })
 registerFunctions(db)
 db.pragma('busy_timeout = 5000')
 const cache = new Map<string, Database.Statement>()
