@@ -18,6 +18,7 @@ import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
 import { OutboxScheduler } from './webhooks/scheduler.js'
 import { Waiters } from './waiters.js'
+import { writePidFile } from './pid-file.js'
 import { closeDeliveryAgents } from './webhooks/send.js'
 
 /** How long shutdown waits for webhook attempts in flight; what is still running then is resent after restart. */
@@ -69,6 +70,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const logger = createLogger(config.logLevel)
   const secrets = secretsFor(config) // before the database: a missing key stops the start before anything is written
   const db = await openDatabase({ ...config, log: logger.error })
+  // `taskd restore` refuses to replace the file of a running server.
+  const removePidFile = config.databaseUrl || config.db === ':memory:' ? undefined : writePidFile(config.db)
   const setup = await firstRunSetup(db, clock.now())
   const deps = createDeps(db, config, clock, secrets)
   const scheduler = new OutboxScheduler(deps, { log: logger.error })
@@ -95,7 +98,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   dispatcher.start()
   const housekeeping = new Housekeeping(deps, logger.error)
   housekeeping.start()
-  print(`taskd listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`)
+  const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  if (setup) {
+    print(`API docs: ${(config.baseUrl ?? listening).replace(/\/+$/, '')}/v1/docs`)
+    print(`Try it: curl -s ${listening}/v1/users/me -H "Authorization: Bearer ${setup.token}"`)
+  }
+  print(`taskd listening on ${listening}`)
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
@@ -118,6 +126,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       await api.idle(SHUTDOWN_GRACE_MS)
       await closeDeliveryAgents()
       await db.close()
+      removePidFile?.()
     })())
   return { server, deps, scheduler, runner, dispatcher, port, setupToken: setup?.token, close }
 }

@@ -13,6 +13,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely'
+import { sqliteBinding } from '../assets.js'
 import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, run, runAfterCommit } from './database.js'
 import { registerFunctions } from './functions.js'
 import { migrateSqlite } from './migrate.js'
@@ -98,7 +99,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
     // A new database file is readable by its owner only; SQLite gives its -wal and -shm files the same mode.
     fs.closeSync(fs.openSync(file, 'a', 0o600))
   }
-  const raw = new Database(file)
+  const raw = new Database(file, { nativeBinding: sqliteBinding() })
   registerFunctions(raw)
   raw.pragma('journal_mode = WAL')
   raw.pragma('busy_timeout = 5000')
