@@ -1,19 +1,111 @@
-// taskd backup DEST and taskd migrate: the database file itself.
+// taskd backup DEST, taskd restore SRC and taskd migrate: the database file itself, and the key file beside it.
+import Database from 'better-sqlite3'
 import type { Command } from 'commander'
+import fs from 'node:fs'
+import path from 'node:path'
+import { loadConfig, type Config } from '../config.js'
+import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
-import { dbOption, openForCli } from './open.js'
+import { openDatabase } from '../db/open.js'
+import { runningServer } from '../pid-file.js'
+import { dbOption, openForCli, type DbFlags } from './open.js'
+import { progress } from './progress.js'
+
+/** The SQLite file the flags name; on PostgreSQL an error that says what to use instead. */
+function sqliteOnly(o: DbFlags, instead: string): Config {
+  const config = loadConfig({ db: o.db, config: o.config })
+  if (config.databaseUrl) throw new Error(`this command works on a SQLite file; on PostgreSQL use ${instead} (see docs/postgres.md)`)
+  return config
+}
+
+/** Copies a key file owner-only, replacing what is there. */
+function copyKey(from: string, to: string): void {
+  fs.rmSync(to, { force: true })
+  fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL)
+  fs.chmodSync(to, 0o600)
+}
+
+/** Opens a backup read-only and refuses anything but a sound taskd database this build can run. */
+function openBackup(src: string): Database.Database {
+  if (!fs.existsSync(src)) throw new Error(`no backup at ${src}`)
+  let copy: Database.Database
+  try {
+    copy = new Database(src, { readonly: true, fileMustExist: true })
+  } catch (err) {
+    throw new Error(`cannot open ${src}: ${(err as Error).message}`, { cause: err })
+  }
+  try {
+    const isTaskd = copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'workspace'").get()
+    const version = copy.pragma('user_version', { simple: true }) as number
+    if (!isTaskd || version < 1) throw new Error(`${src} is not a taskd database`)
+    if (version > SCHEMA_VERSION) throw new Error(`${src} is at schema version ${version}, newer than this taskd's ${SCHEMA_VERSION}: upgrade taskd first`)
+    const check = copy.pragma('integrity_check', { simple: true })
+    if (check !== 'ok') throw new Error(`${src} fails the integrity check: ${String(check)}`)
+    return copy
+  } catch (err) {
+    copy.close()
+    // A file that is not SQLite at all fails at its first statement.
+    throw (err as { code?: string }).code === 'SQLITE_NOTADB' ? new Error(`${src} is not a taskd database`) : err
+  }
+}
 
 export function databaseCommands(program: Command): void {
   dbOption(program.command('backup').description('copy the database consistently, also while the server runs').argument('<dest>')).action(
-    async (dest: string, o: { db?: string }) => {
-      const { db } = await openForCli(o.db)
-      await db.backup(dest)
-      await db.close()
+    async (dest: string, o: DbFlags) => {
+      const config = sqliteOnly(o, `pg_dump --format=custom --file=${dest} "$TASKD_DATABASE_URL", and keep TASKD_MASTER_KEY with it`)
+      const { db } = await openForCli(o)
+      const bar = progress('backup')
+      try {
+        await db.backup(dest, (done, total) => bar.update(done, total))
+      } finally {
+        await db.close()
+      }
       process.stdout.write(`backup written to ${dest}\n`)
+      const key = keyFileFor(config.db)
+      if (config.masterKey) process.stdout.write('stored secrets are sealed with TASKD_MASTER_KEY: keep it with the backup\n')
+      else if (fs.existsSync(key)) {
+        copyKey(key, keyFileFor(dest))
+        process.stdout.write(`key file copied to ${keyFileFor(dest)}: keep it with the backup, stored secrets open only with it\n`)
+      }
     },
   )
-  dbOption(program.command('migrate').description('bring the database schema up to date')).action(async (o: { db?: string }) => {
-    await (await openForCli(o.db)).db.close()
+  dbOption(
+    program
+      .command('restore')
+      .description('replace the database with a backup; refused while a server runs on it')
+      .argument('<src>', 'a file taskd backup wrote (its .key file beside it is restored too)'),
+  ).action(async (src: string, o: DbFlags) => {
+    const config = sqliteOnly(o, 'pg_restore')
+    const target = config.db
+    if (path.resolve(src) === path.resolve(target)) throw new Error('the backup is the database itself')
+    const pid = runningServer(target)
+    if (pid) throw new Error(`a taskd server (pid ${pid}) is running on ${target}: stop it first`)
+    const copy = openBackup(src)
+    // A copy beside the database, owner-only, then renamed over it: the database is the old one or the new one, never half.
+    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true })
+    const partial = `${target}.restore-${process.pid}`
+    try {
+      fs.closeSync(fs.openSync(partial, 'w', 0o600))
+      await copy.backup(partial)
+      copy.close()
+      for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true })
+      fs.renameSync(partial, target)
+    } finally {
+      if (copy.open) copy.close()
+      fs.rmSync(partial, { force: true })
+    }
+    await (await openDatabase({ db: target, readWorkers: 0 })).close() // an older backup is migrated now
+    process.stdout.write(`restored ${src} to ${target} (schema at version ${SCHEMA_VERSION})\n`)
+    if (fs.existsSync(keyFileFor(src))) {
+      copyKey(keyFileFor(src), keyFileFor(target))
+      process.stdout.write(`key file restored from ${keyFileFor(src)}\n`)
+    } else if (!config.masterKey)
+      process.stderr.write(
+        `warning: no ${keyFileFor(src)}: the backup's stored secrets open only with the key they were sealed with; put it at ${keyFileFor(target)}\n`,
+      )
+  })
+  dbOption(program.command('migrate').description('bring the database schema up to date')).action(async (o: DbFlags) => {
+    await (await openForCli(o)).db.close()
     process.stdout.write(`schema at version ${SCHEMA_VERSION}\n`)
   })
 }

@@ -31,8 +31,11 @@ export interface Db {
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** A read whose cost depends on the input (a filtered page, a count, an export): within TASKD_QUERY_TIMEOUT_MS, else 503. */
   read<R>(query: Compilable<R>): Promise<R[]>
-  /** A consistent copy of the database to a file (SQLite); PostgreSQL answers with an error that points to pg_dump. */
-  backup(dest: string): Promise<void>
+  /**
+   * A consistent copy of the database to a file (SQLite), telling onProgress the pages copied of the total as it goes;
+   * PostgreSQL answers with an error that points to pg_dump.
+   */
+  backup(dest: string, onProgress?: (done: number, total: number) => void): Promise<void>
   close(): Promise<void>
 }
 

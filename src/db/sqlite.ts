@@ -138,14 +138,28 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       if (!pool) return (await q.executeQuery(compiled)).rows
       return pool.all(compiled.sql, bindParams(compiled.parameters)) as Promise<R[]>
     },
-    backup: async (dest) => {
+    backup: async (dest, onProgress) => {
       if (file !== ':memory:' && path.resolve(dest) === path.resolve(file)) throw new Error('the backup cannot be the database itself')
       // Written to an owner-only file beside the destination, then renamed: never readable by others, never half-written.
       fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true })
       const partial = `${dest}.partial-${process.pid}`
       fs.closeSync(fs.openSync(partial, 'w', 0o600))
       try {
-        await raw.backup(partial)
+        // About ten steps, so progress moves by tenths. Another process's commit between two steps makes SQLite start
+        // over; after one restart the rest goes in a single step, which nothing can interrupt, so a busy server's
+        // backup always ends.
+        let last = Infinity
+        let rate = 0
+        await raw.backup(partial, {
+          progress: ({ totalPages, remainingPages }) => {
+            if (remainingPages >= last) rate = 0x7fffffff // no progress since the last step: it started over
+            else if (rate === 0) rate = Math.ceil(totalPages / 10)
+            last = remainingPages
+            onProgress?.(totalPages - remainingPages, totalPages)
+            return rate
+          },
+        })
+        onProgress?.(1, 1)
         fs.renameSync(partial, dest)
       } finally {
         fs.rmSync(partial, { force: true })
