@@ -1,16 +1,19 @@
-// Flags + environment → one frozen, zod-checked Config.
+// Flags over TASKD_* environment over a config file (taskd.toml or taskd.json) → one frozen, zod-checked Config.
+import fs from 'node:fs'
+import path from 'node:path'
 import ipaddr from 'ipaddr.js'
+import { parse as parseToml } from 'smol-toml'
 import { z } from 'zod'
 
 /** Comma-separated seconds, e.g. `60,120,300,1800`. */
-const delays = (name: string, fallback: string) =>
+const delays = (fallback: string) =>
   z
     .string()
     .default(fallback)
     .transform((s, ctx) => {
       const parts = s.split(',').map((p) => Number(p.trim()))
       if (parts.length === 0 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be comma-separated seconds` })
+        ctx.addIssue({ code: 'custom', message: 'must be comma-separated seconds' })
         return z.NEVER
       }
       return parts
@@ -25,7 +28,7 @@ const ConfigSchema = z.object({
   /** postgres://user:password@host:port/database: run on PostgreSQL instead of the SQLite file. */
   databaseUrl: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'TASKD_DATABASE_URL must start with postgres:// or postgresql://')
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   /** PostgreSQL connections this process keeps at most. */
   dbPoolSize: z.coerce.number().int().min(1).max(1000).default(10),
@@ -51,7 +54,7 @@ const ConfigSchema = z.object({
             ipaddr.parseCIDR(part)
             ranges.push(part)
           } catch {
-            ctx.addIssue({ code: 'custom', message: `TASKD_TRUST_PROXY: "${part}" is not an address, a CIDR range or loopback` })
+            ctx.addIssue({ code: 'custom', message: `"${part}" is not an address, a CIDR range or loopback` })
             return z.NEVER
           }
         }
@@ -75,7 +78,9 @@ const ConfigSchema = z.object({
   logFormat: z.enum(['json', 'pretty']).default('pretty'),
   /** A bearer token for GET /metrics; without one, /metrics answers only requests from this machine (loopback). */
   metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
-  webhookRetryDelays: delays('TASKD_WEBHOOK_RETRY_DELAYS', '60,120,300,1800'),
+  /** 32 bytes, hex or base64, sealing stored secrets; unset on SQLite: the key file beside the database. */
+  masterKey: z.string().optional(),
+  webhookRetryDelays: delays('60,120,300,1800'),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
@@ -84,7 +89,7 @@ const ConfigSchema = z.object({
    *  (the longest step timeout, 30 s, plus a margin). */
   automationLeaseMs: z.coerce.number().int().min(100).optional(),
   /** Seconds between delivery attempts of a kickoff not yet delivered (the last repeats until it expires). */
-  agentRetryDelays: delays('TASKD_AGENT_RETRY_DELAYS', '60,120,300,1800'),
+  agentRetryDelays: delays('60,120,300,1800'),
   /** A running agent run with no activity for this long is flagged stalled. */
   agentStallMinutes: z.coerce.number().min(0.01).default(30),
   /** How long a kickoff being attempted stays reserved; a crashed process's attempts come back after it. Unset: the
@@ -103,40 +108,110 @@ const ConfigSchema = z.object({
 })
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>
+type Key = keyof z.input<typeof ConfigSchema>
 
-/** Builds the config from explicit values (CLI flags) over TASKD_* environment variables. */
-export function loadConfig(flags: Partial<Record<keyof Config, unknown>> = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const pick = (flag: unknown, name: string) => (flag !== undefined ? flag : env[name] === '' ? undefined : env[name])
-  const parsed = ConfigSchema.safeParse({
-    port: pick(flags.port, 'TASKD_PORT'),
-    host: pick(flags.host, 'TASKD_HOST'),
-    db: pick(flags.db, 'TASKD_DB'),
-    // An explicit --db wins over TASKD_DATABASE_URL, as flags win over the environment.
-    databaseUrl: flags.db !== undefined && flags.databaseUrl === undefined ? undefined : pick(flags.databaseUrl, 'TASKD_DATABASE_URL'),
-    dbPoolSize: pick(flags.dbPoolSize, 'TASKD_DB_POOL_SIZE'),
-    baseUrl: pick(flags.baseUrl, 'TASKD_BASE_URL'),
-    allowPrivateTargets: pick(flags.allowPrivateTargets, 'TASKD_ALLOW_PRIVATE_TARGETS'),
-    trustProxy: pick(flags.trustProxy, 'TASKD_TRUST_PROXY'),
-    rateLimit: pick(flags.rateLimit, 'TASKD_RATE_LIMIT'),
-    logFormat: pick(flags.logFormat, 'TASKD_LOG_FORMAT'),
-    metricsToken: pick(flags.metricsToken, 'TASKD_METRICS_TOKEN'),
-    webhookRetryDelays: pick(flags.webhookRetryDelays, 'TASKD_WEBHOOK_RETRY_DELAYS'),
-    webhookTimeoutMs: pick(flags.webhookTimeoutMs, 'TASKD_WEBHOOK_TIMEOUT_MS'),
-    webhookLeaseMs: pick(flags.webhookLeaseMs, 'TASKD_WEBHOOK_LEASE_MS'),
-    automationLeaseMs: pick(flags.automationLeaseMs, 'TASKD_AUTOMATION_LEASE_MS'),
-    agentRetryDelays: pick(flags.agentRetryDelays, 'TASKD_AGENT_RETRY_DELAYS'),
-    agentStallMinutes: pick(flags.agentStallMinutes, 'TASKD_AGENT_STALL_MINUTES'),
-    agentLeaseMs: pick(flags.agentLeaseMs, 'TASKD_AGENT_LEASE_MS'),
-    aiUrl: pick(flags.aiUrl, 'TASKD_AI_URL'),
-    aiKey: pick(flags.aiKey, 'TASKD_AI_KEY'),
-    aiModel: pick(flags.aiModel, 'TASKD_AI_MODEL'),
-    aiTimeoutMs: pick(flags.aiTimeoutMs, 'TASKD_AI_TIMEOUT_MS'),
-    logLevel: pick(flags.logLevel, 'TASKD_LOG_LEVEL'),
-    queryTimeoutMs: pick(flags.queryTimeoutMs, 'TASKD_QUERY_TIMEOUT_MS'),
-    readWorkers: pick(flags.readWorkers, 'TASKD_READ_WORKERS'),
-  })
+/** Each setting's environment variable; in a config file the same name without `TASKD_`, in lower case (`base_url`). */
+const ENV: Record<Key, string> = {
+  port: 'TASKD_PORT',
+  host: 'TASKD_HOST',
+  db: 'TASKD_DB',
+  databaseUrl: 'TASKD_DATABASE_URL',
+  dbPoolSize: 'TASKD_DB_POOL_SIZE',
+  baseUrl: 'TASKD_BASE_URL',
+  allowPrivateTargets: 'TASKD_ALLOW_PRIVATE_TARGETS',
+  trustProxy: 'TASKD_TRUST_PROXY',
+  rateLimit: 'TASKD_RATE_LIMIT',
+  logFormat: 'TASKD_LOG_FORMAT',
+  metricsToken: 'TASKD_METRICS_TOKEN',
+  masterKey: 'TASKD_MASTER_KEY',
+  webhookRetryDelays: 'TASKD_WEBHOOK_RETRY_DELAYS',
+  webhookTimeoutMs: 'TASKD_WEBHOOK_TIMEOUT_MS',
+  webhookLeaseMs: 'TASKD_WEBHOOK_LEASE_MS',
+  automationLeaseMs: 'TASKD_AUTOMATION_LEASE_MS',
+  agentRetryDelays: 'TASKD_AGENT_RETRY_DELAYS',
+  agentStallMinutes: 'TASKD_AGENT_STALL_MINUTES',
+  agentLeaseMs: 'TASKD_AGENT_LEASE_MS',
+  aiUrl: 'TASKD_AI_URL',
+  aiKey: 'TASKD_AI_KEY',
+  aiModel: 'TASKD_AI_MODEL',
+  aiTimeoutMs: 'TASKD_AI_TIMEOUT_MS',
+  logLevel: 'TASKD_LOG_LEVEL',
+  queryTimeoutMs: 'TASKD_QUERY_TIMEOUT_MS',
+  readWorkers: 'TASKD_READ_WORKERS',
+}
+const KEYS = Object.keys(ENV) as Key[]
+/** The key a config file uses for a setting. */
+export const fileKey = (key: Key) => ENV[key].slice('TASKD_'.length).toLowerCase()
+const BY_FILE_KEY = new Map(KEYS.map((k) => [fileKey(k), k]))
+
+/** The names a config file may have beside the database. */
+export const CONFIG_FILES = ['taskd.toml', 'taskd.json'] as const
+
+/** The config file to read: the one named (`--config`, TASKD_CONFIG), else taskd.toml or taskd.json beside the SQLite file. */
+function configFileFor(named: string | undefined, db: string): { file: string; beside: boolean } | undefined {
+  if (named) return { file: named, beside: false }
+  if (/^postgres(ql)?:\/\//.test(db) || db === ':memory:') return undefined
+  const found = CONFIG_FILES.map((name) => path.join(path.dirname(db), name)).filter((f) => fs.existsSync(f))
+  if (found.length > 1) throw new Error(`invalid configuration: both ${found.join(' and ')} exist; keep one`)
+  return found.length ? { file: found[0], beside: true } : undefined
+}
+
+/** A config file's settings as the strings the environment would give, with the file key of each. */
+function readConfigFile(file: string, beside: boolean): Partial<Record<Key, string>> {
+  let data: unknown
+  try {
+    const text = fs.readFileSync(file, 'utf8')
+    data = file.endsWith('.json') ? JSON.parse(text) : parseToml(text)
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message.split('\n')[0]
+    throw new Error(`invalid configuration: ${file}: ${reason}`, { cause: err })
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`invalid configuration: ${file}: must hold key = value settings`)
+  const out: Partial<Record<Key, string>> = {}
+  for (const [name, value] of Object.entries(data)) {
+    const key = BY_FILE_KEY.get(name)
+    if (!key) throw new Error(`invalid configuration: ${file}: unknown key "${name}" (known keys: ${[...BY_FILE_KEY.keys()].join(', ')})`)
+    if (beside && (key === 'db' || key === 'databaseUrl')) {
+      throw new Error(`invalid configuration: ${file}: ${name}: a config file beside the database cannot name another database; use --config`)
+    }
+    const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined)
+    const text = Array.isArray(value) && value.every((v) => scalar(v) !== undefined) ? value.map(scalar).join(',') : scalar(value)
+    if (text === undefined) throw new Error(`invalid configuration: ${file}: ${name}: must be a string, a number, true/false or a list of them`)
+    out[key] = text
+  }
+  return out
+}
+
+/**
+ * Builds the config from explicit values (CLI flags) over TASKD_* environment variables over the config file: the one
+ * `flags.config` or TASKD_CONFIG names, else `taskd.toml` or `taskd.json` beside the SQLite database, if there is one.
+ * Errors name the setting as its source spells it: `--port`, `TASKD_PORT` or `taskd.toml: port`.
+ */
+export function loadConfig(flags: Partial<Record<Key, unknown>> & { config?: string } = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const fromEnv = (key: Key) => (env[ENV[key]] === '' ? undefined : env[ENV[key]])
+  // An explicit --db wins over TASKD_DATABASE_URL, as flags win over the environment.
+  const dbFlagWins = flags.db !== undefined && flags.databaseUrl === undefined
+  const source = (key: Key): { value: unknown; from: string } | undefined => {
+    if (flags[key] !== undefined) return { value: flags[key], from: `--${fileKey(key).replace(/_/g, '-')}` }
+    if (key === 'databaseUrl' && dbFlagWins) return undefined
+    const v = fromEnv(key)
+    return v === undefined ? undefined : { value: v, from: ENV[key] }
+  }
+  const db = String(source('db')?.value ?? './data/taskd.db')
+  const named = flags.config ?? (env.TASKD_CONFIG || undefined)
+  const located = configFileFor(named, db)
+  const file = located ? readConfigFile(located.file, located.beside) : {}
+  const raw: Partial<Record<Key, unknown>> = {}
+  const from: Partial<Record<Key, string>> = {}
+  for (const key of KEYS) {
+    const s =
+      source(key) ??
+      (file[key] !== undefined && !(key === 'databaseUrl' && dbFlagWins) ? { value: file[key], from: `${located!.file}: ${fileKey(key)}` } : undefined)
+    if (s) [raw[key], from[key]] = [s.value, s.from]
+  }
+  const parsed = ConfigSchema.safeParse(raw)
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ')
+    const msg = parsed.error.issues.map((i) => `${from[i.path[0] as Key] ?? (String(i.path[0] ?? '') || 'config')}: ${i.message}`).join('; ')
     throw new Error(`invalid configuration: ${msg}`)
   }
   // `--db postgres://...` (or TASKD_DB) names a PostgreSQL database too.

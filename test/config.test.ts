@@ -1,7 +1,13 @@
-// The configuration: which database it names (flags over environment, a postgres:// URL in either place), trusted proxies.
+// The configuration: which database it names (flags over environment, a postgres:// URL in either place), trusted proxies,
+// the config file (taskd.toml or taskd.json beside the database, or named) under the environment, and readable errors.
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { test } from 'node:test'
 import { loadConfig } from '../src/config.js'
+import { ROOT } from './helpers/serve.js'
 
 const URL_A = 'postgres://taskd:x@127.0.0.1:5432/a'
 
@@ -12,7 +18,7 @@ test('TASKD_DATABASE_URL picks PostgreSQL; an explicit --db file wins over it; -
   assert.equal(loadConfig({ db: '/tmp/x.db' }, { TASKD_DATABASE_URL: URL_A }).databaseUrl, undefined, 'the flag wins')
   assert.equal(loadConfig({ db: URL_A }, {}).databaseUrl, URL_A)
   assert.equal(loadConfig({}, { TASKD_DB: URL_A }).databaseUrl, URL_A)
-  assert.throws(() => loadConfig({}, { TASKD_DATABASE_URL: 'mysql://127.0.0.1/x' }), /TASKD_DATABASE_URL must start with postgres:\/\//)
+  assert.throws(() => loadConfig({}, { TASKD_DATABASE_URL: 'mysql://127.0.0.1/x' }), /TASKD_DATABASE_URL: must start with postgres:\/\//)
   assert.equal(loadConfig({}, { TASKD_DB_POOL_SIZE: '4' }).dbPoolSize, 4)
 })
 
@@ -26,4 +32,94 @@ test('TASKD_TRUST_PROXY: addresses, CIDR ranges and loopback; anything else is r
     'fd00::1/128',
   ])
   assert.throws(() => loadConfig({}, { TASKD_TRUST_PROXY: 'nginx' }), /TASKD_TRUST_PROXY: "nginx" is not an address, a CIDR range or loopback/)
+})
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-config-'))
+}
+
+test('a taskd.toml beside the database sets what flags and environment leave unset; taskd.json works the same', () => {
+  const dir = tempDir()
+  try {
+    const db = path.join(dir, 'taskd.db')
+    fs.writeFileSync(
+      path.join(dir, 'taskd.toml'),
+      'port = 9090\nhost = "0.0.0.0"\nrate_limit = "on"\nbase_url = "https://tasks.example.test"\nwebhook_retry_delays = [1, 2, 3]\nallow_private_targets = true\n',
+    )
+    const c = loadConfig({ db }, {})
+    assert.equal(c.port, 9090)
+    assert.equal(c.host, '0.0.0.0')
+    assert.equal(c.rateLimit, 600, 'rate_limit = "on" is 600 a minute')
+    assert.equal(c.baseUrl, 'https://tasks.example.test')
+    assert.deepEqual(c.webhookRetryDelays, [1, 2, 3])
+    assert.equal(c.allowPrivateTargets, true)
+    assert.equal(loadConfig({ db }, { TASKD_PORT: '7070' }).port, 7070, 'the environment wins over the file')
+    assert.equal(loadConfig({ db, port: '6060' }, { TASKD_PORT: '7070' }).port, 6060, 'a flag wins over both')
+    assert.equal(loadConfig({ db }, { TASKD_RATE_LIMIT: 'off' }).rateLimit, 0)
+    assert.equal(loadConfig({ db: path.join(dir, 'elsewhere', 'taskd.db') }, {}).port, 8080, 'only the file beside the database counts')
+
+    fs.renameSync(path.join(dir, 'taskd.toml'), path.join(dir, 'taskd.json'))
+    fs.writeFileSync(path.join(dir, 'taskd.json'), JSON.stringify({ port: 9191, rate_limit: 120 }))
+    assert.equal(loadConfig({ db }, {}).port, 9191)
+    assert.equal(loadConfig({ db }, {}).rateLimit, 120)
+
+    const named = path.join(dir, 'other.toml')
+    fs.writeFileSync(named, 'port = 9292\ndb = "/srv/taskd/taskd.db"\n')
+    assert.equal(loadConfig({ db, config: named }, {}).port, 9292, '--config names the file (taskd.json beside is then ignored)')
+    assert.equal(loadConfig({}, { TASKD_CONFIG: named }).db, '/srv/taskd/taskd.db', 'a named file may name the database')
+    assert.equal(loadConfig({ db: ':memory:' }, {}).port, 8080)
+    assert.equal(loadConfig({}, {}).rateLimit, 0, 'without a config the API rate limit is off')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('config errors name the setting as its source spells it: the file and key, the variable, or the flag', () => {
+  const dir = tempDir()
+  try {
+    const db = path.join(dir, 'taskd.db')
+    const toml = path.join(dir, 'taskd.toml')
+    const refused = (content: string, re: RegExp, env: NodeJS.ProcessEnv = {}) => {
+      fs.writeFileSync(toml, content)
+      assert.throws(() => loadConfig({ db }, env), re, content)
+    }
+    refused('port = 70000\n', new RegExp(`invalid configuration: ${toml.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: port: `))
+    refused('prot = 8080\n', /taskd\.toml: unknown key "prot" \(known keys: port, host, /)
+    refused('rate_limit = "sometimes"\n', /taskd\.toml: rate_limit: must be on, off or a number of requests per minute/)
+    refused('log_format = "xml"\n', /taskd\.toml: log_format: /)
+    refused('trust_proxy = ["nginx"]\n', /taskd\.toml: trust_proxy: "nginx" is not an address/)
+    refused('port = \n', /taskd\.toml: Invalid TOML document/)
+    refused('[port]\nvalue = 1\n', /taskd\.toml: port: must be a string, a number, true\/false or a list of them/)
+    refused('db = "/elsewhere.db"\n', /taskd\.toml: db: a config file beside the database cannot name another database; use --config/)
+    refused('port = 1\n', /TASKD_PORT: /, { TASKD_PORT: 'abc' })
+    fs.writeFileSync(path.join(dir, 'taskd.json'), '{}')
+    assert.throws(() => loadConfig({ db }, {}), /both .*taskd\.toml and .*taskd\.json exist; keep one/)
+    assert.throws(() => loadConfig({ db, config: path.join(dir, 'missing.toml') }, {}), /missing\.toml: no such file/)
+    assert.throws(() => loadConfig({ port: '-1' }, {}), /--port: /)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('serve stops at once with the readable config error and exit code 1, before touching the database', async () => {
+  const dir = tempDir()
+  try {
+    fs.writeFileSync(path.join(dir, 'taskd.toml'), 'port = "eighty"\n')
+    const db = path.join(dir, 'taskd.db')
+    const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_CONFIG: '', TASKD_DATABASE_URL: '' }
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db],
+        { env, encoding: 'utf8', timeout: 20_000 },
+        (_e, _o, stderr) => resolve({ code: child.exitCode, stderr }),
+      )
+    })
+    assert.equal(result.code, 1)
+    assert.match(result.stderr, /^taskd: invalid configuration: .*taskd\.toml: port: /)
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace')
+    assert.equal(fs.existsSync(db), false, 'no database was created')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 })

@@ -8,10 +8,18 @@ import { openDatabase } from '../db/open.js'
 import { ensureWorkspace } from '../resources/users/service.js'
 
 export const dbOption = (cmd: Command) =>
-  cmd.option('--db <path>', 'SQLite database file or postgres:// URL (env TASKD_DB or TASKD_DATABASE_URL; default ./data/taskd.db)')
+  cmd
+    .option('--db <path>', 'SQLite database file or postgres:// URL (env TASKD_DB or TASKD_DATABASE_URL; default ./data/taskd.db)')
+    .option('--config <file>', 'config file (env TASKD_CONFIG; default taskd.toml or taskd.json beside the database)')
 
-export async function openForCli(dbFlag: string | undefined) {
-  const config = loadConfig({ db: dbFlag })
+/** The options dbOption adds. */
+export interface DbFlags {
+  db?: string
+  config?: string
+}
+
+export async function openForCli(flags: DbFlags) {
+  const config = loadConfig({ db: flags.db, config: flags.config })
   // A command runs a few statements and exits: no read workers.
   const db = await openDatabase({ ...config, readWorkers: 0, dbPoolSize: 2 })
   await db.tx(({ q }) => ensureWorkspace(q, Date.now()))

@@ -11,8 +11,8 @@ export function serveCommand(program: Command): void {
       .description('start the server (first run: creates the owner and prints a setup token)')
       .option('--port <port>', 'port (env TASKD_PORT, default 8080)')
       .option('--host <host>', 'address (env TASKD_HOST, default 127.0.0.1)'),
-  ).action(async (o: { port?: string; host?: string; db?: string }) => {
-    const running = await startServer(loadConfig({ port: o.port, host: o.host, db: o.db }))
+  ).action(async (o: { port?: string; host?: string; db?: string; config?: string }) => {
+    const running = await startServer(loadConfig({ port: o.port, host: o.host, db: o.db, config: o.config }))
     const stop = () => {
       void running.close().then(() => process.exit(0))
     }

@@ -20,7 +20,7 @@ export function tokenCommand(program: Command): void {
       .option('--expires <date>', 'expiry date YYYY-MM-DD (end of that day, UTC)'),
   ).action(async (o: { user: string; name: string; permission: Permission; expires?: string; db?: string }) => {
     const input = checked(CreateTokenBody, { name: o.name, permission: o.permission, expires_at: o.expires })
-    const { db } = await openForCli(o.db)
+    const { db } = await openForCli(o)
     const u = await getUserByEmail(db.q, o.user)
     if (!u) throw new HttpError(404, 'not_found', `No user with email ${o.user}.`)
     const { value } = await db.tx(({ q }) => issueToken(q, Date.now(), u.id, input))
@@ -29,7 +29,7 @@ export function tokenCommand(program: Command): void {
   })
   dbOption(token.command('list').description('list tokens').option('--user <email>', "only this user's tokens")).action(
     async (o: { user?: string; db?: string }) => {
-      const { db } = await openForCli(o.db)
+      const { db } = await openForCli(o)
       const rows = await tokensWithOwners(db.q, o.user)
       await db.close()
       const table = [
@@ -47,7 +47,7 @@ export function tokenCommand(program: Command): void {
     },
   )
   dbOption(token.command('revoke').description('revoke a token by id').argument('<id>')).action(async (id: string, o: { db?: string }) => {
-    const { db } = await openForCli(o.db)
+    const { db } = await openForCli(o)
     if (!(await getToken(db.q, id))) throw new HttpError(404, 'not_found', `No token ${id}.`)
     await deleteToken(db.q, id)
     await db.close()

@@ -16,7 +16,7 @@ export function userCommand(program: Command): void {
       .option('--role <role>', 'owner, admin or member', oneOf(Role.options), 'member'),
   ).action(async (o: { email: string; name: string; role: Role; db?: string }) => {
     const input = checked(CreateUserBody, { email: o.email, name: o.name, role: o.role })
-    const { db } = await openForCli(o.db)
+    const { db } = await openForCli(o)
     const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), { ...input, email: o.email }))
     await db.close()
     process.stdout.write(`${row.id}\n`)

@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.js'
 import { answerClientErrors } from '../../src/http/client-errors.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase } from '../../src/db/open.js'
+import { createLogger } from '../../src/log.js'
 import { freshDatabase } from './database.js'
 import type { Permission, Role } from '../../src/access/roles.js'
 import type { Deps } from '../../src/deps.js'
@@ -51,13 +52,16 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-test-'))
   const database = await freshDatabase(dir)
   const dbFile = database.db
-  const config = loadConfig({ db: dbFile, databaseUrl: database.databaseUrl, port: 0, baseUrl: 'http://taskd.test', ...configOverrides }, {})
+  const config = loadConfig(
+    { db: dbFile, databaseUrl: database.databaseUrl, masterKey: process.env.TASKD_MASTER_KEY, port: 0, baseUrl: 'http://taskd.test', ...configOverrides },
+    {},
+  )
   const clock = new FakeClock()
   const db = await openDatabase(config)
   await db.tx(({ q }) => ensureWorkspace(q, clock.now()))
   const deps = createDeps(db, config, clock)
   // DEBUG_TASKD=1 shows what a 500 hid.
-  const { app, api } = createApp(deps, { log: process.env.DEBUG_TASKD ? (msg, err) => console.error(msg, err) : () => {} })
+  const { app, api } = createApp(deps, { logger: createLogger(process.env.DEBUG_TASKD ? 'debug' : 'silent') })
   const server = http.createServer(app)
   answerClientErrors(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
