@@ -1,22 +1,46 @@
-// createApp(deps): the module list mounted as routes, the OpenAPI document and docs, JSON 404/405, the error handler last.
+// createApp(deps): the request id and log first, the operational routes (health, readiness, metrics), the module list
+// mounted as routes, the OpenAPI document and docs, JSON 404/405, the error handler last.
 import express from 'express'
 import type { Deps } from './deps.js'
 import { emittedEvents } from './events/catalog.js'
 import { errorHandler } from './http/error-handler.js'
 import { HttpError } from './errors.js'
+import { addressRateLimit } from './http/rate-limit.js'
+import { requestLog } from './http/request-log.js'
 import { Api } from './http/route.js'
+import type { Logger } from './log.js'
 import { mcpRouter } from './mcp/endpoint.js'
+import { healthRouter, type Workers } from './ops/health.js'
+import { Metrics, metricsHandler } from './ops/metrics.js'
 import { authenticate, MODULES } from './resources/index.js'
 
 export interface AppOptions {
-  log?: (msg: string, err?: unknown) => void
+  /** Errors and one line per request; without one, errors go to the console and requests are not logged. */
+  logger?: Logger
+  /** The registry /metrics serves (startServer's, which the outbox scheduler also counts into); else one of the app's own. */
+  metrics?: Metrics
+  /** The background workers /readyz checks. */
+  workers?: Workers
 }
 
 export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Express; api: Api } {
-  const log = opts.log ?? ((msg, err) => console.error(msg, err))
+  const log = opts.logger?.error ?? ((msg, err) => console.error(msg, err))
+  const metrics = opts.metrics ?? new Metrics(deps)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
+
+  app.use(
+    requestLog((entry) => {
+      metrics.observe(entry)
+      opts.logger?.request(entry)
+    }),
+  )
+  // Operational routes: no token, no rate limit.
+  app.use(healthRouter(deps, opts.workers, log))
+  app.get('/metrics', metricsHandler(deps, metrics))
+  // Routes that take no token are limited by address (TASKD_RATE_LIMIT); incoming endpoints have their own limit.
+  app.use(['/v1/openapi.json', '/v1/docs', '/v1/redoc', '/v1/note-publications/public'], addressRateLimit(deps))
 
   const api = new Api(deps, { authenticate })
   for (const module of MODULES) for (const route of module.routes) api.add(route)

@@ -1,21 +1,44 @@
-// The server's error log on stderr, quieted by TASKD_LOG_LEVEL=silent; stdout stays for what commands print.
+// The server's log on stderr (stdout stays for what commands print): errors, and one line per request, as JSON objects
+// or short human lines (TASKD_LOG_FORMAT), quieted by TASKD_LOG_LEVEL. Nothing here ever writes a token, secret or body.
 import type { Config } from './config.js'
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const
 export type LogLevel = keyof typeof LEVELS
 
-export interface Logger {
-  error(msg: string, err?: unknown): void
+/** One answered request: the route pattern, never the raw path (an incoming endpoint's path is its credential). */
+export interface RequestEntry {
+  method: string
+  route: string
+  status: number
+  duration_ms: number
+  request_id: string
+  /** The user the token belongs to, or null without one. */
+  actor: string | null
 }
 
-export function createLogger(level: Config['logLevel'], write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
+export interface Logger {
+  error(msg: string, err?: unknown): void
+  request(entry: RequestEntry): void
+}
+
+export function createLogger(
+  level: Config['logLevel'],
+  format: Config['logFormat'] = 'pretty',
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
   const on = (l: LogLevel) => LEVELS[l] >= LEVELS[level]
-  const line = (l: LogLevel, msg: string) => write(`${new Date().toISOString()} ${l} ${msg}`)
+  const line = (l: LogLevel, msg: string, fields: Record<string, unknown>, suffix: string) =>
+    write(format === 'json' ? JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }) : `${new Date().toISOString()} ${l} ${msg}${suffix}`)
   return {
     error: (msg, err) => {
       if (!on('error')) return
       // The stack goes to the operator's log, never into a response.
-      line('error', err instanceof Error ? `${msg}: ${err.stack ?? err.message}` : err === undefined ? msg : `${msg}: ${String(err)}`)
+      const detail = err instanceof Error ? (err.stack ?? err.message) : err === undefined ? undefined : String(err)
+      line('error', msg, detail === undefined ? {} : { error: detail }, detail === undefined ? '' : `: ${detail}`)
+    },
+    request: (e) => {
+      if (!on('info')) return
+      line('info', 'request', { ...e }, ` ${e.method} ${e.route} ${e.status} ${e.duration_ms}ms id=${e.request_id} actor=${e.actor ?? '-'}`)
     },
   }
 }

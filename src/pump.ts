@@ -8,6 +8,8 @@ export class Pump {
   private current: Promise<number> | undefined
   private again = false
   private timer?: NodeJS.Timeout
+  /** performance.now() when the last run ended, or when the pump started. */
+  private lastRound = 0
 
   constructor(private readonly work: () => Promise<number>) {}
 
@@ -15,6 +17,7 @@ export class Pump {
   start(pollMs: number): void {
     if (this.on || this.ended) return
     this.on = true
+    this.lastRound = performance.now()
     this.timer = setInterval(() => this.wake(), pollMs)
     this.timer.unref()
     this.wake()
@@ -23,6 +26,11 @@ export class Pump {
   /** Whether it was started and not stopped (a worker driven by hand through run() never is). */
   get started(): boolean {
     return this.on && !this.ended
+  }
+
+  /** Started, not stopped, and a run ended within the last `ms` (readiness: a worker stopped or stuck in a run is not alive). */
+  alive(ms: number): boolean {
+    return this.started && performance.now() - this.lastRound < ms
   }
 
   wake(): void {
@@ -42,6 +50,7 @@ export class Pump {
     }
     this.current = this.work().finally(() => {
       this.current = undefined
+      this.lastRound = performance.now()
       if (this.again) {
         this.again = false
         this.wake()

@@ -11,6 +11,7 @@ import type { Db } from './db/database.js'
 import type { Deps } from './deps.js'
 import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
+import { Metrics } from './ops/metrics.js'
 import { issueToken } from './resources/tokens/service.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/service.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
@@ -67,20 +68,22 @@ const secretsFor = (config: Config) => loadSecretBox(config.databaseUrl ? undefi
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const logger = createLogger(config.logLevel)
+  const logger = createLogger(config.logLevel, config.logFormat)
   const secrets = secretsFor(config) // before the database: a missing key stops the start before anything is written
   const db = await openDatabase({ ...config, log: logger.error })
   // `taskd restore` refuses to replace the file of a running server.
   const removePidFile = config.databaseUrl || config.db === ':memory:' ? undefined : writePidFile(config.db)
   const setup = await firstRunSetup(db, clock.now())
   const deps = createDeps(db, config, clock, secrets)
-  const scheduler = new OutboxScheduler(deps, { log: logger.error })
+  const metrics = new Metrics(deps)
+  const scheduler = new OutboxScheduler(deps, { log: logger.error, onRecorded: (batch) => metrics.countDeliveries(batch) })
   deps.onOutboxWrite = () => scheduler.wake()
   const runner = new AutomationRunner(deps, { log: logger.error })
   deps.onRunsQueued = () => runner.wake()
   const dispatcher = new KickoffDispatcher(deps, { log: logger.error })
   deps.onKickoffsQueued = () => dispatcher.wake()
-  const { app, api } = createApp(deps, { log: logger.error })
+  const workers = { scheduler: scheduler.pump, runner: runner.pump, dispatcher: dispatcher.pump }
+  const { app, api } = createApp(deps, { logger, metrics, workers })
   const server = http.createServer(app)
   answerClientErrors(server)
   server.keepAliveTimeout = 5000

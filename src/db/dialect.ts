@@ -46,3 +46,19 @@ export async function lockRows(q: Q, query: SelectQueryBuilder<any, any, any>): 
 /** `column = 'pending'` that SQLite must not answer from an index (`+column` there); PostgreSQL chooses well by itself. */
 export const unindexedEquals = (q: Q, column: string, value: string): RawBuilder<boolean> =>
   isPostgres(q) ? sql<boolean>`${sql.ref(column)} = ${value}` : sql<boolean>`+${sql.ref(column)} = ${value}`
+
+/** The database's size in bytes: SQLite's pages (page_count × page_size), PostgreSQL's pg_database_size. */
+export async function databaseBytes(q: Q): Promise<number> {
+  const query = isPostgres(q)
+    ? sql<{ bytes: string | number }>`SELECT pg_database_size(current_database()) AS bytes`
+    : sql<{ bytes: number }>`SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()`
+  return Number((await query.execute(q)).rows[0].bytes)
+}
+
+/** The schema version the database is at (SQLite's user_version, PostgreSQL's schema_version table); 0 before the first migration. */
+export async function storedSchemaVersion(q: Q): Promise<number> {
+  const query = isPostgres(q)
+    ? sql<{ version: number }>`SELECT version FROM schema_version`
+    : sql<{ version: number }>`SELECT user_version AS version FROM pragma_user_version()`
+  return Number((await query.execute(q)).rows[0]?.version ?? 0)
+}

@@ -49,3 +49,13 @@ export async function rowsByIds<T extends WithId>(q: Q, table: T, ids: readonly 
     .execute()
   return rows as unknown as DB[T][]
 }
+
+/** Rows per status of a table with a status column (/metrics reads the automation runs and kickoffs this way). */
+export async function countsByStatus(q: Q, table: 'automation_runs' | 'agent_kickoffs'): Promise<Map<string, number>> {
+  const rows = await q
+    .selectFrom(table)
+    .select((eb) => [eb.ref('status').as('status'), eb.fn.countAll<number | string>().as('count')])
+    .groupBy('status')
+    .execute()
+  return new Map(rows.map((r) => [r.status as string, Number(r.count)]))
+}

@@ -21,6 +21,8 @@ export interface SchedulerOptions {
   lookup?: LookupAll
   dispatcher?: Dispatcher
   log?: (msg: string, err?: unknown) => void
+  /** Told of each batch of attempts once it is recorded (the deliveries counter of /metrics). */
+  onRecorded?: (batch: readonly Settlement[]) => void
 }
 
 const FINISHED_KEPT_MS = 24 * 3600_000
@@ -36,6 +38,7 @@ export class OutboxScheduler {
   private readonly env: DeliveryEnv
   private readonly ownAgent?: Dispatcher
   private readonly log: (msg: string, err?: unknown) => void
+  private readonly onRecorded: (batch: readonly Settlement[]) => void
   /** Claimed by this process and not yet recorded: never claimed twice even if a lease runs out mid-attempt. */
   private readonly inflight = new Set<string>()
   /** Claimed but not started; handed back on shutdown. */
@@ -43,8 +46,8 @@ export class OutboxScheduler {
   private settled: Settlement[] = []
   private stopped = false
   private closed = false
-  /** Claims (claim()) one at a time, after wake() or the poll. */
-  private readonly pump = new Pump(() => this.claim())
+  /** Claims (claim()) one at a time, after wake() or the poll; readiness asks it whether the worker is alive. */
+  readonly pump = new Pump(() => this.claim())
   private flushQueued = false
   /** The flush in progress: flushes run one after another, and runOnce/stop wait for the last to commit. */
   private flushing: Promise<void> = Promise.resolve()
@@ -60,6 +63,7 @@ export class OutboxScheduler {
     this.leaseMs = deps.config.webhookLeaseMs ?? deps.config.webhookTimeoutMs + 20_000
     this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
+    this.onRecorded = opts.onRecorded ?? (() => {})
     if (!opts.dispatcher && opts.lookup) this.ownAgent = createDeliveryAgent({ allowPrivate: deps.config.allowPrivateTargets, lookup: opts.lookup })
     this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, dispatcher: opts.dispatcher ?? this.ownAgent, material: new Map() }
   }
@@ -138,6 +142,7 @@ export class OutboxScheduler {
     if (batch.length === 0 || this.closed) return
     try {
       await writeSettlements(this.deps.db, batch)
+      this.onRecorded(batch)
     } catch (err) {
       this.log('recording webhook attempts failed', err)
     } finally {

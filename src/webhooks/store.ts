@@ -133,3 +133,13 @@ export const membershipKey = (boardId: string, userId: string): string => `${boa
 /** Roles of the creators of several subscriptions, in one query. */
 export const creatorRoles = async (q: Q, userIds: readonly string[]): Promise<Map<string, UsersTable['role']>> =>
   new Map((await rowsByIds(q, 'users', userIds)).map((u) => [u.id, u.role]))
+
+/** The outbox backlog for /metrics: pending rows, and when the oldest of them was queued (undefined when none). */
+export async function outboxBacklog(q: Q): Promise<{ pending: number; oldest: string | undefined }> {
+  const row = await q
+    .selectFrom('outbox')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow()
+  return { pending: Number(row.pending), oldest: row.oldest ?? undefined }
+}

@@ -47,7 +47,8 @@ export class KickoffDispatcher {
   /** Claimed but not started; handed back on shutdown. */
   private readonly waiting = new Set<string>()
   private stopped = false
-  private readonly pump = new Pump(() => this.claim())
+  /** Claims one at a time, after wake() or the poll; readiness asks it whether the worker is alive. */
+  readonly pump = new Pump(() => this.claim())
   private dueTimer?: NodeJS.Timeout
 
   constructor(

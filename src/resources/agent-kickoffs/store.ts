@@ -2,6 +2,7 @@
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate, skipLocked } from '../../db/dialect.js'
+import { countsByStatus } from '../../db/sql.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
 
 const UNDELIVERED = ['pending', 'queued'] as const
@@ -108,3 +109,6 @@ export function visibleKickoffsQuery(q: Q, viewer: Viewer, params: KickoffListPa
   if (params.card) query = query.where('agent_kickoffs.card_id', '=', params.card)
   return query
 }
+
+/** How many kickoffs have each status, for /metrics. */
+export const kickoffsByStatus = (q: Q) => countsByStatus(q, 'agent_kickoffs')

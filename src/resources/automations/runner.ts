@@ -69,8 +69,8 @@ export class AutomationRunner {
   /** Claimed but not started; handed back on shutdown. */
   private readonly waiting = new Set<string>()
   private stopped = false
-  /** Claims (claim()) one at a time, after wake() or the poll. */
-  private readonly pump = new Pump(() => this.claim())
+  /** Claims (claim()) one at a time, after wake() or the poll; readiness asks it whether the worker is alive. */
+  readonly pump = new Pump(() => this.claim())
   private dueTimer?: NodeJS.Timeout
   private finished = 0
 

@@ -2,6 +2,7 @@
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { nextLogSeq, skipLocked } from '../../db/dialect.js'
+import { countsByStatus } from '../../db/sql.js'
 import type { AutomationRunStepsTable, AutomationRunsTable, AutomationsTable } from '../../db/types.js'
 import { newId } from '../../ids.js'
 
@@ -214,3 +215,6 @@ export async function attachRequestFiles(q: Q, fileIds: readonly string[], cardI
     await q.insertInto('files').values({ id: newId(), card_id: cardId, name: f.name, mime: f.type, size: f.size, data: f.data, created_at: at }).execute()
   return files.length
 }
+
+/** How many runs have each status, for /metrics. */
+export const runsByStatus = (q: Q) => countsByStatus(q, 'automation_runs')

@@ -3,57 +3,19 @@
 // outcome (API-DECISIONS §8-9), and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
 import busboy, { type Busboy } from 'busboy'
-import ipaddr from 'ipaddr.js'
 import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import type { AuthCredentials } from '../../webhooks/credentials.js'
 import { timingSafeEqualStr } from '../../webhooks/signing.js'
-import { type Outcome, type ReceivedFile, requestRow, senderOf, STATUS } from './requests.js'
+import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
+import { type Outcome, type ReceivedFile, requestRow, STATUS } from './requests.js'
 import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
 /** Requests per minute per endpoint and sender (SPEC "Limits": always on). */
 const RATE_LIMIT = 120
-const RATE_WINDOW_MS = 60_000
-
-/**
- * The sliding one-minute window of each (endpoint, sender): the times of its requests in the last minute. Kept in the
- * process (every request to an endpoint passes here first, so it costs no write); with several processes on one
- * PostgreSQL database each counts its own share.
- */
-class SenderWindows {
-  private readonly hits = new Map<string, number[]>()
-  private sweptAt = 0
-
-  /** Counts a request at `now`; the seconds until one more is allowed when it is over the limit, else 0. */
-  take(key: string, now: number): number {
-    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - RATE_WINDOW_MS)
-    if (recent.length >= RATE_LIMIT) {
-      this.hits.set(key, recent)
-      return Math.max(1, Math.ceil((recent[0] + RATE_WINDOW_MS - now) / 1000))
-    }
-    recent.push(now)
-    this.hits.set(key, recent)
-    // Senders quiet for a whole window are forgotten, in one sweep per window (not per request).
-    if (now - this.sweptAt >= RATE_WINDOW_MS) {
-      this.sweptAt = now
-      for (const [k, v] of this.hits) if (v[v.length - 1] <= now - RATE_WINDOW_MS) this.hits.delete(k)
-    }
-    return 0
-  }
-}
-
-/** An IPv6 sender counts by its /64 (one host usually holds a whole /64); an IPv4 sender by its address. */
-function rateKey(ip: string): string {
-  if (!ip.includes(':')) return ip
-  try {
-    return ipaddr.IPv6.parse(ip).parts.slice(0, 4).join(':')
-  } catch {
-    return ip
-  }
-}
 
 function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials, req: Request): boolean {
   if (endpoint.auth_type === 'header') {
@@ -198,15 +160,15 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
 }
 
 /** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
-async function judge(deps: Deps, windows: SenderWindows, endpoint: IncomingEndpointsTable, req: Request, sender: string): Promise<Judged> {
+async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndpointsTable, req: Request, sender: string): Promise<Judged> {
   if (endpoint.paused) return { outcome: 'paused', message: 'This endpoint is paused.' }
   const methods = JSON.parse(endpoint.methods) as string[]
   if (!methods.includes(req.method)) {
     return { outcome: 'method_not_allowed', message: `${req.method} is not accepted here; use ${methods.join(', ')}.`, headers: { Allow: methods.join(', ') } }
   }
-  const wait = windows.take(`${endpoint.id}\u0000${rateKey(sender)}`, deps.clock.now())
-  if (wait > 0) {
-    return { outcome: 'rate_limited', message: `More than ${RATE_LIMIT} requests a minute from this sender.`, headers: { 'Retry-After': String(wait) } }
+  const taken = windows.take(`${endpoint.id}\u0000${rateKey(sender)}`, deps.clock.now())
+  if (!taken.allowed) {
+    return { outcome: 'rate_limited', message: `More than ${RATE_LIMIT} requests a minute from this sender.`, headers: { 'Retry-After': String(taken.reset) } }
   }
   if (!authenticated(endpoint, openIncomingAuth(deps, endpoint), req)) {
     return {
@@ -264,7 +226,7 @@ function closeAfterAnswer(req: Request): void {
 
 /** `ALL /v1/hooks/:path`. */
 export function receiveIncoming(deps: Deps): RequestHandler {
-  const windows = new SenderWindows()
+  const windows = new SlidingWindows(RATE_LIMIT)
   return async (req: Request, res: Response, next) => {
     try {
       const endpoint = await incomingAt(deps, String(req.params.path))

@@ -1,6 +1,5 @@
 // One logged request to an incoming endpoint, as both doors build it: the public URL (receive.ts) and the trigger route.
 import type { Request } from 'express'
-import ipaddr from 'ipaddr.js'
 import { isoAt } from '../../clock.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -29,45 +28,6 @@ function loggable(body: string): string {
   const bytes = Buffer.from(body, 'utf8')
   const cut = bytes.length > LOGGED_BODY ? new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, LOGGED_BODY)).replace(/\uFFFD$/, '') : body
   return cut.replace(/\u0000/g, '\uFFFD')
-}
-
-/** An address as logged and counted: an IPv4 address without its IPv6 mapping; undefined when it is no address. */
-function address(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  try {
-    return text ? ipaddr.process(text.trim()) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number]
-/** The trusted ranges of a config, parsed once. */
-const parsedRanges = new WeakMap<readonly string[], Range[]>()
-function within(addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly string[]): boolean {
-  let parsed = parsedRanges.get(ranges)
-  if (!parsed) parsedRanges.set(ranges, (parsed = ranges.map((r) => ipaddr.parseCIDR(r))))
-  return parsed.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never))
-}
-
-/**
- * The sender: the connection's address; behind a trusted proxy (TASKD_TRUST_PROXY), the last address in
- * X-Forwarded-For that is not itself a trusted proxy (read from the right, so a client cannot forge its way in).
- */
-export function senderOf(deps: Deps, req: Request): string {
-  const peer = address(req.socket.remoteAddress)
-  if (!peer) return req.socket.remoteAddress ?? ''
-  const trusted = deps.config.trustProxy
-  if (trusted.length === 0 || !within(peer, trusted)) return peer.toString()
-  const header = req.headers['x-forwarded-for']
-  const chain = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')
-  let sender = peer
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const hop = address(chain[i])
-    if (!hop) break
-    sender = hop
-    if (!within(hop, trusted)) break
-  }
-  return sender.toString()
 }
 
 /**

@@ -17,7 +17,8 @@ import { queueIncomingRuns } from '../automations/triggers.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
-import { KEPT_HEADERS, type ReceivedFile, requestRow, senderOf } from './requests.js'
+import { senderOf } from '../../http/rate-limit.js'
+import { KEPT_HEADERS, type ReceivedFile, requestRow } from './requests.js'
 import {
   deleteIncomingRow,
   getIncoming,

@@ -4,6 +4,7 @@ import { type Actor, isAdminRole } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { HttpError, unauthorized } from '../../errors.js'
+import { limitAddress, rateLimitHeaders, rateLimited } from '../../http/rate-limit.js'
 import { sha256Hex } from '../../ids.js'
 import { countTokenRequest, findTokenByHash, touchToken } from './store.js'
 
@@ -15,7 +16,21 @@ const lastTouched = new Map<string, number>()
 /** With TASKD_RATE_LIMIT on: requests per token in a fixed one-minute window, counted in the database for all processes. */
 const WINDOW_MS = 60_000
 
+/**
+ * The actor of a request's bearer token, or 401. With TASKD_RATE_LIMIT on, a token's requests are counted per token
+ * (RateLimit-* headers on the response, 429 past the limit) and a refused token counts against the sender's address.
+ */
 export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
+  try {
+    return await actorOf(req, deps)
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status !== 401) throw err
+    const headers = limitAddress(deps, req) // a 429 once the address has had its share
+    throw new HttpError(err.status, err.code, err.message, err.details, { ...err.headers, ...headers })
+  }
+}
+
+async function actorOf(req: Request, deps: Deps): Promise<Actor> {
   const header = req.headers.authorization
   if (!header) throw unauthorized('The Authorization header is missing; send "Authorization: Bearer tt_...".')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
@@ -27,12 +42,13 @@ export async function authenticate(req: Request, deps: Deps): Promise<Actor> {
   const limit = deps.config.rateLimit
   if (limit > 0) {
     const w = await countTokenRequest(deps.db.q, found.token.id, now, WINDOW_MS)
-    if (w.rate_count > limit) {
-      const retry = Math.max(1, Math.ceil((w.rate_window_start + WINDOW_MS - now) / 1000))
-      throw new HttpError(429, 'rate_limited', `Too many requests: at most ${limit} a minute per token.`, undefined, {
-        'Retry-After': String(retry),
-      })
+    const taken = {
+      allowed: w.rate_count <= limit,
+      remaining: limit - w.rate_count,
+      reset: Math.max(1, Math.ceil((w.rate_window_start + WINDOW_MS - now) / 1000)),
     }
+    if (!taken.allowed) throw rateLimited(`Too many requests: at most ${limit} a minute per token.`, limit, taken)
+    req.res?.set(rateLimitHeaders(limit, taken))
   }
   const key = `${deps.config.databaseUrl ?? deps.config.db}\u0000${found.token.id}`
   const last = lastTouched.get(key) ?? 0
