@@ -30,12 +30,21 @@ export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   })
 }
 
-export function serve(db: string, env: Record<string, string> = {}): Promise<Served> {
+/** What runs taskd: by default `node bin/taskd.js` in the checkout, with this process's environment under env. */
+export interface Command {
+  argv: string[]
+  cwd: string
+  baseEnv: NodeJS.ProcessEnv
+}
+const checkout: Command = { argv: [process.execPath, path.join(ROOT, 'bin/taskd.js')], cwd: ROOT, baseEnv: process.env }
+
+export function serve(db: string, env: Record<string, string> = {}, command: Command = checkout): Promise<Served> {
   // An explicit --db wins over TASKD_DATABASE_URL, so on PostgreSQL the URL is what --db names.
   const target = env.TASKD_DATABASE_URL || db
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', target, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
+  const [file, ...args] = command.argv
+  const child = spawn(file, [...args, 'serve', '--db', target, '--port', '0'], {
+    cwd: command.cwd,
+    env: { ...command.baseEnv, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
