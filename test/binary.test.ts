@@ -1,6 +1,6 @@
 // The single binary (npm run build:binary) alone in an empty folder, with PATH=/usr/bin:/bin and no node_modules above
 // it: --version, serve, token create, the README's first steps, the read pool, the embedded docs, a delivery's
-// User-Agent, and no addon file left behind. Skipped when dist/taskd-linux-x64 has not been built.
+// User-Agent, healthcheck, and no addon file left behind. Skipped when dist/taskd-linux-x64 has not been built.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
@@ -15,7 +15,7 @@ const built = path.join(ROOT, 'dist', 'taskd-linux-x64')
 const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 test(
-  'the single binary runs alone: version, serve, tokens, first steps, read pool, docs, deliveries',
+  'the single binary runs alone: version, serve, tokens, first steps, read pool, docs, deliveries, healthcheck',
   { skip: !fs.existsSync(built) && 'dist/taskd-linux-x64 not built (npm run build:binary)' },
   async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-binary-'))
@@ -112,8 +112,13 @@ test(
       await delivered
       assert.equal(hooks[0].headers['user-agent'], `taskd-webhooks/${version}`)
 
+      const port = new URL(server.url).port
+      const healthy = await run(['healthcheck', '--port', port])
+      assert.equal(healthy.status, 0, healthy.stderr)
       await server.stop()
       assert.equal(await server.exited, 0, server.output())
+      const gone = await run(['healthcheck', '--port', port])
+      assert.deepEqual([gone.status, gone.stderr], [1, `taskd: cannot reach http://127.0.0.1:${port}/healthz: connect ECONNREFUSED 127.0.0.1:${port}\n`])
     } finally {
       await server?.stop()
       receiver.closeAllConnections()
