@@ -13,6 +13,8 @@ export interface Served {
   token?: string
   exited: Promise<number | null>
   output(): string
+  /** What it wrote to stderr alone: the log. */
+  errors(): string
   /** SIGTERM, and SIGKILL if it has not exited after 15 s; resolves at once once it has exited. */
   stop(): Promise<void>
 }
@@ -49,19 +51,23 @@ export function serve(db: string, env: Record<string, string> = {}, command: Com
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   let out = ''
+  let err = ''
   const stop = () => stopChild(child, 15_000)
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL') // a child that never said it listens is not left running
       reject(new Error(`serve did not start: ${out}`))
     }, 20_000)
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.stderr!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      err += chunk.toString()
+    })
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const listening = /taskd listening on (http:\/\/\S+)/.exec(out)
       if (listening) {
         clearTimeout(timer)
-        resolve({ child, url: listening[1], token: /Setup token[^:]*: (tt_\w+)/.exec(out)?.[1], exited, output: () => out, stop })
+        resolve({ child, url: listening[1], token: /Setup token[^:]*: (tt_\w+)/.exec(out)?.[1], exited, output: () => out, errors: () => err, stop })
       }
     })
     child.once('exit', (code) => {
