@@ -5,6 +5,7 @@
 //   src/access/  visibility helpers, roles                  src/db/      dialects, sql runner, generated table types
 //   src/events/  catalog, emit                              src/webhooks/  outbox delivery pipeline
 //   src/filter/  filter language                            src/cli/, app.ts, server.ts, housekeeping.ts, config.ts, version.ts
+//   src/ops/  health, readiness and metrics routes (above resources/, below app.ts)
 //   leaf modules: src/clock.ts, src/ids.ts, src/log.ts, src/crypto.ts
 //
 // Every rule matches paths, so a rule about a folder that does not exist yet matches nothing and passes.
