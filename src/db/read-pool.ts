@@ -72,6 +72,8 @@ export class ReadPool {
       else job.resolve(msg.rows!)
     })
     // A process that died, or whose channel broke, is replaced; its read (if any) fails instead of waiting forever.
+    // These listeners stay after the slot leaves the pool (they ignore it then): an 'error' without a listener, such
+    // as the EPIPE of a send to a process that could not even start, would end the server.
     const lost = (why: string) => {
       if (!this.slots.includes(slot)) return
       const job = slot.job
@@ -102,7 +104,6 @@ export class ReadPool {
     clearTimeout(slot.timer)
     slot.job = undefined
     this.slots.splice(this.slots.indexOf(slot), 1)
-    slot.child.removeAllListeners()
     slot.child.kill('SIGKILL')
     if (!this.closed) this.dispatch()
   }
@@ -114,7 +115,6 @@ export class ReadPool {
     for (const slot of this.slots.splice(0)) {
       clearTimeout(slot.timer)
       slot.job?.reject(closed)
-      slot.child.removeAllListeners()
       // An idle process exits when its channel closes; a busy one is killed.
       if (slot.job || !slot.child.connected) slot.child.kill('SIGKILL')
       else slot.child.disconnect()
