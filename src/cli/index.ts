@@ -1,4 +1,4 @@
-// The taskd command line (API-DECISIONS §3): serve, user, token, backup, migrate; one file per command group.
+// The taskd command line (API-DECISIONS §3): serve, user, token, backup, restore, migrate, export, import; one file per command group.
 import { Command } from 'commander'
 import { VERSION } from '../version.js'
 import { databaseCommands } from './database.js'
@@ -6,6 +6,7 @@ import { describeError } from './open.js'
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { userCommand } from './user.js'
+import { workspaceCommands } from './workspace.js'
 
 export function buildProgram(): Command {
   const program = new Command('taskd').version(VERSION).description('Self-hosted task and project management API').showHelpAfterError()
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
   userCommand(program)
   tokenCommand(program)
   databaseCommands(program)
+  workspaceCommands(program)
   return program
 }
 

@@ -1,0 +1,165 @@
+// taskd export and taskd import as child processes on the test dialect (SQLite, or PostgreSQL in npm test's second run):
+// a workspace with every kind of record and a file goes out and into an empty database exactly, refusals change nothing.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import { AutomationRunner } from '../../src/resources/automations/runner.js'
+import { seededApp } from '../helpers/app.js'
+import { freshDatabase, type TestDatabase } from '../helpers/database.js'
+import { serve } from '../helpers/serve.js'
+
+const bin = path.resolve('bin/taskd.js')
+const env = { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '' }
+const run = (args: string[]) =>
+  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => {
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+    })
+  })
+const target = (d: { databaseUrl?: string; db: string }) => d.databaseUrl ?? d.db
+const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown[]> & { exported_at?: string }
+const withoutTime = ({ exported_at, ...rest }: Record<string, unknown>) => (assert.match(String(exported_at), /^\d{4}-/), rest)
+
+/** Fills a seeded workspace with a record of each exported kind, and a card with a file from a multipart request. */
+async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
+  const tok = s.tokens.owner.write
+  const post = async (url: string, body: Record<string, unknown>) => {
+    const r = await s.t.req('POST', url, { token: tok, body })
+    assert.ok(r.status === 201 || r.status === 200, `${url}: ${r.text}`)
+    return r.body
+  }
+  const tag = (await post('/v1/tags', { board: s.board.id, name: 'bug', color: '#ff0000' })).tag
+  const card = (
+    await post('/v1/cards', {
+      board: s.board.id,
+      title: 'Ship it',
+      description: 'Ünïcødé ✓',
+      priority: 3,
+      tags: [tag.id],
+      assignees: [s.member.id],
+      watchers: [s.admin.id],
+      due_date: '2026-12-01',
+    })
+  ).card
+  await post('/v1/cards', { board: s.board.id, title: 'Done one', completed: true, archived: true })
+  await post('/v1/comments', { card: card.id, body: `Thanks @${s.member.email.split('@')[0]}` })
+  const checklist = (await post('/v1/checklists', { card: card.id, title: 'Steps', items: ['one', 'two'] })).checklist
+  const item = checklist.items[0]
+  assert.equal((await s.t.req('PATCH', `/v1/checklists/${checklist.id}/items/${item.id}`, { token: tok, body: { completed: true } })).status, 200)
+  await post('/v1/time-entries', { card: card.id, started_at: '2026-11-20T09:00:00.000Z', duration_seconds: 5400, billable: false, note: 'pairing' })
+  const parent = (await post('/v1/note-folders', { name: 'Top', board: s.board.id })).note_folder
+  const child = (await post('/v1/note-folders', { name: 'Inner', parent: parent.id })).note_folder
+  const note = (await post('/v1/notes', { title: 'Plan', body: '# Plan', folder: child.id, card: card.id })).note
+  await post('/v1/note-publications', { note: note.id })
+  // A file: an incoming multipart request whose automation makes a card with it.
+  const ep = (await s.t.req('POST', '/v1/webhooks/incoming', { token: s.tokens.admin.write, body: { name: 'Intake', accept_files: true } })).body
+    .incoming_webhook
+  await post('/v1/automations', {
+    name: 'intake',
+    board: s.board.id,
+    trigger: { type: 'incoming_webhook', endpoint: ep.id },
+    steps: [{ type: 'create_card', title: 'Scan' }],
+  })
+  const form = new FormData()
+  form.append('scan', new Blob([Buffer.from([0, 1, 2, 255, 10])], { type: 'application/octet-stream' }), 'scan.bin')
+  assert.equal((await fetch(ep.url.replace('http://taskd.test', s.t.url), { method: 'POST', body: form })).status, 202)
+  const runner = new AutomationRunner(s.t.deps, { log: () => {} })
+  await runner.runOnce()
+  await runner.stop(1000)
+}
+
+test('taskd export, import into an empty database, export again: identical apart from the export time; refusals change nothing', async () => {
+  const s = await seededApp()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-export-'))
+  const databases: TestDatabase[] = []
+  try {
+    await fillWorkspace(s)
+    const source = { db: s.t.dbFile, databaseUrl: s.t.deps.config.databaseUrl }
+    const first = path.join(dir, 'first.json')
+    const exported = await run(['export', '--db', target(source), '--out', first])
+    assert.equal(exported.status, 0, exported.stderr)
+    assert.match(exported.stdout, /^exported \d+ records \(1 files\) to /)
+    assert.equal(fs.statSync(first).mode & 0o777, 0o600)
+    assert.match(exported.stderr, /export: 100%/)
+    const data = readJson(first)
+    for (const table of ['users', 'boards', 'key_prefixes', 'cards', 'card_tags', 'comments', 'comment_mentions', 'checklist_items', 'time_entries', 'notes'])
+      assert.ok(data[table].length > 0, `${table} exported`)
+    assert.equal(data.note_folders.length, 2)
+    assert.equal(data.note_publications.length, 1)
+    assert.deepEqual(
+      data.files.map((f: any) => [f.name, Buffer.from(f.data, 'base64').toString('hex')]),
+      [['scan.bin', '000102ff0a']],
+    )
+    assert.ok(!('tokens' in data) && !('webhooks' in data) && !('incoming_endpoints' in data))
+
+    // Into the source (not empty): refused with the reason.
+    const refused = await run(['import', '--db', target(source), first])
+    assert.equal(refused.status, 1)
+    assert.match(refused.stderr, /^taskd: the database is not empty \(users: 4, boards: 1, .*\); import into a new one/)
+
+    const empty = await freshDatabase(fs.mkdtempSync(path.join(dir, 'b-')))
+    databases.push(empty)
+    // A broken file (a comment on a card that is not there) fails as a whole: nothing of it stays.
+    const broken = path.join(dir, 'broken.json')
+    fs.writeFileSync(broken, JSON.stringify({ ...data, comments: [...data.comments, { ...(data.comments[0] as object), id: 'zzzz', card_id: 'missing' }] }))
+    const failed = await run(['import', '--db', target(empty), broken])
+    assert.equal(failed.status, 1, failed.stdout)
+    const still = path.join(dir, 'still-empty.json')
+    assert.equal((await run(['export', '--db', target(empty), '--out', still])).status, 0)
+    assert.ok(
+      Object.entries(withoutTime(readJson(still))).every(([t, rows]) => t === 'schema_version' || t === 'workspace' || (rows as unknown[]).length === 0),
+    )
+
+    const imported = await run(['import', '--db', target(empty), first])
+    assert.equal(imported.status, 0, imported.stderr)
+    assert.match(imported.stderr, /import: 100%/)
+    const second = path.join(dir, 'second.json')
+    assert.equal((await run(['export', '--db', target(empty), '--out', second])).status, 0)
+    assert.deepEqual(withoutTime(readJson(second)), withoutTime(data))
+
+    // The imported workspace works: a new card continues the board's keys, and its key prefix stays reserved.
+    const admin = (data.users as { email: string; role: string }[]).find((u) => u.role === 'admin')!
+    const token = await run(['token', 'create', '--db', target(empty), '--user', admin.email, '--name', 'after', '--permission', 'write'])
+    assert.equal(token.status, 0, token.stderr)
+    const server = await serve(empty.db, empty.env)
+    try {
+      const headers = { authorization: `Bearer ${token.stdout.trim()}`, 'content-type': 'application/json' }
+      const made = await fetch(`${server.url}/v1/cards`, { method: 'POST', headers, body: JSON.stringify({ board: s.board.id, title: 'After import' }) })
+      assert.equal(made.status, 201)
+      assert.equal((await made.json()).card.key, `LCH-${data.cards.length + 1}`)
+      const clash = await fetch(`${server.url}/v1/boards`, { method: 'POST', headers, body: JSON.stringify({ name: 'Other', key_prefix: 'LCH' }) })
+      assert.equal(clash.status, 422)
+      assert.equal((await clash.json()).error.details[0].path, 'key_prefix')
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    await s.t.close()
+    for (const d of databases) await d.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('taskd import refuses what is not a taskd export, with the reason', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-import-'))
+  const d = await freshDatabase(dir)
+  try {
+    const notJson = path.join(dir, 'x.json')
+    fs.writeFileSync(notJson, 'hello')
+    const a = await run(['import', '--db', target(d), notJson])
+    assert.equal(a.status, 1)
+    assert.match(a.stderr, /^taskd: cannot read .*x\.json: .*JSON/)
+    fs.writeFileSync(notJson, JSON.stringify({ exported_at: 'x', schema_version: 1, workspace: [] }))
+    const b = await run(['import', '--db', target(d), notJson])
+    assert.equal(b.status, 1)
+    assert.match(b.stderr, /^taskd: .*x\.json is not a taskd export: users: /)
+    fs.writeFileSync(notJson, JSON.stringify({ exported_at: 'x', schema_version: 999 }))
+    assert.match((await run(['import', '--db', target(d), notJson])).stderr, /schema version 999, newer than this taskd's/)
+  } finally {
+    await d.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
