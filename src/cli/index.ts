@@ -1,4 +1,4 @@
-// The taskd command line (API-DECISIONS §3): serve, user, token, backup, restore, migrate, export, import; one file per command group.
+// The taskd command line (API-DECISIONS §3): serve, user, token, backup, restore, migrate, export, import, setup, doctor; one file per command group.
 import { Command } from 'commander'
 import { VERSION } from '../version.js'
 import { databaseCommands } from './database.js'
@@ -7,6 +7,8 @@ import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { userCommand } from './user.js'
 import { workspaceCommands } from './workspace.js'
+import { setupCommand } from './setup.js'
+import { doctorCommand } from './doctor.js'
 
 export function buildProgram(): Command {
   const program = new Command('taskd').version(VERSION).description('Self-hosted task and project management API').showHelpAfterError()
@@ -15,6 +17,8 @@ export function buildProgram(): Command {
   tokenCommand(program)
   databaseCommands(program)
   workspaceCommands(program)
+  setupCommand(program)
+  doctorCommand(program)
   return program
 }
 

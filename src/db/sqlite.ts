@@ -145,19 +145,21 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       const partial = `${dest}.partial-${process.pid}`
       fs.closeSync(fs.openSync(partial, 'w', 0o600))
       try {
-        // About ten steps, so progress moves by tenths. Another process's commit between two steps makes SQLite start
-        // over; after one restart the rest goes in a single step, which nothing can interrupt, so a busy server's
-        // backup always ends.
-        let last = Infinity
-        let rate = 0
-        await raw.backup(partial, {
-          progress: ({ totalPages, remainingPages }) => {
-            if (remainingPages >= last) rate = 0x7fffffff // no progress since the last step: it started over
-            else if (rate === 0) rate = Math.ceil(totalPages / 10)
-            last = remainingPages
-            onProgress?.(totalPages - remainingPages, totalPages)
-            return rate
-          },
+        // Under one read transaction on the write connection (held meanwhile): every step copies the same snapshot,
+        // so writes another process commits during the copy never make SQLite start over, and it always ends.
+        await q.connection().execute(async (conn) => {
+          await run(conn, 'BEGIN')
+          try {
+            await run(conn, 'SELECT 1 FROM sqlite_master LIMIT 1') // takes the snapshot now
+            await raw.backup(partial, {
+              progress: ({ totalPages, remainingPages }) => {
+                onProgress?.(totalPages - remainingPages, totalPages)
+                return Math.ceil(totalPages / 100)
+              },
+            })
+          } finally {
+            await run(conn, 'COMMIT')
+          }
         })
         onProgress?.(1, 1)
         fs.renameSync(partial, dest)

@@ -82,6 +82,10 @@ test('CLI: serve on an empty database creates the owner and prints a one-time se
     const first = await serve(db)
     const token = /Setup token[^:]*: (tt_\S+)/.exec(first.out())?.[1]
     assert.ok(token, first.out())
+    // What to do next: the docs, and a curl with the real address and token.
+    assert.ok(first.out().includes(`API docs: ${first.url}/v1/docs\n`), first.out())
+    assert.ok(first.out().includes(`Try it: curl -s ${first.url}/v1/users/me -H "Authorization: Bearer ${token}"\n`), first.out())
+    assert.equal((await fetch(`${first.url}/v1/docs/`)).status, 200)
     const started = performance.now()
     const me = await fetch(`${first.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } })
     assert.equal(me.status, 200)
@@ -89,7 +93,7 @@ test('CLI: serve on an empty database creates the owner and prints a one-time se
     console.log(`cold start to first 200: ${Math.round(first.startMs + performance.now() - started)} ms`)
     await first.stop()
     const second = await serve(db)
-    assert.doesNotMatch(second.out(), /Setup token/)
+    assert.doesNotMatch(second.out(), /Setup token|API docs|Try it/)
     await second.stop()
   } finally {
     await stopAll()

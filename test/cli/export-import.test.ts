@@ -1,24 +1,17 @@
 // taskd export and taskd import as child processes on the test dialect (SQLite, or PostgreSQL in npm test's second run):
 // a workspace with every kind of record and a file goes out and into an empty database exactly, refusals change nothing.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { AutomationRunner } from '../../src/resources/automations/runner.js'
 import { seededApp } from '../helpers/app.js'
+import { runCli } from '../helpers/cli.js'
 import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { serve } from '../helpers/serve.js'
 
-const bin = path.resolve('bin/taskd.js')
-const env = { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '' }
-const run = (args: string[]) =>
-  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => {
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
-    })
-  })
+const run = (args: string[]) => runCli(args)
 const target = (d: { databaseUrl?: string; db: string }) => d.databaseUrl ?? d.db
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown[]> & { exported_at?: string }
 const withoutTime = ({ exported_at, ...rest }: Record<string, unknown>) => (assert.match(String(exported_at), /^\d{4}-/), rest)

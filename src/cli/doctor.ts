@@ -1,0 +1,111 @@
+// taskd doctor: checks what a running taskd needs and prints one line per check, `ok  …` or `fix …` with what to do.
+import Database from 'better-sqlite3'
+import type { Command } from 'commander'
+import { sqliteBinding } from '../assets.js'
+import fs from 'node:fs'
+import path from 'node:path'
+import { loadConfig, type Config } from '../config.js'
+import { keyFileFor } from '../crypto.js'
+import { SCHEMA_VERSION } from '../db/migrate.js'
+import { openDatabase } from '../db/open.js'
+import { VERSION } from '../version.js'
+import { closeDeliveryAgents, sendWebhook } from '../webhooks/send.js'
+import { dbOption, type DbFlags } from './open.js'
+
+const GiB = 1024 ** 3
+type Check = { ok: boolean; text: string }
+const ok = (text: string): Check => ({ ok: true, text })
+const fix = (text: string): Check => ({ ok: false, text })
+
+const isLoopback = (host: string) => /^(127\.|::1$|\[::1\]$|localhost$)/.test(host)
+
+async function database(config: Config): Promise<Check> {
+  if (config.databaseUrl) {
+    try {
+      await (await openDatabase({ ...config, readWorkers: 0, dbPoolSize: 1 })).close()
+      return ok(`database: PostgreSQL reachable, schema at version ${SCHEMA_VERSION}`)
+    } catch (err) {
+      return fix(`database: cannot use PostgreSQL: ${(err as Error).message}`)
+    }
+  }
+  if (!fs.existsSync(config.db)) return fix(`database: no database at ${config.db}: run taskd setup (or taskd serve) to create it`)
+  let db: Database.Database | undefined
+  try {
+    db = new Database(config.db, { readonly: true, fileMustExist: true, nativeBinding: sqliteBinding() })
+    const version = db.pragma('user_version', { simple: true }) as number
+    const check = db.pragma('quick_check', { simple: true })
+    if (check !== 'ok') return fix(`database: ${config.db} fails quick_check (${String(check)}): restore a backup (taskd restore)`)
+    if (version > SCHEMA_VERSION) return fix(`database: schema version ${version} is newer than this taskd (${VERSION}, ${SCHEMA_VERSION}): upgrade taskd`)
+    if (version < SCHEMA_VERSION) return fix(`database: schema version ${version}, this taskd needs ${SCHEMA_VERSION}: run taskd migrate`)
+    return ok(`database: ${config.db} passes quick_check, schema at version ${version}`)
+  } catch (err) {
+    return fix(`database: cannot open ${config.db}: ${(err as Error).message}`)
+  } finally {
+    db?.close()
+  }
+}
+
+function key(config: Config): Check {
+  if (config.masterKey) return ok('master key: TASKD_MASTER_KEY is set')
+  if (config.databaseUrl) return fix('master key: PostgreSQL needs TASKD_MASTER_KEY, the same in every process (make one with: openssl rand -hex 32)')
+  const file = keyFileFor(config.db)
+  if (!fs.existsSync(file))
+    return fix(`master key: no key file ${file}: serve creates one; if this database holds secrets, put back the key they were sealed with`)
+  const mode = fs.statSync(file).mode & 0o777
+  if (mode & 0o077) return fix(`master key: ${file} is readable by others (mode ${mode.toString(8)}): chmod 600 ${file}`)
+  return ok(`master key: ${file}, owner-only`)
+}
+
+function baseUrl(config: Config): Check {
+  if (!config.baseUrl) {
+    if (isLoopback(config.host)) return ok('base URL: unset; links use the listening address, fine on this machine')
+    return fix(`base URL: unset while serving on ${config.host}: set TASKD_BASE_URL (base_url) to the address people and webhooks use`)
+  }
+  if (new URL(config.baseUrl).protocol === 'http:' && !isLoopback(new URL(config.baseUrl).hostname))
+    return fix(`base URL: ${config.baseUrl} is plain http on a non-local host: serve behind https and set TASKD_BASE_URL to the https address`)
+  return ok(`base URL: ${config.baseUrl}`)
+}
+
+function disk(config: Config): Check {
+  if (config.databaseUrl) return ok("free disk: not checked on PostgreSQL (watch the database server's disk)")
+  const folder = path.dirname(path.resolve(config.db))
+  const dir = fs.existsSync(folder) ? folder : path.resolve('.')
+  const s = fs.statfsSync(dir)
+  const free = s.bavail * s.bsize
+  const share = s.blocks ? s.bavail / s.blocks : 1
+  const text = `${(free / GiB).toFixed(1)} GiB free (${Math.round(share * 100)}%) where the database lives (${dir})`
+  return free < GiB || share < 0.1 ? fix(`free disk: only ${text}: free space or move the database`) : ok(`free disk: ${text}`)
+}
+
+async function webhook(config: Config, url: string): Promise<Check> {
+  const sent = await sendWebhook({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': `taskd/${VERSION} (doctor)` },
+    body: JSON.stringify({ type: 'taskd.doctor', message: 'a test request from taskd doctor' }),
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.allowPrivateTargets,
+  })
+  await closeDeliveryAgents()
+  if (sent.outcome === 'ok') return ok(`webhooks: a test POST to ${url} answered ${sent.statusCode}`)
+  if (sent.outcome === 'refused_target')
+    return fix(
+      `webhooks: ${url} was refused before sending (${sent.error ?? 'a private or loopback address'}); taskd sends to private addresses only with TASKD_ALLOW_PRIVATE_TARGETS=true`,
+    )
+  return fix(`webhooks: a test POST to ${url} failed: ${sent.statusCode ?? sent.outcome}${sent.error ? ` (${sent.error})` : ''}`)
+}
+
+export function doctorCommand(program: Command): void {
+  dbOption(
+    program
+      .command('doctor')
+      .description('check the database, the key file, the base URL, free disk and (optionally) webhook delivery; exit 1 if something needs fixing')
+      .option('--webhook-url <url>', 'send a test POST through the webhook sender'),
+  ).action(async (o: DbFlags & { webhookUrl?: string }) => {
+    const config = loadConfig({ db: o.db, config: o.config })
+    const checks = [await database(config), key(config), baseUrl(config), disk(config)]
+    if (o.webhookUrl) checks.push(await webhook(config, o.webhookUrl))
+    for (const c of checks) process.stdout.write(`${c.ok ? 'ok ' : 'fix'} ${c.text}\n`)
+    if (checks.some((c) => !c.ok)) process.exitCode = 1
+  })
+}

@@ -1,0 +1,218 @@
+// Operations commands as child processes on SQLite files: backup while a server takes writes, restore (refused while
+// the server runs, and for files that are not sound taskd databases), setup's config file, and doctor's checks.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import Database from 'better-sqlite3'
+import { parse as parseToml } from 'smol-toml'
+import { runCli } from '../helpers/cli.js'
+import { serve, type Served } from '../helpers/serve.js'
+import { startReceiver } from '../webhooks/fixtures.js'
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-ops-'))
+const mode = (file: string) => fs.statSync(file).mode & 0o777
+const countCards = (file: string) => {
+  const db = new Database(file, { readonly: true })
+  try {
+    assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
+    return (db.prepare('SELECT count(*) AS n FROM cards').get() as { n: number }).n
+  } finally {
+    db.close()
+  }
+}
+
+test('backup while cards are being created: the copy passes integrity_check and has the rows; restore is refused while the server runs', async () => {
+  const dir = tempDir()
+  const db = path.join(dir, 'taskd.db')
+  const dest = path.join(dir, 'backups', 'copy.db')
+  let server: Served | undefined
+  let writing = true
+  let writer: Promise<void> | undefined
+  try {
+    server = await serve(db)
+    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }
+    const post = (url: string, body: unknown) => fetch(`${server!.url}${url}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    const board = (await (await post('/v1/boards', { name: 'Busy' })).json()).board
+    let made = 0
+    let reached!: () => void
+    const twenty = new Promise<void>((resolve) => (reached = resolve))
+    writer = (async () => {
+      while (writing) {
+        const r = await post('/v1/cards', { board: board.id, title: `card ${made}`, description: 'x'.repeat(2000) })
+        assert.equal(r.status, 201)
+        if (++made === 20) reached()
+      }
+    })()
+    await twenty
+    const before = made
+    const backup = await runCli(['backup', '--db', db, dest])
+    const after = made
+    writing = false
+    await writer
+    assert.equal(backup.status, 0, backup.stderr)
+    assert.ok(after > before, 'cards were created while the backup ran')
+    const n = countCards(dest)
+    assert.ok(n >= before && n <= after, `${n} cards in the copy, ${before}..${after} made around it`)
+    assert.equal(mode(dest), 0o600)
+    // Not a terminal: a plain line at each 10% step. The copy reads one snapshot, so writes never make it start over.
+    assert.equal(backup.stderr, [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((p) => `backup: ${p}%\n`).join(''))
+    console.log(`backup while writing: ${after - before} cards created during it`)
+    // The key file goes with the copy, owner-only.
+    assert.equal(fs.readFileSync(`${dest}.key`, 'utf8'), fs.readFileSync(`${db}.key`, 'utf8'))
+    assert.equal(mode(`${dest}.key`), 0o600)
+    assert.match(backup.stdout, /key file copied to .*copy\.db\.key/)
+
+    const refused = await runCli(['restore', '--db', db, dest])
+    assert.equal(refused.status, 1)
+    assert.match(refused.stderr, new RegExp(`^taskd: a taskd server \\(pid ${server.child.pid}\\) is running on .*: stop it first\\n$`))
+    assert.equal((await fetch(`${server.url}/v1/users/me`, { headers })).status, 200, 'the server is untouched')
+    await server.stop()
+    assert.ok(!fs.existsSync(`${db}.pid`), 'a stopped server removes its pid file')
+
+    // A pid file a killed server left behind (its process is gone) does not stand in the way.
+    const gone = spawn(process.execPath, ['-e', ''])
+    await new Promise((resolve) => gone.once('exit', resolve))
+    fs.writeFileSync(`${db}.pid`, `${gone.pid}\n`)
+    fs.writeFileSync(`${db}.key`, 'another key\n') // restore puts the backup's key back
+    const restored = await runCli(['restore', '--db', db, dest])
+    assert.equal(restored.status, 0, restored.stderr)
+    assert.equal(countCards(db), n)
+    assert.equal(mode(db), 0o600)
+    assert.equal(fs.readFileSync(`${db}.key`, 'utf8'), fs.readFileSync(`${dest}.key`, 'utf8'))
+    server = await serve(db)
+    const list = await fetch(`${server.url}/v1/cards?per_page=1`, { headers })
+    assert.equal(list.status, 200, 'the setup token of the backup works on the restored database')
+    assert.equal((await list.json()).totalItems, n)
+  } finally {
+    writing = false
+    await writer?.catch(() => {})
+    await server?.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('restore refuses what is not a sound taskd database, and the database stays as it was; backup on PostgreSQL points to pg_dump', async () => {
+  const dir = tempDir()
+  const db = path.join(dir, 'taskd.db')
+  try {
+    assert.equal((await runCli(['user', 'create', '--db', db, '--email', 'a@example.test', '--name', 'A'])).status, 0)
+    const text = path.join(dir, 'notes.txt')
+    fs.writeFileSync(text, 'not a database at all, but long enough to look like a file header')
+    const newer = path.join(dir, 'newer.db')
+    const n = new Database(newer)
+    n.exec('CREATE TABLE workspace (id TEXT)')
+    n.pragma('user_version = 999')
+    n.close()
+    const cases: [string, RegExp][] = [
+      [text, /is not a taskd database/],
+      [newer, /is at schema version 999, newer than this taskd's \d+: upgrade taskd first/],
+      [path.join(dir, 'missing.db'), /no backup at .*missing\.db/],
+    ]
+    for (const [src, reason] of cases) {
+      const r = await runCli(['restore', '--db', db, src])
+      assert.equal(r.status, 1, src)
+      assert.match(r.stderr, reason)
+      assert.equal(r.stderr.split('\n').length, 2, 'one line')
+    }
+    const check = new Database(db, { readonly: true })
+    assert.equal((check.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n, 1)
+    check.close()
+    const pg = await runCli(['backup', '--db', 'postgres://taskd@127.0.0.1:1/taskd', path.join(dir, 'x.dump')])
+    assert.equal(pg.status, 1)
+    assert.match(pg.stderr, /^taskd: .*on PostgreSQL use pg_dump --format=custom --file=.*x\.dump "\$TASKD_DATABASE_URL"/)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('setup writes taskd.toml (rate limit on) owner-only beside a new database, refuses to overwrite it without --force; doctor then passes', async () => {
+  const dir = tempDir()
+  const db = path.join(dir, 'data', 'taskd.db')
+  const file = path.join(dir, 'data', 'taskd.toml')
+  try {
+    const r = await runCli(['setup', '--db', db, '--base-url', 'https://tasks.example.com', '--port', '9090'])
+    assert.equal(r.status, 0, r.stderr)
+    assert.deepEqual(
+      { ...parseToml(fs.readFileSync(file, 'utf8')) },
+      { host: '127.0.0.1', port: 9090, base_url: 'https://tasks.example.com', rate_limit: 'on' },
+    )
+    assert.equal(mode(file), 0o600)
+    assert.equal(mode(`${db}.key`), 0o600)
+    assert.match(r.stdout, /next: taskd serve --db /)
+    const written = fs.readFileSync(file, 'utf8')
+    const again = await runCli(['setup', '--db', db, '--port', '7070'])
+    assert.equal(again.status, 1)
+    assert.match(again.stderr, /taskd\.toml exists; run again with --force/)
+    assert.equal(fs.readFileSync(file, 'utf8'), written)
+    const bad = await runCli(['setup', '--db', db, '--force', '--base-url', 'not a url'])
+    assert.equal(bad.status, 1)
+    assert.equal(fs.readFileSync(file, 'utf8'), written, 'a refused value leaves the file as it was')
+    assert.equal((await runCli(['setup', '--db', db, '--force', '--port', '7070'])).status, 0)
+    assert.equal(parseToml(fs.readFileSync(file, 'utf8')).port, 7070)
+
+    const doctor = await runCli(['doctor', '--db', db])
+    assert.equal(doctor.status, 0, doctor.stdout)
+    const lines = doctor.stdout.trim().split('\n')
+    assert.deepEqual(
+      lines.map((l) => l.slice(0, 4)),
+      ['ok  ', 'ok  ', 'ok  ', 'ok  '],
+    )
+    assert.match(lines[0], /database: .* passes quick_check, schema at version \d+/)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('doctor says what to fix: no database (not created), a key file others can read, no base URL on a public host', async () => {
+  const dir = tempDir()
+  const db = path.join(dir, 'taskd.db')
+  try {
+    const missing = await runCli(['doctor', '--db', db])
+    assert.equal(missing.status, 1)
+    assert.match(missing.stdout, /^fix database: no database at .*: run taskd setup/m)
+    assert.ok(!fs.existsSync(db), 'doctor creates nothing')
+
+    assert.equal((await runCli(['migrate', '--db', db])).status, 0)
+    fs.writeFileSync(`${db}.key`, `${Buffer.alloc(32, 7).toString('base64')}\n`, { mode: 0o644 })
+    fs.chmodSync(`${db}.key`, 0o644)
+    const r = await runCli(['doctor', '--db', db], { TASKD_HOST: '0.0.0.0' })
+    assert.equal(r.status, 1)
+    assert.match(r.stdout, /^ok {2}database: /m)
+    assert.match(r.stdout, /^fix master key: .* is readable by others \(mode 644\): chmod 600 /m)
+    assert.match(r.stdout, /^fix base URL: unset while serving on 0\.0\.0\.0: set TASKD_BASE_URL/m)
+    const http = await runCli(['doctor', '--db', db], { TASKD_BASE_URL: 'http://tasks.example.com' })
+    assert.match(http.stdout, /^fix base URL: http:\/\/tasks\.example\.com is plain http/m)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('doctor --webhook-url sends a test POST through the webhook sender; a loopback receiver is refused before sending unless private targets are allowed', async () => {
+  const dir = tempDir()
+  const db = path.join(dir, 'taskd.db')
+  const receiver = await startReceiver()
+  try {
+    assert.equal((await runCli(['setup', '--db', db])).status, 0)
+    const refused = await runCli(['doctor', '--db', db, '--webhook-url', `${receiver.url}/ok`])
+    assert.equal(refused.status, 1)
+    assert.match(refused.stdout, /^fix webhooks: http:\/\/127\.0\.0\.1:\d+\/ok was refused before sending .*TASKD_ALLOW_PRIVATE_TARGETS=true/m)
+    assert.equal(receiver.hits.length, 0, 'nothing was sent')
+
+    const reached = await runCli(['doctor', '--db', db, '--webhook-url', `${receiver.url}/ok`], { TASKD_ALLOW_PRIVATE_TARGETS: 'true' })
+    assert.equal(reached.status, 0, reached.stdout)
+    assert.match(reached.stdout, /^ok {2}webhooks: a test POST to .* answered 200$/m)
+    assert.equal(receiver.hits.length, 1)
+    assert.equal(receiver.hits[0].method, 'POST')
+    assert.equal(receiver.hits[0].json.type, 'taskd.doctor')
+
+    const failing = await runCli(['doctor', '--db', db, '--webhook-url', `${receiver.url}/status/503`], { TASKD_ALLOW_PRIVATE_TARGETS: 'true' })
+    assert.equal(failing.status, 1)
+    assert.match(failing.stdout, /^fix webhooks: a test POST to .* failed: 503/m)
+  } finally {
+    await receiver.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
