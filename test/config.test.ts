@@ -7,7 +7,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { loadConfig } from '../src/config.js'
-import { ROOT } from './helpers/serve.js'
+import { runCli } from './helpers/cli.js'
+import { ROOT, serve, type Served } from './helpers/serve.js'
 
 const URL_A = 'postgres://taskd:x@127.0.0.1:5432/a'
 
@@ -120,6 +121,30 @@ test('serve stops at once with the readable config error and exit code 1, before
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace')
     assert.equal(fs.existsSync(db), false, 'no database was created')
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('serve reads the taskd.toml that setup wrote: the API rate limit is on with it, off without it', async () => {
+  const dir = tempDir()
+  const servers: Served[] = []
+  const noSettings = { TASKD_RATE_LIMIT: '', TASKD_CONFIG: '', TASKD_LOG_FORMAT: '' }
+  const limitOf = async (db: string) => {
+    const server = await serve(db, noSettings)
+    servers.push(server)
+    const me = await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${server.token}` } })
+    assert.equal(me.status, 200)
+    await server.stop()
+    return me.headers.get('ratelimit-limit')
+  }
+  try {
+    assert.equal(await limitOf(path.join(dir, 'bare', 'taskd.db')), null, 'serve without a config: no rate limit')
+    const db = path.join(dir, 'setup', 'taskd.db')
+    const setup = await runCli(['setup', '--db', db])
+    assert.equal(setup.status, 0, setup.stderr)
+    assert.equal(await limitOf(db), '600', 'after setup: 600 requests a minute per token')
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()))
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
