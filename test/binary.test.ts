@@ -1,6 +1,6 @@
 // The single binary (npm run build:binary) alone in an empty folder, with PATH=/usr/bin:/bin and no node_modules above
 // it: --version, serve, token create, the README's first steps, the read pool, the embedded docs, a delivery's
-// User-Agent, healthcheck, and no addon file left behind. On PostgreSQL too, when the tests run there. Skipped when dist/taskd-linux-x64 has not been built.
+// User-Agent, healthcheck, backup and restore, and no addon file left behind. On PostgreSQL too, when the tests run there. Skipped when dist/taskd-linux-x64 has not been built.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
@@ -122,6 +122,12 @@ test(
       assert.equal(healthy.status, 0, healthy.stderr)
       await server.stop()
       assert.equal(await server.exited, 0, server.output())
+      if (testDialect === 'sqlite') {
+        const backup = await run(['backup', '--db', database.db, 'copy.db'])
+        assert.equal(backup.status, 0, backup.stderr)
+        const restore = await run(['restore', '--db', 'restored.db', 'copy.db'])
+        assert.equal(restore.status, 0, restore.stderr)
+      }
       const gone = await run(['healthcheck', '--port', port])
       assert.deepEqual([gone.status, gone.stderr], [1, `taskd: cannot reach http://127.0.0.1:${port}/healthz: connect ECONNREFUSED 127.0.0.1:${port}\n`])
     } finally {

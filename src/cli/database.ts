@@ -3,6 +3,7 @@ import Database from 'better-sqlite3'
 import type { Command } from 'commander'
 import fs from 'node:fs'
 import path from 'node:path'
+import { sqliteBinding } from '../assets.js'
 import { loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
@@ -30,7 +31,7 @@ function openBackup(src: string): Database.Database {
   if (!fs.existsSync(src)) throw new Error(`no backup at ${src}`)
   let copy: Database.Database
   try {
-    copy = new Database(src, { readonly: true, fileMustExist: true })
+    copy = new Database(src, { readonly: true, fileMustExist: true, nativeBinding: sqliteBinding() })
   } catch (err) {
     throw new Error(`cannot open ${src}: ${(err as Error).message}`, { cause: err })
   }
