@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import { VERSION } from '../version.js'
 import { databaseCommands } from './database.js'
+import { healthcheckCommand } from './healthcheck.js'
 import { describeError } from './open.js'
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   userCommand(program)
   tokenCommand(program)
   databaseCommands(program)
+  healthcheckCommand(program)
   workspaceCommands(program)
   setupCommand(program)
   doctorCommand(program)
