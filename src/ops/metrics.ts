@@ -1,7 +1,8 @@
 // GET /metrics in the Prometheus text format, one registry per app: requests by method, route pattern and status,
 // latency histograms, webhook deliveries by outcome (counted as this process records them), and what the database
 // holds at scrape time (the outbox backlog and the age of its oldest row, runs and kickoffs by status, the size).
-// With TASKD_METRICS_TOKEN set it asks for that bearer token; without, it answers only this machine (loopback).
+// With TASKD_METRICS_TOKEN set it asks for that bearer token; without, it answers only this machine: a loopback socket
+// and no X-Forwarded-For, Forwarded or X-Real-IP header (a reverse proxy on this machine would make any client loopback).
 import type { RequestHandler } from 'express'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { databaseBytes } from '../db/dialect.js'
@@ -44,12 +45,16 @@ export class Metrics {
       labelNames: ['outcome'],
       registers,
     })
+    // Both outbox gauges come from one query: prom-client collects a scrape's metrics together, so the first to ask
+    // starts the query and the other awaits the same answer; the next scrape asks again.
+    let backlog: ReturnType<typeof outboxBacklog> | undefined
+    const readBacklog = () => (backlog ??= outboxBacklog(deps.db.q).finally(() => (backlog = undefined)))
     new Gauge({
       name: 'taskd_outbox_pending',
       help: 'Webhook deliveries waiting in the outbox (due now or retrying later).',
       registers,
       async collect() {
-        this.set((await outboxBacklog(deps.db.q)).pending)
+        this.set((await readBacklog()).pending)
       },
     })
     new Gauge({
@@ -57,7 +62,7 @@ export class Metrics {
       help: 'How long the oldest waiting delivery has been in the outbox; 0 when none waits.',
       registers,
       async collect() {
-        const { oldest } = await outboxBacklog(deps.db.q)
+        const { oldest } = await readBacklog()
         this.set(oldest === undefined ? 0 : Math.max(0, (deps.clock.now() - Date.parse(oldest)) / 1000))
       },
     })
@@ -98,14 +103,19 @@ export class Metrics {
   }
 }
 
+/** Headers a reverse proxy adds: a request carrying one came from elsewhere, whatever its socket says. */
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip']
+
 export function metricsHandler(deps: Deps, metrics: Metrics): RequestHandler {
   return async (req, res) => {
     const token = deps.config.metricsToken
     if (token !== undefined) {
       const sent = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1]
       if (sent === undefined || !timingSafeEqualStr(sent, token)) throw unauthorized('GET /metrics needs "Authorization: Bearer <TASKD_METRICS_TOKEN>".')
-    } else if (!fromLoopback(req)) {
-      throw forbidden('GET /metrics answers only this machine; set TASKD_METRICS_TOKEN to scrape it from elsewhere with that bearer token.')
+    } else if (!fromLoopback(req) || PROXY_HEADERS.some((h) => req.headers[h] !== undefined)) {
+      throw forbidden(
+        'GET /metrics without TASKD_METRICS_TOKEN answers only this machine, never a request through a proxy; set TASKD_METRICS_TOKEN to scrape it with that bearer token.',
+      )
     }
     const text = await metrics.registry.metrics()
     res.setHeader('Content-Type', metrics.registry.contentType)

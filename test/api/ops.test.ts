@@ -174,7 +174,7 @@ test('/metrics in the Prometheus text format: requests by route pattern and stat
   }
 })
 
-test('/metrics with TASKD_METRICS_TOKEN asks for that bearer token (401 otherwise); without one it answers loopback clients by their socket, whatever X-Forwarded-For says', async () => {
+test('/metrics with TASKD_METRICS_TOKEN asks for that bearer token (401 otherwise); without one it answers a loopback socket only when no proxy header says the request came through a proxy (403 otherwise)', async () => {
   const metricsToken = 'metrics-token-0123456789'
   await withServer({ metricsToken }, async ({ url, token }) => {
     for (const authorization of [undefined, `Bearer ${token}`, `Bearer ${metricsToken}x`, metricsToken]) {
@@ -184,9 +184,25 @@ test('/metrics with TASKD_METRICS_TOKEN asks for that bearer token (401 otherwis
     }
     await scrape(url, { authorization: `Bearer ${metricsToken}` })
   })
-  await withServer({ trustProxy: 'loopback' }, async ({ url }) => {
-    await scrape(url, { 'x-forwarded-for': '203.0.113.9' })
-  })
+  for (const settings of [{}, { trustProxy: 'loopback' }]) {
+    await withServer(settings, async ({ url }) => {
+      // A reverse proxy on this machine connects from loopback whoever its client is: its headers give it away.
+      const proxied: Record<string, string>[] = [
+        { 'x-forwarded-for': '203.0.113.9' },
+        { 'x-forwarded-for': '127.0.0.1' },
+        { forwarded: 'for=203.0.113.9' },
+        { 'x-real-ip': '203.0.113.9' },
+      ]
+      for (const headers of proxied) {
+        const res = await fetch(`${url}/metrics`, { headers })
+        assert.equal(res.status, 403, `refused with ${JSON.stringify(headers)}`)
+        const body = await res.json()
+        assert.equal(body.error.code, 'forbidden')
+        assert.match(body.error.message, /TASKD_METRICS_TOKEN/)
+      }
+      await scrape(url)
+    })
+  }
 })
 
 test('X-Request-Id: a sane one is echoed, anything else replaced by a generated id, on answers and errors alike', async () => {
