@@ -2,6 +2,7 @@
 // plus the files (their bytes in base64) and the schema version, into an empty database in one transaction.
 import type { Command } from 'commander'
 import fs from 'node:fs'
+import path from 'node:path'
 import { z } from 'zod'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
@@ -11,10 +12,13 @@ import { progress } from './progress.js'
 const TABLES: readonly ExportedTable[] = [...EXPORTED, 'files']
 
 const Rows = z.array(z.record(z.string(), z.unknown()))
+/** A file's row as export writes it: its bytes in base64. */
+const FileRow = z.looseObject({ name: z.string(), mime: z.string(), size: z.number().int().min(0), data: z.base64() })
 const ExportFile = z.object({
   exported_at: z.string(),
   schema_version: z.number().int().min(1),
   ...Object.fromEntries(TABLES.map((t) => [t, Rows])),
+  files: z.array(FileRow),
 })
 
 /** Folders nest: each after its parent, so every foreign key points to a row already there. */
@@ -39,9 +43,14 @@ function readExport(file: string) {
   } catch (err) {
     throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err })
   }
+  // An export holds the tables of its schema version: it goes only into a database at that version.
   const version = ExportFile.pick({ schema_version: true }).safeParse(json)
-  if (version.success && version.data.schema_version > SCHEMA_VERSION)
-    throw new Error(`${file} comes from schema version ${version.data.schema_version}, newer than this taskd's ${SCHEMA_VERSION}: upgrade taskd first`)
+  const theirs = version.success ? version.data.schema_version : SCHEMA_VERSION
+  if (theirs > SCHEMA_VERSION) throw new Error(`${file} comes from schema version ${theirs}, newer than this taskd's ${SCHEMA_VERSION}: upgrade taskd first`)
+  if (theirs < SCHEMA_VERSION)
+    throw new Error(
+      `${file} comes from schema version ${theirs}, older than this taskd's ${SCHEMA_VERSION}: import it with the taskd that wrote it, then upgrade taskd and export again`,
+    )
   const parsed = ExportFile.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -69,7 +78,15 @@ export function workspaceCommands(program: Command): void {
     } finally {
       await db.close()
     }
-    fs.writeFileSync(o.out, JSON.stringify(out), { mode: 0o600 })
+    // An owner-only file beside the target, renamed over it: the result is owner-only even where a file was, and a
+    // failed write leaves no half export.
+    const partial = path.join(path.dirname(o.out), `.${path.basename(o.out)}.partial-${process.pid}`)
+    try {
+      fs.writeFileSync(partial, JSON.stringify(out), { mode: 0o600, flag: 'wx' })
+      fs.renameSync(partial, o.out)
+    } finally {
+      fs.rmSync(partial, { force: true })
+    }
     const records = TABLES.reduce((n, t) => n + (out[t] as unknown[]).length, 0)
     process.stdout.write(`exported ${records} records (${(out.files as unknown[]).length} files) to ${o.out}\n`)
   })

@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
+import { SCHEMA_VERSION } from '../../src/db/migrate.js'
 import { AutomationRunner } from '../../src/resources/automations/runner.js'
 import { seededApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
@@ -72,10 +73,14 @@ test('taskd export, import into an empty database, export again: identical apart
     await fillWorkspace(s)
     const source = { db: s.t.dbFile, databaseUrl: s.t.deps.config.databaseUrl }
     const first = path.join(dir, 'first.json')
+    // Over a file others may read: the export replaces it with an owner-only one, and leaves nothing else behind.
+    fs.writeFileSync(first, 'old')
+    fs.chmodSync(first, 0o644)
     const exported = await run(['export', '--db', target(source), '--out', first])
     assert.equal(exported.status, 0, exported.stderr)
     assert.match(exported.stdout, /^exported \d+ records \(1 files\) to /)
     assert.equal(fs.statSync(first).mode & 0o777, 0o600)
+    assert.deepEqual(fs.readdirSync(dir), ['first.json'])
     assert.match(exported.stderr, /export: 100%/)
     const data = readJson(first)
     for (const table of ['users', 'boards', 'key_prefixes', 'cards', 'card_tags', 'comments', 'comment_mentions', 'checklist_items', 'time_entries', 'notes'])
@@ -145,12 +150,41 @@ test('taskd import refuses what is not a taskd export, with the reason', async (
     const a = await run(['import', '--db', target(d), notJson])
     assert.equal(a.status, 1)
     assert.match(a.stderr, /^taskd: cannot read .*x\.json: .*JSON/)
-    fs.writeFileSync(notJson, JSON.stringify({ exported_at: 'x', schema_version: 1, workspace: [] }))
+    fs.writeFileSync(notJson, JSON.stringify({ exported_at: 'x', schema_version: SCHEMA_VERSION, workspace: [] }))
     const b = await run(['import', '--db', target(d), notJson])
     assert.equal(b.status, 1)
     assert.match(b.stderr, /^taskd: .*x\.json is not a taskd export: users: /)
     fs.writeFileSync(notJson, JSON.stringify({ exported_at: 'x', schema_version: 999 }))
     assert.match((await run(['import', '--db', target(d), notJson])).stderr, /schema version 999, newer than this taskd's/)
+
+    // A real export of the empty database, altered: an older schema version, or files[] entries of the wrong shape.
+    const empty = path.join(dir, 'empty.json')
+    assert.equal((await run(['export', '--db', target(d), '--out', empty])).status, 0)
+    const base = readJson(empty)
+    const file = { id: 'f1', card_id: null, name: 'a.txt', mime: 'text/plain', size: 2, data: 'aGk=', created_at: '2026-01-01T00:00:00.000Z' }
+    const altered: [Record<string, unknown>, RegExp][] = [
+      [
+        { schema_version: SCHEMA_VERSION - 1, files: [file] },
+        new RegExp(`^taskd: .*schema version ${SCHEMA_VERSION - 1}, older than this taskd's ${SCHEMA_VERSION}: import it with the taskd that wrote it`),
+      ],
+      [{ files: [{ ...file, data: 42 }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.data: /],
+      [{ files: [{ ...file, data: 'not base64!' }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.data: /],
+      [{ files: [{ ...file, name: 7 }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.name: /],
+      [{ files: [{ ...file, mime: null }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.mime: /],
+      [{ files: [{ ...file, size: '2' }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.size: /],
+      [{ files: ['aGk='] }, /^taskd: .*x\.json is not a taskd export: files\.0: /],
+    ]
+    for (const [change, reason] of altered) {
+      fs.writeFileSync(notJson, JSON.stringify({ ...base, ...change }))
+      const refused = await run(['import', '--db', target(d), notJson])
+      assert.equal(refused.status, 1, JSON.stringify(change))
+      assert.match(refused.stderr, reason)
+      assert.equal(refused.stderr.trim().split('\n').length, 1, 'one line')
+    }
+    // Nothing was written: the database exports as empty as before.
+    const after = path.join(dir, 'after.json')
+    assert.equal((await run(['export', '--db', target(d), '--out', after])).status, 0)
+    assert.deepEqual(withoutTime(readJson(after)), withoutTime(base))
   } finally {
     await d.drop()
     fs.rmSync(dir, { recursive: true, force: true })
