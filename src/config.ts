@@ -2,8 +2,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import ipaddr from 'ipaddr.js'
-import { parse as parseToml } from 'smol-toml'
+import { parse as parseToml, TomlError } from 'smol-toml'
 import { z } from 'zod'
+import { isMasterKey } from './crypto.js'
 
 /** Comma-separated seconds, e.g. `60,120,300,1800`. */
 const delays = (fallback: string) =>
@@ -79,7 +80,7 @@ const ConfigSchema = z.object({
   /** A bearer token for GET /metrics; without one, /metrics answers only requests from this machine (loopback). */
   metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
   /** 32 bytes, hex or base64, sealing stored secrets; unset on SQLite: the key file beside the database. */
-  masterKey: z.string().optional(),
+  masterKey: z.string().refine(isMasterKey, 'must be 32 bytes written as 64 hex characters or base64').optional(),
   webhookRetryDelays: delays('60,120,300,1800'),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
@@ -156,6 +157,17 @@ function configFileFor(named: string | undefined, db: string): { file: string; b
   return found.length ? { file: found[0], beside: true } : undefined
 }
 
+/** Why a config file could not be read, without quoting it: it may hold secrets (master_key, ai_key, metrics_token). */
+function unreadable(err: unknown): string {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'no such file'
+  if (err instanceof TomlError) return `${err.message.split('\n')[0]} at line ${err.line}, column ${err.column}`
+  if (err instanceof SyntaxError) {
+    const at = /at position (\d+)/.exec(err.message)
+    return at ? `not valid JSON at character ${Number(at[1]) + 1}` : 'not valid JSON'
+  }
+  return (err as Error).message
+}
+
 /** A config file's settings as the strings the environment would give, with the file key of each. */
 function readConfigFile(file: string, beside: boolean): Partial<Record<Key, string>> {
   let data: unknown
@@ -163,8 +175,7 @@ function readConfigFile(file: string, beside: boolean): Partial<Record<Key, stri
     const text = fs.readFileSync(file, 'utf8')
     data = file.endsWith('.json') ? JSON.parse(text) : parseToml(text)
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message.split('\n')[0]
-    throw new Error(`invalid configuration: ${file}: ${reason}`, { cause: err })
+    throw new Error(`invalid configuration: ${file}: ${unreadable(err)}`, { cause: err })
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`invalid configuration: ${file}: must hold key = value settings`)
   const out: Partial<Record<Key, string>> = {}

@@ -37,13 +37,21 @@ export class SecretBox {
   }
 }
 
+/** The key's bytes when the text is 64 hex characters or base64/base64url of 32 bytes. */
+function masterKeyBytes(text: string): Buffer | undefined {
+  const t = text.trim()
+  const hex = /^[0-9a-fA-F]{64}$/.test(t)
+  const key = hex ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64')
+  return key.length === KEY_BYTES && (hex || /^[A-Za-z0-9+/_-]+={0,2}$/.test(t)) ? key : undefined
+}
+
+/** Whether the config's master key is well formed (the config names the setting in its error). */
+export const isMasterKey = (text: string): boolean => masterKeyBytes(text) !== undefined
+
 /** TASKD_MASTER_KEY as 64 hex characters or base64/base64url of 32 bytes. */
 export function parseMasterKey(text: string): Buffer {
-  const t = text.trim()
-  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64')
-  if (key.length !== KEY_BYTES || (!/^[0-9a-fA-F]{64}$/.test(t) && !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t))) {
-    throw new Error('TASKD_MASTER_KEY must be 32 bytes written as 64 hex characters or base64')
-  }
+  const key = masterKeyBytes(text)
+  if (!key) throw new Error('TASKD_MASTER_KEY must be 32 bytes written as 64 hex characters or base64')
   return key
 }
 

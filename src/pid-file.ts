@@ -1,14 +1,28 @@
-// `<db>.pid`: a running `taskd serve` on a SQLite file says so, and `taskd restore` refuses to replace that file under it.
+// `<db>.pid`: the process using a SQLite file as its server (`taskd serve`) or replacing it (`taskd restore`); the other
+// refuses while it lives.
 import fs from 'node:fs'
 
 export const pidFileFor = (dbFile: string): string => `${dbFile}.pid`
 
-/** Writes this process's pid (owner-only); returns the removal to run when the server has closed. */
-export function writePidFile(dbFile: string): () => void {
+/**
+ * Takes `<db>.pid` for this process (owner-only), so that a second `serve` and a `restore` refuse while it runs; a file a
+ * killed process left behind is replaced. Returns the release, to run when done with the database.
+ */
+export function takePidFile(dbFile: string, refusal: string): () => void {
   const file = pidFileFor(dbFile)
-  fs.writeFileSync(file, `${process.pid}\n`, { mode: 0o600 })
+  for (;;) {
+    try {
+      fs.writeFileSync(file, `${process.pid}\n`, { mode: 0o600, flag: 'wx' })
+      break
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    }
+    const holder = runningServer(dbFile)
+    if (holder) throw new Error(`taskd (pid ${holder}) is using ${dbFile}: ${refusal}`)
+    fs.rmSync(file, { force: true }) // stale
+  }
   return () => {
-    // Only our own: a second server started on the same file since may have written its pid.
+    // Only our own, in case the file was replaced meanwhile.
     const pid = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : undefined
     if (pid === String(process.pid)) fs.rmSync(file, { force: true })
   }

@@ -19,7 +19,7 @@ import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
 import { OutboxScheduler } from './webhooks/scheduler.js'
 import { Waiters } from './waiters.js'
-import { writePidFile } from './pid-file.js'
+import { takePidFile } from './pid-file.js'
 import { closeDeliveryAgents } from './webhooks/send.js'
 
 /** How long shutdown waits for webhook attempts in flight; what is still running then is resent after restart. */
@@ -70,9 +70,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const logger = createLogger(config.logLevel, config.logFormat)
   const secrets = secretsFor(config) // before the database: a missing key stops the start before anything is written
+  // One server per SQLite file, and `taskd restore` refuses to replace the file under it (taken before it is opened).
+  const removePidFile = config.databaseUrl || config.db === ':memory:' ? undefined : takePidFile(config.db, 'stop it first, or serve another --db')
   const db = await openDatabase({ ...config, log: logger.error })
-  // `taskd restore` refuses to replace the file of a running server.
-  const removePidFile = config.databaseUrl || config.db === ':memory:' ? undefined : writePidFile(config.db)
   const setup = await firstRunSetup(db, clock.now())
   const deps = createDeps(db, config, clock, secrets)
   const metrics = new Metrics(deps)

@@ -89,12 +89,25 @@ test('config errors name the setting as its source spells it: the file and key, 
     refused('rate_limit = "sometimes"\n', /taskd\.toml: rate_limit: must be on, off or a number of requests per minute/)
     refused('log_format = "xml"\n', /taskd\.toml: log_format: /)
     refused('trust_proxy = ["nginx"]\n', /taskd\.toml: trust_proxy: "nginx" is not an address/)
-    refused('port = \n', /taskd\.toml: Invalid TOML document/)
+    refused('port = \n', /taskd\.toml: Invalid TOML document: .* at line 1, column /)
+    refused('master_key = "abc"\n', /taskd\.toml: master_key: must be 32 bytes written as 64 hex characters or base64/)
+    // A file that does not parse is reported by position, never quoted: it may hold secrets.
+    fs.writeFileSync(toml, 'master_key = s3cretvalue0123\n')
+    assert.throws(
+      () => loadConfig({ db }, {}),
+      (err: Error) => /at line 1, column/.test(err.message) && !err.message.includes('s3cret'),
+    )
     refused('[port]\nvalue = 1\n', /taskd\.toml: port: must be a string, a number, true\/false or a list of them/)
     refused('db = "/elsewhere.db"\n', /taskd\.toml: db: a config file beside the database cannot name another database; use --config/)
     refused('port = 1\n', /TASKD_PORT: /, { TASKD_PORT: 'abc' })
     fs.writeFileSync(path.join(dir, 'taskd.json'), '{}')
     assert.throws(() => loadConfig({ db }, {}), /both .*taskd\.toml and .*taskd\.json exist; keep one/)
+    fs.rmSync(toml)
+    fs.writeFileSync(path.join(dir, 'taskd.json'), '{"ai_key": s3cretvalue0123}')
+    assert.throws(
+      () => loadConfig({ db }, {}),
+      (err: Error) => /taskd\.json: not valid JSON/.test(err.message) && !err.message.includes('s3cret'),
+    )
     assert.throws(() => loadConfig({ db, config: path.join(dir, 'missing.toml') }, {}), /missing\.toml: no such file/)
     assert.throws(() => loadConfig({ port: '-1' }, {}), /--port: /)
   } finally {

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { openDatabase } from '../db/open.js'
-import { runningServer } from '../pid-file.js'
+import { takePidFile } from '../pid-file.js'
 import { dbOption, openForCli, type DbFlags } from './open.js'
 import { progress } from './progress.js'
 
@@ -54,6 +54,7 @@ export function databaseCommands(program: Command): void {
   dbOption(program.command('backup').description('copy the database consistently, also while the server runs').argument('<dest>')).action(
     async (dest: string, o: DbFlags) => {
       const config = sqliteOnly(o, `pg_dump --format=custom --file=${dest} "$TASKD_DATABASE_URL", and keep TASKD_MASTER_KEY with it`)
+      if (!fs.existsSync(config.db)) throw new Error(`no database at ${config.db} (name it with --db)`)
       const { db } = await openForCli(o)
       const bar = progress('backup')
       try {
@@ -79,23 +80,25 @@ export function databaseCommands(program: Command): void {
     const config = sqliteOnly(o, 'pg_restore')
     const target = config.db
     if (path.resolve(src) === path.resolve(target)) throw new Error('the backup is the database itself')
-    const pid = runningServer(target)
-    if (pid) throw new Error(`a taskd server (pid ${pid}) is running on ${target}: stop it first`)
-    const copy = openBackup(src)
-    // A copy beside the database, owner-only, then renamed over it: the database is the old one or the new one, never half.
     fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true })
+    // Held until the restored database is migrated: none may be running on it, and none starts meanwhile.
+    const release = takePidFile(target, 'stop that server first')
+    // A copy beside the database, owner-only, then renamed over it: the database is the old one or the new one, never half.
     const partial = `${target}.restore-${process.pid}`
+    let copy: Database.Database | undefined
     try {
+      copy = openBackup(src)
       fs.closeSync(fs.openSync(partial, 'w', 0o600))
       await copy.backup(partial)
       copy.close()
       for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true })
       fs.renameSync(partial, target)
+      await (await openDatabase({ db: target, readWorkers: 0 })).close() // an older backup is migrated now
     } finally {
-      if (copy.open) copy.close()
+      if (copy?.open) copy.close()
       fs.rmSync(partial, { force: true })
+      release()
     }
-    await (await openDatabase({ db: target, readWorkers: 0 })).close() // an older backup is migrated now
     process.stdout.write(`restored ${src} to ${target} (schema at version ${SCHEMA_VERSION})\n`)
     if (fs.existsSync(keyFileFor(src))) {
       copyKey(keyFileFor(src), keyFileFor(target))

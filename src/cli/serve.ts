@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { loadConfig } from '../config.js'
 import { startServer } from '../server.js'
-import { dbOption } from './open.js'
+import { dbOption, describeError } from './open.js'
 
 export function serveCommand(program: Command): void {
   dbOption(
@@ -14,7 +14,13 @@ export function serveCommand(program: Command): void {
   ).action(async (o: { port?: string; host?: string; db?: string; config?: string }) => {
     const running = await startServer(loadConfig({ port: o.port, host: o.host, db: o.db, config: o.config }))
     const stop = () => {
-      void running.close().then(() => process.exit(0))
+      running.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          process.stderr.write(`taskd: shutdown did not finish cleanly: ${describeError(err)}\n`)
+          process.exit(1)
+        },
+      )
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)

@@ -138,3 +138,25 @@ test('CLI: user create and token create refuse what the API refuses, with the AP
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('CLI: one server per database file: a second serve is refused with the first one named, and starts once it stopped', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
+  const db = path.join(dir, 'taskd.db')
+  try {
+    const first = await serve(db)
+    await assert.rejects(serve(db), (err: Error) => {
+      assert.match(err.message, /exited early \(1\)/)
+      assert.match(err.message, new RegExp(`taskd: taskd \\(pid ${first.child.pid}\\) is using .*taskd\\.db: stop it first, or serve another --db`))
+      assert.doesNotMatch(err.message, /\n\s+at /, 'no stack trace')
+      return true
+    })
+    const me = await fetch(`${first.url}/v1/users/me`, { headers: { authorization: `Bearer ${first.token}` } })
+    assert.equal(me.status, 200, 'the first server still serves')
+    await first.stop()
+    const second = await serve(db)
+    assert.equal((await fetch(`${second.url}/v1/users/me`, { headers: { authorization: `Bearer ${first.token}` } })).status, 200)
+  } finally {
+    await stopAll()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
