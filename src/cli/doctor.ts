@@ -4,10 +4,11 @@ import type { Command } from 'commander'
 import { sqliteBinding } from '../assets.js'
 import fs from 'node:fs'
 import path from 'node:path'
-import { loadConfig, type Config } from '../config.js'
+import { CONFIG_FILES, loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
-import { openDatabase } from '../db/open.js'
+import { postgresSchemaVersion } from '../db/postgres.js'
+import { isLoopback } from '../http/rate-limit.js'
 import { VERSION } from '../version.js'
 import { closeDeliveryAgents, sendWebhook } from '../webhooks/send.js'
 import { dbOption, type DbFlags } from './open.js'
@@ -17,16 +18,22 @@ type Check = { ok: boolean; text: string }
 const ok = (text: string): Check => ({ ok: true, text })
 const fix = (text: string): Check => ({ ok: false, text })
 
-const isLoopback = (host: string) => /^(127\.|::1$|\[::1\]$|localhost$)/.test(host)
+/** What to do about a database at another schema version than this taskd's, if it is. */
+function schemaFix(version: number): Check | undefined {
+  if (version > SCHEMA_VERSION) return fix(`database: schema version ${version} is newer than this taskd (${VERSION}, ${SCHEMA_VERSION}): upgrade taskd`)
+  if (version < SCHEMA_VERSION) return fix(`database: schema version ${version}, this taskd needs ${SCHEMA_VERSION}: run taskd migrate`)
+  return undefined
+}
 
 async function database(config: Config): Promise<Check> {
   if (config.databaseUrl) {
+    let version: number
     try {
-      await (await openDatabase({ ...config, readWorkers: 0, dbPoolSize: 1 })).close()
-      return ok(`database: PostgreSQL reachable, schema at version ${SCHEMA_VERSION}`)
+      version = await postgresSchemaVersion(config.databaseUrl)
     } catch (err) {
       return fix(`database: cannot use PostgreSQL: ${(err as Error).message}`)
     }
+    return schemaFix(version) ?? ok(`database: PostgreSQL reachable, schema at version ${version}`)
   }
   if (!fs.existsSync(config.db)) return fix(`database: no database at ${config.db}: run taskd setup (or taskd serve) to create it`)
   let db: Database.Database | undefined
@@ -35,9 +42,7 @@ async function database(config: Config): Promise<Check> {
     const version = db.pragma('user_version', { simple: true }) as number
     const check = db.pragma('quick_check', { simple: true })
     if (check !== 'ok') return fix(`database: ${config.db} fails quick_check (${String(check)}): restore a backup (taskd restore)`)
-    if (version > SCHEMA_VERSION) return fix(`database: schema version ${version} is newer than this taskd (${VERSION}, ${SCHEMA_VERSION}): upgrade taskd`)
-    if (version < SCHEMA_VERSION) return fix(`database: schema version ${version}, this taskd needs ${SCHEMA_VERSION}: run taskd migrate`)
-    return ok(`database: ${config.db} passes quick_check, schema at version ${version}`)
+    return schemaFix(version) ?? ok(`database: ${config.db} passes quick_check, schema at version ${version}`)
   } catch (err) {
     return fix(`database: cannot open ${config.db}: ${(err as Error).message}`)
   } finally {
@@ -51,9 +56,24 @@ function key(config: Config): Check {
   const file = keyFileFor(config.db)
   if (!fs.existsSync(file))
     return fix(`master key: no key file ${file}: serve creates one; if this database holds secrets, put back the key they were sealed with`)
+  return ownerOnly('master key', file)
+}
+
+/** A file only its owner may read or change, or what to run. */
+function ownerOnly(label: string, file: string): Check {
   const mode = fs.statSync(file).mode & 0o777
-  if (mode & 0o077) return fix(`master key: ${file} is readable by others (mode ${mode.toString(8)}): chmod 600 ${file}`)
-  return ok(`master key: ${file}, owner-only`)
+  if (mode & 0o077) return fix(`${label}: ${file} is readable by others (mode ${mode.toString(8)}): chmod 600 ${file}`)
+  return ok(`${label}: ${file}, owner-only`)
+}
+
+/**
+ * The config file loadConfig read, if any (as config.ts's configFileFor finds it): the one named, else taskd.toml or
+ * taskd.json beside the SQLite file. It may hold master_key, ai_key and metrics_token: owner-only, like the key file.
+ */
+function configFile(config: Config, named: string | undefined): Check | undefined {
+  const beside = /^postgres(ql)?:\/\//.test(config.db) || config.db === ':memory:' ? [] : CONFIG_FILES.map((n) => path.join(path.dirname(config.db), n))
+  const file = named ?? beside.find((f) => fs.existsSync(f))
+  return file === undefined ? undefined : ownerOnly('config file', file)
 }
 
 function baseUrl(config: Config): Check {
@@ -103,7 +123,13 @@ export function doctorCommand(program: Command): void {
       .option('--webhook-url <url>', 'send a test POST through the webhook sender'),
   ).action(async (o: DbFlags & { webhookUrl?: string }) => {
     const config = loadConfig({ db: o.db, config: o.config })
-    const checks = [await database(config), key(config), baseUrl(config), disk(config)]
+    const checks = [
+      await database(config),
+      key(config),
+      configFile(config, o.config ?? (process.env.TASKD_CONFIG || undefined)),
+      baseUrl(config),
+      disk(config),
+    ].filter((c) => c !== undefined)
     if (o.webhookUrl) checks.push(await webhook(config, o.webhookUrl))
     for (const c of checks) process.stdout.write(`${c.ok ? 'ok ' : 'fix'} ${c.text}\n`)
     if (checks.some((c) => !c.ok)) process.exitCode = 1

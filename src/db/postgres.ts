@@ -5,6 +5,7 @@ import pg from 'pg'
 import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
 import { HttpError } from '../errors.js'
 import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, runAfterCommit } from './database.js'
+import { storedSchemaVersion } from './dialect.js'
 import { migratePostgres } from './migrate.js'
 import type { DB } from './types.js'
 
@@ -54,6 +55,17 @@ export interface PostgresOptions {
   /** Connections this process keeps open at most. */
   poolSize: number
   log?: (msg: string, err?: unknown) => void
+}
+
+/** The schema version a PostgreSQL database is at (0 before taskd first started on it), read without migrating it. */
+export async function postgresSchemaVersion(url: string): Promise<number> {
+  const q = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, application_name: 'taskd' }) }) })
+  try {
+    const { rows } = await sql<{ found: string | null }>`SELECT to_regclass('schema_version') AS found`.execute(q)
+    return rows[0]?.found ? await storedSchemaVersion(q) : 0
+  } finally {
+    await q.destroy()
+  }
 }
 
 /** Connects, and brings the schema up to date (once, when several processes start together). */

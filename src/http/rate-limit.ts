@@ -45,10 +45,13 @@ export function senderOf(deps: Deps, req: Request): string {
   return sender.toString()
 }
 
-/** Whether the connection itself (not X-Forwarded-For) comes from this machine: 127.0.0.0/8 or ::1. */
-export function fromLoopback(req: Request): boolean {
-  return address(req.socket.remoteAddress)?.range() === 'loopback'
+/** Whether a host is this machine: localhost, 127.0.0.0/8 or ::1 (also in brackets, as a URL writes it). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || address(host.replace(/^\[(.*)\]$/, '$1'))?.range() === 'loopback'
 }
+
+/** Whether the connection itself (not X-Forwarded-For) comes from this machine. */
+export const fromLoopback = (req: Request): boolean => isLoopback(req.socket.remoteAddress ?? '')
 
 /** An IPv6 sender counts by its /64 (one host usually holds a whole /64); an IPv4 sender by its address. */
 export function rateKey(ip: string): string {
@@ -60,7 +63,8 @@ export function rateKey(ip: string): string {
   }
 }
 
-const WINDOW_MS = 60_000
+/** The length of every rate-limit window: a minute. */
+export const WINDOW_MS = 60_000
 
 /** Where a key stands after a request: whether it was let through, how many more fit, seconds until the window frees one. */
 export interface Taken {

@@ -8,7 +8,11 @@ import path from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { parse as parseToml } from 'smol-toml'
+import { SCHEMA_VERSION } from '../../src/db/migrate.js'
+import { openDatabase } from '../../src/db/open.js'
 import { runCli } from '../helpers/cli.js'
+import { freshDatabase } from '../helpers/database.js'
+import { dbGet, dbRun } from '../helpers/db.js'
 import { serve, type Served } from '../helpers/serve.js'
 import { startReceiver } from '../webhooks/fixtures.js'
 
@@ -158,9 +162,10 @@ test('setup writes taskd.toml (rate limit on) owner-only beside a new database, 
     const lines = doctor.stdout.trim().split('\n')
     assert.deepEqual(
       lines.map((l) => l.slice(0, 4)),
-      ['ok  ', 'ok  ', 'ok  ', 'ok  '],
+      ['ok  ', 'ok  ', 'ok  ', 'ok  ', 'ok  '],
     )
     assert.match(lines[0], /database: .* passes quick_check, schema at version \d+/)
+    assert.match(lines[2], /^ok {2}config file: .*taskd\.toml, owner-only$/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -185,7 +190,52 @@ test('doctor says what to fix: no database (not created), a key file others can 
     assert.match(r.stdout, /^fix base URL: unset while serving on 0\.0\.0\.0: set TASKD_BASE_URL/m)
     const http = await runCli(['doctor', '--db', db], { TASKD_BASE_URL: 'http://tasks.example.com' })
     assert.match(http.stdout, /^fix base URL: http:\/\/tasks\.example\.com is plain http/m)
+    assert.doesNotMatch(http.stdout, /config file/, 'no config file, no line about it')
+
+    // A config file may hold master_key, ai_key and metrics_token: the one beside the database, or the one named.
+    const beside = path.join(dir, 'taskd.toml')
+    fs.writeFileSync(beside, 'port = 8080\n')
+    fs.chmodSync(beside, 0o644)
+    assert.match((await runCli(['doctor', '--db', db])).stdout, /^fix config file: .*taskd\.toml is readable by others \(mode 644\): chmod 600 .*taskd\.toml$/m)
+    const named = path.join(dir, 'elsewhere.json')
+    fs.writeFileSync(named, '{"port": 8080}')
+    fs.chmodSync(named, 0o640)
+    for (const run of [() => runCli(['doctor', '--db', db, '--config', named]), () => runCli(['doctor', '--db', db], { TASKD_CONFIG: named })])
+      assert.match((await run()).stdout, /^fix config file: .*elsewhere\.json is readable by others \(mode 640\): chmod 600 /m)
+    fs.chmodSync(named, 0o600)
+    assert.match((await runCli(['doctor', '--db', db, '--config', named])).stdout, /^ok {2}config file: .*elsewhere\.json, owner-only$/m)
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('doctor reads the schema version without migrating (on the test dialect): too old and too new are fixes, and stay as they were', async () => {
+  const dir = tempDir()
+  const d = await freshDatabase(dir)
+  const db = await openDatabase({ db: d.db, databaseUrl: d.databaseUrl, readWorkers: 0 })
+  const setVersion = (v: number) => dbRun(db, db.dialect === 'postgres' ? `UPDATE schema_version SET version = ${v}` : `PRAGMA user_version = ${v}`)
+  const stored = async () =>
+    Number(
+      (await dbGet<{ version: number }>(
+        db,
+        db.dialect === 'postgres' ? 'SELECT version FROM schema_version' : 'SELECT user_version AS version FROM pragma_user_version()',
+      ))!.version,
+    )
+  try {
+    const cases: [number, RegExp][] = [
+      [1, new RegExp(`^fix database: schema version 1, this taskd needs ${SCHEMA_VERSION}: run taskd migrate$`, 'm')],
+      [SCHEMA_VERSION + 1, new RegExp(`^fix database: schema version ${SCHEMA_VERSION + 1} is newer than this taskd .*: upgrade taskd$`, 'm')],
+      [SCHEMA_VERSION, new RegExp(`^ok {2}database: .*schema at version ${SCHEMA_VERSION}$`, 'm')],
+    ]
+    for (const [version, line] of cases) {
+      await setVersion(version)
+      const r = await runCli(['doctor', '--db', d.databaseUrl ?? d.db], d.env)
+      assert.match(r.stdout, line, r.stderr)
+      assert.equal(await stored(), version, 'doctor changed nothing')
+    }
+  } finally {
+    await db.close()
+    await d.drop()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -4,7 +4,7 @@ import { type Actor, isAdminRole } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { HttpError, unauthorized } from '../../errors.js'
-import { limitAddress, rateLimitHeaders, rateLimited } from '../../http/rate-limit.js'
+import { limitAddress, rateLimitHeaders, rateLimited, WINDOW_MS } from '../../http/rate-limit.js'
 import { sha256Hex } from '../../ids.js'
 import { countTokenRequest, findTokenByHash, touchToken } from './store.js'
 
@@ -13,8 +13,6 @@ const TOKEN_SHAPE = /^tt_[0-9A-Za-z]{40,200}$/
 const TOUCH_INTERVAL_MS = 60_000
 /** Per database (a process may serve more than one, as tests do) and token: when last_used_at was last written. */
 const lastTouched = new Map<string, number>()
-/** With TASKD_RATE_LIMIT on: requests per token in a fixed one-minute window, counted in the database for all processes. */
-const WINDOW_MS = 60_000
 
 /**
  * The actor of a request's bearer token, or 401. With TASKD_RATE_LIMIT on, a token's requests are counted per token
@@ -41,6 +39,7 @@ async function actorOf(req: Request, deps: Deps): Promise<Actor> {
   if (found.token.expires_at !== null && Date.parse(found.token.expires_at) <= now) throw unauthorized('The token has expired.')
   const limit = deps.config.rateLimit
   if (limit > 0) {
+    // A fixed one-minute window per token, counted in the database for all processes.
     const w = await countTokenRequest(deps.db.q, found.token.id, now, WINDOW_MS)
     const taken = {
       allowed: w.rate_count <= limit,
