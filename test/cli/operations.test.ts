@@ -61,7 +61,8 @@ test('backup while cards are being created: the copy passes integrity_check and 
     const n = countCards(dest)
     assert.ok(n >= before && n <= after, `${n} cards in the copy, ${before}..${after} made around it`)
     assert.equal(mode(dest), 0o600)
-    // Not a terminal: a plain line at each 10% step. The copy reads one snapshot, so writes never make it start over.
+    // Not a terminal: a plain line at each 10% step. A copy that starts over (SQLite's backup does when another
+    // connection writes mid-copy) shows "backup: started over"; this one reads one snapshot, so the writes never restart it.
     assert.equal(backup.stderr, [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((p) => `backup: ${p}%\n`).join(''))
     console.log(`backup while writing: ${after - before} cards created during it`)
     // The key file goes with the copy, owner-only.
