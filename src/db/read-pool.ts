@@ -1,8 +1,10 @@
 // A few read processes, each with its own read-only connection, so a slow read never stalls the event loop or other
-// reads. A read past its deadline is stopped by killing its process (a new one takes its place) and answers 503.
+// reads. A read past its deadline is stopped by killing its process (a new one takes its place) and answers 503; a read
+// whose process dies or cannot start answers 503 too.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { inBinary } from '../assets.js'
+import { HttpError } from '../errors.js'
 import { queryTimeout } from './database.js'
 
 interface Job {
@@ -78,7 +80,7 @@ export class ReadPool {
       if (!this.slots.includes(slot)) return
       const job = slot.job
       this.replace(slot)
-      job?.reject(new Error(why))
+      job?.reject(new HttpError(503, 'unavailable', `The read could not run (${why}); try again.`, undefined, { 'Retry-After': '1' }))
     }
     child.on('exit', () => lost('a read process exited unexpectedly'))
     child.on('error', (err) => lost(`a read process failed: ${err.message}`))

@@ -38,3 +38,30 @@ test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('a read whose process dies answers 503 unavailable (as one whose process cannot start does), and the next reads still work', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 60_000, readWorkers: 1 })
+  try {
+    const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
+    const children = () => new Set(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+    const before = children()
+    const read = db.read(endless).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+    // The read's process: the child spawned when the read was asked for.
+    const started = [...children()].filter((pid) => !before.has(pid))
+    assert.equal(started.length, 1)
+    process.kill(started[0], 'SIGKILL')
+    const lost = await read
+    assert.ok(lost instanceof HttpError, String(lost))
+    assert.equal(lost.status, 503)
+    assert.equal(lost.code, 'unavailable')
+    assert.match(lost.message, /a read process exited unexpectedly/)
+    assert.deepEqual(await db.read(db.q.selectNoFrom(sql<number>`${7}`.as('n'))), [{ n: 7 }])
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
