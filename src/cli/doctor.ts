@@ -119,7 +119,9 @@ export function doctorCommand(program: Command): void {
   dbOption(
     program
       .command('doctor')
-      .description('check the database, the key file, the base URL, free disk and (optionally) webhook delivery; exit 1 if something needs fixing')
+      .description(
+        'check the database, the key file, the config file, the base URL, free disk and (optionally) webhook delivery; exit 1 if something needs fixing',
+      )
       .option('--webhook-url <url>', 'send a test POST through the webhook sender'),
   ).action(async (o: DbFlags & { webhookUrl?: string }) => {
     const config = loadConfig({ db: o.db, config: o.config })

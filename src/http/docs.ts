@@ -10,7 +10,7 @@ const redocHtml = `<!doctype html>
 <html><head><meta charset="utf-8"><title>taskd API (Redoc)</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><redoc spec-url="/v1/openapi.json"></redoc><script src="/v1/redoc/redoc.standalone.js"></script></body></html>`
 
-/** Every file the two pages load, by the URL it is served at; scripts/build-binary.sh embeds the same files. */
+/** Every file the two pages load, by the URL it is served at; scripts/build-binary.mjs embeds the same files. */
 export const DOCS_FILES: Record<string, string> = {
   ...Object.fromEntries(
     ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'].map((f) => [
