@@ -72,7 +72,7 @@ test('backup while cards are being created: the copy passes integrity_check and 
 
     const refused = await runCli(['restore', '--db', db, dest])
     assert.equal(refused.status, 1)
-    assert.match(refused.stderr, new RegExp(`^taskd: a taskd server \\(pid ${server.child.pid}\\) is running on .*: stop it first\\n$`))
+    assert.match(refused.stderr, new RegExp(`^taskd: taskd \\(pid ${server.child.pid}\\) is using .*: stop that server first\\n$`))
     assert.equal((await fetch(`${server.url}/v1/users/me`, { headers })).status, 200, 'the server is untouched')
     await server.stop()
     assert.ok(!fs.existsSync(`${db}.pid`), 'a stopped server removes its pid file')
