@@ -108,7 +108,8 @@ const ConfigSchema = z.object({
   readWorkers: z.coerce.number().int().min(0).max(16).default(2),
 })
 
-export type Config = Readonly<z.infer<typeof ConfigSchema>>
+/** The settings, and the config file they were read from, if any. */
+export type Config = Readonly<z.infer<typeof ConfigSchema> & { configFile?: string }>
 type Key = keyof z.input<typeof ConfigSchema>
 
 /** Each setting's environment variable; in a config file the same name without `TASKD_`, in lower case (`base_url`). */
@@ -226,12 +227,15 @@ export function loadConfig(flags: Partial<Record<Key, unknown>> & { config?: str
     throw new Error(`invalid configuration: ${msg}`)
   }
   // `--db postgres://...` (or TASKD_DB) names a PostgreSQL database too.
-  const data = parsed.data
+  const data = { ...parsed.data, configFile: located?.file }
   if (!data.databaseUrl && /^postgres(ql)?:\/\//.test(data.db)) return Object.freeze({ ...data, databaseUrl: data.db })
   return Object.freeze(data)
 }
 
 /** The public address used in links: TASKD_BASE_URL, or the listening address. */
 export function publicBaseUrl(config: Config): string {
-  return (config.baseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '')
+  return (config.baseUrl ?? httpUrl(config.host, config.port)).replace(/\/+$/, '')
 }
+
+/** `http://host:port`, an IPv6 address in brackets. */
+export const httpUrl = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`

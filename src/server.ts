@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { answerClientErrors } from './http/client-errors.js'
 import { systemClock, type Clock } from './clock.js'
-import type { Config } from './config.js'
+import { httpUrl, type Config } from './config.js'
 import { loadSecretBox } from './crypto.js'
 import { openDatabase } from './db/open.js'
 import type { Db } from './db/database.js'
@@ -101,7 +101,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   dispatcher.start()
   const housekeeping = new Housekeeping(deps, logger.error)
   housekeeping.start()
-  const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  const listening = httpUrl(config.host, port)
   if (setup) {
     print(`API docs: ${(config.baseUrl ?? listening).replace(/\/+$/, '')}/v1/docs`)
     print(`Try it: curl -s ${listening}/v1/users/me -H "Authorization: Bearer ${setup.token}"`)

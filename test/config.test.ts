@@ -54,6 +54,8 @@ test('a taskd.toml beside the database sets what flags and environment leave uns
     assert.equal(c.baseUrl, 'https://tasks.example.test')
     assert.deepEqual(c.webhookRetryDelays, [1, 2, 3])
     assert.equal(c.allowPrivateTargets, true)
+    assert.equal(c.configFile, path.join(dir, 'taskd.toml'), 'the config says which file it read')
+    assert.equal(loadConfig({}, {}).configFile, undefined)
     assert.equal(loadConfig({ db }, { TASKD_PORT: '7070' }).port, 7070, 'the environment wins over the file')
     assert.equal(loadConfig({ db, port: '6060' }, { TASKD_PORT: '7070' }).port, 6060, 'a flag wins over both')
     assert.equal(loadConfig({ db }, { TASKD_RATE_LIMIT: 'off' }).rateLimit, 0)

@@ -4,7 +4,7 @@ import type { Command } from 'commander'
 import { sqliteBinding } from '../assets.js'
 import fs from 'node:fs'
 import path from 'node:path'
-import { CONFIG_FILES, loadConfig, type Config } from '../config.js'
+import { loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { postgresSchemaVersion } from '../db/postgres.js'
@@ -66,15 +66,8 @@ function ownerOnly(label: string, file: string): Check {
   return ok(`${label}: ${file}, owner-only`)
 }
 
-/**
- * The config file loadConfig read, if any (as config.ts's configFileFor finds it): the one named, else taskd.toml or
- * taskd.json beside the SQLite file. It may hold master_key, ai_key and metrics_token: owner-only, like the key file.
- */
-function configFile(config: Config, named: string | undefined): Check | undefined {
-  const beside = /^postgres(ql)?:\/\//.test(config.db) || config.db === ':memory:' ? [] : CONFIG_FILES.map((n) => path.join(path.dirname(config.db), n))
-  const file = named ?? beside.find((f) => fs.existsSync(f))
-  return file === undefined ? undefined : ownerOnly('config file', file)
-}
+/** The config file loadConfig read, if any: it may hold master_key, ai_key and metrics_token, so owner-only like the key file. */
+const configFile = (config: Config): Check | undefined => (config.configFile === undefined ? undefined : ownerOnly('config file', config.configFile))
 
 function baseUrl(config: Config): Check {
   if (!config.baseUrl) {
@@ -125,13 +118,7 @@ export function doctorCommand(program: Command): void {
       .option('--webhook-url <url>', 'send a test POST through the webhook sender'),
   ).action(async (o: DbFlags & { webhookUrl?: string }) => {
     const config = loadConfig({ db: o.db, config: o.config })
-    const checks = [
-      await database(config),
-      key(config),
-      configFile(config, o.config ?? (process.env.TASKD_CONFIG || undefined)),
-      baseUrl(config),
-      disk(config),
-    ].filter((c) => c !== undefined)
+    const checks = [await database(config), key(config), configFile(config), baseUrl(config), disk(config)].filter((c) => c !== undefined)
     if (o.webhookUrl) checks.push(await webhook(config, o.webhookUrl))
     for (const c of checks) process.stdout.write(`${c.ok ? 'ok ' : 'fix'} ${c.text}\n`)
     if (checks.some((c) => !c.ok)) process.exitCode = 1

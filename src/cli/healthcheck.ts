@@ -1,7 +1,7 @@
 // taskd healthcheck: exit 0 when the local server answers GET /healthz with 200, else 1 with the reason. For container
 // health checks (deploy/Dockerfile), where the image has no curl: the binary checks itself.
 import type { Command } from 'commander'
-import { loadConfig } from '../config.js'
+import { httpUrl, loadConfig } from '../config.js'
 import { dbOption, type DbFlags } from './open.js'
 
 export function healthcheckCommand(program: Command): void {
@@ -13,8 +13,7 @@ export function healthcheckCommand(program: Command): void {
   ).action(async (o: DbFlags & { port?: string }) => {
     const { host, port } = loadConfig({ port: o.port, db: o.db, config: o.config })
     // A server listening on every address answers on loopback.
-    const target = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host
-    const url = `http://${target}:${port}/healthz`
+    const url = `${httpUrl(host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, port)}/healthz`
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) }).catch((err: Error) => {
       throw new Error(`cannot reach ${url}: ${(err.cause as Error | undefined)?.message ?? err.message}`)
     })
