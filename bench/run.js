@@ -35,7 +35,10 @@ async function taskdChild(db, databaseUrl) {
   // An empty environment: TASKD_* variables of the shell must not change what is measured.
   // The load generator is one machine: as a reverse proxy would, it names a different sender per request in
   // X-Forwarded-For, so the incoming-webhook scenario measures accepted requests, not the 120-a-minute limit.
-  const config = loadConfig({ db, databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'error', trustProxy: 'loopback' }, {})
+  const config = loadConfig(
+    { db, databaseUrl, masterKey: process.env.TASKD_MASTER_KEY, port: 0, host: '127.0.0.1', logLevel: 'error', trustProxy: 'loopback' },
+    {},
+  )
   const running = await startServer(config, { print: () => {} })
   const close = async () => {
     await running.close()
