@@ -166,3 +166,43 @@ test('automations: bad triggers and steps are a 422 naming the field, and nothin
     await c.t.close()
   }
 })
+
+test('an accepted request starts the active automations of boards on the endpoint allowlist that are not in the trash, no others', async () => {
+  const c = await seededApp()
+  try {
+    const tok = c.tokens.owner.write
+    const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Other' } })).body.board.id
+    const endpoint = (await c.t.req('POST', '/v1/webhooks/incoming', { token: tok, body: { name: 'Form', boards: [c.board.id] } })).body.incoming_webhook
+    const make = async (active: boolean) => {
+      const body = { name: `Form ${active}`, board: c.board.id, active, trigger: { type: 'incoming_webhook', endpoint: endpoint.id }, steps: [card()] }
+      const made = await c.t.req('POST', '/v1/automations', { token: tok, body })
+      assert.equal(made.status, 201, made.text)
+      return made.body.automation.id as string
+    }
+    const active = await make(true)
+    await make(false)
+    /** Fires the endpoint and answers the automations whose runs the request started. */
+    const started = async () => {
+      const fired = await c.t.req('POST', `/v1/webhooks/incoming/${endpoint.id}/trigger`, { token: tok, body: { title: 'x' } })
+      assert.equal(fired.status, 202, fired.text)
+      const logs = (await c.t.req('GET', `/v1/webhooks/incoming/${endpoint.id}/logs`, { token: tok })).body.items
+      const runs: string[] = logs.find((l: { id: string }) => l.id === fired.body.request_id).runs
+      const byAutomation = await Promise.all(
+        runs.map((id) => dbGet<{ automation_id: string }>(c.t.deps.db, 'SELECT automation_id FROM automation_runs WHERE id = ?', id)),
+      )
+      return byAutomation.map((r) => r!.automation_id)
+    }
+    assert.deepEqual(await started(), [active], 'the active one on an allowed board; not the inactive one')
+    const patch = (body: unknown) => c.t.req('PATCH', `/v1/webhooks/incoming/${endpoint.id}`, { token: tok, body })
+    assert.equal((await patch({ boards: [other] })).status, 200)
+    assert.deepEqual(await started(), [], 'its board left the allowlist')
+    assert.equal((await patch({ boards: [] })).status, 200)
+    assert.deepEqual(await started(), [active], 'an endpoint for every board')
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${c.board.id}`, { token: tok })).status, 204)
+    assert.deepEqual(await started(), [], 'its board is in the trash')
+    assert.equal((await c.t.req('POST', `/v1/boards/${c.board.id}/restore`, { token: tok })).status, 200)
+    assert.deepEqual(await started(), [active], 'restored')
+  } finally {
+    await c.t.close()
+  }
+})

@@ -5,7 +5,8 @@ import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardsSeenAmong, visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { publicBaseUrl } from '../../config.js'
-import type { Q } from '../../db/database.js'
+import type { Db, Q } from '../../db/database.js'
+import { WriteBatch } from '../../db/write-batch.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { conflict, type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
@@ -214,6 +215,20 @@ export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req:
   return { accepted: true, request_id: row.id }
 }
 
+/** Plain log rows (no files, no runs to queue) are written in batches, one per database. */
+const logBatches = new WeakMap<Db, WriteBatch<{ row: Omit<IncomingRequestsTable, 'seq'>; prune: boolean }>>()
+function logBatchOf(deps: Deps) {
+  let batch = logBatches.get(deps.db)
+  if (!batch) {
+    batch = new WriteBatch(deps.db, async ({ q }, items) => {
+      for (const { row } of items) await insertIncomingRequest(q, row)
+      for (const endpoint of new Set(items.filter((i) => i.prune).map((i) => i.row.endpoint_id))) await pruneIncomingRequests(q, endpoint)
+    })
+    logBatches.set(deps.db, batch)
+  }
+  return batch
+}
+
 /** Requests logged per endpoint (in this process) since its log was last cut back to REQUESTS_KEPT. */
 const sincePrune = new Map<string, number>()
 const PRUNE_EVERY = 20
@@ -248,8 +263,8 @@ export async function logIncomingRequest(
     return all.filter((a) => seen.has(a.board_id))
   }
   const listening = accepted ? await listenersFor(deps.db.q) : []
-  // The usual case without automations is one INSERT, which needs no transaction of its own around it.
-  if (!prune && files.length === 0 && listening.length === 0) return insertIncomingRequest(deps.db.q, row)
+  // The usual case without files or automations: one INSERT, committed together with the others of the moment.
+  if (files.length === 0 && listening.length === 0) return logBatchOf(deps).add({ row, prune })
   await deps.db.tx(async (tx) => {
     await insertIncomingRequest(tx.q, row, files)
     if (accepted && listening.length > 0) {

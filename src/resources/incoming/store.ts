@@ -44,16 +44,46 @@ const byPath = fixedQuery((q: Q, path: string) => q.selectFrom('incoming_endpoin
 /** The endpoint answering at /v1/hooks/<path>, if any. */
 export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, path))
 
+// Compiled once: the log is written on every request to /v1/hooks/<path>.
+const insertRequest = fixedQuery(
+  (
+    q: Q,
+    id: string,
+    endpoint_id: string,
+    outcome: string,
+    status: number,
+    method: string,
+    ip: string,
+    headers: string,
+    query: string,
+    body: string,
+    files: string,
+    at: string,
+  ) =>
+    q.insertInto('incoming_requests').values({
+      id,
+      seq: nextLogSeq(q, 'incoming_requests', { column: 'endpoint_id', id: endpoint_id }),
+      endpoint_id,
+      outcome: outcome as IncomingRequestsTable['outcome'],
+      status,
+      method,
+      ip,
+      headers,
+      query,
+      body,
+      files,
+      at,
+    }),
+)
+
 /** Logs a request with its files. */
 export async function insertIncomingRequest(
   q: Q,
   row: Omit<IncomingRequestsTable, 'seq'>,
   files: readonly Omit<IncomingFilesTable, 'request_id'>[] = [],
 ): Promise<void> {
-  await q
-    .insertInto('incoming_requests')
-    .values({ ...row, seq: nextLogSeq(q, 'incoming_requests', { column: 'endpoint_id', id: row.endpoint_id }) })
-    .execute()
+  const r = row
+  await q.executeQuery(insertRequest(q, r.id, r.endpoint_id, r.outcome, r.status, r.method, r.ip, r.headers, r.query, r.body, r.files, r.at))
   for (const f of files)
     await q.insertInto('incoming_files').values({ id: f.id, request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data }).execute()
 }
