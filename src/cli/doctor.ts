@@ -7,7 +7,6 @@ import path from 'node:path'
 import { loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
-import { postgresSchemaVersion } from '../db/postgres.js'
 import { isLoopback } from '../http/rate-limit.js'
 import { VERSION } from '../version.js'
 import { closeDeliveryAgents, sendWebhook } from '../webhooks/send.js'
@@ -29,6 +28,7 @@ async function database(config: Config): Promise<Check> {
   if (config.databaseUrl) {
     let version: number
     try {
+      const { postgresSchemaVersion } = await import('../db/postgres.js') // loaded only on PostgreSQL
       version = await postgresSchemaVersion(config.databaseUrl)
     } catch (err) {
       return fix(`database: cannot use PostgreSQL: ${(err as Error).message}`)

@@ -1,6 +1,5 @@
 // Opens the database the configuration names: PostgreSQL when TASKD_DATABASE_URL is set, else the SQLite file.
 import type { Db } from './database.js'
-import { openPostgres } from './postgres.js'
 import { openSqlite } from './sqlite.js'
 
 export interface OpenOptions {
@@ -19,6 +18,10 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<Db> {
   const queryTimeoutMs = opts.queryTimeoutMs ?? 5000
-  if (opts.databaseUrl) return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, log: opts.log })
+  if (opts.databaseUrl) {
+    // Loaded only here: a SQLite server never loads the PostgreSQL driver (a faster start).
+    const { openPostgres } = await import('./postgres.js')
+    return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, log: opts.log })
+  }
   return openSqlite({ file: opts.db, queryTimeoutMs, readWorkers: opts.readWorkers })
 }
