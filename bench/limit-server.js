@@ -10,21 +10,34 @@
 //                    transaction. It does not re-read the card it has just written.
 //   GET /v1/cards    Only the two filters the bench sends, with the same WHERE semantics as taskd (visibility
 //                    subquery on board_members, trashed = 0, the filter) and the same COUNT(*) total, the page in
-//                    the default order (position, created, id), then the page's assignees, watchers, tags and
-//                    list categories (one query each). The JSON has the same shape as taskd's.
+//                    the default order (position, created, id), then the page's assignees, watchers, tags,
+//                    list categories and checklist progress (one query each). The JSON has the same shape as taskd's.
 //
 //   POST /v1/hooks/<path>  The bare floor of an incoming webhook: the body read, checked as JSON, and one row written
 //                    (a table of its own with the columns of incoming_requests), then 202 { accepted, request_id }.
 //
-//   node bench/limit-server.js <db-file> [port]   prints "limit listening on http://127.0.0.1:<port>"
+// With --floor, the floor of the SQL design instead (issue 15): what the schema could do at least, whatever taskd does.
+//   POST /v1/cards   The token's hash looked up (one indexed SELECT on tokens), then in one IMMEDIATE transaction the
+//                    key number from boards.next_key (the membership check folded into that UPDATE), the card row
+//                    (its first list and its position as subqueries of the INSERT) and one `events` row with a small
+//                    JSON (id, key, title, board); 201 { card: { id, key, title, board } }. No tags, assignees or
+//                    watchers rows, no enrichment, no webhook lookup, no outbox row.
+//   GET /v1/cards    The selective filter only: the token lookup, then the COUNT(*) and the page, with the board
+//                    membership a constant EXISTS in both. The page is served by an index in the default order,
+//                    floor_cards_board_order (board_id, trashed, position, created_at, id, priority), which the
+//                    schema lacks: the floor creates it on its own copy of the database at start. The items are the
+//                    cards' rows as they are (no assignees, tags, watchers, state or creator name).
+//
+//   node bench/limit-server.js [--floor] <db-file> [port]   prints "limit listening on http://127.0.0.1:<port>"
 //   Under fork() it sends { port } to the parent and closes on the message "close".
 import crypto from 'node:crypto'
 import http from 'node:http'
 import Database from 'better-sqlite3'
 
-const file = process.argv[2]
+const floor = process.argv.includes('--floor')
+const [file, portArg] = process.argv.slice(2).filter((a) => a !== '--floor')
 if (!file) {
-  console.error('usage: node bench/limit-server.js <db-file> [port]')
+  console.error('usage: node bench/limit-server.js [--floor] <db-file> [port]')
   process.exit(2)
 }
 const db = new Database(file)
@@ -75,6 +88,29 @@ const q = {
   tagsOf: db.prepare(`SELECT card_id, tag_id AS v FROM card_tags WHERE card_id ${IN_JSON} ORDER BY tag_id`),
   categories: db.prepare(`SELECT id, category FROM lists WHERE id ${IN_JSON}`),
   usersOf: db.prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
+  progressOf: db.prepare(`SELECT c.card_id, count(*) AS total, sum(i.completed) AS done FROM checklist_items i
+    JOIN checklists c ON c.id = i.checklist_id WHERE c.card_id ${IN_JSON} GROUP BY c.card_id`),
+}
+
+// The floor's statements (--floor); its index first, so that the page query is planned with it.
+if (floor) {
+  db.exec('CREATE INDEX IF NOT EXISTS floor_cards_board_order ON cards(board_id, trashed, position, created_at, id, priority); ANALYZE')
+  db.pragma('wal_checkpoint(TRUNCATE)') // the new index's pages out of the WAL, so that its size measures the load alone
+}
+const FLOOR_WHERE = `cards.board_id = @board AND cards.trashed = 0 AND cards.priority >= @priority
+  AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = @board AND m.user_id = @user)
+  AND EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = cards.id
+    AND ct.tag_id IN (SELECT id FROM tags WHERE board_id = @board AND (name = @tag COLLATE NOCASE OR id = @tag)))`
+const f = floor && {
+  auth: db.prepare('SELECT user_id, permission, expires_at FROM tokens WHERE hash = ?'),
+  takeNumber: db.prepare(`UPDATE boards SET next_key = next_key + 1
+    WHERE id = ? AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = boards.id AND m.user_id = ?) RETURNING next_key, key_prefix`),
+  insertCard: db.prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, priority, due_date, created_by, created_at, updated_at)
+    SELECT @id, @board, l.id, @num, @key, @title, (SELECT COALESCE(MAX(c.position), 0) + 1 FROM cards c WHERE c.list_id = l.id), @priority, @due,
+      @user, @at, @at
+    FROM (SELECT id FROM lists WHERE board_id = @board ORDER BY position, created_at LIMIT 1) l`),
+  count: db.prepare(`SELECT count(*) FROM cards WHERE ${FLOOR_WHERE}`).pluck(),
+  page: db.prepare(`SELECT cards.* FROM cards WHERE ${FLOOR_WHERE} ORDER BY cards.position, cards.created_at, cards.id LIMIT @limit OFFSET @offset`),
 }
 
 class Fail extends Error {
@@ -89,10 +125,10 @@ const lastTouched = new Map()
 function authenticate(req) {
   const m = /^Bearer\s+(tt_[0-9A-Za-z]{40,200})\s*$/i.exec(req.headers.authorization ?? '')
   if (!m) throw new Fail(401, 'unauthorized', 'Missing or malformed token.')
-  const t = q.auth.get(crypto.createHash('sha256').update(m[1]).digest('hex'))
+  const t = (floor ? f : q).auth.get(crypto.createHash('sha256').update(m[1]).digest('hex'))
   const now = Date.now()
   if (!t || (t.expires_at !== null && Date.parse(t.expires_at) <= now)) throw new Fail(401, 'unauthorized', 'Unknown token.')
-  if (now - (lastTouched.get(t.id) ?? 0) >= 60_000) {
+  if (!floor && now - (lastTouched.get(t.id) ?? 0) >= 60_000) {
     lastTouched.set(t.id, now)
     q.touch.run(new Date(now).toISOString(), t.id)
   }
@@ -204,6 +240,7 @@ function createCard(auth, body) {
         created: at,
         updated: at,
         created_by: { id: auth.user_id, name: auth.name },
+        checklist_progress: { done: 0, total: 0 },
       }
       if (!people.has(auth.user_id)) people.set(auth.user_id, auth.name)
       const person = (u) => ({ id: u, name: people.get(u) ?? null })
@@ -243,6 +280,41 @@ function createCard(auth, body) {
     .immediate()
 }
 
+function floorCreate(auth, body) {
+  const title = typeof body?.title === 'string' ? body.title.trim() : ''
+  const priority = body?.priority ?? 0
+  if (!title || typeof body.board !== 'string' || !Number.isInteger(priority) || priority < 0 || priority > 4) {
+    throw new Fail(422, 'validation_failed', 'title, board and a priority of 0 to 4.')
+  }
+  return db
+    .transaction(() => {
+      const [taken] = f.takeNumber.all(body.board, auth.user_id) // .all() on RETURNING: see takeNumber above
+      if (!taken) throw new Fail(404, 'not_found', 'No such board.')
+      const id = newId()
+      const key = `${taken.key_prefix}-${taken.next_key - 1}`
+      const at = new Date().toISOString()
+      const card = { id, key, title, board: body.board }
+      const row = { id, board: body.board, num: taken.next_key - 1, key, title, priority, due: dateValue(body.due_date), user: auth.user_id, at }
+      if (f.insertCard.run(row).changes !== 1) throw new Fail(422, 'validation_failed', 'The board has no list.')
+      q.insertEvent.run(newId(), 'card.created', body.board, JSON.stringify(card), at)
+      return card
+    })
+    .immediate()
+}
+
+function floorList(auth, params) {
+  const perPage = Number(params.get('per_page') ?? 30)
+  const page = Number(params.get('page') ?? 1)
+  const m = SELECTIVE_RE.exec(params.get('filter') ?? '')
+  if (!m || !Number.isInteger(perPage) || perPage < 1 || perPage > 500 || !Number.isInteger(page) || page < 1) {
+    throw new Fail(400, 'bad_request', 'The floor knows only the selective filter of the bench.')
+  }
+  const args = { user: auth.user_id, board: m[1], priority: Number(m[2]), tag: m[3] }
+  const count = f.count.get(args)
+  const items = f.page.all({ ...args, limit: perPage, offset: (page - 1) * perPage })
+  return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
+}
+
 const SELECTIVE_RE = /^board="([^"]*)" && priority>=([0-4]) && tags~"([^"]*)"$/
 const TEXT_RE = /^title~"([^"]*)"$/
 
@@ -275,7 +347,8 @@ function listCards(auth, params) {
     watchers = new Map(),
     tags = new Map(),
     states = new Map(),
-    creators = new Map()
+    creators = new Map(),
+    progress = new Map()
   if (rows.length) {
     const ids = JSON.stringify(rows.map((r) => r.id))
     assignees = group(q.assigneesOf, ids)
@@ -283,6 +356,7 @@ function listCards(auth, params) {
     tags = group(q.tagsOf, ids)
     states = new Map(q.categories.all(JSON.stringify([...new Set(rows.map((r) => r.list_id))])).map((r) => [r.id, r.category]))
     creators = new Map(q.usersOf.all(JSON.stringify([...new Set(rows.flatMap((r) => (r.created_by ? [r.created_by] : [])))])).map((u) => [u.id, u.name]))
+    progress = new Map(q.progressOf.all(ids).map((p) => [p.card_id, { done: p.done, total: p.total }]))
   }
   const items = rows.map((r) => ({
     id: r.id,
@@ -306,6 +380,7 @@ function listCards(auth, params) {
     created: r.created_at,
     updated: r.updated_at,
     created_by: r.created_by ? { id: r.created_by, name: creators.get(r.created_by) ?? '' } : null,
+    checklist_progress: progress.get(r.id) ?? { done: 0, total: 0 },
   }))
   return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
 }
@@ -353,7 +428,7 @@ const server = http.createServer((req, res) => {
       if (req.method === 'POST' && url.pathname.startsWith('/v1/hooks/')) return send(res, 202, receiveHook(req, url, Buffer.concat(chunks)))
       if (url.pathname !== '/v1/cards') throw new Fail(404, 'not_found', 'No route.')
       const auth = authenticate(req)
-      if (req.method === 'GET') return send(res, 200, listCards(auth, url.searchParams))
+      if (req.method === 'GET') return send(res, 200, (floor ? floorList : listCards)(auth, url.searchParams))
       if (req.method !== 'POST') throw new Fail(404, 'not_found', 'No route.')
       if (auth.permission === 'read') throw new Fail(403, 'forbidden', 'Read-only token.')
       if (!/^application\/(.+\+)?json\b/.test(req.headers['content-type'] ?? '')) throw new Fail(415, 'unsupported_media_type', 'JSON only.')
@@ -363,7 +438,7 @@ const server = http.createServer((req, res) => {
       } catch {
         throw new Fail(400, 'bad_request', 'Invalid JSON.')
       }
-      send(res, 201, { card: createCard(auth, body) })
+      send(res, 201, { card: (floor ? floorCreate : createCard)(auth, body) })
     } catch (err) {
       if (err instanceof Fail) send(res, err.status, { error: { code: err.code, message: err.message } })
       else {
@@ -392,8 +467,8 @@ process.on('message', (m) => {
 })
 process.on('disconnect', close) // under fork(): never outlive the parent
 
-server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
+server.listen(Number(portArg ?? 0), '127.0.0.1', () => {
   const { port } = server.address()
   if (process.send) process.send({ port })
-  else console.log(`limit listening on http://127.0.0.1:${port}`)
+  else console.log(`${floor ? 'floor' : 'limit'} listening on http://127.0.0.1:${port}`)
 })

@@ -1,17 +1,18 @@
 // `npm run bench`: taskd against the machine's limit (bench/limit-server.js), in one run. See bench/README.md.
 //
 //   node bench/run.js [--duration 10] [--warmup 2] [--connections 32] [--list-connections 10]
-//                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,taskd-pg,taskd-pg2]
-//                     [--profile] [--reseed] [--keep-postgres]
+//                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,floor,taskd-pg,taskd-pg2]
+//                     [--profile] [--reseed] [--keep-postgres] [--check] [--record]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
 //
 // Three processes per measurement: this orchestrator (idle while measuring), the server under test (a fork of this
 // file in --taskd-child mode, or limit-server.js) and the load generator (a fork of this file in --client mode,
 // running autocannon). Each server starts on a fresh copy of the same seeded database for every scenario, so all
-// see identical data. The servers: taskd and the limit on SQLite files; taskd-pg (one taskd process) and taskd-pg2
+// see identical data. The servers: taskd, the limit and the floor (limit-server.js --floor) on SQLite files; taskd-pg (one taskd process) and taskd-pg2
 // (two taskd processes on one database, the load split between their ports) on a fresh PostgreSQL copy of the same
 // rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
-// `node --cpu-prof` and prints their hottest functions.
+// `node --cpu-prof` and prints their hottest functions. --check compares the ratios with those recorded in
+// bench/README.md and fails on a drop of more than 15%; --record writes this run's ratios there.
 import { fork } from 'node:child_process'
 import crypto from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
@@ -112,10 +113,12 @@ function parseArgs(argv) {
     connections: 32,
     listConnections: 10,
     only: ['create', 'selective', 'selective-c1', 'text'],
-    servers: undefined, // taskd, limit, and taskd-pg, taskd-pg2 when PostgreSQL is installed
+    servers: undefined, // taskd, limit, floor, and taskd-pg, taskd-pg2 when PostgreSQL is installed
     profile: false,
     reseed: false,
     keepPostgres: false,
+    check: false,
+    record: false,
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i],
@@ -129,6 +132,8 @@ function parseArgs(argv) {
     else if (a === '--profile') opts.profile = true
     else if (a === '--reseed') opts.reseed = true
     else if (a === '--keep-postgres') opts.keepPostgres = true
+    else if (a === '--check') opts.check = true
+    else if (a === '--record') opts.record = true
     else {
       console.error(`unknown option ${a}`)
       process.exit(2)
@@ -222,6 +227,7 @@ function scenarios(meta, opts) {
     body: JSON.stringify(createBody),
     connections: opts.connections,
     expect: 201,
+    floor: true, // the floor server serves this scenario (and only those marked so)
   }
   return {
     create,
@@ -237,6 +243,7 @@ function scenarios(meta, opts) {
       title: 'GET /v1/cards selective',
       ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`),
       expect: 200,
+      floor: true,
     },
     // The same request one at a time: latency without queueing, which is what the p99 target is checked against.
     'selective-c1': {
@@ -244,6 +251,7 @@ function scenarios(meta, opts) {
       ...list(`board="${b0.id}" && priority>=3 && tags~"bug"`),
       connections: 1,
       expect: 200,
+      floor: true,
     },
     text: {
       title: 'GET /v1/cards text',
@@ -274,18 +282,22 @@ function scenarios(meta, opts) {
 }
 
 const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 }, hooks: { ratio: 0.6 } }
+// Issue 15's targets against the floor (x/floor, req/s): printed on their own line; they fail the run only under --check.
+const FLOOR_TARGETS = { create: 0.5, selective: 0.5 }
 
 /**
- * The servers --servers may name. taskd: a taskd server (else the limit server); pg: on a fresh PostgreSQL copy of the
- * seed (else a fresh SQLite copy); processes: taskd processes on that one database, the load split between them.
+ * The servers --servers may name. taskd: a taskd server (else limit-server.js); floor: limit-server.js --floor; pg: on
+ * a fresh PostgreSQL copy of the seed (else a fresh SQLite copy); processes: taskd processes on that one database, the
+ * load split between them.
  */
 const SERVERS = {
   taskd: { taskd: true, processes: 1 },
   limit: { taskd: false, processes: 1 },
+  floor: { taskd: false, floor: true, processes: 1 },
   'taskd-pg': { taskd: true, pg: true, processes: 1 },
   'taskd-pg2': { taskd: true, pg: true, processes: 2 },
 }
-const DEFAULT_SERVERS = ['taskd', 'limit', 'taskd-pg', 'taskd-pg2']
+const DEFAULT_SERVERS = ['taskd', 'limit', 'floor', 'taskd-pg', 'taskd-pg2']
 
 async function main(opts) {
   if (!fs.existsSync(path.join(root, 'dist', 'src', 'server.js'))) {
@@ -297,6 +309,7 @@ async function main(opts) {
       console.error(`unknown server ${s} (${Object.keys(SERVERS).join(', ')})`)
       process.exit(2)
     }
+  if (opts.check || opts.record) recordedRatios() // a block that cannot be read fails now, not after the run
   const started = performance.now()
   const m = machine()
   const { ensureSeed } = await import('./seed.js')
@@ -343,12 +356,13 @@ async function main(opts) {
       results[name] = {}
       const probes = {}
       for (const server of servers) {
+        if (SERVERS[server].floor && !sc.floor) continue
         const r = await measure(ctx, server, name, sc, probes, problems)
         if (!r) continue
         results[name][server] = r
         const note = r.processes > 1 && sc.connections < r.processes ? `  (${sc.connections} connection: only the first process served)` : ''
         console.log(
-          `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}${note}`,
+          `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}  peak RSS ${mb(r.peakRss)}${note}`,
         )
       }
       compareProbes(name, sc, probes, problems)
@@ -360,26 +374,39 @@ async function main(opts) {
     }
   }
 
-  // Summary: every server as a ratio to the limit server of the same scenario in this run.
-  console.log('\nscenario       server       req/s    p50 ms   p99 ms  x/limit  target (checked for every taskd server)')
+  const invalid = problems.length // problems of the measurements themselves (the checks below add theirs)
+  // Summary: every server as a ratio to the limit server and to the floor of the same scenario in this run.
+  console.log('\nscenario       server       req/s    p50 ms   p99 ms  x/limit  x/floor  target (checked for every taskd server)')
+  const floorChecks = []
+  const pct = (ratio) => (ratio === undefined ? '' : `${(ratio * 100).toFixed(0)}%`)
   for (const name of opts.only) {
-    const l = results[name].limit
+    const { limit: l, floor: fl } = results[name]
     for (const [server, r] of Object.entries(results[name])) {
+      if (server !== 'limit' && l) r.ratio = r.rps / l.rps
+      if (server !== 'floor' && fl) r.ratioFloor = r.rps / fl.rps
       let verdict = ''
-      if (server !== 'limit' && l) {
-        r.ratio = r.rps / l.rps
+      if (SERVERS[server].taskd) {
         const target = TARGETS[name]
         const checks = []
-        if (target?.ratio !== undefined) checks.push([`ratio ≥${target.ratio * 100}%`, r.ratio >= target.ratio])
+        if (target?.ratio !== undefined && r.ratio !== undefined) checks.push([`ratio ≥${target.ratio * 100}%`, r.ratio >= target.ratio])
         if (target?.p99 !== undefined) checks.push([`p99 <${target.p99} ms`, r.p99 < target.p99])
-        verdict =
-          `${(r.ratio * 100).toFixed(0)}%`.padStart(8) +
-          '  ' +
-          (checks.length ? checks.map(([what, ok]) => `${what}: ${ok ? 'MET' : 'MISSED'}`).join(', ') : '(no target)')
+        verdict = checks.length ? checks.map(([what, ok]) => `${what}: ${ok ? 'MET' : 'MISSED'}`).join(', ') : '(no target)'
+        if (FLOOR_TARGETS[name] !== undefined && r.ratioFloor !== undefined)
+          floorChecks.push({ name, server, ratio: r.ratioFloor, target: FLOOR_TARGETS[name] })
       }
-      console.log(`${name.padEnd(14)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 2).padStart(9)} ${fmt(r.p99, 2).padStart(8)} ${verdict}`)
+      console.log(
+        `${name.padEnd(14)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 2).padStart(9)} ${fmt(r.p99, 2).padStart(8)} ${pct(r.ratio).padStart(8)} ${pct(r.ratioFloor).padStart(8)}  ${verdict}`,
+      )
     }
   }
+  if (floorChecks.length) {
+    const line = floorChecks.map((c) => `${c.name}/${c.server} ${pct(c.ratio)} ≥${c.target * 100}%: ${c.ratio >= c.target ? 'MET' : 'MISSED'}`)
+    console.log(`\nissue 15, x/floor (${opts.check ? 'checked under --check' : 'fails the run only with --check'}): ${line.join(', ')}`)
+    if (opts.check)
+      for (const c of floorChecks.filter((c) => c.ratio < c.target))
+        problems.push(`${c.name}/${c.server}: ${pct(c.ratio)} of the floor, below issue 15's target of ${c.target * 100}%`)
+  }
+  if (opts.check) checkRecorded(results, problems)
   console.log('\nDatabase at the end of each measurement (server still running; SQLite: the WAL file, PostgreSQL: the database):')
   for (const name of opts.only) {
     for (const [server, r] of Object.entries(results[name])) {
@@ -428,11 +455,67 @@ async function main(opts) {
     }
   }
   console.log(`\nresults: ${path.relative(root, path.join(outDir, 'results.json'))}; total ${((performance.now() - started) / 1000).toFixed(0)} s`)
+  if (opts.record) {
+    if (invalid) console.log('\n--record: nothing recorded, as the measurements had problems')
+    else recordRatios(results)
+  }
   if (problems.length) {
-    console.log('\nPROBLEMS (figures above are not valid where listed):')
+    console.log(`\nPROBLEMS (figures above are not valid where listed${opts.check ? '; --check lists its failures here too' : ''}):`)
     for (const p of problems) console.log(`  ${p}`)
     process.exitCode = 1
   }
+}
+
+// The regression guard: the ratios recorded in bench/README.md, in the fenced block under RECORDED_HEADING, a line
+// each: `<scenario> <server> x/limit|x/floor <ratio>`. --check fails when a measured ratio is below 85% of its
+// recorded figure; --record writes this run's ratios of the taskd servers there (those not measured stay as they are).
+const README = path.join(here, 'README.md')
+const RECORDED_HEADING = '## Recorded ratios (for --check)'
+const RATIO_KEYS = { 'x/limit': 'ratio', 'x/floor': 'ratioFloor' }
+const ALLOWED_DROP = 0.15
+
+function recordedRatios() {
+  const lines = fs.readFileSync(README, 'utf8').split('\n')
+  const heading = lines.indexOf(RECORDED_HEADING)
+  const start = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.startsWith('```'))
+  const end = start < 0 ? -1 : lines.findIndex((l, i) => i > start && l.startsWith('```'))
+  if (end < 0) throw new Error(`bench/README.md has no fenced block under "${RECORDED_HEADING}"`)
+  const entries = new Map()
+  for (const line of lines.slice(start + 1, end)) {
+    if (!line.trim()) continue
+    const f = line.trim().split(/\s+/)
+    if (f.length !== 4 || !RATIO_KEYS[f[2]] || !(Number(f[3]) > 0))
+      throw new Error(`bench/README.md, recorded ratios: cannot read "${line}" (expected: scenario server x/limit|x/floor ratio)`)
+    entries.set(f.slice(0, 3).join(' '), Number(f[3]))
+  }
+  return { lines, start, end, entries }
+}
+
+function checkRecorded(results, problems) {
+  console.log(`\n--check: the ratios recorded in bench/README.md (a drop of more than ${ALLOWED_DROP * 100}% fails):`)
+  for (const [k, recorded] of recordedRatios().entries) {
+    const [name, server, which] = k.split(' ')
+    const measured = results[name]?.[server]?.[RATIO_KEYS[which]]
+    const least = (1 - ALLOWED_DROP) * recorded
+    const verdict = measured === undefined ? 'not measured in this run' : `measured ${measured.toFixed(2)}: ${measured < least ? 'DROPPED' : 'ok'}`
+    console.log(`  ${k.padEnd(32)} recorded ${recorded.toFixed(2)}, ${verdict}`)
+    if (measured < least) problems.push(`--check: ${k} is ${measured.toFixed(2)}, below ${least.toFixed(2)} (the recorded ${recorded.toFixed(2)} less 15%)`)
+  }
+}
+
+function recordRatios(results) {
+  const { lines, start, end, entries } = recordedRatios()
+  for (const [name, byServer] of Object.entries(results))
+    for (const [server, r] of Object.entries(byServer))
+      for (const [which, key] of Object.entries(RATIO_KEYS))
+        if (SERVERS[server].taskd && r[key] !== undefined) entries.set(`${name} ${server} ${which}`, r[key]) // taskd's ratios only
+  const block = [...entries].map(([k, v]) => {
+    const [name, server, which] = k.split(' ')
+    return `${name.padEnd(14)} ${server.padEnd(10)} ${which.padEnd(8)} ${v.toFixed(2)}`
+  })
+  lines.splice(start + 1, end - start - 1, ...block)
+  fs.writeFileSync(README, lines.join('\n'))
+  console.log(`\n--record: ${block.length} ratios in bench/README.md ("${RECORDED_HEADING}")`)
 }
 
 /**
@@ -478,7 +561,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
     const cardsBefore = sc.method === 'POST' ? await count() : undefined
     for (let i = 0; i < spec.processes; i++) {
       if (!spec.taskd) {
-        procs.push(forkReady(path.join(here, 'limit-server.js'), [db]))
+        procs.push(forkReady(path.join(here, 'limit-server.js'), spec.floor ? ['--floor', db] : [db]))
         continue
       }
       const profile = opts.profile && i === 0
@@ -524,6 +607,12 @@ async function measure(ctx, server, name, sc, probes, problems) {
       spec.pg ? pgSeed.activitySampler(pgRun.adminUrl, pgName) : undefined,
     )
     Object.assign(r, { processes: spec.processes, pg: Boolean(spec.pg), items: probes[server][0].json?.totalItems })
+    r.peakRss = peakRss(
+      descendants(
+        procTable(),
+        procs.map((p) => p.child.pid),
+      ),
+    )
     if (spec.pg) r.dbSize = await pgSeed.pgDatabaseSize(pgRun.adminUrl, pgName)
     else {
       r.wal = size(`${db}-wal`) // while the server still runs: a clean close checkpoints and removes the WAL
@@ -554,19 +643,23 @@ const stableCard = (card) => Object.fromEntries(Object.entries(card ?? {}).filte
 /**
  * Every taskd process's probe against the limit server's (else the first server's): lists deep-equal (same
  * totalItems, same page in the same order, same fields), a create the same card fields and values apart from ids,
- * times, key and position.
+ * times, key and position. The floor answers less (rows without their relations, a create with a few fields): its
+ * list must hold the same total and the same cards in the same order; its create is checked by its status only.
  */
 function compareProbes(name, sc, probes, problems) {
-  const refServer = probes.limit ? 'limit' : Object.keys(probes)[0]
+  const refServer = probes.limit ? 'limit' : Object.keys(probes).find((s) => !SERVERS[s].floor)
   const ref = probes[refServer]?.[0]
   if (!ref || ref.status !== sc.expect) return
+  const ids = (j) => (Array.isArray(j?.items) ? j.items.map((c) => c.id) : [])
   for (const [server, list] of Object.entries(probes)) {
     for (const [i, p] of list.entries()) {
       if ((server === refServer && i === 0) || p.status !== sc.expect) continue
       const who = `${server}${list.length > 1 ? ` process ${i + 1}` : ''}`
-      if (sc.method === 'GET') {
+      if (SERVERS[server].floor) {
+        if (sc.method === 'GET' && (ref.json?.totalItems !== p.json?.totalItems || ids(ref.json).join() !== ids(p.json).join()))
+          problems.push(`${name}: ${who} and ${refServer} answered different pages: totals ${p.json?.totalItems} vs ${ref.json?.totalItems}, or other cards`)
+      } else if (sc.method === 'GET') {
         if (isDeepStrictEqual(ref.json, p.json)) continue
-        const ids = (j) => (Array.isArray(j?.items) ? j.items.map((c) => c.id) : [])
         const [a, b] = [ids(ref.json), ids(p.json)]
         const sameCards = a.length === b.length && [...a].sort().join() === [...b].sort().join()
         const what = a.join() === b.join() ? 'the same cards in the same order, but' : sameCards ? 'the same cards in another order;' : 'other cards;'
@@ -699,6 +792,16 @@ function procTable() {
     } catch {}
   }
   return table
+}
+
+/** The sum of the peak resident set sizes (VmHWM, bytes) of the given processes (0 where /proc is missing). */
+function peakRss(pids) {
+  let sum = 0
+  for (const pid of pids)
+    try {
+      sum += Number(/^VmHWM:\s*(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
+    } catch {}
+  return sum
 }
 
 /** The given processes and all their descendants. */
