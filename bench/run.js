@@ -309,7 +309,14 @@ async function main(opts) {
       console.error(`unknown server ${s} (${Object.keys(SERVERS).join(', ')})`)
       process.exit(2)
     }
-  if (opts.check || opts.record) recordedRatios() // a block that cannot be read fails now, not after the run
+  // A block of recorded ratios that cannot be read fails now, not after the run.
+  if (opts.check || opts.record)
+    try {
+      recordedRatios()
+    } catch (err) {
+      console.error(err.message)
+      process.exit(2)
+    }
   const started = performance.now()
   const m = machine()
   const { ensureSeed } = await import('./seed.js')
