@@ -282,7 +282,8 @@ function scenarios(meta, opts) {
 }
 
 const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 }, hooks: { ratio: 0.6 } }
-// Issue 15's targets against the floor (x/floor, req/s): printed on their own line; they fail the run only under --check.
+// Issue 15's targets against the floor (x/floor, req/s): printed on their own line as MET or MISSED; they never fail the
+// run (--check guards against regressions from the recorded ratios, whatever the targets).
 const FLOOR_TARGETS = { create: 0.5, selective: 0.5 }
 
 /**
@@ -408,10 +409,7 @@ async function main(opts) {
   }
   if (floorChecks.length) {
     const line = floorChecks.map((c) => `${c.name}/${c.server} ${pct(c.ratio)} ≥${c.target * 100}%: ${c.ratio >= c.target ? 'MET' : 'MISSED'}`)
-    console.log(`\nissue 15, x/floor (${opts.check ? 'checked under --check' : 'fails the run only with --check'}): ${line.join(', ')}`)
-    if (opts.check)
-      for (const c of floorChecks.filter((c) => c.ratio < c.target))
-        problems.push(`${c.name}/${c.server}: ${pct(c.ratio)} of the floor, below issue 15's target of ${c.target * 100}%`)
+    console.log(`\nissue 15, x/floor: ${line.join(', ')}`)
   }
   if (opts.check) checkRecorded(results, problems)
   console.log('\nDatabase at the end of each measurement (server still running; SQLite: the WAL file, PostgreSQL: the database):')
