@@ -143,7 +143,7 @@ const ENV: Record<Key, string> = {
 }
 const KEYS = Object.keys(ENV) as Key[]
 /** The key a config file uses for a setting. */
-export const fileKey = (key: Key) => ENV[key].slice('TASKD_'.length).toLowerCase()
+const fileKey = (key: Key) => ENV[key].slice('TASKD_'.length).toLowerCase()
 const BY_FILE_KEY = new Map(KEYS.map((k) => [fileKey(k), k]))
 
 /** The names a config file may have beside the database. */

@@ -76,8 +76,8 @@ function keyFromFile(file: string): Buffer {
  * The key comes from TASKD_MASTER_KEY, else the key file beside the SQLite database; an in-memory database gets a
  * process-local key. On PostgreSQL (dbFile undefined) TASKD_MASTER_KEY is required: every process must use the same key.
  */
-export function loadSecretBox(dbFile: string | undefined, env: NodeJS.ProcessEnv = process.env): SecretBox {
-  if (env.TASKD_MASTER_KEY) return new SecretBox(parseMasterKey(env.TASKD_MASTER_KEY))
+export function loadSecretBox(dbFile: string | undefined, masterKey?: string): SecretBox {
+  if (masterKey) return new SecretBox(parseMasterKey(masterKey))
   if (dbFile === undefined) {
     throw new Error('TASKD_MASTER_KEY is required on PostgreSQL, the same in every process (make one with: openssl rand -hex 32)')
   }

@@ -2,7 +2,7 @@
 // refuses while it lives.
 import fs from 'node:fs'
 
-export const pidFileFor = (dbFile: string): string => `${dbFile}.pid`
+const pidFileFor = (dbFile: string): string => `${dbFile}.pid`
 
 /**
  * Takes `<db>.pid` for this process (owner-only), so that a second `serve` and a `restore` refuse while it runs; a file a
@@ -29,7 +29,7 @@ export function takePidFile(dbFile: string, refusal: string): () => void {
 }
 
 /** The pid of a live server on this database, or undefined (no file, or a stale one a killed server left behind). */
-export function runningServer(dbFile: string): number | undefined {
+function runningServer(dbFile: string): number | undefined {
   let pid: number
   try {
     pid = Number(fs.readFileSync(pidFileFor(dbFile), 'utf8').trim())

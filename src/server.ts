@@ -63,7 +63,7 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
 }
 
 /** The secret box: TASKD_MASTER_KEY, or (SQLite only) the key file beside the database. */
-const secretsFor = (config: Config) => loadSecretBox(config.databaseUrl ? undefined : config.db, { TASKD_MASTER_KEY: config.masterKey })
+const secretsFor = (config: Config) => loadSecretBox(config.databaseUrl ? undefined : config.db, config.masterKey)
 
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock

@@ -155,8 +155,14 @@ test('setup writes taskd.toml (rate limit on) owner-only beside a new database, 
     const bad = await runCli(['setup', '--db', db, '--force', '--base-url', 'not a url'])
     assert.equal(bad.status, 1)
     assert.equal(fs.readFileSync(file, 'utf8'), written, 'a refused value leaves the file as it was')
+    // Settings setup does not write itself (here a metrics token) survive --force.
+    fs.writeFileSync(file, `${written}metrics_token = "m3trics-token-0123456789"\n`)
     assert.equal((await runCli(['setup', '--db', db, '--force', '--port', '7070'])).status, 0)
-    assert.equal(parseToml(fs.readFileSync(file, 'utf8')).port, 7070)
+    assert.deepEqual(
+      { ...parseToml(fs.readFileSync(file, 'utf8')) },
+      { host: '127.0.0.1', port: 7070, base_url: 'https://tasks.example.com', rate_limit: 'on', metrics_token: 'm3trics-token-0123456789' },
+    )
+    assert.equal(mode(file), 0o600)
 
     const doctor = await runCli(['doctor', '--db', db])
     assert.equal(doctor.status, 0, doctor.stdout)

@@ -27,7 +27,7 @@ test('TASKD_MASTER_KEY as hex or base64; anything else is refused with a readabl
   const key = crypto.randomBytes(32)
   const sealed = new SecretBox(key).seal('x', 'c')
   for (const text of [key.toString('hex'), key.toString('base64'), key.toString('base64url'), ` ${key.toString('hex')}\n`]) {
-    assert.equal(loadSecretBox('/nonexistent/dir/db', { TASKD_MASTER_KEY: text }).open(sealed, 'c'), 'x', text)
+    assert.equal(loadSecretBox('/nonexistent/dir/db', text).open(sealed, 'c'), 'x', text)
   }
   assert.deepEqual(parseMasterKey(key.toString('hex')), key)
   for (const bad of ['short', crypto.randomBytes(31).toString('base64'), 'zz'.repeat(32)]) {
@@ -39,25 +39,25 @@ test('without TASKD_MASTER_KEY a 0600 key file is created beside the database an
   const dir = tmp()
   try {
     const db = path.join(dir, 'taskd.db')
-    const sealed = loadSecretBox(db, {}).seal('kept', 'c')
+    const sealed = loadSecretBox(db).seal('kept', 'c')
     const stat = fs.statSync(keyFileFor(db))
     assert.equal(stat.mode & 0o777, 0o600)
-    assert.equal(loadSecretBox(db, {}).open(sealed, 'c'), 'kept', 'the same key after a restart')
+    assert.equal(loadSecretBox(db).open(sealed, 'c'), 'kept', 'the same key after a restart')
     fs.writeFileSync(keyFileFor(db), 'garbage\n')
-    assert.throws(() => loadSecretBox(db, {}), /cannot use the key file/)
+    assert.throws(() => loadSecretBox(db), /cannot use the key file/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
 
 test(':memory: gets a process-local key and writes no file', () => {
-  const box = loadSecretBox(':memory:', {})
+  const box = loadSecretBox(':memory:')
   assert.equal(box.open(box.seal('m', 'c'), 'c'), 'm')
   assert.ok(!fs.existsSync(':memory:.key'))
 })
 
 test('on PostgreSQL (no database file) TASKD_MASTER_KEY is required, with a readable error', () => {
-  assert.throws(() => loadSecretBox(undefined, {}), /TASKD_MASTER_KEY is required on PostgreSQL/)
+  assert.throws(() => loadSecretBox(undefined), /TASKD_MASTER_KEY is required on PostgreSQL/)
   const key = crypto.randomBytes(32).toString('hex')
-  assert.equal(loadSecretBox(undefined, { TASKD_MASTER_KEY: key }).open(loadSecretBox(undefined, { TASKD_MASTER_KEY: key }).seal('x', 'c'), 'c'), 'x')
+  assert.equal(loadSecretBox(undefined, key).open(loadSecretBox(undefined, key).seal('x', 'c'), 'c'), 'x')
 })
