@@ -65,7 +65,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
     res.setHeader('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', '))
     res.status(204).end()
   })
-  for (const module of MODULES) for (const r of module.receivers ?? []) app.all(r.path, r.handler(deps))
+  // Tracked like the API's handlers: shutdown keeps the database open until a request being received is recorded.
+  for (const module of MODULES)
+    for (const r of module.receivers ?? []) {
+      const handler = r.handler(deps)
+      app.all(r.path, (req, res, next) => api.track(async () => handler(req, res, next)))
+    }
   app.use(mcpRouter(deps, api, { authenticate, log }))
   app.use(api.router)
   app.use((req, _res, next) => {

@@ -1,6 +1,6 @@
 // Fixed-shape queries: built and compiled by Kysely once per dialect, then only their arguments are bound.
 import { CompiledQuery, type Compilable } from 'kysely'
-import type { Q } from './database.js'
+import type { Db, Q } from './database.js'
 import type { DB } from './types.js'
 
 interface Template {
@@ -51,11 +51,13 @@ export async function rowsByIds<T extends WithId>(q: Q, table: T, ids: readonly 
 }
 
 /** Rows per status of a table with a status column (/metrics reads the automation runs and kickoffs this way). */
-export async function countsByStatus(q: Q, table: 'automation_runs' | 'agent_kickoffs'): Promise<Map<string, number>> {
-  const rows = await q
-    .selectFrom(table)
-    .select((eb) => [eb.ref('status').as('status'), eb.fn.countAll<number | string>().as('count')])
-    .groupBy('status')
-    .execute()
+export async function countsByStatus(db: Db, table: 'automation_runs' | 'agent_kickoffs'): Promise<Map<string, number>> {
+  // A scan of the whole table: a bounded read off the event loop (the read pool on SQLite), not on the write connection.
+  const rows = await db.read(
+    db.q
+      .selectFrom(table)
+      .select((eb) => [eb.ref('status').as('status'), eb.fn.countAll<number | string>().as('count')])
+      .groupBy('status'),
+  )
   return new Map(rows.map((r) => [r.status as string, Number(r.count)]))
 }

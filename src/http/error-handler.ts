@@ -26,7 +26,8 @@ export function errorHandler(log: (msg: string, err: unknown) => void) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const httpError = toHttpError(err)
     // Only an internal error is a failure to report; a 503 a service chose (a paused endpoint, a read past its deadline) is not.
-    if (httpError.status === 500) log('request failed', err)
+    // With the request id (requestLog sets it), so the error can be matched to its request line.
+    if (httpError.status === 500) log(res.locals.requestId ? `request ${String(res.locals.requestId)} failed` : 'request failed', err)
     if (res.headersSent) {
       res.end()
       return

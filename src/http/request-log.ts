@@ -9,7 +9,7 @@ import type { RequestEntry } from '../log.js'
 const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/
 
 /** The label of requests no route took (a 404, a 405): raw paths would make one series per path. */
-export const UNMATCHED = 'unmatched'
+const UNMATCHED = 'unmatched'
 
 /** The route pattern that took the request, OpenAPI style (`/v1/cards/{id}`), or UNMATCHED. */
 function routeOf(req: Request): string {

@@ -78,8 +78,8 @@ export class Metrics {
           for (const [status, n] of counts) this.set({ status }, n)
         },
       })
-    byStatus('taskd_automation_runs', 'Automation runs kept, by status.', () => runsByStatus(deps.db.q))
-    byStatus('taskd_agent_kickoffs', 'Agent kickoffs, by status.', () => kickoffsByStatus(deps.db.q))
+    byStatus('taskd_automation_runs', 'Automation runs kept, by status.', () => runsByStatus(deps.db))
+    byStatus('taskd_agent_kickoffs', 'Agent kickoffs, by status.', () => kickoffsByStatus(deps.db))
     new Gauge({
       name: 'taskd_database_size_bytes',
       help: 'The size of the database (SQLite: its pages; PostgreSQL: pg_database_size).',

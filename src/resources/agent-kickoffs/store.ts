@@ -1,6 +1,6 @@
 // Agent kickoff queries, and the agent profile reads delivery needs.
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
-import type { Q } from '../../db/database.js'
+import type { Db, Q } from '../../db/database.js'
 import { forUpdate, skipLocked } from '../../db/dialect.js'
 import { countsByStatus } from '../../db/sql.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
@@ -111,4 +111,4 @@ export function visibleKickoffsQuery(q: Q, viewer: Viewer, params: KickoffListPa
 }
 
 /** How many kickoffs have each status, for /metrics. */
-export const kickoffsByStatus = (q: Q) => countsByStatus(q, 'agent_kickoffs')
+export const kickoffsByStatus = (db: Db) => countsByStatus(db, 'agent_kickoffs')

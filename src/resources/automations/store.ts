@@ -1,6 +1,6 @@
 // Automation and run queries.
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
-import type { Q } from '../../db/database.js'
+import type { Db, Q } from '../../db/database.js'
 import { nextLogSeq, skipLocked } from '../../db/dialect.js'
 import { countsByStatus, fixedQuery, rowsOf } from '../../db/sql.js'
 import type { AutomationRunStepsTable, AutomationRunsTable, AutomationsTable } from '../../db/types.js'
@@ -232,4 +232,4 @@ export async function attachRequestFiles(q: Q, fileIds: readonly string[], cardI
 }
 
 /** How many runs have each status, for /metrics. */
-export const runsByStatus = (q: Q) => countsByStatus(q, 'automation_runs')
+export const runsByStatus = (db: Db) => countsByStatus(db, 'automation_runs')
