@@ -39,9 +39,12 @@ async function coldStart() {
     if (res.status !== 200) throw new Error(`GET /v1/users/me answered ${res.status}`)
     return performance.now() - started
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
+    // A child that already exited (it failed to start) is not waited for again.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    }
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }

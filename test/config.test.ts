@@ -1,14 +1,13 @@
 // The configuration: which database it names (flags over environment, a postgres:// URL in either place), trusted proxies,
 // the config file (taskd.toml or taskd.json beside the database, or named) under the environment, and readable errors.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { loadConfig } from '../src/config.js'
 import { runCli } from './helpers/cli.js'
-import { ROOT, serve, type Served } from './helpers/serve.js'
+import { serve, type Served } from './helpers/serve.js'
 
 const URL_A = 'postgres://taskd:x@127.0.0.1:5432/a'
 
@@ -122,16 +121,8 @@ test('serve stops at once with the readable config error and exit code 1, before
   try {
     fs.writeFileSync(path.join(dir, 'taskd.toml'), 'port = "eighty"\n')
     const db = path.join(dir, 'taskd.db')
-    const env = { ...process.env, TASKD_DB: '', TASKD_PORT: '', TASKD_CONFIG: '', TASKD_DATABASE_URL: '' }
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [path.join(ROOT, 'bin/taskd.js'), 'serve', '--db', db],
-        { env, encoding: 'utf8', timeout: 20_000 },
-        (_e, _o, stderr) => resolve({ code: child.exitCode, stderr }),
-      )
-    })
-    assert.equal(result.code, 1)
+    const result = await runCli(['serve', '--db', db])
+    assert.equal(result.status, 1)
     assert.match(result.stderr, /^taskd: invalid configuration: .*taskd\.toml: port: /)
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace')
     assert.equal(fs.existsSync(db), false, 'no database was created')
@@ -143,9 +134,8 @@ test('serve stops at once with the readable config error and exit code 1, before
 test('serve reads the taskd.toml that setup wrote: the API rate limit is on with it, off without it', async () => {
   const dir = tempDir()
   const servers: Served[] = []
-  const noSettings = { TASKD_RATE_LIMIT: '', TASKD_CONFIG: '', TASKD_LOG_FORMAT: '' }
   const limitOf = async (db: string) => {
-    const server = await serve(db, noSettings)
+    const server = await serve(db)
     servers.push(server)
     const me = await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${server.token}` } })
     assert.equal(me.status, 200)

@@ -1,24 +1,14 @@
 // The built CLI as a child process: user create, token create, serve, a request, backup while serving, integrity check.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { seededApp } from '../helpers/app.js'
+import { runCli as run } from '../helpers/cli.js'
 import { serve as serveChild, type Served } from '../helpers/serve.js'
 
-const bin = path.resolve('bin/taskd.js')
-const env = { ...process.env, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '' }
-// Asynchronous on purpose: a synchronous spawn blocks this process's event loop for a second or more, so the fetch
-// client cannot notice that the server closed an idle keep-alive socket, reuses it, and fails with "fetch failed".
-const run = (args: string[]) =>
-  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) => {
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
-    })
-  })
 const servers = new Set<Served>()
 async function serve(db: string) {
   const started = performance.now()
@@ -155,6 +145,25 @@ test('CLI: one server per database file: a second serve is refused with the firs
     await first.stop()
     const second = await serve(db)
     assert.equal((await fetch(`${second.url}/v1/users/me`, { headers: { authorization: `Bearer ${first.token}` } })).status, 200)
+  } finally {
+    await stopAll()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('CLI: healthcheck answers 0 while the server answers /healthz (also for a server on every address), 1 once it stopped', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
+  try {
+    const server = await serve(path.join(dir, 'taskd.db'))
+    const port = new URL(server.url).port
+    assert.equal((await run(['healthcheck', '--port', port])).status, 0)
+    // A server on 0.0.0.0 (the container's setting) is checked on loopback; nothing here listens on 0.0.0.0.
+    const everywhere = await run(['healthcheck', '--port', port], { TASKD_HOST: '0.0.0.0' })
+    assert.equal(everywhere.status, 0, everywhere.stderr)
+    await server.stop()
+    const down = await run(['healthcheck', '--port', port])
+    assert.equal(down.status, 1)
+    assert.match(down.stderr, /^taskd: cannot reach http:\/\/127\.0\.0\.1:\d+\/healthz/)
   } finally {
     await stopAll()
     fs.rmSync(dir, { recursive: true, force: true })

@@ -59,7 +59,7 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
   })
   const form = new FormData()
   form.append('scan', new Blob([Buffer.from([0, 1, 2, 255, 10])], { type: 'application/octet-stream' }), 'scan.bin')
-  assert.equal((await fetch(ep.url.replace('http://taskd.test', s.t.url), { method: 'POST', body: form })).status, 202)
+  assert.equal((await fetch(s.t.url + new URL(ep.url).pathname, { method: 'POST', body: form })).status, 202)
   const runner = new AutomationRunner(s.t.deps, { log: () => {} })
   await runner.runOnce()
   await runner.stop(1000)
@@ -111,7 +111,15 @@ test('taskd export, import into an empty database, export again: identical apart
       Object.entries(withoutTime(readJson(still))).every(([t, rows]) => t === 'schema_version' || t === 'workspace' || (rows as unknown[]).length === 0),
     )
 
-    const imported = await run(['import', '--db', target(empty), first])
+    // The inner folder listed before its parent, whatever order their random ids give: import puts parents first.
+    const childFirst = path.join(dir, 'child-first.json')
+    const folders = data.note_folders as { parent_id: string | null }[]
+    assert.ok(folders.some((f) => f.parent_id !== null))
+    fs.writeFileSync(
+      childFirst,
+      JSON.stringify({ ...data, note_folders: [...folders].sort((a, b) => Number(a.parent_id === null) - Number(b.parent_id === null)) }),
+    )
+    const imported = await run(['import', '--db', target(empty), childFirst])
     assert.equal(imported.status, 0, imported.stderr)
     assert.match(imported.stderr, /import: 100%/)
     const second = path.join(dir, 'second.json')

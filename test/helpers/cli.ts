@@ -1,7 +1,7 @@
 // `taskd <args>` as a child process, as users run it, with none of the caller's TASKD_* settings unless given in env.
 import { execFile } from 'node:child_process'
 import path from 'node:path'
-import { ROOT } from './serve.js'
+import { cleanEnv, ROOT } from './serve.js'
 
 export interface CliResult {
   status: number
@@ -9,12 +9,10 @@ export interface CliResult {
   stderr: string
 }
 
-const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_')))
-
 /** Asynchronous on purpose: a synchronous spawn would block this process's event loop (and its servers) meanwhile. */
 export const runCli = (args: string[], env: Record<string, string> = {}) =>
   new Promise<CliResult>((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'bin/taskd.js'), ...args], { encoding: 'utf8', env: { ...clean, ...env } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [path.join(ROOT, 'bin/taskd.js'), ...args], { encoding: 'utf8', env: { ...cleanEnv, ...env } }, (err, stdout, stderr) => {
       resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
     })
   })

@@ -38,7 +38,9 @@ export interface Command {
   cwd: string
   baseEnv: NodeJS.ProcessEnv
 }
-const checkout: Command = { argv: [process.execPath, path.join(ROOT, 'bin/taskd.js')], cwd: ROOT, baseEnv: process.env }
+/** This process's environment without any TASKD_* setting: a child gets only the settings a test gives it. */
+export const cleanEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_')))
+const checkout: Command = { argv: [process.execPath, path.join(ROOT, 'bin/taskd.js')], cwd: ROOT, baseEnv: cleanEnv }
 
 export function serve(db: string, env: Record<string, string> = {}, command: Command = checkout): Promise<Served> {
   // An explicit --db wins over TASKD_DATABASE_URL, so on PostgreSQL the URL is what --db names.
@@ -46,7 +48,7 @@ export function serve(db: string, env: Record<string, string> = {}, command: Com
   const [file, ...args] = command.argv
   const child = spawn(file, [...args, 'serve', '--db', target, '--port', '0'], {
     cwd: command.cwd,
-    env: { ...command.baseEnv, TASKD_DB: '', TASKD_DATABASE_URL: '', TASKD_PORT: '', TASKD_HOST: '', TASKD_MASTER_KEY: '', ...env },
+    env: { ...command.baseEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
