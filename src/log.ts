@@ -27,18 +27,31 @@ export function createLogger(
   write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Logger {
   const on = (l: LogLevel) => LEVELS[l] >= LEVELS[level]
-  const line = (l: LogLevel, msg: string, fields: Record<string, unknown>, suffix: string) =>
-    write(format === 'json' ? JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }) : `${new Date().toISOString()} ${l} ${msg}${suffix}`)
+  // Each caller gives both spellings as functions: only the one of the configured format is built.
+  const line = (l: LogLevel, msg: string, fields: () => object, suffix: () => string) =>
+    write(
+      format === 'json' ? JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields() }) : `${new Date().toISOString()} ${l} ${msg}${suffix()}`,
+    )
   return {
     error: (msg, err) => {
       if (!on('error')) return
       // The stack goes to the operator's log, never into a response.
       const detail = err instanceof Error ? (err.stack ?? err.message) : err === undefined ? undefined : String(err)
-      line('error', msg, detail === undefined ? {} : { error: detail }, detail === undefined ? '' : `: ${detail}`)
+      line(
+        'error',
+        msg,
+        () => (detail === undefined ? {} : { error: detail }),
+        () => (detail === undefined ? '' : `: ${detail}`),
+      )
     },
     request: (e) => {
       if (!on('info')) return
-      line('info', 'request', { ...e }, ` ${e.method} ${e.route} ${e.status} ${e.duration_ms}ms id=${e.request_id} actor=${e.actor ?? '-'}`)
+      line(
+        'info',
+        'request',
+        () => e,
+        () => ` ${e.method} ${e.route} ${e.status} ${e.duration_ms}ms id=${e.request_id} actor=${e.actor ?? '-'}`,
+      )
     },
   }
 }

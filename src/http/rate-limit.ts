@@ -85,10 +85,14 @@ export class SlidingWindows {
 
   /** Counts a request at `now` unless the key is at its limit already. */
   take(key: string, now: number): Taken {
-    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - WINDOW_MS)
+    let recent = this.hits.get(key)
+    if (!recent) this.hits.set(key, (recent = []))
+    // The times are in order: those that left the window go from the front, in place (no copy per request).
+    let gone = 0
+    while (gone < recent.length && recent[gone] <= now - WINDOW_MS) gone++
+    if (gone > 0) recent.splice(0, gone)
     const allowed = recent.length < this.limit
     if (allowed) recent.push(now)
-    this.hits.set(key, recent)
     // Keys quiet for a whole window are forgotten, in one sweep per window (not per request).
     if (now - this.sweptAt >= WINDOW_MS) {
       this.sweptAt = now

@@ -11,10 +11,15 @@ const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/
 /** The label of requests no route took (a 404, a 405): raw paths would make one series per path. */
 const UNMATCHED = 'unmatched'
 
+/** Express patterns and their OpenAPI spelling, made once per pattern. */
+const patterns = new Map<string, string>()
 /** The route pattern that took the request, OpenAPI style (`/v1/cards/{id}`), or UNMATCHED. */
 function routeOf(req: Request): string {
   const path: unknown = req.route?.path
-  return typeof path === 'string' ? path.replace(/:(\w+)/g, '{$1}') : UNMATCHED
+  if (typeof path !== 'string') return UNMATCHED
+  let pattern = patterns.get(path)
+  if (pattern === undefined) patterns.set(path, (pattern = path.replace(/:(\w+)/g, '{$1}')))
+  return pattern
 }
 
 export function requestLog(onDone: (entry: RequestEntry) => void): RequestHandler {
