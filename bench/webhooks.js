@@ -1,6 +1,6 @@
 // Outgoing-webhook benchmark: 10,000 card.created events to one local subscription; deliveries/s and commit-to-receipt latency.
 //
-//   npm run build && node bench/webhooks.js [--events 10000] [--rate 1000] [--concurrency 16]
+//   npm run build && node bench/webhooks.js [--events 10000] [--rate 1000] [--concurrency 64] [--only burst,paced]
 //
 // Runs, each on a fresh database: "drain" (10,000 events committed while the scheduler is stopped, then delivered:
 // deliveries/s of the delivery engine alone), "burst" (events committed as fast as cards can be created while they
@@ -112,7 +112,7 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   const db = path.join(dir, 'taskd.db')
   const retry = failRate > 0 ? '0.05' : '60,120,300,1800'
   const config = loadConfig({ db, allowPrivateTargets: 'true', webhookRetryDelays: retry, logLevel: 'error' }, {})
-  const database = openDatabase(db, config)
+  const database = await openDatabase(config)
   const deps = createDeps(database, config, systemClock)
   const scheduler = new OutboxScheduler(deps, { concurrency })
   deps.onOutboxWrite = () => scheduler.wake()
@@ -178,7 +178,7 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
 async function main() {
   const events = arg('events', 10_000)
   const rate = arg('rate', 1000)
-  const concurrency = arg('concurrency', 16)
+  const concurrency = arg('concurrency', 64)
   await loadTaskd()
   // The load average says whether other work shared the machine during the run; figures from a busy host understate taskd.
   const load = () =>
@@ -189,13 +189,14 @@ async function main() {
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${events} card.created events, concurrency ${concurrency}, load average ${load()}`,
   )
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : undefined
   const results = []
   for (const spec of [
     { name: 'drain', events, rate: 0, failRate: 0, concurrency, drain: true },
     { name: 'burst', events, rate: 0, failRate: 0, concurrency },
     { name: `paced ${rate}/s`, events, rate, failRate: 0, concurrency },
     { name: 'drain, 20% 500s', events, rate: 0, failRate: 0.2, concurrency, drain: true },
-  ]) {
+  ].filter((s) => !only || only.some((o) => s.name.startsWith(o)))) {
     const r = await run(spec)
     results.push(r)
     console.log(

@@ -22,19 +22,23 @@ const { DOCS_FILES } = await import(rel('dist/src/http/docs.js')) // tsc has run
 fs.rmSync(work, { recursive: true, force: true })
 fs.mkdirSync(work, { recursive: true })
 const started = Date.now()
-await esbuild.build({
-  entryPoints: [rel('src/binary.ts')],
-  outfile: path.join(work, 'taskd.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node24',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  // import.meta.url is read only off the binary's path (src/assets.ts, src/db/read-pool.ts check inBinary first).
-  logOverride: { 'empty-import-meta': 'silent' },
-})
+// The binary's entry, and the webhook sending thread's script (a worker runs it from the asset, src/webhooks/send-thread.ts).
+const bundle = (entry, outfile) =>
+  esbuild.build({
+    entryPoints: [rel(entry)],
+    outfile: path.join(work, outfile),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    // import.meta.url is read only off the binary's path (src/assets.ts, src/db/read-pool.ts, src/webhooks/send-thread.ts check inBinary first).
+    logOverride: { 'empty-import-meta': 'silent' },
+  })
+await bundle('src/binary.ts', 'taskd.cjs')
+await bundle('src/webhooks/send-worker.ts', 'send-worker.cjs')
 
 /** Files read at run time, by their path in the checkout (src/assets.ts asks for them by these names). */
 const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES)]
@@ -45,6 +49,7 @@ function build(arch, nodeBinary) {
   const config = path.join(work, `sea-config-${arch}.json`)
   const assets = Object.fromEntries(files.map((f) => [f, rel(f)]))
   assets['better_sqlite3.node'] = rel(`node_modules/better-sqlite3/prebuilds/linux-${arch}.node`)
+  assets['dist/binary/send-worker.cjs'] = path.join(work, 'send-worker.cjs')
   // The code cache is made by the node running this script, so only for its own architecture.
   const native = arch === process.arch
   const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, assets }

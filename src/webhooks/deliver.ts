@@ -1,5 +1,4 @@
 // One attempt of one outbox row: re-check the subscription, send it signed, judge the answer.
-import type { Dispatcher } from 'undici'
 import { isoAt } from '../clock.js'
 import { isAdminRole } from '../access/roles.js'
 import type { Q } from '../db/database.js'
@@ -10,14 +9,15 @@ import { newId } from '../ids.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders, sensitiveStaticValues } from './headers.js'
 import { judgeAttempt, retryDelayMs } from './policy.js'
-import { RESPONSE_EXCERPT_BYTES, sendWebhook } from './send.js'
+import { RESPONSE_EXCERPT_BYTES } from './send.js'
+import type { Sender } from './send-thread.js'
 import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
 
 export interface DeliveryEnv {
   deps: Deps
   userAgent: string
-  /** Replaces the shared SSRF-guarded agent (tests inject one with a fake resolver). */
-  dispatcher?: Dispatcher
+  /** The sending thread, or (tests with a fake resolver) an agent on this one. */
+  sender: Sender
   /** Opened secrets and headers per subscription, reused until the stored values change. */
   material: Map<string, Material>
 }
@@ -179,14 +179,13 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
     auth: material.auth,
     static: material.static,
   })
-  const result = await sendWebhook({
+  const result = await env.sender.send({
     url: sub.url,
     method: sub.method,
     headers,
     body: row.body,
     timeoutMs: deps.config.webhookTimeoutMs,
     allowPrivate: deps.config.allowPrivateTargets,
-    dispatcher: env.dispatcher,
   })
   const verdict = judgeAttempt(result, attempt)
   return {

@@ -1,6 +1,6 @@
-// The outbox scheduler: claims due rows under a lease, delivers them with bounded concurrency, records results, stops gracefully.
+// The outbox scheduler: claims due rows under a lease, delivers them with bounded concurrency (the HTTP part on the
+// sending thread), records results in batches, stops gracefully.
 import PQueue from 'p-queue'
-import type { Dispatcher } from 'undici'
 import { isoAt } from '../clock.js'
 import type { OutboxTable } from '../db/types.js'
 import type { Deps } from '../deps.js'
@@ -9,17 +9,21 @@ import { VERSION } from '../version.js'
 import { deliverRow, gateBatch, type DeliveryEnv, type Gate, type Settlement } from './deliver.js'
 import { writeSettlements } from './record.js'
 import { createDeliveryAgent } from './send.js'
+import { SendThread, senderThrough, type Sender } from './send-thread.js'
 import { claimDueRows, nextDueAfter, purgeFinishedRows, releaseLeases } from './store.js'
 import type { LookupAll } from './url-safety.js'
 
 export interface SchedulerOptions {
-  /** Attempts in flight at once. */
+  /**
+   * Attempts in flight at once (default 64); twice as many rows are claimed ahead. Results are recorded and rows claimed
+   * once per turn of the event loop, so this bounds what one turn can move: with requests keeping the loop busy for tens
+   * of milliseconds a turn, 16 could not keep up with cards created as fast as possible (bench/README.md, Webhooks).
+   */
   concurrency?: number
   /** Safety-net poll; commits wake the scheduler at once and retries arm their own timer. */
   pollMs?: number
-  /** Resolver for delivery-time address checks (tests inject one); builds a private agent. */
+  /** Resolver for delivery-time address checks (tests inject one); sends on this thread through a private agent. */
   lookup?: LookupAll
-  dispatcher?: Dispatcher
   log?: (msg: string, err?: unknown) => void
   /** Told of each batch of attempts once it is recorded (the deliveries counter of /metrics). */
   onRecorded?: (batch: readonly Settlement[]) => void
@@ -36,7 +40,7 @@ export class OutboxScheduler {
   private readonly pollMs: number
   private readonly leaseMs: number
   private readonly env: DeliveryEnv
-  private readonly ownAgent?: Dispatcher
+  private readonly sender: Sender
   private readonly log: (msg: string, err?: unknown) => void
   private readonly onRecorded: (batch: readonly Settlement[]) => void
   /** Claimed by this process and not yet recorded: never claimed twice even if a lease runs out mid-attempt. */
@@ -58,14 +62,14 @@ export class OutboxScheduler {
     private readonly deps: Deps,
     opts: SchedulerOptions = {},
   ) {
-    this.concurrency = opts.concurrency ?? 16
+    this.concurrency = opts.concurrency ?? 64
     this.pollMs = opts.pollMs ?? 1000
     this.leaseMs = deps.config.webhookLeaseMs ?? deps.config.webhookTimeoutMs + 20_000
     this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     this.onRecorded = opts.onRecorded ?? (() => {})
-    if (!opts.dispatcher && opts.lookup) this.ownAgent = createDeliveryAgent({ allowPrivate: deps.config.allowPrivateTargets, lookup: opts.lookup })
-    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, dispatcher: opts.dispatcher ?? this.ownAgent, material: new Map() }
+    this.sender = opts.lookup ? senderThrough(createDeliveryAgent({ allowPrivate: deps.config.allowPrivateTargets, lookup: opts.lookup })) : new SendThread()
+    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, sender: this.sender, material: new Map() }
   }
 
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
@@ -114,13 +118,15 @@ export class OutboxScheduler {
       const settlement = await deliverRow(this.env, row, gate)
       this.settled.push(settlement)
     } catch (err) {
-      // Unexpected (deliverRow's sender never throws); the lease brings the row back later.
+      // The lease brings the row back later. Before stop this is unexpected (sendWebhook never throws: the sending
+      // thread died); after it, it is an attempt that outlasted the grace period, cut short on purpose.
       this.inflight.delete(row.id)
-      this.log('webhook delivery failed unexpectedly', err)
+      if (!this.closed) this.log('webhook delivery failed unexpectedly', err)
     }
     if (!this.flushQueued) {
       this.flushQueued = true
-      // A few milliseconds of gathering turn many one-row commits into one; receivers already have their payloads.
+      // A few milliseconds of gathering turn many one-row commits into one; receivers already have their payloads. A
+      // timer runs at the start of the next turn of the event loop, before the work (requests) that turn was queued for.
       setTimeout(() => void this.flush(), FLUSH_DELAY_MS)
     }
   }
@@ -148,7 +154,8 @@ export class OutboxScheduler {
     } finally {
       for (const s of batch) this.inflight.delete(s.id)
     }
-    this.wake()
+    // Claims again in this turn, not the next: a turn may be long when requests keep the event loop busy.
+    if (this.pump.started) void this.pump.run()
   }
 
   /** A timer for the next retry or sample due before the next poll, so "about one second" stays about one second. */
@@ -205,6 +212,6 @@ export class OutboxScheduler {
     await pumped
     await this.flush()
     this.closed = true
-    await (this.ownAgent as { close?: () => Promise<void> } | undefined)?.close?.()
+    await this.sender.terminate()
   }
 }
