@@ -8,10 +8,8 @@ import { Pump } from '../pump.js'
 import { VERSION } from '../version.js'
 import { deliverRow, gateBatch, type DeliveryEnv, type Gate, type Settlement } from './deliver.js'
 import { writeSettlements } from './record.js'
-import { createDeliveryAgent } from './send.js'
-import { SendThread, senderThrough, type Sender } from './send-thread.js'
+import { SendThread, type Sender } from './send-thread.js'
 import { claimDueRows, nextDueAfter, purgeFinishedRows, releaseLeases } from './store.js'
-import type { LookupAll } from './url-safety.js'
 
 export interface SchedulerOptions {
   /**
@@ -22,8 +20,8 @@ export interface SchedulerOptions {
   concurrency?: number
   /** Safety-net poll; commits wake the scheduler at once and retries arm their own timer. */
   pollMs?: number
-  /** Resolver for delivery-time address checks (tests inject one); sends on this thread through a private agent. */
-  lookup?: LookupAll
+  /** Sends the attempts: a SendThread of its own by default (tests inject one, or senderThrough an agent with a fake resolver). */
+  sender?: Sender
   log?: (msg: string, err?: unknown) => void
   /** Told of each batch of attempts once it is recorded (the deliveries counter of /metrics). */
   onRecorded?: (batch: readonly Settlement[]) => void
@@ -68,7 +66,7 @@ export class OutboxScheduler {
     this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     this.onRecorded = opts.onRecorded ?? (() => {})
-    this.sender = opts.lookup ? senderThrough(createDeliveryAgent({ allowPrivate: deps.config.allowPrivateTargets, lookup: opts.lookup })) : new SendThread()
+    this.sender = opts.sender ?? new SendThread()
     this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, sender: this.sender, material: new Map() }
   }
 

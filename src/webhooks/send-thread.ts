@@ -73,12 +73,11 @@ export class SendThread implements Sender {
     for (const w of waiting) w.reject(err)
   }
 
+  /** Stops the thread as a crash would (its 'exit' fails the attempts it had); the next attempt starts a new one. */
   async terminate(): Promise<void> {
-    const worker = this.worker
-    this.worker = undefined
     this.outgoing = []
-    this.fail(new Error('the webhook sending thread was stopped'))
-    await worker?.terminate()
+    await this.worker?.terminate()
+    this.fail(new Error('the webhook sending thread was stopped')) // those not posted yet
   }
 }
 

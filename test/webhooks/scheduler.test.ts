@@ -5,7 +5,9 @@ import { createWebhook } from '../../src/resources/webhooks/service.js'
 import { getUser } from '../../src/resources/users/store.js'
 import { claimDueRows } from '../../src/webhooks/store.js'
 import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
-import { createCard, createSub, outboxRows, webhookApp, type WebhookApp } from './fixtures.js'
+import { createDeliveryAgent } from '../../src/webhooks/send.js'
+import { SendThread, senderThrough } from '../../src/webhooks/send-thread.js'
+import { createCard, createSub, outboxRows, signaturesValid, webhookApp, type WebhookApp } from './fixtures.js'
 
 async function withApp(fn: (c: WebhookApp) => Promise<void>, overrides: Record<string, unknown> = {}): Promise<void> {
   const c = await webhookApp(overrides)
@@ -93,7 +95,7 @@ test('a name resolving to a private address is refused at delivery unless privat
       return [{ address: '127.0.0.1', family: 4 }]
     }
     const strictDeps = { ...c.t.deps, config: { ...c.t.deps.config, allowPrivateTargets: false } }
-    const strict = new OutboxScheduler(strictDeps, { lookup, log: () => {} })
+    const strict = new OutboxScheduler(strictDeps, { sender: senderThrough(createDeliveryAgent({ allowPrivate: false, lookup })), log: () => {} })
     try {
       assert.equal(await strict.runOnce(), 1)
     } finally {
@@ -108,7 +110,7 @@ test('a name resolving to a private address is refused at delivery unless privat
 
     // Same resolver with private targets allowed: the pinned lookup is what connects, so the receiver gets it.
     await createCard(c, c.tokens.owner.write)
-    const relaxed = new OutboxScheduler(c.t.deps, { lookup, log: () => {} })
+    const relaxed = new OutboxScheduler(c.t.deps, { sender: senderThrough(createDeliveryAgent({ allowPrivate: true, lookup })), log: () => {} })
     try {
       assert.equal(await relaxed.runOnce(), 1)
     } finally {
@@ -175,3 +177,59 @@ test('stop with an attempt outlasting the grace period: the row keeps its lease 
     },
     { webhookTimeoutMs: 400, webhookLeaseMs: 10000 },
   ))
+
+test('many events at once, started: each is sent once on the sending thread and recorded once, in batches', () =>
+  withApp(async (c) => {
+    const secret = 'batch-secret'
+    const { webhook } = await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok`, secret })
+    c.t.deps.onOutboxWrite = () => c.scheduler.wake()
+    c.scheduler.start()
+    const cards = await Promise.all(Array.from({ length: 20 }, (_, i) => createCard(c, c.tokens.owner.write, `card ${i}`)))
+    const recorded = async () => (await outboxRows(c)).filter((r) => r.status === 'delivered').length
+    while ((await recorded()) < cards.length) await new Promise((r) => setTimeout(r, 10))
+    await c.scheduler.stop(5000)
+    assert.deepEqual(c.receiver.hits.map((h) => h.json.data.id).sort(), cards.map((card) => card.id).sort(), 'each card sent once')
+    for (const hit of c.receiver.hits) assert.ok(await signaturesValid(secret, hit))
+    assert.deepEqual(
+      (await outboxRows(c)).map((r) => [r.status, r.attempts]),
+      cards.map(() => ['delivered', 1]),
+    )
+    const logs = await logsOf(c, webhook.id)
+    assert.equal(logs.length, cards.length, 'one log row per delivery')
+    assert.deepEqual(new Set(logs.map((l: any) => l.delivery_id)), new Set(c.receiver.hits.map((h) => h.json.id)))
+  }))
+
+test('a sending thread that dies mid-attempt: the attempt is reported, keeps its lease, and a new thread delivers it once', async () => {
+  const errors: string[] = []
+  const thread = new SendThread()
+  const c = await webhookApp({ webhookLeaseMs: 5000, webhookTimeoutMs: 2000 })
+  const scheduler = new OutboxScheduler(c.t.deps, { sender: thread, log: (m) => errors.push(m) })
+  try {
+    const { webhook } = await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/slow/400` })
+    await createCard(c, c.tokens.owner.write)
+    const run = scheduler.runOnce()
+    while (c.receiver.hits.length === 0) await new Promise((r) => setTimeout(r, 5))
+    await thread.terminate() // as if the thread had crashed: its attempt never answers
+    await run
+    assert.deepEqual(errors, ['webhook delivery failed unexpectedly'])
+    const [row] = await outboxRows(c)
+    assert.equal(row.status, 'pending')
+    assert.equal(row.attempts, 0, 'the cut attempt is not counted')
+    assert.equal(await scheduler.runOnce(), 0, 'its lease still holds')
+    c.t.clock.advance(5000)
+    assert.equal(await scheduler.runOnce(), 1, 'claimed again once the lease ran out, sent by a new thread')
+    assert.equal(c.receiver.hits.length, 2)
+    assert.equal(c.receiver.hits[0].json.id, c.receiver.hits[1].json.id, 'the same delivery id')
+    assert.deepEqual(
+      (await outboxRows(c)).map((r) => [r.status, r.attempts]),
+      [['delivered', 1]],
+    )
+    assert.deepEqual(
+      (await logsOf(c, webhook.id)).map((l: any) => l.outcome),
+      ['delivered'],
+    )
+  } finally {
+    await scheduler.stop(1000)
+    await c.close()
+  }
+})
