@@ -170,18 +170,29 @@ CREATE TABLE cards (
 );
 -- Trashing a card clears its idempotency_key, which frees the key for a new card.
 CREATE UNIQUE INDEX cards_idempotency ON cards(board_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
-CREATE INDEX cards_board_list ON cards(board_id, trashed, list_id, position);
 CREATE INDEX cards_list ON cards(list_id, position);
-CREATE INDEX cards_board_created ON cards(board_id, created_at);
-CREATE INDEX cards_board_priority ON cards(board_id, priority);
-CREATE INDEX cards_board_due ON cards(board_id, due_date);
 CREATE INDEX cards_board_flags ON cards(board_id, completed, archived, trashed);
-CREATE INDEX cards_created ON cards(created_at);
-CREATE INDEX cards_due ON cards(due_date);
-CREATE INDEX cards_priority ON cards(priority);
 CREATE INDEX cards_created_by ON cards(created_by);
--- The default order of card lists: a page of a non-selective filter reads this index in order and stops at the limit.
-CREATE INDEX cards_order ON cards(position, created_at, id);
+-- A page of a board's cards is read from an index in its order, up to the page's end: never a sort of every match.
+-- One index per sortable field (src/resources/cards/query.ts), each ending in the tie-break (the default order:
+-- position, created, id; any other field: the field, id); they also serve range filters on their field and count the
+-- matches without reading the table. By key: UNIQUE (board_id, key_num). Across boards, the common orders and range
+-- filters; `trashed` is read from the row there (as a leading column its two values would mislead the planner's
+-- sampled statistics).
+CREATE INDEX cards_board_position ON cards(board_id, trashed, position, created_at, id);
+CREATE INDEX cards_board_list ON cards(board_id, trashed, list_id, position, created_at, id);
+CREATE INDEX cards_board_created ON cards(board_id, trashed, created_at, id);
+CREATE INDEX cards_board_updated ON cards(board_id, trashed, updated_at, id);
+CREATE INDEX cards_board_title ON cards(board_id, trashed, title, id);
+CREATE INDEX cards_board_priority ON cards(board_id, trashed, priority, id);
+CREATE INDEX cards_board_due ON cards(board_id, trashed, due_date, id);
+CREATE INDEX cards_board_start ON cards(board_id, trashed, start_date, id);
+CREATE INDEX cards_board_completed_at ON cards(board_id, trashed, completed_at, id);
+CREATE INDEX cards_position ON cards(position, created_at, id);
+CREATE INDEX cards_created ON cards(created_at, id);
+CREATE INDEX cards_updated ON cards(updated_at, id);
+CREATE INDEX cards_priority ON cards(priority, id);
+CREATE INDEX cards_due ON cards(due_date, id);
 
 CREATE TABLE card_assignees (
   card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,

@@ -383,6 +383,31 @@ CREATE INDEX agent_questions_card ON agent_questions(card_id);`
 
 const RUN_CLAIMS = `ALTER TABLE automation_runs ADD COLUMN claims INTEGER NOT NULL DEFAULT 0;`
 
+/** The card indexes in page order, with the tie-break (version 12; see schema.sql). */
+const CARD_ORDER_INDEXES = `DROP INDEX cards_board_list;
+DROP INDEX cards_board_created;
+DROP INDEX cards_board_priority;
+DROP INDEX cards_board_due;
+DROP INDEX cards_created;
+DROP INDEX cards_due;
+DROP INDEX cards_priority;
+DROP INDEX cards_order;
+CREATE INDEX cards_board_position ON cards(board_id, trashed, position, created_at, id);
+CREATE INDEX cards_board_list ON cards(board_id, trashed, list_id, position, created_at, id);
+CREATE INDEX cards_board_created ON cards(board_id, trashed, created_at, id);
+CREATE INDEX cards_board_updated ON cards(board_id, trashed, updated_at, id);
+CREATE INDEX cards_board_title ON cards(board_id, trashed, title, id);
+CREATE INDEX cards_board_priority ON cards(board_id, trashed, priority, id);
+CREATE INDEX cards_board_due ON cards(board_id, trashed, due_date, id);
+CREATE INDEX cards_board_start ON cards(board_id, trashed, start_date, id);
+CREATE INDEX cards_board_completed_at ON cards(board_id, trashed, completed_at, id);
+CREATE INDEX cards_position ON cards(position, created_at, id);
+CREATE INDEX cards_created ON cards(created_at, id);
+CREATE INDEX cards_updated ON cards(updated_at, id);
+CREATE INDEX cards_priority ON cards(priority, id);
+CREATE INDEX cards_due ON cards(due_date, id);
+`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -441,6 +466,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 11: agents (a profile per agent user), their workflows per board, kickoffs delivered in the background, runs with
   // their activity, and the questions agents ask.
   { sqlite: agents('INTEGER', 'INTEGER NOT NULL', ' WITHOUT ROWID'), postgres: agents('BIGINT', 'BIGINT GENERATED ALWAYS AS IDENTITY', '') },
+  // 12: every sortable field of a board's cards served by an index in page order, with the tie-break (a page stops at
+  // its end instead of sorting every match; counts read only the index); across boards the common orders.
+  { sqlite: CARD_ORDER_INDEXES, postgres: CARD_ORDER_INDEXES },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -10,8 +10,8 @@ export interface ListSpec {
   /** Filter field map (src/filter registry) and table name of the rows. */
   resource: string
   table: string
-  /** Sort name → column. */
-  sort: Readonly<Record<string, string>>
+  /** Sort name → column, or columns that sort together (the first decides, the next break its ties). */
+  sort: Readonly<Record<string, string | readonly string[]>>
   defaultSort: string
   expand: readonly string[]
 }
@@ -69,15 +69,20 @@ export function pageSchema<T extends z.ZodType>(item: T, name: string) {
     .meta({ id: name })
 }
 
-/** Parses `sort` against the sortable fields (name → column); unknown fields, prototype names included, are a 400. */
-export function parseSort(sort: string, fields: Readonly<Record<string, string>>): [string, 'asc' | 'desc'][] {
-  return sort.split(',').map((part) => {
+/**
+ * Parses `sort` against the sortable fields (name → columns) into the columns to order by, each once; unknown fields,
+ * prototype names included, are a 400.
+ */
+export function parseSort(sort: string, fields: ListSpec['sort']): [string, 'asc' | 'desc'][] {
+  const order = new Map<string, 'asc' | 'desc'>()
+  for (const part of sort.split(',')) {
     const p = part.trim()
     const desc = p.startsWith('-')
     const name = desc || p.startsWith('+') ? p.slice(1) : p
     if (!Object.hasOwn(fields, name)) throw badRequest(`Unknown sort field "${name}"; sortable fields: ${Object.keys(fields).join(', ')}.`)
-    return [fields[name], desc ? 'desc' : 'asc'] as [string, 'asc' | 'desc']
-  })
+    for (const column of [fields[name]].flat()) if (!order.has(column)) order.set(column, desc ? 'desc' : 'asc')
+  }
+  return [...order]
 }
 
 /** Parses `expand` against the relations a resource offers; unknown relations are a 400. */
@@ -98,7 +103,10 @@ const sortKey = (column: string) => {
   return folded ? rawSql`lower(${rawSql.ref(folded[1])})` : rawSql.ref(column)
 }
 
-/** The two queries of a page: a COUNT over the whole filter and the rows in order, `id` as the final tie-breaker. */
+/**
+ * The two queries of a page: a COUNT over the whole filter and the rows in order, `id` as the final tie-breaker in the
+ * direction of the last sort field (so that one index in (field, id) order serves `field` and `-field` alike).
+ */
 export function pageQueries(
   base: SelectQueryBuilder<any, any, any>,
   table: string,
@@ -108,7 +116,7 @@ export function pageQueries(
   let rows = base.clearSelect().selectAll(table as any)
   for (const [column, dir] of opts.order) rows = rows.orderBy(sortKey(column), dir)
   rows = rows
-    .orderBy(rawSql.ref(`${table}.id`), 'asc')
+    .orderBy(rawSql.ref(`${table}.id`), opts.order.at(-1)?.[1] ?? 'asc')
     .limit(opts.perPage)
     .offset((opts.page - 1) * opts.perPage)
   return { count, rows }

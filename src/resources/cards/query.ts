@@ -48,10 +48,11 @@ export const CARD_EXPANDS = ['board', 'list', 'tags', 'assignees', 'members', 'w
 export const CARD_LIST: ListSpec = {
   resource: 'cards',
   table: 'cards',
-  defaultSort: 'position,created',
+  defaultSort: 'position',
   expand: CARD_EXPANDS,
+  // Each served by an index in this order, with the id as the last tie-break (schema.sql, cards).
   sort: {
-    position: 'cards.position',
+    position: ['cards.position', 'cards.created_at'],
     created: 'cards.created_at',
     updated: 'cards.updated_at',
     title: 'cards.title',
