@@ -1,0 +1,85 @@
+// SQLite group commit (src/db/sqlite.ts, FairDriver): transactions of one turn share a COMMIT, each caller hears of
+// its own only once it is committed (another connection sees it then), and one that fails undoes only its own changes.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import Database from 'better-sqlite3'
+import { sql } from 'kysely'
+import { openDatabase } from '../../src/db/open.js'
+
+test('transactions of one turn share a commit; each resolves once committed, a failing one undoes only itself', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
+  const file = path.join(dir, 'taskd.db')
+  const db = await openDatabase({ db: file, readWorkers: 0 })
+  const other = new Database(file, { readonly: true }) // an independent connection: sees committed rows only
+  try {
+    await sql`CREATE TABLE group_test (v TEXT NOT NULL CHECK (v <> 'bad'))`.execute(db.q)
+    const seenByOther = () => (other.prepare('SELECT v FROM group_test ORDER BY v').all() as { v: string }[]).map((r) => r.v)
+    const committedAtAnswer = new Map<string, string[]>()
+    let afterCommit = 0
+    const write = (v: string) =>
+      db
+        .tx(async (tx) => {
+          tx.afterCommit(() => afterCommit++)
+          await sql`INSERT INTO group_test (v) VALUES (${`${v}-1`})`.execute(tx.q)
+          await sql`INSERT INTO group_test (v) VALUES (${v})`.execute(tx.q) // 'bad' fails here, after its first row
+          return v
+        })
+        .then((r) => {
+          committedAtAnswer.set(v, seenByOther())
+          return r
+        })
+    const results = await Promise.allSettled(['a', 'bad', 'c', 'd'].map(write))
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    )
+    const all = ['a', 'a-1', 'c', 'c-1', 'd', 'd-1']
+    assert.deepEqual(seenByOther(), all, 'nothing of the failed transaction, not even its first row')
+    for (const v of ['a', 'c', 'd']) assert.deepEqual(committedAtAnswer.get(v), all, `${v} answered before the group committed`)
+    assert.equal(afterCommit, 3, 'after-commit hooks of the committed transactions only')
+
+    // A backup while a group is open commits the group first (a backup begins its own read transaction).
+    const pending = write('e')
+    const dest = path.join(dir, 'copy.db')
+    await db.backup(dest)
+    await pending
+    const copy = new Database(dest, { readonly: true })
+    try {
+      assert.equal((copy.prepare("SELECT count(*) AS n FROM group_test WHERE v IN ('e', 'e-1')").get() as { n: number }).n, 2, 'the group went in first')
+    } finally {
+      copy.close()
+    }
+  } finally {
+    other.close()
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a group stays open across transactions queued behind each other and commits at the end', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
+  const file = path.join(dir, 'taskd.db')
+  const db = await openDatabase({ db: file, readWorkers: 0 })
+  try {
+    await sql`CREATE TABLE group_test (v INTEGER NOT NULL)`.execute(db.q)
+    // 100 transactions, each awaiting between its statements: every one sees the ones before it in the group.
+    const sums = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        db.tx(async (tx) => {
+          await sql`INSERT INTO group_test (v) VALUES (${i})`.execute(tx.q)
+          await new Promise((r) => setImmediate(r))
+          return (await sql<{ n: number }>`SELECT count(*) AS n FROM group_test`.execute(tx.q)).rows[0].n
+        }),
+      ),
+    )
+    assert.equal(Math.max(...sums), 100)
+    const n = (await sql<{ n: number }>`SELECT count(*) AS n FROM group_test`.execute(db.q)).rows[0].n
+    assert.equal(n, 100)
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
