@@ -72,6 +72,7 @@ export class OutboxScheduler {
 
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
   start(): void {
+    this.sender.start()
     this.pump.start(this.pollMs)
   }
 

@@ -8,6 +8,8 @@ import { sendWebhook, type SendRequest, type SendResult } from './send.js'
 
 /** Performs attempts; `terminate` ends those in flight (their promises reject) and frees the sockets. */
 export interface Sender {
+  /** Gets ready ahead of the first attempt (a thread takes a while to boot: ~150 ms of the first deliveries' latency otherwise). */
+  start(): void
   send(req: Omit<SendRequest, 'dispatcher'>): Promise<SendResult>
   terminate(): Promise<void>
 }
@@ -22,7 +24,7 @@ const startWorker = () =>
   inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(new URL('./send-worker.js', import.meta.url))
 
 /**
- * One worker thread, started on first use. A thread that dies (it never should: sendWebhook does not throw) fails the
+ * One worker thread, started by start() or the first attempt. A thread that dies (it never should: sendWebhook does not throw) fails the
  * attempts it had, which keep their lease and come back like those of a crashed process; the next attempt starts a new thread.
  */
 export class SendThread implements Sender {
@@ -30,6 +32,11 @@ export class SendThread implements Sender {
   private nextId = 1
   private readonly waiting = new Map<number, Waiting>()
   private outgoing: [number, Omit<SendRequest, 'dispatcher'>][] = []
+
+  start(): void {
+    this.worker ??= this.spawn()
+    if (this.waiting.size === 0) this.worker.unref()
+  }
 
   send(req: Omit<SendRequest, 'dispatcher'>): Promise<SendResult> {
     const id = this.nextId++
@@ -42,13 +49,13 @@ export class SendThread implements Sender {
     const batch = this.outgoing
     this.outgoing = []
     if (batch.length === 0) return
-    const worker = (this.worker ??= this.start())
+    const worker = (this.worker ??= this.spawn())
     // Held open only while attempts are out, so an idle thread never keeps the process alive.
     worker.ref()
     worker.postMessage(batch)
   }
 
-  private start(): Worker {
+  private spawn(): Worker {
     const worker = startWorker()
     worker.on('message', (results: [number, SendResult][]) => {
       for (const [id, result] of results) {
@@ -83,6 +90,7 @@ export class SendThread implements Sender {
 
 /** Attempts on the calling thread through the given agent: for tests whose fake resolver (a function) cannot cross to a thread. */
 export const senderThrough = (agent: Agent): Sender => ({
+  start: () => {},
   send: (req) => sendWebhook({ ...req, dispatcher: agent }),
   terminate: () => agent.close(),
 })
