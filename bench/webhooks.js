@@ -10,6 +10,7 @@
 // its own process so it does not share the delivering event loop; both sides stamp times with
 // performance.timeOrigin + performance.now(), which agree across processes on one machine.
 import { fork } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -94,7 +95,7 @@ async function loadTaskd() {
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
 const fmt = (ms) => `${ms.toFixed(1)} ms`
 
-async function run({ name, events, rate, failRate, concurrency, drain }) {
+async function run({ name, events, rate, failRate, concurrency, drain, creators = 1 }) {
   const {
     loadConfig,
     openDatabase,
@@ -124,21 +125,39 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   const actor = { user: owner, tokenId: 'bench', permission: 'write' }
   const { board } = await createBoard(deps, actor, { name: 'Bench' })
   await createWebhook(deps, actor, { name: 'bench', url: receiver.url, events: ['card.created'], boards: [], secret: 'bench-secret' })
-  if (!drain) scheduler.start()
+  if (!drain) {
+    // A server starts its scheduler (and the sending thread) at boot, well before the first event: so does the bench.
+    scheduler.start()
+    await new Promise((r) => setTimeout(r, 500))
+  }
 
   const committed = new Map()
   let t0 = now()
-  for (let i = 0; i < events;) {
-    // Yield between small batches, as a server does between requests, so deliveries interleave with commits.
-    const batch = rate ? Math.max(1, Math.round(rate / 100)) : 50
-    for (let j = 0; j < batch && i < events; j++, i++) {
-      const { card } = await createCard(deps, actor, { board: board.id, title: `card ${i}` })
-      committed.set(card.id, now())
+  let made = 0
+  const create = async () => {
+    const { card } = await createCard(deps, actor, { board: board.id, title: `card ${made++}` })
+    committed.set(card.id, now())
+  }
+  if (creators > 1) {
+    // Like a server's concurrent requests: each creator gives the event loop a turn after each card.
+    await Promise.all(
+      Array.from({ length: creators }, async () => {
+        while (made < events) {
+          await create()
+          await new Promise((r) => setImmediate(r))
+        }
+      }),
+    )
+  } else {
+    while (made < events) {
+      // Yield between small batches, as a server does between requests, so deliveries interleave with commits.
+      const batch = rate ? Math.max(1, Math.round(rate / 100)) : 50
+      for (let j = 0; j < batch && made < events; j++) await create()
+      if (rate) {
+        const wait = t0 + (made / rate) * 1000 - now()
+        await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)))
+      } else await new Promise((r) => setImmediate(r))
     }
-    if (rate) {
-      const wait = t0 + (i / rate) * 1000 - now()
-      await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)))
-    } else await new Promise((r) => setImmediate(r))
   }
   const producedIn = now() - t0
   if (drain) {
@@ -155,6 +174,7 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
   const latencies = Float64Array.from([...firstOk].map(([card, t]) => t - committed.get(card))).sort()
   const lastReceipt = Math.max(...firstOk.values())
   const logs = database.raw.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'delivered'").get().n
+  const bodyBytes = Math.round(database.raw.prepare('SELECT avg(length(body)) AS n FROM outbox').get().n)
   const wal = fs.existsSync(`${db}-wal`) ? fs.statSync(`${db}-wal`).size : 0
   await database.close()
   fs.rmSync(dir, { recursive: true, force: true })
@@ -172,13 +192,48 @@ async function run({ name, events, rate, failRate, concurrency, drain }) {
     p99: pct(latencies, 99),
     max: latencies[latencies.length - 1],
     walBytes: wal,
+    bodyBytes,
   }
+}
+
+/**
+ * The limit of sending on this machine: a bare loop of HMAC-signed POSTs through undici (what the sending thread uses),
+ * `concurrency` at a time, bodies of `bodyBytes`, to the same receiver; nothing is read from or written to a database.
+ */
+async function bareSender(events, concurrency, bodyBytes) {
+  const { Agent, request } = await import('undici')
+  const receiver = await startReceiver(0)
+  const agent = new Agent()
+  let next = 0
+  const t0 = now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < events) {
+        const i = next++
+        const head = JSON.stringify({ id: `d${i}`, event: 'card.created', data: { id: `c${i}`, title: '' } })
+        const body = head.replace('"title":""', `"title":"${'x'.repeat(Math.max(0, bodyBytes - head.length))}"`)
+        const signature = 'sha256=' + createHmac('sha256', 'bench-secret').update(body).digest('hex')
+        const res = await request(receiver.url, {
+          method: 'POST',
+          dispatcher: agent,
+          body,
+          headers: { 'content-type': 'application/json', 'x-webhook-delivery': `d${i}`, 'x-service-signature': signature },
+        })
+        await res.body.text()
+      }
+    }),
+  )
+  const seconds = (now() - t0) / 1000
+  await receiver.report()
+  await agent.close()
+  return { name: 'bare sender', events, seconds, perSecond: events / seconds }
 }
 
 async function main() {
   const events = arg('events', 10_000)
   const rate = arg('rate', 1000)
   const concurrency = arg('concurrency', 64)
+  const creators = arg('creators', 32)
   await loadTaskd()
   // The load average says whether other work shared the machine during the run; figures from a busy host understate taskd.
   const load = () =>
@@ -194,6 +249,7 @@ async function main() {
   for (const spec of [
     { name: 'drain', events, rate: 0, failRate: 0, concurrency, drain: true },
     { name: 'burst', events, rate: 0, failRate: 0, concurrency },
+    { name: `burst, ${creators} creators`, events, rate: 0, failRate: 0, concurrency, creators },
     { name: `paced ${rate}/s`, events, rate, failRate: 0, concurrency },
     { name: 'drain, 20% 500s', events, rate: 0, failRate: 0.2, concurrency, drain: true },
   ].filter((s) => !only || only.some((o) => s.name.startsWith(o)))) {
@@ -204,6 +260,23 @@ async function main() {
         ` = ${Math.round(r.perSecond)} deliveries/s; commit→receipt p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, max ${fmt(r.max)};` +
         ` ${r.requests} requests, ${r.failedRequests} answered 500; events committed in ${r.producedSeconds.toFixed(2)} s; WAL ${(r.walBytes / 1e6).toFixed(1)} MB`,
     )
+  }
+  // Ratios in one run, as the project's benches report them: to the bare sender (the delivery engine's cost) and to cards
+  // created alone (what delivering costs the event loop that creates them: 1.00 means nothing).
+  const by = (name) => results.find((r) => r.name === name)
+  const drainRun = by('drain') ?? results.find((r) => r.bodyBytes)
+  if (drainRun) {
+    const bare = await bareSender(events, concurrency, drainRun.bodyBytes)
+    results.push(bare)
+    console.log(`${bare.name.padEnd(18)} ${events} signed POSTs of ${drainRun.bodyBytes} bytes, ${concurrency} at a time: ${Math.round(bare.perSecond)}/s`)
+    const alone = by('drain') && events / by('drain').producedSeconds
+    if (alone) console.log(`cards created alone (drain, scheduler stopped): ${Math.round(alone)}/s`)
+    for (const r of results.filter((x) => x.p99 !== undefined)) {
+      const ratios = [`x/bare sender ${(r.perSecond / bare.perSecond).toFixed(2)}`]
+      if (alone && r.name.startsWith('burst')) ratios.push(`x/cards created alone ${(r.perSecond / alone).toFixed(2)}`)
+      if (r.name.startsWith('burst')) ratios.push(`target ≥ 2,000/s and p99 < 250 ms: ${r.perSecond >= 2000 && r.p99 < 250 ? 'met' : 'NOT met'}`)
+      console.log(`  ${r.name.padEnd(18)} ${Math.round(r.perSecond)} deliveries/s, p99 ${fmt(r.p99)}: ${ratios.join(', ')}`)
+    }
   }
   console.log(`load average at the end ${load()}`)
   fs.mkdirSync(path.join(root, 'bench', 'out'), { recursive: true })
