@@ -6,9 +6,9 @@ import { asset, inBinary } from '../assets.js'
 import type { Agent } from 'undici'
 import { sendWebhook, type SendRequest, type SendResult } from './send.js'
 
-/** Performs attempts; `terminate` ends those in flight (their promises reject) and frees the sockets. */
+/** Performs attempts; `terminate` frees its sockets (a thread's attempts still in flight then fail). */
 export interface Sender {
-  /** Gets ready ahead of the first attempt (a thread takes a while to boot: ~150 ms of the first deliveries' latency otherwise). */
+  /** Gets ready ahead of the first attempt (a thread's boot would otherwise add ~150 ms to the first deliveries). */
   start(): void
   send(req: Omit<SendRequest, 'dispatcher'>): Promise<SendResult>
   terminate(): Promise<void>
@@ -19,13 +19,14 @@ interface Waiting {
   reject: (err: Error) => void
 }
 
-/** The worker's script: send-worker.js beside this file, or in the single binary its bundle, an asset (scripts/build-binary.mjs). */
+/** The thread's script: send-worker.js beside this file, or in the single binary its bundle, an asset (build-binary.mjs). */
 const startWorker = () =>
   inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(new URL('./send-worker.js', import.meta.url))
 
 /**
- * One worker thread, started by start() or the first attempt. A thread that dies (it never should: sendWebhook does not throw) fails the
- * attempts it had, which keep their lease and come back like those of a crashed process; the next attempt starts a new thread.
+ * One worker thread, started by start() or the first attempt. A thread that dies (it never should: sendWebhook does not
+ * throw) fails the attempts it had, which keep their lease and come back like those of a crashed process; the next
+ * attempt starts a new thread.
  */
 export class SendThread implements Sender {
   private worker?: Worker
