@@ -26,7 +26,8 @@ export interface Db {
    * One transaction. SQLite: BEGIN IMMEDIATE, one writer at a time. PostgreSQL: READ COMMITTED, with several at once;
    * fn runs again when it loses a race (a unique violation, a deadlock), so fn must do nothing but database work (side
    * effects go in afterCommit), and counters are bumped in one statement (`SET n = n + 1 RETURNING n`), never read
-   * and written back.
+   * and written back. SQLite commits the transactions of one moment together (see sqlite.ts): fn must never wait for
+   * another transaction's promise, which settles only after fn's own transaction has ended.
    */
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** A read whose cost depends on the input (a filtered page, a count, an export): within TASKD_QUERY_TIMEOUT_MS, else 503. */

@@ -4,7 +4,17 @@ import Database from 'better-sqlite3'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import fs from 'node:fs'
 import path from 'node:path'
-import { CompiledQuery, type Compilable, type DatabaseConnection, type Driver, Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
+import {
+  type CompiledQuery,
+  type Compilable,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely'
 import { sqliteBinding } from '../assets.js'
 import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, run, runAfterCommit } from './database.js'
 import { registerFunctions } from './functions.js'
@@ -15,21 +25,30 @@ import type { DB } from './types.js'
 /** better-sqlite3 refuses booleans; SQLite stores them as 0/1. */
 export const bindParams = (params: readonly unknown[]): unknown[] => params.map((p) => (p === true ? 1 : p === false ? 0 : p))
 
-/** Kysely's SQLite driver prepares every statement; this keeps them prepared (about a sixth of a card create otherwise). */
+/**
+ * Kysely's SQLite driver prepares every statement; this keeps them prepared (about a sixth of a card create otherwise).
+ * A statement that writes outside a transaction first commits the group in progress (see FairDriver).
+ */
 class StatementCache implements SqliteDatabase {
   private readonly cache = new Map<string, SqliteStatement>()
-  constructor(private readonly raw: Database.Database) {}
+  constructor(
+    private readonly raw: Database.Database,
+    private readonly beforePlainWrite: () => void,
+  ) {}
 
   prepare(text: string): SqliteStatement {
     let stmt = this.cache.get(text)
     if (!stmt) {
       const s = this.raw.prepare(text)
+      const plain = () => {
+        if (!s.readonly && !inTransaction.getStore()) this.beforePlainWrite()
+      }
       // .all() for RETURNING too: read with .get(), a RETURNING statement commits late and stalls WAL checkpoints.
       stmt = {
         reader: s.reader,
-        all: (p) => s.all(...bindParams(p)),
-        run: (p) => s.run(...bindParams(p)),
-        iterate: (p) => s.iterate(...bindParams(p)),
+        all: (p) => (plain(), s.all(...bindParams(p))),
+        run: (p) => (plain(), s.run(...bindParams(p))),
+        iterate: (p) => (plain(), s.iterate(...bindParams(p))),
       }
       if (this.cache.size > 2000) this.cache.clear()
       this.cache.set(text, stmt)
@@ -42,7 +61,7 @@ class StatementCache implements SqliteDatabase {
   }
 }
 
-/** Set while something asks for the connection that must not find a transaction open on it (a backup). */
+/** Set while something asks for the connection that must not find a transaction open on it (a backup, close). */
 const alone = new AsyncLocalStorage<true>()
 
 /** Transactions sharing one COMMIT at most: bounds how long the first of them waits for its answer. */
@@ -51,31 +70,37 @@ const MAX_GROUP = 32
 /** Transactions that share one COMMIT; each caller hears of its own once the group has committed. */
 class CommitGroup {
   members = 0
+  /** The error with which SQLite rolled the whole transaction back (SQLITE_FULL, IOERR, ...): every member hears it. */
+  failure: unknown
   resolve!: () => void
   reject!: (err: unknown) => void
   readonly committed = new Promise<void>((resolve, reject) => {
     this.resolve = resolve
     this.reject = reject
   })
+  constructor() {
+    this.committed.catch(() => undefined) // a group whose only member failed has nobody waiting for it
+  }
 }
 
 /**
- * The one connection, handed out first come, first served. Kysely's own lock lets a caller that releases and at once
- * asks again (a chunked deletion) take the connection before those already waiting, which starved other requests for
- * seconds.
+ * The one connection, handed out first come, first served (Kysely's own lock, which FairSqliteAdapter turns off, lets
+ * a caller that releases and at once asks again, such as a chunked deletion, go before those already waiting).
  *
- * Group commit: a transaction that ends while another waits for the connection leaves its own transaction open, and
- * the next runs in it (each in a savepoint: one that fails undoes only its own changes), as do statements outside
- * transactions (a token lookup; the few writes there, such as a token's last use, become durable with the group). The
- * group commits at the event loop's next turn once nobody waits, when MAX_GROUP have joined, or before a backup. A COMMIT writes every page the transaction
- * touched to the WAL (about 160 KB for a card with its indexes, event and outbox rows); pages the group shares are
- * written once.
+ * Group commit: a transaction leaves its BEGIN IMMEDIATE open when it ends, and the transactions that get the
+ * connection before the event loop's next turn run in it, each in a savepoint (one that fails undoes only its own
+ * changes); the group commits at that turn, when MAX_GROUP have joined, before a statement that writes outside a
+ * transaction, or before a backup. Every member's caller hears of it only after the COMMIT. A COMMIT writes every page
+ * the transaction touched to the WAL (about 160 KB for a card with its indexes, event and outbox rows); pages the
+ * group shares are written once. Reads outside transactions meanwhile see the group's changes (committed a turn later
+ * unless the disk fails).
  */
 class FairDriver extends GuardedDriver {
   private held = false
-  private readonly waiting: { go: () => void; joins: boolean }[] = []
+  private readonly waiting: { go: () => void; alone: boolean }[] = []
   /** The group whose transaction is open on the connection, if any. */
   group: CommitGroup | undefined
+  private commitScheduled = false
 
   constructor(
     inner: Driver,
@@ -86,20 +111,17 @@ class FairDriver extends GuardedDriver {
 
   override acquireConnection = async (): Promise<DatabaseConnection> => {
     guardConnection()
-    if (this.held) await new Promise<void>((go) => this.waiting.push({ go, joins: !alone.getStore() }))
+    if (this.held) await new Promise<void>((go) => this.waiting.push({ go, alone: alone.getStore() === true }))
     this.held = true
     const c = await this.inner.acquireConnection()
-    if (this.group && alone.getStore()) await this.commit(c)
+    if (alone.getStore()) this.commit()
     return c
   }
   override releaseConnection = async (c: DatabaseConnection) => {
     const g = this.group
     if (g) {
-      const next = this.waiting[0]
-      if (!this.raw.inTransaction || g.members >= MAX_GROUP || (next && !next.joins)) await this.commit(c)
-      // Nobody in line: the group stays open until the event loop's next turn, so that the transactions of the requests
-      // it reads meanwhile join it.
-      else if (!next && !this.commitScheduled) {
+      if (!this.raw.inTransaction || g.members >= MAX_GROUP || this.waiting[0]?.alone) this.commit()
+      else if (!this.commitScheduled) {
         this.commitScheduled = true
         inTransaction.exit(() => setImmediate(() => void this.commitLater()))
       }
@@ -111,30 +133,31 @@ class FairDriver extends GuardedDriver {
     else this.held = false
   }
 
-  private commitScheduled = false
   private async commitLater(): Promise<void> {
     this.commitScheduled = false
-    if (!this.group) return
-    const c = await this.acquireConnection()
-    try {
-      if (this.group) await this.commit(c)
-    } finally {
-      await this.releaseConnection(c)
-    }
+    if (this.group) await alone.run(true, async () => this.releaseConnection(await this.acquireConnection()))
   }
 
-  /** Commits the group (or settles it with SQLite's error when it could not) and tells its members. */
-  private async commit(c: DatabaseConnection): Promise<void> {
-    const g = this.group!
+  /** Commits the group in progress, if any (or settles it with the error that rolled it back), and tells its members. */
+  commit(): void {
+    const g = this.group
+    if (!g) return
     this.group = undefined
     try {
-      if (!this.raw.inTransaction) throw new Error('SQLite rolled the transaction back')
-      await c.executeQuery(CompiledQuery.raw('COMMIT'))
+      if (!this.raw.inTransaction) throw g.failure ?? new Error('SQLite rolled the transaction back')
+      this.raw.exec('COMMIT')
       g.resolve()
     } catch (err) {
-      if (this.raw.inTransaction) await c.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined)
+      if (this.raw.inTransaction) this.raw.exec('ROLLBACK')
       g.reject(err)
     }
+  }
+}
+
+/** Kysely locks a single-connection dialect's connection itself, unfairly; FairDriver does it instead. */
+class FairSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true
   }
 }
 
@@ -148,6 +171,9 @@ class FairSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return (this.driver = new FairDriver(super.createDriver(), this.raw))
+  }
+  override createAdapter(): SqliteAdapter {
+    return new FairSqliteAdapter()
   }
 }
 
@@ -184,8 +210,9 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
   if (migrated.from > 0 && migrated.from < migrated.to) raw.exec('ANALYZE')
   raw.pragma('optimize = 0x10002')
 
-  const dialect = new FairSqliteDialect({ database: new StatementCache(raw) }, raw)
+  const dialect: FairSqliteDialect = new FairSqliteDialect({ database: new StatementCache(raw, () => dialect.driver.commit()) }, raw)
   const q = new Kysely<DB>({ dialect })
+  let closing = false
   const pool = file === ':memory:' || opts.readWorkers === 0 ? undefined : new ReadPool(file, opts.readWorkers ?? 2, opts.queryTimeoutMs ?? 5000)
   return {
     dialect: 'sqlite',
@@ -196,6 +223,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       // In the commit group's transaction (see FairDriver), begun by the first of the group.
       const { result, group } = await q.connection().execute((conn) =>
         inTransaction.run(true, async () => {
+          if (closing) throw new Error('the database is closing')
           const driver = dialect.driver
           if (!driver.group) {
             await run(conn, 'BEGIN IMMEDIATE')
@@ -212,7 +240,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
             if (raw.inTransaction) {
               await run(conn, 'ROLLBACK TO SAVEPOINT member')
               await run(conn, 'RELEASE SAVEPOINT member')
-            }
+            } else group.failure ??= err // SQLite undid the whole group: its other members hear why
             throw err
           }
         }),
@@ -258,6 +286,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       }
     },
     close: async () => {
+      closing = true
       await alone.run(true, () => q.connection().execute(async () => undefined)) // commits a group still open
       await pool?.close()
       await q.destroy()

@@ -70,18 +70,22 @@ export function pageSchema<T extends z.ZodType>(item: T, name: string) {
 }
 
 /**
- * Parses `sort` against the sortable fields (name → columns) into the columns to order by, each once; unknown fields,
- * prototype names included, are a 400.
+ * Parses `sort` against the sortable fields (name → columns) into the columns to order by, each once: the named fields'
+ * own columns first, in the asked directions, then the columns that break their ties (position's created). Unknown
+ * fields, prototype names included, are a 400.
  */
 export function parseSort(sort: string, fields: ListSpec['sort']): [string, 'asc' | 'desc'][] {
-  const order = new Map<string, 'asc' | 'desc'>()
-  for (const part of sort.split(',')) {
+  const named = sort.split(',').map((part) => {
     const p = part.trim()
     const desc = p.startsWith('-')
     const name = desc || p.startsWith('+') ? p.slice(1) : p
     if (!Object.hasOwn(fields, name)) throw badRequest(`Unknown sort field "${name}"; sortable fields: ${Object.keys(fields).join(', ')}.`)
-    for (const column of [fields[name]].flat()) if (!order.has(column)) order.set(column, desc ? 'desc' : 'asc')
-  }
+    const [own, ...ties] = [fields[name]].flat()
+    return { own, ties, dir: desc ? ('desc' as const) : ('asc' as const) }
+  })
+  const order = new Map<string, 'asc' | 'desc'>()
+  for (const { own, dir } of named) if (!order.has(own)) order.set(own, dir)
+  for (const { ties, dir } of named) for (const column of ties) if (!order.has(column)) order.set(column, dir)
   return [...order]
 }
 

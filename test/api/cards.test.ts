@@ -485,3 +485,85 @@ test('positions stay distinct when many rows are placed in one scope at once', a
     await c.t.close()
   }
 })
+
+test('sort: each named field in its direction, position ties broken by created, then the id in the last field’s direction', async () => {
+  const c = await seededApp()
+  try {
+    const token = c.tokens.owner.write
+    for (const [i, list] of [c.lists[0].id, c.lists[1].id, c.lists[0].id, c.lists[1].id, c.lists[0].id, c.lists[1].id].entries()) {
+      const r = await c.t.req('POST', '/v1/cards', {
+        token,
+        body: { board: c.board.id, title: `t${i}`, list, priority: i % 2 ? 3 : 1, position: 1 + Math.floor(i / 2) },
+      })
+      assert.equal(r.status, 201, r.text)
+    }
+    type Item = { id: string; position: number; created: string; priority: number }
+    const cmp = (keys: [keyof Item, 1 | -1][]) => (a: Item, b: Item) => {
+      for (const [k, d] of keys) if (a[k] !== b[k]) return (a[k] < b[k] ? -1 : 1) * d
+      return 0
+    }
+    const cases: [string | undefined, [keyof Item, 1 | -1][]][] = [
+      [
+        undefined,
+        [
+          ['position', 1],
+          ['created', 1],
+          ['id', 1],
+        ],
+      ],
+      [
+        'position',
+        [
+          ['position', 1],
+          ['created', 1],
+          ['id', 1],
+        ],
+      ],
+      [
+        'position,-created',
+        [
+          ['position', 1],
+          ['created', -1],
+          ['id', -1],
+        ],
+      ],
+      [
+        '-position',
+        [
+          ['position', -1],
+          ['created', -1],
+          ['id', -1],
+        ],
+      ],
+      [
+        '-priority',
+        [
+          ['priority', -1],
+          ['id', -1],
+        ],
+      ],
+      [
+        'priority,-position',
+        [
+          ['priority', 1],
+          ['position', -1],
+          ['created', -1],
+          ['id', -1],
+        ],
+      ],
+    ]
+    for (const [sort, keys] of cases) {
+      const page = await c.t.req('GET', `/v1/cards?board=${c.board.id}&per_page=100${sort ? `&sort=${sort}` : ''}`, { token })
+      assert.equal(page.status, 200, page.text)
+      const items = page.body.items as Item[]
+      assert.equal(items.length, 6)
+      assert.deepEqual(
+        items.map((i) => i.id),
+        [...items].sort(cmp(keys)).map((i) => i.id),
+        `sort=${sort}`,
+      )
+    }
+  } finally {
+    await c.t.close()
+  }
+})

@@ -83,3 +83,65 @@ test('a group stays open across transactions queued behind each other and commit
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('a statement that writes outside a transaction commits the open group first', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
+  const file = path.join(dir, 'taskd.db')
+  const db = await openDatabase({ db: file, readWorkers: 0 })
+  const other = new Database(file, { readonly: true })
+  try {
+    await sql`CREATE TABLE group_test (v TEXT NOT NULL)`.execute(db.q)
+    const pending = db.tx(async (tx) => {
+      await sql`INSERT INTO group_test (v) VALUES ('in a transaction')`.execute(tx.q)
+    })
+    await new Promise<void>((resolve) => queueMicrotask(resolve))
+    await sql`INSERT INTO group_test (v) VALUES ('plain')`.execute(db.q)
+    const seen = (other.prepare('SELECT v FROM group_test ORDER BY v').all() as { v: string }[]).map((r) => r.v)
+    assert.deepEqual(seen, ['in a transaction', 'plain'], 'both durable when the plain write returns')
+    await pending
+  } finally {
+    other.close()
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('when SQLite undoes the whole group (disk full), every member hears its error and the server goes on', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
+  const db = await openDatabase({ db: path.join(dir, 'taskd.db'), readWorkers: 0 })
+  try {
+    await sql`CREATE TABLE group_test (v BLOB NOT NULL)`.execute(db.q)
+    const pages = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(db.q)).rows[0].page_count
+    await sql.raw(`PRAGMA max_page_count = ${pages + 8}`).execute(db.q)
+    const small = db.tx(async (tx) => {
+      await sql`INSERT INTO group_test (v) VALUES (zeroblob(10))`.execute(tx.q)
+    })
+    const big = db.tx(async (tx) => {
+      await sql`INSERT INTO group_test (v) VALUES (zeroblob(1000000))`.execute(tx.q)
+    })
+    const alone = db.tx(async (tx) => {
+      await sql`INSERT INTO group_test (v) VALUES (zeroblob(1000000))`.execute(tx.q)
+    })
+    const results = await Promise.allSettled([small, big, alone])
+    // A transaction alone in its group, undone with it: nobody else waits for that group (it must not end the process).
+    await assert.rejects(
+      db.tx(async (tx) => {
+        await sql`INSERT INTO group_test (v) VALUES (zeroblob(1000000))`.execute(tx.q)
+      }),
+      /full/i,
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    for (const r of results.slice(1)) assert.match(String((r as PromiseRejectedResult).reason), /full/i)
+    if (results[0].status === 'rejected') assert.match(String(results[0].reason), /full/i, 'a member undone with the group hears why')
+    // Nothing is left half-done, and the connection takes new transactions.
+    await sql.raw('PRAGMA max_page_count = 1000000').execute(db.q)
+    await db.tx(async (tx) => {
+      await sql`INSERT INTO group_test (v) VALUES (zeroblob(1))`.execute(tx.q)
+    })
+    const n = (await sql<{ n: number }>`SELECT count(*) AS n FROM group_test WHERE length(v) > 100`.execute(db.q)).rows[0].n
+    assert.equal(n, 0)
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
