@@ -34,7 +34,7 @@ export function listQuery(spec: ListSpec) {
       .max(500)
       .optional()
       .meta({
-        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}.`,
+        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}. Ties are broken by \`id\`, in the direction of the last field.`,
       }),
     filter: z.string().optional().meta({ description: 'Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`.' }),
     expand: z
