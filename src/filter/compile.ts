@@ -20,6 +20,9 @@ const SQL_OP: Partial<Record<CompareOp, RawBuilder<unknown>>> = {
 /** Equalities on these fields pick few rows through an index: membership tests beside them should only probe. */
 const ANCHORS = new Set(['id', 'key', 'board', 'list'])
 const anchors = (n: FilterNode) => n.kind === 'compare' && n.op === '=' && n.value !== null && ANCHORS.has(n.field)
+/** The board an AND of comparisons pins its rows to (`board = "…"`), if any. */
+const boardOf = (items: readonly FilterNode[]) =>
+  items.find((i): i is Comparison => i.kind === 'compare' && i.field === 'board' && i.op === '=' && typeof i.value === 'string')?.value as string | undefined
 
 /**
  * The comparisons of `node` must already have passed comparisonCheck for this resource (filterExpression does both).
@@ -27,21 +30,23 @@ const anchors = (n: FilterNode) => n.kind === 'compare' && n.op === '=' && n.val
  */
 export function compileFilter(eb: ExpressionBuilder<any, any>, resource: string, node: FilterNode, anchored = false): Cond {
   const table = filterResource(resource).table
-  const walk = (n: FilterNode, anchored: boolean): Cond => {
+  // `board`: the board every row this node can match is on (an enclosing AND has `board = "…"`).
+  const walk = (n: FilterNode, anchored: boolean, board: string | undefined): Cond => {
     switch (n.kind) {
       case 'and': {
         const inner = anchored || n.items.some(anchors)
-        return eb.and(n.items.map((i) => walk(i, inner)))
+        const pinned = board ?? boardOf(n.items)
+        return eb.and(n.items.map((i) => walk(i, inner, pinned)))
       }
       case 'or':
-        return eb.or(n.items.map((i) => walk(i, anchored)))
+        return eb.or(n.items.map((i) => walk(i, anchored, board)))
       case 'not':
-        return eb.not(eb.parens(walk(n.item, anchored)))
+        return eb.not(eb.parens(walk(n.item, anchored, board)))
       case 'compare':
-        return comparison(resource, table, n, anchored)
+        return comparison(resource, table, n, anchored, board)
     }
   }
-  return walk(node, anchored)
+  return walk(node, anchored, undefined)
 }
 
 /**
@@ -53,10 +58,19 @@ const quote = (name: string) => (name.includes('"') ? `"${name.replaceAll('"', '
 const colText = (alias: string, column: string) => `${quote(alias)}.${quote(column)}`
 const ref = (alias: string, column: string) => sql.raw(colText(alias, column))
 
-function comparison(resource: string, table: string, n: Comparison, anchored: boolean): Cond {
+function comparison(resource: string, table: string, n: Comparison, anchored: boolean, board: string | undefined): Cond {
   const r = resolveField(resource, n.field)
   if (typeof r === 'string') throw new FilterError(r) // only for a tree that skipped comparisonCheck
   const { hops, leaf } = r
+  if (leaf.type === 'multi' && leaf.boardScoped && leaf.link && board !== undefined && hops.length === 0 && (n.op === '~' || n.op === '!~')) {
+    // On one board: that board's members of this name or id, found once, then one probe of the row's links each.
+    const { link } = leaf
+    const target = quote(filterResource(leaf.target).table)
+    const value = n.value as string
+    const named = leaf.byName ? sql`id = ${value} or ${fold(value)}(name) = ${fold(value)}(${value})` : sql`id = ${value}`
+    const test = sql<SqlBool>`exists (select 1 from ${sql.raw(`${quote(link.table)} as "j1" where ${colText('j1', link.from)} = ${colText(table, 'id')} and ${colText('j1', link.to)} in (select id from ${target} where board_id = `)}${board} and (${named})))`
+    return n.op === '~' ? test : sql<SqlBool>`not ${test}`
+  }
   if (!r.many && leaf.type !== 'multi') {
     if (hops.length === 0) return withKeyHistory(table, leaf, n) ?? scalar(leaf, n.op, n.value, ref(table, leaf.column))
     // A chain of to-one relations reads one value: a scalar subquery, null when a link is missing.

@@ -39,6 +39,11 @@ export interface MultiField {
   back?: string
   /** Membership also matches the member's name, case-insensitively (tags). */
   byName?: boolean
+  /**
+   * The members belong to the row's board (a card's tags): beside `board = "…"` a membership test looks among that
+   * board's members, found once, instead of joining every candidate's links to the member table.
+   */
+  boardScoped?: boolean
   ops?: readonly CompareOp[]
 }
 

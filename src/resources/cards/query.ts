@@ -26,7 +26,7 @@ export const CARD_FILTER: FilterResource = {
     assignees: field.users('card_assignees', 'card_id'),
     members: { alias: 'assignees' },
     watchers: field.users('card_watchers', 'card_id'),
-    tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true },
+    tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true, boardScoped: true },
     files: { type: 'multi', target: 'files', back: 'card_id' },
   },
 }
