@@ -99,7 +99,7 @@ class FairDriver extends GuardedDriver {
   private held = false
   private readonly waiting: { go: () => void; alone: boolean }[] = []
   /** The group whose transaction is open on the connection, if any. */
-  group: CommitGroup | undefined
+  private group: CommitGroup | undefined
   private commitScheduled = false
 
   constructor(
@@ -136,6 +136,15 @@ class FairDriver extends GuardedDriver {
   private async commitLater(): Promise<void> {
     this.commitScheduled = false
     if (this.group) await alone.run(true, async () => this.releaseConnection(await this.acquireConnection()))
+  }
+
+  /** The group in progress, or a new one whose transaction begins now; called by a transaction holding the connection. */
+  join(): CommitGroup {
+    if (!this.group) {
+      this.raw.exec('BEGIN IMMEDIATE')
+      this.group = new CommitGroup()
+    }
+    return this.group
   }
 
   /** Commits the group in progress, if any (or settles it with the error that rolled it back), and tells its members. */
@@ -203,11 +212,10 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
   raw.pragma('busy_timeout = 5000')
   raw.pragma('foreign_keys = ON')
   raw.pragma('synchronous = NORMAL')
-  const migrated = migrateSqlite(raw)
-  // Gathers planner statistics where they are missing or stale, so filters pick their indexes (cheap when fresh).
-  raw.pragma('analysis_limit = 1000') // bounds the work ANALYZE and optimize may do at open, however large the tables
-  // optimize skips tables analysed before: indexes a migration added to them would be planned without statistics.
-  if (migrated.from > 0 && migrated.from < migrated.to) raw.exec('ANALYZE')
+  migrateSqlite(raw)
+  // Gathers planner statistics where they are missing or stale, so filters pick their indexes (cheap when fresh); an
+  // index a migration creates gets its statistics from CREATE INDEX itself.
+  raw.pragma('analysis_limit = 1000') // bounds the work optimize may do at open, however large the tables
   raw.pragma('optimize = 0x10002')
 
   const dialect: FairSqliteDialect = new FairSqliteDialect({ database: new StatementCache(raw, () => dialect.driver.commit()) }, raw)
@@ -224,12 +232,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       const { result, group } = await q.connection().execute((conn) =>
         inTransaction.run(true, async () => {
           if (closing) throw new Error('the database is closing')
-          const driver = dialect.driver
-          if (!driver.group) {
-            await run(conn, 'BEGIN IMMEDIATE')
-            driver.group = new CommitGroup()
-          }
-          const group = driver.group
+          const group = dialect.driver.join()
           await run(conn, 'SAVEPOINT member')
           try {
             const result = await fn(makeTx(conn, after))

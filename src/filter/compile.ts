@@ -65,10 +65,8 @@ function comparison(resource: string, table: string, n: Comparison, anchored: bo
   if (leaf.type === 'multi' && leaf.boardScoped && leaf.link && board !== undefined && hops.length === 0 && (n.op === '~' || n.op === '!~')) {
     // On one board: that board's members of this name or id, found once, then one probe of the row's links each.
     const { link } = leaf
-    const target = quote(filterResource(leaf.target).table)
-    const value = n.value as string
-    const named = leaf.byName ? sql`id = ${value} or ${fold(value)}(name) = ${fold(value)}(${value})` : sql`id = ${value}`
-    const test = sql<SqlBool>`exists (select 1 from ${sql.raw(`${quote(link.table)} as "j1" where ${colText('j1', link.from)} = ${colText(table, 'id')} and ${colText('j1', link.to)} in (select id from ${target} where board_id = `)}${board} and (${named})))`
+    const members = `select ${colText('t1', 'id')} from ${quote(filterResource(leaf.target).table)} as "t1" where ${colText('t1', 'board_id')} = `
+    const test = sql<SqlBool>`exists (select 1 from ${sql.raw(`${quote(link.table)} as "j1" where ${colText('j1', link.from)} = ${colText(table, 'id')} and ${colText('j1', link.to)} in (${members}`)}${board} and ${member(leaf, 1, n.value as string)}))`
     return n.op === '~' ? test : sql<SqlBool>`not ${test}`
   }
   if (!r.many && leaf.type !== 'multi') {

@@ -7,16 +7,29 @@ import path from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { sql } from 'kysely'
+import type { Db } from '../../src/db/database.js'
 import { openDatabase } from '../../src/db/open.js'
 
-test('transactions of one turn share a commit; each resolves once committed, a failing one undoes only itself', async () => {
+/** A fresh database with `CREATE TABLE group_test (<column>)`, and what another connection sees of it (committed rows). */
+async function withTable(column: string, fn: (t: { db: Db; dir: string; committed: () => string[] }) => Promise<void>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
   const file = path.join(dir, 'taskd.db')
   const db = await openDatabase({ db: file, readWorkers: 0 })
-  const other = new Database(file, { readonly: true }) // an independent connection: sees committed rows only
+  let other: Database.Database | undefined
   try {
-    await sql`CREATE TABLE group_test (v TEXT NOT NULL CHECK (v <> 'bad'))`.execute(db.q)
-    const seenByOther = () => (other.prepare('SELECT v FROM group_test ORDER BY v').all() as { v: string }[]).map((r) => r.v)
+    await sql.raw(`CREATE TABLE group_test (${column})`).execute(db.q)
+    other = new Database(file, { readonly: true })
+    const reader = other.prepare('SELECT v FROM group_test ORDER BY v')
+    await fn({ db, dir, committed: () => (reader.all() as { v: string }[]).map((r) => r.v) })
+  } finally {
+    other?.close()
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test('transactions of one turn share a commit; each resolves once committed, a failing one undoes only itself', () =>
+  withTable("v TEXT NOT NULL CHECK (v <> 'bad')", async ({ db, dir, committed: seenByOther }) => {
     const committedAtAnswer = new Map<string, string[]>()
     let afterCommit = 0
     const write = (v: string) =>
@@ -52,20 +65,10 @@ test('transactions of one turn share a commit; each resolves once committed, a f
     } finally {
       copy.close()
     }
-  } finally {
-    other.close()
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+  }))
 
-test('a group stays open across transactions queued behind each other and commits at the end', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
-  const file = path.join(dir, 'taskd.db')
-  const db = await openDatabase({ db: file, readWorkers: 0 })
-  try {
-    await sql`CREATE TABLE group_test (v INTEGER NOT NULL)`.execute(db.q)
-    // 100 transactions, each awaiting between its statements: every one sees the ones before it in the group.
+test('100 transactions at once, each awaiting between its statements: all commit, the last sees every row', () =>
+  withTable('v INTEGER NOT NULL', async ({ db, committed }) => {
     const sums = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         db.tx(async (tx) => {
@@ -78,39 +81,22 @@ test('a group stays open across transactions queued behind each other and commit
     assert.equal(Math.max(...sums), 100)
     const n = (await sql<{ n: number }>`SELECT count(*) AS n FROM group_test`.execute(db.q)).rows[0].n
     assert.equal(n, 100)
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+    assert.equal(committed().length, 100)
+  }))
 
-test('a statement that writes outside a transaction commits the open group first', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
-  const file = path.join(dir, 'taskd.db')
-  const db = await openDatabase({ db: file, readWorkers: 0 })
-  const other = new Database(file, { readonly: true })
-  try {
-    await sql`CREATE TABLE group_test (v TEXT NOT NULL)`.execute(db.q)
+test('a statement that writes outside a transaction commits the open group first', () =>
+  withTable('v TEXT NOT NULL', async ({ db, committed }) => {
     const pending = db.tx(async (tx) => {
       await sql`INSERT INTO group_test (v) VALUES ('in a transaction')`.execute(tx.q)
     })
     await new Promise<void>((resolve) => queueMicrotask(resolve))
     await sql`INSERT INTO group_test (v) VALUES ('plain')`.execute(db.q)
-    const seen = (other.prepare('SELECT v FROM group_test ORDER BY v').all() as { v: string }[]).map((r) => r.v)
-    assert.deepEqual(seen, ['in a transaction', 'plain'], 'both durable when the plain write returns')
+    assert.deepEqual(committed(), ['in a transaction', 'plain'], 'both durable when the plain write returns')
     await pending
-  } finally {
-    other.close()
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+  }))
 
-test('when SQLite undoes the whole group (disk full), every member hears its error and the server goes on', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-group-'))
-  const db = await openDatabase({ db: path.join(dir, 'taskd.db'), readWorkers: 0 })
-  try {
-    await sql`CREATE TABLE group_test (v BLOB NOT NULL)`.execute(db.q)
+test('when SQLite undoes the whole group (disk full), every member hears its error and the server goes on', () =>
+  withTable('v BLOB NOT NULL', async ({ db }) => {
     const pages = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(db.q)).rows[0].page_count
     await sql.raw(`PRAGMA max_page_count = ${pages + 8}`).execute(db.q)
     const small = db.tx(async (tx) => {
@@ -119,10 +105,10 @@ test('when SQLite undoes the whole group (disk full), every member hears its err
     const big = db.tx(async (tx) => {
       await sql`INSERT INTO group_test (v) VALUES (zeroblob(1000000))`.execute(tx.q)
     })
-    const alone = db.tx(async (tx) => {
+    const third = db.tx(async (tx) => {
       await sql`INSERT INTO group_test (v) VALUES (zeroblob(1000000))`.execute(tx.q)
     })
-    const results = await Promise.allSettled([small, big, alone])
+    const results = await Promise.allSettled([small, big, third])
     // A transaction alone in its group, undone with it: nobody else waits for that group (it must not end the process).
     await assert.rejects(
       db.tx(async (tx) => {
@@ -140,8 +126,4 @@ test('when SQLite undoes the whole group (disk full), every member hears its err
     })
     const n = (await sql<{ n: number }>`SELECT count(*) AS n FROM group_test WHERE length(v) > 100`.execute(db.q)).rows[0].n
     assert.equal(n, 0)
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+  }))

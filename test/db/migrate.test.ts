@@ -73,11 +73,17 @@ test('SQLite: a version-1 database migrated has the same tables, columns and ind
     const v1 = new Database(old)
     v1.exec(fixture('schema-v1.sql'))
     v1.exec(V1_DATA)
+    v1.exec(`INSERT INTO lists VALUES ('l1', 'b1', 'Todo', 1, 'unstarted', ${T(1)}, ${T(1)});
+      INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_at, updated_at)
+      VALUES ('c1', 'b1', 'l1', 1, 'ONE-1', 'A card', 1, ${T(1)}, ${T(1)}), ('c2', 'b1', 'l1', 2, 'ONE-2', 'Another', 2, ${T(2)}, ${T(2)});
+      ANALYZE`) // statistics already there: the indexes a migration adds must get theirs too
     v1.pragma('user_version = 1')
     v1.close()
     const migrated = openSqlite({ file: old, readWorkers: 0 })
     try {
       assert.deepEqual(await roles(migrated), V6_ROLES)
+      const stats = migrated.raw.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'cards_board_position'").all()
+      assert.equal(stats.length, 1, 'the planner has statistics for an index a migration added')
     } finally {
       await migrated.close()
     }

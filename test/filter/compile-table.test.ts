@@ -83,13 +83,13 @@ const CASES: [Table, string, string, unknown[]][] = [
     'cards',
     'board = "b1" && tags ~ "Bug"',
     // On one board: that board's tags of the name, found once (a card's tags are its board's).
-    '("cards"."board_id" = ? and exists (select 1 from "card_tags" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."tag_id" in (select id from "tags" where board_id = ? and (id = ? or lower(name) = lower(?)))))',
+    '("cards"."board_id" = ? and exists (select 1 from "card_tags" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."tag_id" in (select "t1"."id" from "tags" as "t1" where "t1"."board_id" = ? and ("t1"."id" = ? or lower("t1"."name") = lower(?)))))',
     ['b1', 'b1', 'Bug', 'Bug'],
   ],
   [
     'cards',
     'board = "b1" && (tags ~ "a" || watchers ~ "u1")',
-    '("cards"."board_id" = ? and (exists (select 1 from "card_tags" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."tag_id" in (select id from "tags" where board_id = ? and (id = ? or lower(name) = lower(?)))) or exists (select 1 from "card_watchers" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."user_id" = ?)))',
+    '("cards"."board_id" = ? and (exists (select 1 from "card_tags" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."tag_id" in (select "t1"."id" from "tags" as "t1" where "t1"."board_id" = ? and ("t1"."id" = ? or lower("t1"."name") = lower(?)))) or exists (select 1 from "card_watchers" as "j1" where "j1"."card_id" = "cards"."id" and "j1"."user_id" = ?)))',
     ['b1', 'b1', 'a', 'a', 'u1'],
   ],
   ['cards', 'files ~ "f1"', '"cards"."id" in (select "t1"."card_id" from "files" as "t1" where "t1"."card_id" is not null and "t1"."id" = ?)', ['f1']],
