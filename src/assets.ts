@@ -1,4 +1,5 @@
-// Files taskd reads at run time (the schemas, package.json, the docs pages' scripts, better-sqlite3's native addon), by
+// Files taskd reads at run time (the schemas, package.json, the docs pages' scripts, better-sqlite3's native addon, in the
+// binary the webhook sending thread's bundle), by
 // their path in the checkout. Run from the checkout they are read from disk; in the single binary
 // (scripts/build-binary.mjs) they are its SEA assets under the same names. The one place that knows the difference.
 import fs from 'node:fs'

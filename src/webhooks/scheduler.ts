@@ -20,7 +20,7 @@ export interface SchedulerOptions {
   concurrency?: number
   /** Safety-net poll; commits wake the scheduler at once and retries arm their own timer. */
   pollMs?: number
-  /** Sends the attempts: a SendThread of its own by default (tests inject one, or senderThrough an agent with a fake resolver). */
+  /** Sends the attempts: a SendThread of its own by default (tests inject one, or one on their own thread with a fake resolver). */
   sender?: Sender
   log?: (msg: string, err?: unknown) => void
   /** Told of each batch of attempts once it is recorded (the deliveries counter of /metrics). */
@@ -38,7 +38,6 @@ export class OutboxScheduler {
   private readonly pollMs: number
   private readonly leaseMs: number
   private readonly env: DeliveryEnv
-  private readonly sender: Sender
   private readonly log: (msg: string, err?: unknown) => void
   private readonly onRecorded: (batch: readonly Settlement[]) => void
   /** Claimed by this process and not yet recorded: never claimed twice even if a lease runs out mid-attempt. */
@@ -66,13 +65,12 @@ export class OutboxScheduler {
     this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     this.onRecorded = opts.onRecorded ?? (() => {})
-    this.sender = opts.sender ?? new SendThread()
-    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, sender: this.sender, material: new Map() }
+    this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, sender: opts.sender ?? new SendThread(), material: new Map() }
   }
 
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
   start(): void {
-    this.sender.start()
+    this.env.sender.start()
     this.pump.start(this.pollMs)
   }
 
@@ -211,6 +209,6 @@ export class OutboxScheduler {
     await pumped
     await this.flush()
     this.closed = true
-    await this.sender.terminate()
+    await this.env.sender.close()
   }
 }

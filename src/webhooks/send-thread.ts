@@ -3,15 +3,17 @@
 // signs, judges and records. Requests of one turn travel in one message, and so do results.
 import { Worker } from 'node:worker_threads'
 import { asset, inBinary } from '../assets.js'
-import type { Agent } from 'undici'
-import { sendWebhook, type SendRequest, type SendResult } from './send.js'
+import type { SendRequest, SendResult } from './send.js'
 
-/** Performs attempts; `terminate` frees its sockets (a thread's attempts still in flight then fail). */
+/** An attempt as the sender gets it: the sender brings its own agent. */
+export type Attempt = Omit<SendRequest, 'dispatcher'>
+
+/** Performs attempts; `close` frees its sockets: attempts still in flight fail, later ones are refused. */
 export interface Sender {
   /** Gets ready ahead of the first attempt (a thread's boot would otherwise add ~150 ms to the first deliveries). */
   start(): void
-  send(req: Omit<SendRequest, 'dispatcher'>): Promise<SendResult>
-  terminate(): Promise<void>
+  send(req: Attempt): Promise<SendResult>
+  close(): Promise<void>
 }
 
 interface Waiting {
@@ -32,14 +34,16 @@ export class SendThread implements Sender {
   private worker?: Worker
   private nextId = 1
   private readonly waiting = new Map<number, Waiting>()
-  private outgoing: [number, Omit<SendRequest, 'dispatcher'>][] = []
+  private outgoing: [number, Attempt][] = []
+  private closed = false
 
   start(): void {
     this.worker ??= this.spawn()
     if (this.waiting.size === 0) this.worker.unref()
   }
 
-  send(req: Omit<SendRequest, 'dispatcher'>): Promise<SendResult> {
+  send(req: Attempt): Promise<SendResult> {
+    if (this.closed) return Promise.reject(new Error('the webhook sending thread is closed'))
     const id = this.nextId++
     // Posted once the attempts started in this run of the event loop have queued theirs: no turn of the loop is lost.
     if (this.outgoing.push([id, req]) === 1) queueMicrotask(() => this.post())
@@ -81,17 +85,11 @@ export class SendThread implements Sender {
     for (const w of waiting) w.reject(err)
   }
 
-  /** Stops the thread as a crash would (its 'exit' fails the attempts it had); the next attempt starts a new one. */
-  async terminate(): Promise<void> {
+  /** Stops the thread for good: the attempts it had fail, and so does any attempt asked for later. */
+  async close(): Promise<void> {
+    this.closed = true
     this.outgoing = []
     await this.worker?.terminate()
     this.fail(new Error('the webhook sending thread was stopped')) // those not posted yet
   }
 }
-
-/** Attempts on the calling thread through the given agent: for tests whose fake resolver (a function) cannot cross to a thread. */
-export const senderThrough = (agent: Agent): Sender => ({
-  start: () => {},
-  send: (req) => sendWebhook({ ...req, dispatcher: agent }),
-  terminate: () => agent.close(),
-})

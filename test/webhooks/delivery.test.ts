@@ -231,6 +231,19 @@ test('only the newest 25 attempts are kept per subscription', () =>
     assert.equal(Number(count.n), 25, 'older rows are deleted, not just hidden')
   }))
 
+test('more than 25 attempts of two subscriptions at once: each keeps 25 logs', () =>
+  withApp(async (c) => {
+    const subs = [
+      (await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok`, events: ['card.created'] })).webhook,
+      (await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok`, events: ['card.created'] })).webhook,
+    ]
+    for (let i = 0; i < 30; i++) await createCard(c, c.tokens.owner.write, `card ${i}`)
+    assert.equal(await c.scheduler.runOnce(), 60)
+    for (const w of subs) assert.equal((await logsOf(c, w.id)).length, 25)
+    const count = (await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM webhook_logs'))!
+    assert.equal(Number(count.n), 50)
+  }))
+
 test('a secret blanked on edit keeps signing with the stored one; null stops signing', () =>
   withApp(async (c) => {
     const { webhook } = await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok`, secret: 'keep-me' })

@@ -3,7 +3,11 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash } from 'node:crypto'
 import { verify } from '@octokit/webhooks-methods'
+import type { Agent } from 'undici'
 import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
+import { createDeliveryAgent, sendWebhook } from '../../src/webhooks/send.js'
+import type { Sender } from '../../src/webhooks/send-thread.js'
+import type { LookupAll } from '../../src/webhooks/url-safety.js'
 import { seededApp } from '../helpers/app.js'
 
 export interface Hit {
@@ -106,4 +110,21 @@ export async function signaturesValid(secret: string, hit: Hit): Promise<boolean
   const service = hit.headers['x-service-signature'] as string
   const legacy = createHash('sha256').update(hit.body).update(secret).digest('hex')
   return (await verify(secret, hit.body, service)) && hit.headers['x-webhook-signature'] === legacy
+}
+
+/**
+ * Attempts on the test's own thread through agents with a fake resolver (a function cannot cross to the sending thread);
+ * each attempt's allowPrivate picks its agent, as the sending thread's deliveryAgent does.
+ */
+export function senderThrough(lookup: LookupAll): Sender {
+  const agents = new Map<boolean, Agent>()
+  const agentFor = (allowPrivate: boolean) =>
+    agents.get(allowPrivate) ?? agents.set(allowPrivate, createDeliveryAgent({ allowPrivate, lookup })).get(allowPrivate)!
+  return {
+    start: () => {},
+    send: (req) => sendWebhook({ ...req, dispatcher: agentFor(req.allowPrivate) }),
+    close: async () => {
+      await Promise.all([...agents.values()].map((a) => a.close()))
+    },
+  }
 }

@@ -1,13 +1,13 @@
 // Scheduler guarantees: membership re-checked at delivery, paused/deleted subscriptions, leases, DNS refusal, graceful stop, wake on commit.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Worker } from 'node:worker_threads'
 import { createWebhook } from '../../src/resources/webhooks/service.js'
 import { getUser } from '../../src/resources/users/store.js'
 import { claimDueRows } from '../../src/webhooks/store.js'
 import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
-import { createDeliveryAgent } from '../../src/webhooks/send.js'
-import { SendThread, senderThrough } from '../../src/webhooks/send-thread.js'
-import { createCard, createSub, outboxRows, signaturesValid, webhookApp, type WebhookApp } from './fixtures.js'
+import { SendThread } from '../../src/webhooks/send-thread.js'
+import { createCard, createSub, outboxRows, senderThrough, signaturesValid, webhookApp, type WebhookApp } from './fixtures.js'
 
 async function withApp(fn: (c: WebhookApp) => Promise<void>, overrides: Record<string, unknown> = {}): Promise<void> {
   const c = await webhookApp(overrides)
@@ -95,7 +95,7 @@ test('a name resolving to a private address is refused at delivery unless privat
       return [{ address: '127.0.0.1', family: 4 }]
     }
     const strictDeps = { ...c.t.deps, config: { ...c.t.deps.config, allowPrivateTargets: false } }
-    const strict = new OutboxScheduler(strictDeps, { sender: senderThrough(createDeliveryAgent({ allowPrivate: false, lookup })), log: () => {} })
+    const strict = new OutboxScheduler(strictDeps, { sender: senderThrough(lookup), log: () => {} })
     try {
       assert.equal(await strict.runOnce(), 1)
     } finally {
@@ -110,7 +110,7 @@ test('a name resolving to a private address is refused at delivery unless privat
 
     // Same resolver with private targets allowed: the pinned lookup is what connects, so the receiver gets it.
     await createCard(c, c.tokens.owner.write)
-    const relaxed = new OutboxScheduler(c.t.deps, { sender: senderThrough(createDeliveryAgent({ allowPrivate: true, lookup })), log: () => {} })
+    const relaxed = new OutboxScheduler(c.t.deps, { sender: senderThrough(lookup), log: () => {} })
     try {
       assert.equal(await relaxed.runOnce(), 1)
     } finally {
@@ -209,7 +209,7 @@ test('a sending thread that dies mid-attempt: the attempt is reported, keeps its
     await createCard(c, c.tokens.owner.write)
     const run = scheduler.runOnce()
     while (c.receiver.hits.length === 0) await new Promise((r) => setTimeout(r, 5))
-    await thread.terminate() // as if the thread had crashed: its attempt never answers
+    await (thread as unknown as { worker: Worker }).worker.terminate() // the thread dies under it: its attempt never answers
     await run
     assert.deepEqual(errors, ['webhook delivery failed unexpectedly'])
     const [row] = await outboxRows(c)
