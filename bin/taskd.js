@@ -20,8 +20,9 @@ if (major < 24 && fs.existsSync(bundled)) {
   })
 } else {
   if (major < 24) process.stderr.write(`taskd needs Node.js 24 or newer (this is ${process.version}); run npm ci to install it locally.\n`)
-  // V8's compiled code of taskd's modules is kept on disk (in the temp folder) and reused: later starts skip compiling.
+  // V8's compiled code of taskd is kept on disk (in the temp folder) and reused: later starts skip compiling.
   module.enableCompileCache?.()
-  const { main } = await import('../dist/src/cli/index.js')
+  // taskd as one file (npm run build: scripts/bundle.mjs), which loads in about half the time of its modules one by one.
+  const { main } = module.createRequire(import.meta.url)('../dist/src/taskd.cjs')
   await main(process.argv)
 }

@@ -11,6 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
+import { bundleOptions } from './bundle.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const rel = (...p) => path.join(root, ...p)
@@ -23,20 +24,8 @@ fs.rmSync(work, { recursive: true, force: true })
 fs.mkdirSync(work, { recursive: true })
 const started = Date.now()
 // The binary's entry, and the webhook sending thread's script (a worker runs it from the asset, src/webhooks/send-thread.ts).
-const bundle = (entry, outfile) =>
-  esbuild.build({
-    entryPoints: [rel(entry)],
-    outfile: path.join(work, outfile),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node24',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    // import.meta.url is read only off the binary's path (src/assets.ts, src/db/read-pool.ts, src/webhooks/send-thread.ts check inBinary first).
-    logOverride: { 'empty-import-meta': 'silent' },
-  })
+// import.meta.url is read only off the binary's path (src/assets.ts checks inBinary first).
+const bundle = (entry, outfile) => esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile) })
 await bundle('src/binary.ts', 'taskd.cjs')
 await bundle('src/webhooks/send-worker.ts', 'send-worker.cjs')
 

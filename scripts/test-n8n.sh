@@ -24,5 +24,5 @@ fi
 
 bash scripts/n8n-package.sh
 
-npx tsc -p tsconfig.json
+npm run build --silent
 TASKD_N8N_BIN="$cache/node_modules/n8n/bin/n8n" node --test --test-timeout=600000 dist/test/n8n/real-n8n.js

@@ -10,10 +10,16 @@ import sea from 'node:sea'
 /** True in the single binary, false when run by node from the checkout. */
 export const inBinary = sea.isSea()
 
+/**
+ * A file of the checkout by its path from the repository root (e.g. `dist/src/db/read-worker.js`). Right from this
+ * module's compiled file, dist/src/assets.js, and from the bundle beside it, dist/src/taskd.cjs (scripts/bundle.mjs).
+ */
+export const checkoutUrl = (name: string): URL => new URL(`../../${name}`, import.meta.url)
+
 /** A file's bytes, `name` relative to the repository root (e.g. `schema.sql`). */
 export function asset(name: string): Buffer {
   if (inBinary) return Buffer.from(sea.getAsset(name))
-  return fs.readFileSync(new URL(`../../${name}`, import.meta.url))
+  return fs.readFileSync(checkoutUrl(name))
 }
 
 let sqliteAddon: object | undefined

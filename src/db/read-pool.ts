@@ -3,7 +3,7 @@
 // whose process dies or cannot start answers 503 too.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { inBinary } from '../assets.js'
+import { checkoutUrl, inBinary } from '../assets.js'
 import { HttpError } from '../errors.js'
 import { queryTimeout } from './database.js'
 
@@ -21,7 +21,7 @@ interface Slot {
 }
 
 /** What runs a read process: read-worker.js, or in the single binary the binary itself (src/binary.ts sees TASKD_READ_DB and an IPC channel). */
-const workerArgs = inBinary ? [] : [fileURLToPath(new URL('./read-worker.js', import.meta.url))]
+const workerArgs = inBinary ? [] : [fileURLToPath(checkoutUrl('dist/src/db/read-worker.js'))]
 
 export class ReadPool {
   private readonly slots: Slot[] = []

@@ -2,7 +2,7 @@
 // reading never take turns with the event loop that creates cards and holds the one write connection, which only
 // signs, judges and records. Requests of one turn travel in one message, and so do results.
 import { Worker } from 'node:worker_threads'
-import { asset, inBinary } from '../assets.js'
+import { asset, checkoutUrl, inBinary } from '../assets.js'
 import type { SendRequest, SendResult } from './send.js'
 
 /** An attempt as the sender gets it: the sender brings its own agent. */
@@ -21,9 +21,9 @@ interface Waiting {
   reject: (err: Error) => void
 }
 
-/** The thread's script: send-worker.js beside this file, or in the single binary its bundle, an asset (build-binary.mjs). */
+/** The thread's script: dist/src/webhooks/send-worker.js, or in the single binary its bundle, an asset (build-binary.mjs). */
 const startWorker = () =>
-  inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(new URL('./send-worker.js', import.meta.url))
+  inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(checkoutUrl('dist/src/webhooks/send-worker.js'))
 
 /**
  * One worker thread, started by start() or the first attempt. A thread that dies (it never should: sendWebhook does not

@@ -26,12 +26,12 @@ export type TimesheetApprovalView = z.infer<typeof TimesheetApprovalSchema>
 /** Days from `start` to `end`, both counted. */
 export const daysIn = (start: string, end: string): number => (Date.parse(end) - Date.parse(start)) / DAY_MS + 1
 
-const text = (max: number) => z.string().max(max, `At most ${max.toLocaleString('en')} characters.`)
+const text = z.string().max(10_000, 'At most 10,000 characters.')
 export const SubmitTimesheetBody = z
   .strictObject({
     period_start: z.iso.date().meta({ description: 'First day, `YYYY-MM-DD`.' }),
     period_end: z.iso.date().meta({ description: `Last day, \`YYYY-MM-DD\` (inclusive); the period is at most ${MAX_PERIOD_DAYS} days.` }),
-    note: text(10_000).optional(),
+    note: text.optional(),
   })
   .superRefine((b, ctx) => {
     const days = daysIn(b.period_start, b.period_end)
@@ -41,11 +41,9 @@ export const SubmitTimesheetBody = z
   .meta({ id: 'SubmitTimesheetBody' })
 export type SubmitTimesheetInput = z.infer<typeof SubmitTimesheetBody>
 
-export const ApproveTimesheetBody = z.strictObject({ comment: text(10_000).optional() }).meta({ id: 'ApproveTimesheetBody' })
+export const ApproveTimesheetBody = z.strictObject({ comment: text.optional() }).meta({ id: 'ApproveTimesheetBody' })
 export const RejectTimesheetBody = z
   .strictObject({
-    comment: text(10_000)
-      .refine((s) => s.trim().length > 0, 'Must not be empty.')
-      .meta({ description: 'Why it is rejected (required).' }),
+    comment: text.refine((s) => s.trim().length > 0, 'Must not be empty.').meta({ description: 'Why it is rejected (required).' }),
   })
   .meta({ id: 'RejectTimesheetBody' })
