@@ -70,7 +70,6 @@ export class OutboxScheduler {
 
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
   start(): void {
-    this.env.sender.start()
     this.pump.start(this.pollMs)
   }
 
