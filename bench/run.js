@@ -20,6 +20,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { V8_FLAGS } from '../bin/v8-flags.js'
 
 const self = fileURLToPath(import.meta.url)
 const here = path.dirname(self)
@@ -370,7 +371,7 @@ async function main(opts) {
         results[name][server] = r
         const note = r.processes > 1 && sc.connections < r.processes ? `  (${sc.connections} connection: only the first process served)` : ''
         console.log(
-          `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}  peak RSS ${mb(r.peakRss)}${note}`,
+          `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}  peak memory ${mb(r.peakMemory)} (Σ VmHWM ${mb(r.peakRss)})${note}`,
         )
       }
       compareProbes(name, sc, probes, problems)
@@ -562,6 +563,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
   const databaseUrl = spec.pg ? await pgSeed.freshPgCopy(pgRun.adminUrl, pgRun.template, pgName) : undefined
   const count = () => (spec.pg ? pgSeed.countPgRows(databaseUrl) : countRows(Database, db))
   const procs = []
+  let memory
   try {
     const cardsBefore = sc.method === 'POST' ? await count() : undefined
     for (let i = 0; i < spec.processes; i++) {
@@ -573,13 +575,15 @@ async function measure(ctx, server, name, sc, probes, problems) {
       const profName = `${server}-${name}.cpuprofile`
       const readyFile = path.join(profDir, `${profName}.ready`)
       if (profile) for (const f of [readyFile, path.join(profDir, profName)]) fs.rmSync(f, { force: true })
-      const execArgv = profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : []
+      // taskd's own V8 settings, as bin/taskd.js and the binary start it with.
+      const execArgv = [...V8_FLAGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : [])]
       const env = { TASKD_MASTER_KEY: masterKey, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
       procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
     }
     let ports
     try {
       ports = (await Promise.all(procs.map((p) => p.ready))).map((m) => m.port)
+      memory = memorySampler(procs.map((p) => p.child.pid))
     } catch (err) {
       problems.push(`${name}/${server}: did not start: ${err.message}`)
       return undefined
@@ -612,6 +616,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
       spec.pg ? pgSeed.activitySampler(pgRun.adminUrl, pgName) : undefined,
     )
     Object.assign(r, { processes: spec.processes, pg: Boolean(spec.pg), items: probes[server][0].json?.totalItems })
+    r.peakMemory = memory.stop()
     r.peakRss = peakRss(
       descendants(
         procTable(),
@@ -636,6 +641,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
     if (r.errors || r.timeouts || r.non2xx) problems.push(`${name}/${server}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
     return r
   } finally {
+    memory?.stop()
     await Promise.all(procs.map(stop))
     if (pgName) await pgSeed.dropPgDatabase(pgRun.adminUrl, pgName)
   }
@@ -797,6 +803,38 @@ function procTable() {
     } catch {}
   }
   return table
+}
+
+/**
+ * The peak memory of the given processes and their descendants (bytes), sampled every 100 ms until stop(): their
+ * anonymous and shared memory added up, plus the file-backed pages of the process that maps the most. Those are the
+ * executable's and its libraries' (the node binary's text, which taskd's read processes map too): in memory once,
+ * however many processes map them, so a sum of RSS would count them once per process.
+ */
+function memorySampler(pids) {
+  let peak = 0
+  const tick = () => {
+    let own = 0,
+      file = 0
+    for (const pid of descendants(procTable(), pids))
+      try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+        const kb = (field) => Number(new RegExp(`^${field}:\\s*(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024
+        own += kb('RssAnon') + kb('RssShmem')
+        file = Math.max(file, kb('RssFile'))
+      } catch {}
+    peak = Math.max(peak, own + file)
+  }
+  tick()
+  let timer = setInterval(tick, 100)
+  return {
+    stop() {
+      if (timer) tick()
+      clearInterval(timer)
+      timer = undefined
+      return peak
+    },
+  }
 }
 
 /** The sum of the peak resident set sizes (VmHWM, bytes) of the given processes (0 where /proc is missing). */

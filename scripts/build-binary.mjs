@@ -11,7 +11,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
-import { bundleOptions } from './bundle.mjs'
+import { V8_FLAGS } from '../bin/v8-flags.js'
+import { asciiOnly, bundleOptions } from './bundle.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const rel = (...p) => path.join(root, ...p)
@@ -25,7 +26,10 @@ fs.mkdirSync(work, { recursive: true })
 const started = Date.now()
 // The binary's entry, and the webhook sending thread's script (a worker runs it from the asset, src/webhooks/send-thread.ts).
 // import.meta.url is read only off the binary's path (src/assets.ts checks inBinary first).
-const bundle = (entry, outfile) => esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile) })
+const bundle = async (entry, outfile) => {
+  await esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile) })
+  asciiOnly(path.join(work, outfile))
+}
 await bundle('src/binary.ts', 'taskd.cjs')
 await bundle('src/webhooks/send-worker.ts', 'send-worker.cjs')
 
@@ -41,7 +45,7 @@ function build(arch, nodeBinary) {
   assets['dist/binary/send-worker.cjs'] = path.join(work, 'send-worker.cjs')
   // The code cache is made by the node running this script, so only for its own architecture.
   const native = arch === process.arch
-  const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, assets }
+  const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, execArgv: V8_FLAGS, assets }
   fs.writeFileSync(config, JSON.stringify(sea, null, 2))
   execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
   const out = rel('dist', `taskd-linux-${arch}`)

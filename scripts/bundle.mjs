@@ -4,6 +4,7 @@
 // The bundle sits beside dist/src/assets.js, so the files it finds from import.meta.url (src/assets.ts) are the same.
 // The read processes and the webhook sending thread still run their own compiled modules (dist/src/db/read-worker.js,
 // dist/src/webhooks/send-worker.js). scripts/build-binary.mjs bundles the single binary with the same options.
+import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
@@ -15,9 +16,24 @@ export const bundleOptions = {
   format: 'cjs',
   target: 'node24',
   legalComments: 'none',
+  // No comments, names as written (stack traces still read), ASCII only (see asciiOnly).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: 'ascii',
   logLevel: 'warning',
   define: { 'import.meta.url': '__bundle_url' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+}
+
+/**
+ * V8 keeps a script's text in memory for as long as it runs, one byte a character only if every character is Latin-1,
+ * else two: one non-ASCII character doubles the bundle's 4 MB. esbuild's ASCII charset leaves those inside regular
+ * expression literals (markdown-it has one); a \u escape means the same there as in strings and names.
+ */
+export function asciiOnly(file) {
+  const code = fs.readFileSync(file, 'utf8')
+  const escaped = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  if (escaped !== code) fs.writeFileSync(file, escaped)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -28,4 +44,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     outfile: path.join(root, 'dist/src/taskd.cjs'),
     external: ['better-sqlite3'],
   })
+  asciiOnly(path.join(root, 'dist/src/taskd.cjs'))
 }

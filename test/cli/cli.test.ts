@@ -4,10 +4,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
+import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 import { seededApp } from '../helpers/app.js'
 import { runCli as run } from '../helpers/cli.js'
-import { serve as serveChild, type Served } from '../helpers/serve.js'
+import { ROOT, serve as serveChild, type Served } from '../helpers/serve.js'
 
 const servers = new Set<Served>()
 async function serve(db: string) {
@@ -34,6 +35,10 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
 
     const server = await serve(db)
     assert.doesNotMatch(server.out(), /Setup token/, 'a non-empty database prints no setup token')
+    // bin/taskd.js replaced itself (same pid) with a node that has taskd's V8 settings.
+    const { V8_FLAGS } = (await import(pathToFileURL(path.join(ROOT, 'bin/v8-flags.js')).href)) as { V8_FLAGS: string[] }
+    const argv = fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0')
+    for (const flag of V8_FLAGS) assert.ok(argv.includes(flag), `${flag} in ${argv.join(' ')}`)
     const me = await fetch(`${server.url}/v1/users/me`, { headers: { authorization: `Bearer ${value}` } })
     assert.equal(me.status, 200)
     assert.equal((await me.json()).user.email, 'ann@example.test')
