@@ -303,7 +303,7 @@ const DEFAULT_SERVERS = ['taskd', 'limit', 'floor', 'taskd-pg', 'taskd-pg2']
 
 async function main(opts) {
   if (!fs.existsSync(path.join(root, 'dist', 'src', 'server.js'))) {
-    console.error('dist/ is missing: run `npx tsc -p tsconfig.json` (npm run bench does it)')
+    console.error('dist/ is missing: run `npm run build` (npm run bench does it)')
     process.exit(1)
   }
   for (const s of opts.servers ?? [])
@@ -575,7 +575,8 @@ async function measure(ctx, server, name, sc, probes, problems) {
       const profName = `${server}-${name}.cpuprofile`
       const readyFile = path.join(profDir, `${profName}.ready`)
       if (profile) for (const f of [readyFile, path.join(profDir, profName)]) fs.rmSync(f, { force: true })
-      // taskd's own V8 settings, as bin/taskd.js and the binary start it with.
+      // taskd's own V8 settings, as bin/taskd.js and the binary start it with (the code is the compiled modules, not
+      // bin/taskd.js's bundle: at rest the bundle's heap is a few MB smaller).
       const execArgv = [...V8_FLAGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : [])]
       const env = { TASKD_MASTER_KEY: masterKey, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
       procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))

@@ -11,7 +11,7 @@
 // hash drops the older templates. Each measurement then runs on `CREATE DATABASE ... TEMPLATE taskd_bench_<hash>`,
 // dropped afterwards. The helpers at the end are what run.js asks of such a copy (rows, size, transactions, waits).
 //
-//   node bench/seed-pg.js [--force]   (needs `npx tsc -p tsconfig.json` first) builds or checks the template
+//   node bench/seed-pg.js [--force]   (needs `npm run build` first) builds or checks the template
 import { execFile } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'

@@ -7,7 +7,7 @@
 // (planner statistics from PRAGMA optimize). The result is cached in bench/out/ under a key made of SEED_VERSION and
 // hashes of schema.sql, src/db/open.ts, src/db/sqlite.ts, src/db/migrate.ts and this file; a change to any of them reseeds.
 //
-//   node bench/seed.js [--force]     (needs `npx tsc -p tsconfig.json` first)
+//   node bench/seed.js [--force]     (needs `npm run build` first)
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -85,7 +85,7 @@ const WORDS = [
 
 async function taskd() {
   const dist = path.join(root, 'dist', 'src')
-  if (!fs.existsSync(path.join(dist, 'db', 'open.js'))) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` first')
+  if (!fs.existsSync(path.join(dist, 'db', 'open.js'))) throw new Error('dist/ is missing: run `npm run build` first')
   const load = (p) => import(pathToFileURL(path.join(dist, p)).href)
   const [{ openDatabase }, { ensureWorkspace, insertNewUser }, { issueToken }] = await Promise.all([
     load('db/open.js'),

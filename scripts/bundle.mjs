@@ -5,9 +5,11 @@
 // The read processes and the webhook sending thread still run their own compiled modules (dist/src/db/read-worker.js,
 // dist/src/webhooks/send-worker.js). scripts/build-binary.mjs bundles the single binary with the same options.
 import fs from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
+import { V8_FLAGS } from '../bin/v8-flags.js'
 
 /** esbuild's options for a CommonJS bundle of taskd for node 24; import.meta.url becomes the bundle's own URL. */
 export const bundleOptions = {
@@ -22,7 +24,8 @@ export const bundleOptions = {
   charset: 'ascii',
   logLevel: 'warning',
   define: { 'import.meta.url': '__bundle_url' },
-  banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+  // "use strict" first: esbuild's own comes after the banner, where it would no longer make the bundle strict.
+  banner: { js: "'use strict';const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
 }
 
 /**
@@ -32,11 +35,13 @@ export const bundleOptions = {
  */
 export function asciiOnly(file) {
   const code = fs.readFileSync(file, 'utf8')
+  // An escaped character (a regular expression's \é) would become an escaped backslash: refuse rather than change it.
+  if (/\\[^\x00-\x7f]/.test(code)) throw new Error(`${file}: a non-ASCII character after a backslash; asciiOnly cannot escape it`)
   const escaped = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   if (escaped !== code) fs.writeFileSync(file, escaped)
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (import.meta.main) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
   await esbuild.build({
     ...bundleOptions,
@@ -44,5 +49,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     outfile: path.join(root, 'dist/src/taskd.cjs'),
     external: ['better-sqlite3'],
   })
-  asciiOnly(path.join(root, 'dist/src/taskd.cjs'))
+  const bundle = path.join(root, 'dist/src/taskd.cjs')
+  asciiOnly(bundle)
+  // V8's compiled code of the bundle, for bin/taskd.js's first start (it uses the same folder): loading it compiles it.
+  const cache = path.join(root, 'dist/compile-cache')
+  fs.rmSync(cache, { recursive: true, force: true })
+  const load = `require('node:module').enableCompileCache(${JSON.stringify(cache)}); require(${JSON.stringify(bundle)})`
+  execFileSync(process.execPath, [...V8_FLAGS, '-e', load], { stdio: 'inherit' }) // with the flags bin/taskd.js runs with
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test's runner (after tsc and the checks): the whole suite on SQLite, then on PostgreSQL.
+# npm test's runner (after npm run build and the checks): the whole suite on SQLite, then on PostgreSQL.
 #   PostgreSQL: TASKD_TEST_DATABASE_URL when set (a role that may CREATE DATABASE), else a throwaway local cluster from
 #   scripts/test-postgres.sh, stopped again at the end unless it was already running. Where no PostgreSQL server is
 #   installed, the PostgreSQL run is skipped with a notice (a failure with TASKD_TEST_REQUIRE_POSTGRES=1, as in

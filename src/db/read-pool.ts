@@ -20,8 +20,13 @@ interface Slot {
   timer?: NodeJS.Timeout
 }
 
-/** What runs a read process: read-worker.js, or in the single binary the binary itself (src/binary.ts sees TASKD_READ_DB and an IPC channel). */
-const workerArgs = inBinary ? [] : [fileURLToPath(checkoutUrl('dist/src/db/read-worker.js'))]
+/**
+ * What runs a read process: read-worker.js with this process's V8 young-generation limit (bin/v8-flags.js), or in the
+ * single binary the binary itself (src/binary.ts sees TASKD_READ_DB and an IPC channel), which applies its own settings.
+ */
+const workerArgs = inBinary
+  ? []
+  : [...process.execArgv.filter((a) => a.startsWith('--max-semi-space-size')), fileURLToPath(checkoutUrl('dist/src/db/read-worker.js'))]
 
 export class ReadPool {
   private readonly slots: Slot[] = []

@@ -34,6 +34,8 @@ export const SEND_THREAD_IDLE_MS = 60_000
  */
 export class SendThread implements Sender {
   private worker?: Worker
+  /** A retired thread still stopping: close() waits for it too. */
+  private retiring?: Promise<number>
   private idleTimer?: NodeJS.Timeout
   private nextId = 1
   private readonly waiting = new Map<number, Waiting>()
@@ -95,7 +97,7 @@ export class SendThread implements Sender {
   private retire(worker: Worker): void {
     if (this.worker !== worker || this.waiting.size > 0 || this.outgoing.length > 0) return
     this.worker = undefined
-    void worker.terminate()
+    this.retiring = worker.terminate()
   }
 
   private fail(err: Error): void {
@@ -109,7 +111,7 @@ export class SendThread implements Sender {
     this.closed = true
     this.outgoing = []
     clearTimeout(this.idleTimer)
-    await this.worker?.terminate()
+    await Promise.all([this.worker?.terminate(), this.retiring])
     this.fail(new Error('the webhook sending thread was stopped')) // those not posted yet
   }
 }

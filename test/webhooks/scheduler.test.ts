@@ -178,16 +178,23 @@ test('stop with an attempt outlasting the grace period: the row keeps its lease 
     { webhookTimeoutMs: 400, webhookLeaseMs: 10000 },
   ))
 
-test('many events at once, started: each is sent once on the sending thread and recorded once, in batches', () =>
-  withApp(async (c) => {
+test('many events at once, started: each is sent once on the sending thread and recorded once, in batches', async () => {
+  const c = await webhookApp()
+  const batches: number[] = []
+  const scheduler = new OutboxScheduler(c.t.deps, { onRecorded: (batch) => batches.push(batch.length) })
+  try {
     const secret = 'batch-secret'
     const { webhook } = await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok`, secret })
-    c.t.deps.onOutboxWrite = () => c.scheduler.wake()
-    c.scheduler.start()
+    c.t.deps.onOutboxWrite = () => scheduler.wake()
+    scheduler.start()
     const cards = await Promise.all(Array.from({ length: 20 }, (_, i) => createCard(c, c.tokens.owner.write, `card ${i}`)))
-    const recorded = async () => (await outboxRows(c)).filter((r) => r.status === 'delivered').length
-    while ((await recorded()) < cards.length) await new Promise((r) => setTimeout(r, 10))
-    await c.scheduler.stop(5000)
+    const deadline = Date.now() + 10_000
+    while (batches.reduce((a, n) => a + n, 0) < cards.length) {
+      assert.ok(Date.now() < deadline, `all recorded in time (${batches.join(', ')} so far)`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    await scheduler.stop(5000)
+    assert.ok(batches.length < cards.length, `attempts that settle together are recorded together (batches of ${batches.join(', ')})`)
     assert.deepEqual(c.receiver.hits.map((h) => h.json.data.id).sort(), cards.map((card) => card.id).sort(), 'each card sent once')
     for (const hit of c.receiver.hits) assert.ok(await signaturesValid(secret, hit))
     assert.deepEqual(
@@ -197,7 +204,11 @@ test('many events at once, started: each is sent once on the sending thread and 
     const logs = await logsOf(c, webhook.id)
     assert.equal(logs.length, cards.length, 'one log row per delivery')
     assert.deepEqual(new Set(logs.map((l: any) => l.delivery_id)), new Set(c.receiver.hits.map((h) => h.json.id)))
-  }))
+  } finally {
+    await scheduler.stop(1000)
+    await c.close()
+  }
+})
 
 test('a sending thread that dies mid-attempt: the attempt is reported, keeps its lease, and a new thread delivers it once', async () => {
   const errors: string[] = []
