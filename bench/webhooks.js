@@ -129,8 +129,8 @@ async function run({ name, events, rate, failRate, concurrency, drain, creators 
   const { board } = await createBoard(deps, actor, { name: 'Bench' })
   await createWebhook(deps, actor, { name: 'bench', url: receiver.url, events: ['card.created'], boards: [], secret: 'bench-secret' })
   if (!drain) {
-    // A server starts its scheduler at boot, well before the first event: so does the bench. The sending thread starts
-    // with the first attempt (~150 ms, in the first batch's latency), as in a server.
+    // A server starts its scheduler at boot, well before the first event: so does the bench (the scheduler then
+    // starts the sending thread, as a subscription is active).
     scheduler.start()
     await new Promise((r) => setTimeout(r, 500))
   }

@@ -9,7 +9,7 @@ import { VERSION } from '../version.js'
 import { deliverRow, gateBatch, type DeliveryEnv, type Gate, type Settlement } from './deliver.js'
 import { writeSettlements } from './record.js'
 import { SendThread, type Sender } from './send-thread.js'
-import { claimDueRows, nextDueAfter, purgeFinishedRows, releaseLeases } from './store.js'
+import { anyActiveWebhook, claimDueRows, nextDueAfter, purgeFinishedRows, releaseLeases } from './store.js'
 
 export interface SchedulerOptions {
   /**
@@ -71,6 +71,14 @@ export class OutboxScheduler {
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
   start(): void {
     this.pump.start(this.pollMs)
+    this.warm().catch((err) => {
+      if (!this.stopped) this.log('starting the webhook sending thread failed', err)
+    })
+  }
+
+  /** Starts the sender ahead of the first event where a subscription is active (the first batch then waits for no thread). */
+  async warm(): Promise<void> {
+    if (await anyActiveWebhook(this.deps.db.q)) this.env.sender.start()
   }
 
   /** Called after a commit that wrote outbox rows (deps.onOutboxWrite); claims on the next turn of the event loop. */

@@ -10,6 +10,8 @@ export type Attempt = Omit<SendRequest, 'dispatcher'>
 
 /** Performs attempts; `close` frees its sockets: attempts still in flight fail, later ones are refused. */
 export interface Sender {
+  /** Gets ready ahead of the first attempt (a thread's boot would otherwise add ~150 ms to the first batch). */
+  start(): void
   send(req: Attempt): Promise<SendResult>
   close(): Promise<void>
 }
@@ -27,9 +29,9 @@ const startWorker = () =>
 export const SEND_THREAD_IDLE_MS = 60_000
 
 /**
- * One worker thread, started by the first attempt (its boot, ~150 ms, delays only that first batch) and stopped after
- * `idleMs` with nothing to send: a thread and its HTTP client hold some 35 MB, which a server without webhooks, or
- * between bursts, does not need. A thread that dies (it never should: sendWebhook does not throw) fails the attempts it
+ * One worker thread, started by start() (the scheduler's, where a subscription is active) or the first attempt (its
+ * boot, ~150 ms, then delays that first batch), and stopped after `idleMs` with nothing to send: a thread and its HTTP
+ * client hold some 35 MB, which a server without webhooks, or between bursts, does not need. A thread that dies (it never should: sendWebhook does not throw) fails the attempts it
  * had, which keep their lease and come back like those of a crashed process; the next attempt starts a new thread.
  */
 export class SendThread implements Sender {
@@ -49,6 +51,11 @@ export class SendThread implements Sender {
   /** Whether a thread is running now. */
   get running(): boolean {
     return this.worker !== undefined
+  }
+
+  start(): void {
+    if (this.closed || this.worker) return
+    this.idle((this.worker = this.spawn()))
   }
 
   send(req: Attempt): Promise<SendResult> {
@@ -78,10 +85,7 @@ export class SendThread implements Sender {
         this.waiting.get(id)?.resolve(result)
         this.waiting.delete(id)
       }
-      if (this.waiting.size > 0) return
-      worker.unref()
-      clearTimeout(this.idleTimer)
-      this.idleTimer = setTimeout(() => this.retire(worker), this.idleMs).unref()
+      if (this.waiting.size === 0) this.idle(worker)
     })
     const lost = (err: Error) => {
       if (this.worker !== worker) return
@@ -91,6 +95,13 @@ export class SendThread implements Sender {
     worker.on('error', (err) => lost(err))
     worker.on('exit', (code) => lost(new Error(`the webhook sending thread stopped (exit code ${code})`)))
     return worker
+  }
+
+  /** Nothing to send: the thread no longer keeps the process alive, and is stopped after idleMs unless used again. */
+  private idle(worker: Worker): void {
+    worker.unref()
+    clearTimeout(this.idleTimer)
+    this.idleTimer = setTimeout(() => this.retire(worker), this.idleMs).unref()
   }
 
   /** Stops an idle thread; attempts asked for since (none are waiting on it) start a new one. */

@@ -7,6 +7,11 @@ import type { OutboxTable, UsersTable, WebhookLogsTable } from '../db/types.js'
 
 export const LOGS_KEPT = 25
 
+/** Whether any subscription is active (the sending thread is started ahead of the first event only then). */
+export async function anyActiveWebhook(q: Q): Promise<boolean> {
+  return (await q.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst()) !== undefined
+}
+
 // Keeps SQLite on the primary key for id lookups: with a plain `status =` it picks the partial outbox_due index and
 // walks every pending row, which costs milliseconds once a backlog builds up.
 const stillPending = (q: Q) => unindexedEquals(q, 'status', 'pending')

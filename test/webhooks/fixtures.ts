@@ -121,6 +121,7 @@ export function senderThrough(lookup: LookupAll): Sender {
   const agentFor = (allowPrivate: boolean) =>
     agents.get(allowPrivate) ?? agents.set(allowPrivate, createDeliveryAgent({ allowPrivate, lookup })).get(allowPrivate)!
   return {
+    start: () => {},
     send: (req) => sendWebhook({ ...req, dispatcher: agentFor(req.allowPrivate) }),
     close: async () => {
       await Promise.all([...agents.values()].map((a) => a.close()))
