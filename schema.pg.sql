@@ -193,6 +193,10 @@ CREATE INDEX cards_created ON cards(created_at, id);
 CREATE INDEX cards_updated ON cards(updated_at, id);
 CREATE INDEX cards_priority ON cards(priority, id);
 CREATE INDEX cards_due ON cards(due_date, id);
+CREATE INDEX cards_title ON cards(title, id);
+CREATE INDEX cards_start ON cards(start_date, id);
+CREATE INDEX cards_completed_at ON cards(completed_at, id);
+CREATE INDEX cards_key ON cards(key_num, id);
 
 CREATE TABLE card_assignees (
   card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,

@@ -1,6 +1,6 @@
 // The few SQL spellings that differ between SQLite and PostgreSQL, picked by the dialect of the connection a query runs
 // on. Stores use these; nothing else in src/ looks at which database it talks to.
-import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Q } from './database.js'
 
 const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
@@ -46,6 +46,14 @@ export async function lockRows(q: Q, query: SelectQueryBuilder<any, any, any>): 
 /** `column = 'pending'` that SQLite must not answer from an index (`+column` there); PostgreSQL chooses well by itself. */
 export const unindexedEquals = (q: Q, column: string, value: string): RawBuilder<boolean> =>
   isPostgres(q) ? sql<boolean>`${sql.ref(column)} = ${value}` : sql<boolean>`+${sql.ref(column)} = ${value}`
+
+/**
+ * `column IN (subquery)` that SQLite must not answer from an index on column (`+column` there), for a set that holds
+ * nearly every value: reading an index in the page's order and testing each row beats looking up every value and
+ * sorting what they found. PostgreSQL chooses by its statistics.
+ */
+export const unindexedIn = (q: Q, column: string, subquery: Expression<unknown>): RawBuilder<boolean> =>
+  isPostgres(q) ? sql<boolean>`${sql.ref(column)} in (${subquery})` : sql<boolean>`+${sql.ref(column)} in (${subquery})`
 
 /** The database's size in bytes: SQLite's pages (page_count × page_size), PostgreSQL's pg_database_size. */
 export async function databaseBytes(q: Q): Promise<number> {

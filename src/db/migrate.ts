@@ -408,6 +408,12 @@ CREATE INDEX cards_priority ON cards(priority, id);
 CREATE INDEX cards_due ON cards(due_date, id);
 `
 
+const CARD_GLOBAL_ORDER_INDEXES = `CREATE INDEX cards_title ON cards(title, id);
+CREATE INDEX cards_start ON cards(start_date, id);
+CREATE INDEX cards_completed_at ON cards(completed_at, id);
+CREATE INDEX cards_key ON cards(key_num, id);
+`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -469,6 +475,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 12: every sortable field of a board's cards served by an index in page order, with the tie-break (a page stops at
   // its end instead of sorting every match; counts read only the index); across boards the common orders.
   { sqlite: CARD_ORDER_INDEXES, postgres: CARD_ORDER_INDEXES },
+  // 13: across boards too, every sortable field in page order with the tie-break (owners and admins read a page from
+  // these and stop at its end).
+  { sqlite: CARD_GLOBAL_ORDER_INDEXES, postgres: CARD_GLOBAL_ORDER_INDEXES },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
