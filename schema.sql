@@ -133,17 +133,17 @@ CREATE INDEX cards_board_created ON cards(board_id, trashed, created_at, id);
 CREATE INDEX cards_board_updated ON cards(board_id, trashed, updated_at, id);
 CREATE INDEX cards_board_title ON cards(board_id, trashed, title, id);
 CREATE INDEX cards_board_priority ON cards(board_id, trashed, priority, id);
-CREATE INDEX cards_board_due ON cards(board_id, trashed, due_date, id);
-CREATE INDEX cards_board_start ON cards(board_id, trashed, start_date, id);
-CREATE INDEX cards_board_completed_at ON cards(board_id, trashed, completed_at, id);
+CREATE INDEX cards_board_due ON cards(board_id, trashed, due_date, created_at, id);
+CREATE INDEX cards_board_start ON cards(board_id, trashed, start_date, created_at, id);
+CREATE INDEX cards_board_completed_at ON cards(board_id, trashed, completed_at, created_at, id);
 CREATE INDEX cards_position ON cards(position, created_at, id);
 CREATE INDEX cards_created ON cards(created_at, id);
 CREATE INDEX cards_updated ON cards(updated_at, id);
 CREATE INDEX cards_priority ON cards(priority, id);
-CREATE INDEX cards_due ON cards(due_date, id);
+CREATE INDEX cards_due ON cards(due_date, created_at, id);
 CREATE INDEX cards_title ON cards(title, id);
-CREATE INDEX cards_start ON cards(start_date, id);
-CREATE INDEX cards_completed_at ON cards(completed_at, id);
+CREATE INDEX cards_start ON cards(start_date, created_at, id);
+CREATE INDEX cards_completed_at ON cards(completed_at, created_at, id);
 CREATE INDEX cards_key ON cards(key_num, id);
 
 CREATE TABLE card_assignees (

@@ -408,9 +408,17 @@ CREATE INDEX cards_priority ON cards(priority, id);
 CREATE INDEX cards_due ON cards(due_date, id);
 `
 
-const CARD_GLOBAL_ORDER_INDEXES = `CREATE INDEX cards_title ON cards(title, id);
-CREATE INDEX cards_start ON cards(start_date, id);
-CREATE INDEX cards_completed_at ON cards(completed_at, id);
+const CARD_GLOBAL_ORDER_INDEXES = `DROP INDEX cards_board_due;
+DROP INDEX cards_board_start;
+DROP INDEX cards_board_completed_at;
+DROP INDEX cards_due;
+CREATE INDEX cards_board_due ON cards(board_id, trashed, due_date, created_at, id);
+CREATE INDEX cards_board_start ON cards(board_id, trashed, start_date, created_at, id);
+CREATE INDEX cards_board_completed_at ON cards(board_id, trashed, completed_at, created_at, id);
+CREATE INDEX cards_due ON cards(due_date, created_at, id);
+CREATE INDEX cards_title ON cards(title, id);
+CREATE INDEX cards_start ON cards(start_date, created_at, id);
+CREATE INDEX cards_completed_at ON cards(completed_at, created_at, id);
 CREATE INDEX cards_key ON cards(key_num, id);
 `
 
@@ -476,7 +484,7 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // its end instead of sorting every match; counts read only the index); across boards the common orders.
   { sqlite: CARD_ORDER_INDEXES, postgres: CARD_ORDER_INDEXES },
   // 13: across boards too, every sortable field in page order with the tie-break (owners and admins read a page from
-  // these and stop at its end).
+  // these and stop at its end); the dates most cards lack break ties by creation time (a new card's entry is appended).
   { sqlite: CARD_GLOBAL_ORDER_INDEXES, postgres: CARD_GLOBAL_ORDER_INDEXES },
 ]
 

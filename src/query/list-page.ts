@@ -26,6 +26,15 @@ export interface ListParams {
 
 /** The query parameters of a list route: page, per_page, sort, filter and (when the family has relations) expand. */
 export function listQuery(spec: ListSpec) {
+  // Fields whose ties go first to other columns, named as sort fields (cards: position and the dates, by created).
+  const fieldOf = (column: string) => Object.keys(spec.sort).find((name) => spec.sort[name] === column) ?? column
+  const byTie = new Map<string, string[]>()
+  for (const [name, columns] of Object.entries(spec.sort)) {
+    if (typeof columns === 'string') continue
+    const tie = columns.slice(1).map(fieldOf).join(', ')
+    byTie.set(tie, [...(byTie.get(tie) ?? []), name])
+  }
+  const tied = [...byTie].map(([tie, names]) => `${names.join(', ')} by ${tie}`)
   return z.object({
     page: z.coerce.number().int().min(1).default(1).meta({ description: 'Page number, from 1.' }),
     per_page: z.coerce.number().int().min(1).max(500).default(30).meta({ description: 'Page size, 1 to 500 (default 30).' }),
@@ -34,7 +43,7 @@ export function listQuery(spec: ListSpec) {
       .max(500)
       .optional()
       .meta({
-        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}. Ties are broken by \`id\`, in the direction of the last field.`,
+        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}. Ties are broken by \`id\`${tied.length ? ` (${tied.join('; ')} first)` : ''}, in the direction of the last field.`,
       }),
     filter: z.string().optional().meta({ description: 'Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`.' }),
     expand: z

@@ -57,9 +57,11 @@ export const CARD_LIST: ListSpec = {
     updated: 'cards.updated_at',
     title: 'cards.title',
     priority: 'cards.priority',
-    due_date: 'cards.due_date',
-    start_date: 'cards.start_date',
-    completed_at: 'cards.completed_at',
+    // Most cards have no such date when made: ties by creation time, so a new card's index entry goes at the end of
+    // the NULLs (one page a group of creates shares) instead of at a random place among them (by its random id).
+    due_date: ['cards.due_date', 'cards.created_at'],
+    start_date: ['cards.start_date', 'cards.created_at'],
+    completed_at: ['cards.completed_at', 'cards.created_at'],
     key: 'cards.key_num',
   },
 }
