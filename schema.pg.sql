@@ -174,11 +174,11 @@ CREATE INDEX cards_list ON cards(list_id, position);
 CREATE INDEX cards_board_flags ON cards(board_id, completed, archived, trashed);
 CREATE INDEX cards_created_by ON cards(created_by);
 -- A page of a board's cards is read from an index in its order, up to the page's end: never a sort of every match.
--- One index per sortable field (src/resources/cards/query.ts), each ending in the tie-break (the default order:
--- position, created, id; any other field: the field, id); they also serve range filters on their field and count the
--- matches without reading the table. By key: UNIQUE (board_id, key_num). Across boards, the common orders and range
--- filters; `trashed` is read from the row there (as a leading column its two values would mislead the planner's
--- sampled statistics).
+-- One index per sortable field (src/resources/cards/query.ts), each ending in the tie-break (position and the dates
+-- most cards lack: the field, created, id; any other field: the field, id); they also serve range filters on their
+-- field and count the matches without reading the table. By key: UNIQUE (board_id, key_num). Across boards (owners
+-- and admins read a page from these), every sortable field too; `trashed` is read from the row there (as a leading
+-- column its two values would mislead the planner's sampled statistics).
 CREATE INDEX cards_board_position ON cards(board_id, trashed, position, created_at, id);
 CREATE INDEX cards_board_list ON cards(board_id, trashed, list_id, position, created_at, id);
 CREATE INDEX cards_board_created ON cards(board_id, trashed, created_at, id);

@@ -80,8 +80,9 @@ export function pageSchema<T extends z.ZodType>(item: T, name: string) {
 
 /**
  * Parses `sort` against the sortable fields (name → columns) into the columns to order by, each once: the named fields'
- * own columns first, in the asked directions, then the columns that break their ties (position's created). Unknown
- * fields, prototype names included, are a 400.
+ * own columns first, in the asked directions, then the columns that break their ties (position's created), in the last
+ * field's direction, as is the final `id` (pageQueries): one index in (field, ties, id) order serves `field` and
+ * `-field` alike. Unknown fields, prototype names included, are a 400.
  */
 export function parseSort(sort: string, fields: ListSpec['sort']): [string, 'asc' | 'desc'][] {
   const named = sort.split(',').map((part) => {
@@ -94,7 +95,8 @@ export function parseSort(sort: string, fields: ListSpec['sort']): [string, 'asc
   })
   const order = new Map<string, 'asc' | 'desc'>()
   for (const { own, dir } of named) if (!order.has(own)) order.set(own, dir)
-  for (const { ties, dir } of named) for (const column of ties) if (!order.has(column)) order.set(column, dir)
+  const last = named.at(-1)!.dir
+  for (const { ties } of named) for (const column of ties) if (!order.has(column)) order.set(column, last)
   return [...order]
 }
 

@@ -78,7 +78,7 @@ export class OutboxScheduler {
 
   /** Starts the sender ahead of the first event where a subscription is active (the first batch then waits for no thread). */
   async warm(): Promise<void> {
-    if (await anyActiveWebhook(this.deps.db.q)) this.env.sender.start()
+    if ((await anyActiveWebhook(this.deps.db.q)) && !this.stopped) this.env.sender.start()
   }
 
   /** Called after a commit that wrote outbox rows (deps.onOutboxWrite); claims on the next turn of the event loop. */

@@ -25,37 +25,28 @@ interface Waiting {
 const startWorker = () =>
   inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(checkoutUrl('dist/src/webhooks/send-worker.js'))
 
-/** How long a thread with nothing to send is kept before it is stopped (a new one starts with the next attempt). */
-export const SEND_THREAD_IDLE_MS = 60_000
-
 /**
- * One worker thread, started by start() (the scheduler's, where a subscription is active) or the first attempt (its
- * boot, ~150 ms, then delays that first batch), and stopped after `idleMs` with nothing to send: a thread and its HTTP
- * client hold some 35 MB, which a server without webhooks, or between bursts, does not need. A thread that dies (it never should: sendWebhook does not throw) fails the attempts it
- * had, which keep their lease and come back like those of a crashed process; the next attempt starts a new thread.
+ * One worker thread, started by start() (the scheduler's, where a subscription is active) or else by the first attempt
+ * (its boot, ~150 ms, then delays that first batch): a thread and its HTTP client hold some 35 MB, which a server
+ * without webhooks does not need. A thread that dies (it never should: sendWebhook does not throw) fails the attempts
+ * it had, which keep their lease and come back like those of a crashed process; the next attempt starts a new thread.
  */
 export class SendThread implements Sender {
   private worker?: Worker
-  /** A retired thread still stopping: close() waits for it too. */
-  private retiring?: Promise<number>
-  private idleTimer?: NodeJS.Timeout
   private nextId = 1
   private readonly waiting = new Map<number, Waiting>()
   private outgoing: [number, Attempt][] = []
   private closed = false
-  /** Threads started so far (tests read it). */
-  started = 0
 
-  constructor(private readonly idleMs = SEND_THREAD_IDLE_MS) {}
-
-  /** Whether a thread is running now. */
+  /** Whether a thread is running now (tests read it). */
   get running(): boolean {
     return this.worker !== undefined
   }
 
   start(): void {
     if (this.closed || this.worker) return
-    this.idle((this.worker = this.spawn()))
+    this.worker = this.spawn()
+    this.worker.unref()
   }
 
   send(req: Attempt): Promise<SendResult> {
@@ -70,7 +61,6 @@ export class SendThread implements Sender {
     const batch = this.outgoing
     this.outgoing = []
     if (batch.length === 0) return
-    clearTimeout(this.idleTimer)
     const worker = (this.worker ??= this.spawn())
     // Held open only while attempts are out, so an idle thread never keeps the process alive.
     worker.ref()
@@ -79,13 +69,12 @@ export class SendThread implements Sender {
 
   private spawn(): Worker {
     const worker = startWorker()
-    this.started++
     worker.on('message', (results: [number, SendResult][]) => {
       for (const [id, result] of results) {
         this.waiting.get(id)?.resolve(result)
         this.waiting.delete(id)
       }
-      if (this.waiting.size === 0) this.idle(worker)
+      if (this.waiting.size === 0) worker.unref()
     })
     const lost = (err: Error) => {
       if (this.worker !== worker) return
@@ -95,20 +84,6 @@ export class SendThread implements Sender {
     worker.on('error', (err) => lost(err))
     worker.on('exit', (code) => lost(new Error(`the webhook sending thread stopped (exit code ${code})`)))
     return worker
-  }
-
-  /** Nothing to send: the thread no longer keeps the process alive, and is stopped after idleMs unless used again. */
-  private idle(worker: Worker): void {
-    worker.unref()
-    clearTimeout(this.idleTimer)
-    this.idleTimer = setTimeout(() => this.retire(worker), this.idleMs).unref()
-  }
-
-  /** Stops an idle thread; attempts asked for since (none are waiting on it) start a new one. */
-  private retire(worker: Worker): void {
-    if (this.worker !== worker || this.waiting.size > 0 || this.outgoing.length > 0) return
-    this.worker = undefined
-    this.retiring = worker.terminate()
   }
 
   private fail(err: Error): void {
@@ -121,8 +96,7 @@ export class SendThread implements Sender {
   async close(): Promise<void> {
     this.closed = true
     this.outgoing = []
-    clearTimeout(this.idleTimer)
-    await Promise.all([this.worker?.terminate(), this.retiring])
+    await this.worker?.terminate()
     this.fail(new Error('the webhook sending thread was stopped')) // those not posted yet
   }
 }

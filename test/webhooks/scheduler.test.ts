@@ -245,35 +245,27 @@ test('a sending thread that dies mid-attempt: the attempt is reported, keeps its
   }
 })
 
-test('the sending thread: started ahead only where a subscription is active, stopped after its idle time, started again by the next attempt', async () => {
-  const thread = new SendThread(20)
+test('the sending thread starts with the scheduler only where a subscription is active, else with the first attempt', async () => {
   const c = await webhookApp()
-  const scheduler = new OutboxScheduler(c.t.deps, { sender: thread })
-  const stopped = async () => {
-    const deadline = Date.now() + 5000
-    while (thread.running) {
-      assert.ok(Date.now() < deadline, 'the idle thread is stopped')
-      await new Promise((r) => setTimeout(r, 5))
-    }
-  }
+  const threads = [new SendThread(), new SendThread()]
+  const schedulers = threads.map((sender) => new OutboxScheduler(c.t.deps, { sender }))
   try {
-    await scheduler.warm()
-    assert.equal(thread.running, false, 'no subscription: no thread')
+    await schedulers[0].warm()
+    assert.equal(threads[0].running, false, 'no subscription: no thread')
     await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/ok` })
-    await scheduler.warm()
-    assert.equal(thread.running, true, 'an active subscription: started ahead of the first event')
-    await stopped()
+    await schedulers[1].warm()
+    assert.equal(threads[1].running, true, 'an active subscription: started ahead of the first event')
     await createCard(c, c.tokens.owner.write)
-    assert.equal(await scheduler.runOnce(), 1)
-    assert.equal(thread.started, 2, 'a new thread for the next attempt')
+    assert.equal(threads[0].running, false)
+    assert.equal(await schedulers[0].runOnce(), 1)
+    assert.equal(threads[0].running, true, 'started by the first attempt')
     assert.equal(c.receiver.hits.length, 1)
     assert.deepEqual(
       (await outboxRows(c)).map((r) => [r.status, r.attempts]),
       [['delivered', 1]],
     )
-    await stopped()
   } finally {
-    await scheduler.stop(1000)
+    await Promise.all(schedulers.map((s) => s.stop(1000)))
     await c.close()
   }
 })
