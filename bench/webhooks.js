@@ -13,7 +13,7 @@
 // it does not share the delivering event loop; both sides stamp times with performance.timeOrigin + performance.now(),
 // which agree across processes on one machine.
 import { fork } from 'node:child_process'
-import { createHmac } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -216,12 +216,14 @@ async function bareSender(events, concurrency, bodyBytes) {
         const i = next++
         const head = JSON.stringify({ id: `d${i}`, event: 'card.created', data: { id: `c${i}`, title: '' } })
         const body = head.replace('"title":""', `"title":"${'x'.repeat(Math.max(0, bodyBytes - head.length))}"`)
+        // Both signatures taskd sends (src/webhooks/headers.ts): the HMAC and the legacy SHA-256 of body + secret.
         const signature = 'sha256=' + createHmac('sha256', 'bench-secret').update(body).digest('hex')
+        const legacy = createHash('sha256').update(body).update('bench-secret').digest('hex')
         const res = await request(receiver.url, {
           method: 'POST',
           dispatcher: agent,
           body,
-          headers: { 'content-type': 'application/json', 'x-webhook-delivery': `d${i}`, 'x-service-signature': signature },
+          headers: { 'content-type': 'application/json', 'x-webhook-delivery': `d${i}`, 'x-service-signature': signature, 'x-webhook-signature': legacy },
         })
         await res.body.text()
       }
