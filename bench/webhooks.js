@@ -50,6 +50,7 @@ function receiverChild(failRate) {
     })
   })
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }))
+  process.on('disconnect', () => process.exit(0)) // never outlive the bench (one that failed before asking for the report)
   process.on('message', (m) => {
     if (m === 'count') process.send({ delivered: delivered.size })
     if (m === 'report') process.send({ seen }, () => process.exit(0))
