@@ -1,5 +1,6 @@
 // The built CLI as a child process: user create, token create, serve, a request, backup while serving, integrity check.
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -68,6 +69,12 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
     await stopAll()
     fs.rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test('CLI: the bundled command (dist/src/taskd.cjs, what bin/taskd.js runs) is strict-mode code, as its ES modules are', () => {
+  // A strict function's `caller` cannot be read; a sloppy one's can (it is null).
+  const probe = `const { buildProgram } = require(${JSON.stringify(path.join(ROOT, 'dist/src/taskd.cjs'))}); try { buildProgram.caller; console.log('sloppy') } catch { console.log('strict') }`
+  assert.equal(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).trim(), 'strict')
 })
 
 test('CLI: serve on an empty database creates the owner and prints a one-time setup token', async () => {
