@@ -1,6 +1,6 @@
 // The built CLI as a child process: user create, token create, serve, a request, backup while serving, integrity check.
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -75,6 +75,30 @@ test('CLI: the bundled command (dist/src/taskd.cjs, what bin/taskd.js runs) is s
   // A strict function's `caller` cannot be read; a sloppy one's can (it is null).
   const probe = `const { buildProgram } = require(${JSON.stringify(path.join(ROOT, 'dist/src/taskd.cjs'))}); try { buildProgram.caller; console.log('sloppy') } catch { console.log('strict') }`
   assert.equal(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).trim(), 'strict')
+})
+
+test('CLI: bin/taskd.js refuses a bundle older than the compiled code, or none, and says to build', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-stale-'))
+  try {
+    fs.mkdirSync(path.join(dir, 'bin'))
+    for (const f of ['taskd.js', 'v8-flags.js']) fs.copyFileSync(path.join(ROOT, 'bin', f), path.join(dir, 'bin', f))
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}')
+    fs.mkdirSync(path.join(dir, 'dist/src/cli'), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'dist/src/cli/index.js'), '')
+    const taskd = () => spawnSync(process.execPath, [path.join(dir, 'bin/taskd.js'), '--version'], { encoding: 'utf8' })
+    for (const bundle of ['none', 'stale']) {
+      if (bundle === 'stale') {
+        const file = path.join(dir, 'dist/src/taskd.cjs')
+        fs.writeFileSync(file, 'exports.main = () => console.log("stale")')
+        fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+      }
+      const r = taskd()
+      assert.equal(r.status, 1, `${bundle}: ${r.stdout}`)
+      assert.match(r.stderr, /run npm run build/, bundle)
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('CLI: serve on an empty database creates the owner and prints a one-time setup token', async () => {
