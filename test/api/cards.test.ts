@@ -151,6 +151,24 @@ test('keys count per board and are never reused, even after permanent delete', a
   }
 })
 
+test('ids are 16 lowercase characters that increase in the order records are made, also concurrently made ones', async () => {
+  const c = await seededApp()
+  try {
+    const ids: string[] = []
+    for (let i = 0; i < 20; i++) ids.push((await card(c, { title: `one after another ${i}` })).body.card.id)
+    // Made at once: each id is still new, and the events and outbox rows of a group of creates get ids in order too.
+    const together = await Promise.all(Array.from({ length: 20 }, (_, i) => card(c, { title: `at once ${i}` })))
+    const all = [...ids, ...together.map((r) => r.body.card.id as string)]
+    for (const id of all) assert.match(id, /^[0-9a-z]{16}$/)
+    assert.equal(new Set(all).size, all.length)
+    assert.deepEqual(ids, [...ids].sort(), 'sequentially made cards have increasing ids')
+    const firstMadeTogether = together.map((r) => r.body.card.id as string).sort()[0]
+    assert.ok(firstMadeTogether > ids[ids.length - 1], 'cards made later have greater ids')
+  } finally {
+    await c.t.close()
+  }
+})
+
 test('idempotency: a replay returns the card with existing: true and creates nothing, even concurrently', async () => {
   const c = await seededApp()
   try {
