@@ -3,10 +3,10 @@
 // does not stop native code, so a runaway read is only ever stopped by killing the process that runs it.
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../assets.js'
-import { registerFunctions } from './functions.js'
+import { setUpConnection } from './connection.js'
 
 const db = new Database(process.env.TASKD_READ_DB!, { readonly: true, fileMustExist: true, nativeBinding: sqliteBinding() })
-registerFunctions(db)
+setUpConnection(db)
 db.pragma('busy_timeout = 5000')
 const cache = new Map<string, Database.Statement>()
 

@@ -17,7 +17,7 @@ import {
 } from 'kysely'
 import { sqliteBinding } from '../assets.js'
 import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, run, runAfterCommit } from './database.js'
-import { registerFunctions } from './functions.js'
+import { setUpConnection } from './connection.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'
 import type { DB } from './types.js'
@@ -91,8 +91,9 @@ class CommitGroup {
  * connection before the event loop's next turn run in it, each in a savepoint (one that fails undoes only its own
  * changes); the group commits at that turn, when MAX_GROUP have joined, before a statement that writes outside a
  * transaction, or before a backup. Every member's caller hears of it only after the COMMIT. A COMMIT writes every page
- * the transaction touched to the WAL (about 160 KB for a card with its indexes, event and outbox rows); pages the
- * group shares are written once. Reads outside transactions meanwhile see the group's changes (committed a turn later
+ * the transaction touched to the WAL (a card touches a page of each of its some thirty indexes and tables); pages the
+ * group shares are written once: creates in groups write about 15 KB of WAL a card, as new ids and keys go to the
+ * same ends of the indexes (src/ids.ts). Reads outside transactions meanwhile see the group's changes (committed a turn later
  * unless the disk fails).
  */
 class FairDriver extends GuardedDriver {
@@ -207,7 +208,7 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
     fs.closeSync(fs.openSync(file, 'a', 0o600))
   }
   const raw = new Database(file, { nativeBinding: sqliteBinding() })
-  registerFunctions(raw)
+  setUpConnection(raw)
   raw.pragma('journal_mode = WAL')
   raw.pragma('busy_timeout = 5000')
   raw.pragma('foreign_keys = ON')

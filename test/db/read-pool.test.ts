@@ -65,3 +65,16 @@ test('a read whose process dies answers 503 unavailable (as one whose process ca
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('the write connection and the read processes keep a 2 MB page cache (better-sqlite3 would give each 16 MB)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const db = openSqlite({ file: path.join(dir, 'taskd.db'), readWorkers: 1 })
+  try {
+    assert.equal(db.raw.pragma('cache_size', { simple: true }), -2000)
+    const [row] = await db.read(db.q.selectNoFrom(sql<number>`(SELECT cache_size FROM pragma_cache_size())`.as('n')))
+    assert.deepEqual(row, { n: -2000 })
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

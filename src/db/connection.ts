@@ -1,0 +1,17 @@
+// What every SQLite connection of taskd's gets (the write connection and the read processes'): the SQL functions taskd's
+// queries use that SQLite lacks, and the size of its page cache.
+import type Database from 'better-sqlite3'
+
+/**
+ * SQLite's own default page cache, 2 MB, where better-sqlite3 builds SQLite with 16 MB a connection: the pages a write or a
+ * list touches again are few (the ends of the indexes a new row goes to, the index pages of a board), the operating
+ * system caches the file as well, and 14 MB more a connection were a tenth of the server's memory under load
+ * (bench/README.md, "Memory").
+ */
+const PAGE_CACHE = 'cache_size = -2000'
+
+export function setUpConnection(raw: Database.Database): void {
+  raw.pragma(PAGE_CACHE)
+  /** taskd_fold: Unicode case folding (É → é), as JavaScript's toLowerCase; PostgreSQL has the same function in its schema. */
+  raw.function('taskd_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s))
+}
