@@ -2,8 +2,9 @@
 // taskd's own bearer-token code, gets a fresh McpServer whose tools act as that caller, and is answered as JSON.
 // GET (a server-sent event stream) and DELETE (ending a session) have no meaning without sessions: 405.
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { McpServer, type CallToolResult } from '@modelcontextprotocol/server'
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import type { CallToolResult } from '@modelcontextprotocol/server'
+import type * as McpSdk from '@modelcontextprotocol/server'
+import type * as McpNode from '@modelcontextprotocol/node'
 import type { Actor } from '../access/roles.js'
 import type { Deps } from '../deps.js'
 import { HttpError } from '../errors.js'
@@ -13,6 +14,13 @@ import { VERSION } from '../version.js'
 import { type CallRoute, TOOLS } from './tools.js'
 
 export const MCP_PATH = '/mcp'
+
+/**
+ * The MCP SDK, loaded by the first request to /mcp: its protocol schemas and its HTTP transport (with Node's own fetch
+ * implementation) are some 10 MB of heap that a server nobody asks over MCP never needs (bench/README.md).
+ */
+let sdk: Promise<[typeof McpSdk, typeof McpNode]> | undefined
+const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/node')]))
 
 interface McpOptions {
   authenticate: (req: Request, deps: Deps) => Promise<Actor>
@@ -42,6 +50,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
       checkAccess(actor, route)
       return (await runRoute(route, deps, actor, req, input)).body ?? {}
     }
+    const [{ McpServer }, { NodeStreamableHTTPServerTransport }] = await loadSdk()
     const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
     for (const tool of TOOLS) {
       server.registerTool(

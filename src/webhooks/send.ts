@@ -2,10 +2,18 @@
 // Agent and reports its outcome; never throws.
 import { isIP, type Socket } from 'node:net'
 import { StringDecoder } from 'node:string_decoder'
-import { Agent, buildConnector, request, type Dispatcher } from 'undici'
+import type { Agent, Dispatcher, buildConnector } from 'undici'
+import type * as Undici from 'undici'
 import { TargetRefusedError, checkWebhookUrl, createPinnedLookup, isPrivateAddress, type LookupAll } from './url-safety.js'
 
 export const RESPONSE_EXCERPT_BYTES = 1024
+
+/**
+ * undici, loaded by the first outgoing call: the main process of a server whose webhooks go out from the sending
+ * thread, and that runs no automation's http_request step, never holds it (some 5 MB of heap; bench/README.md).
+ */
+let undici: Promise<typeof Undici> | undefined
+const loadUndici = () => (undici ??= import('undici'))
 
 export type SendOutcome = 'ok' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' | 'refused_target'
 
@@ -34,7 +42,8 @@ export interface SendResult {
 /** An Agent whose every connection passes the address policy: names resolve through the pinned
  *  lookup (the checked address is the one dialled), IP literals are checked here because
  *  net.connect skips `lookup` for them, and the connected peer address is checked once more. */
-export function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?: LookupAll; connectTimeoutMs?: number }): Agent {
+export async function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?: LookupAll; connectTimeoutMs?: number }): Promise<Agent> {
+  const { Agent, buildConnector } = await loadUndici()
   const base = buildConnector({
     timeout: opts.connectTimeoutMs ?? 10_000,
     lookup: createPinnedLookup({ allowPrivate: opts.allowPrivate, lookup: opts.lookup }),
@@ -61,9 +70,9 @@ export function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?: Look
 }
 
 // Created once and reused so keep-alive connections to the same receivers survive between deliveries.
-const sharedAgents = new Map<boolean, Agent>()
+const sharedAgents = new Map<boolean, Promise<Agent>>()
 
-export function deliveryAgent(allowPrivate: boolean): Agent {
+export function deliveryAgent(allowPrivate: boolean): Promise<Agent> {
   let agent = sharedAgents.get(allowPrivate)
   if (!agent) {
     agent = createDeliveryAgent({ allowPrivate })
@@ -76,7 +85,7 @@ export function deliveryAgent(allowPrivate: boolean): Agent {
 export async function closeDeliveryAgents(): Promise<void> {
   const agents = [...sharedAgents.values()]
   sharedAgents.clear()
-  await Promise.all(agents.map((a) => a.close()))
+  await Promise.all(agents.map(async (a) => (await a).close()))
 }
 
 function outcomeForStatus(status: number): SendOutcome {
@@ -152,11 +161,12 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     controller.abort(new Error(`timed out after ${req.timeoutMs} ms`))
   }, req.timeoutMs)
   try {
+    const { request } = await loadUndici()
     const res = await request(checked.url.href, {
       method: req.method,
       headers: req.headers,
       body: req.body,
-      dispatcher: req.dispatcher ?? deliveryAgent(req.allowPrivate),
+      dispatcher: req.dispatcher ?? (await deliveryAgent(req.allowPrivate)),
       signal: controller.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,

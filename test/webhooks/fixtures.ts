@@ -117,14 +117,14 @@ export async function signaturesValid(secret: string, hit: Hit): Promise<boolean
  * each attempt's allowPrivate picks its agent, as the sending thread's deliveryAgent does.
  */
 export function senderThrough(lookup: LookupAll): Sender {
-  const agents = new Map<boolean, Agent>()
+  const agents = new Map<boolean, Promise<Agent>>()
   const agentFor = (allowPrivate: boolean) =>
     agents.get(allowPrivate) ?? agents.set(allowPrivate, createDeliveryAgent({ allowPrivate, lookup })).get(allowPrivate)!
   return {
     start: () => {},
-    send: (req) => sendWebhook({ ...req, dispatcher: agentFor(req.allowPrivate) }),
+    send: async (req) => sendWebhook({ ...req, dispatcher: await agentFor(req.allowPrivate) }),
     close: async () => {
-      await Promise.all([...agents.values()].map((a) => a.close()))
+      await Promise.all([...agents.values()].map(async (a) => (await a).close()))
     },
   }
 }

@@ -158,7 +158,7 @@ test('with private targets not allowed, loopback literals and localhost are refu
 test('a public-looking name whose lookup answers 127.0.0.1 is refused at connect (pinned lookup)', async () => {
   const port = (main.address() as AddressInfo).port
   const rebinding = async () => [{ address: '127.0.0.1', family: 4 }]
-  const guarded = createDeliveryAgent({ allowPrivate: false, lookup: rebinding })
+  const guarded = await createDeliveryAgent({ allowPrivate: false, lookup: rebinding })
   const count = seen.length
   const r = await sendWebhook({
     url: `http://hooks.example.com:${port}/ok`,
@@ -175,7 +175,7 @@ test('a public-looking name whose lookup answers 127.0.0.1 is refused at connect
   await guarded.close()
 
   // Control: the same resolver with private targets allowed connects to exactly the address it returned.
-  const open = createDeliveryAgent({ allowPrivate: true, lookup: rebinding })
+  const open = await createDeliveryAgent({ allowPrivate: true, lookup: rebinding })
   const ok = await sendWebhook({
     url: `http://hooks.example.com:${port}/ok`,
     method: 'POST',
