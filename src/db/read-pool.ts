@@ -9,6 +9,7 @@ import { queryTimeout } from './database.js'
 
 interface Job {
   id: number
+  queuedAt: number
   sql: string
   params: unknown[]
   resolve: (rows: unknown[]) => void
@@ -28,37 +29,61 @@ const workerArgs = inBinary
   ? []
   : [...process.execArgv.filter((a) => a.startsWith('--max-semi-space-size')), fileURLToPath(checkoutUrl('dist/src/db/read-worker.js'))]
 
+/**
+ * How long a read waits for a busy process before another starts (up to the pool's size). Reads of a few milliseconds,
+ * even many at once, then share one process (some 15 MB); a slow read holds up the others no longer than this.
+ */
+export const SPAWN_AFTER_MS = 100
+
 export class ReadPool {
   private readonly slots: Slot[] = []
   private readonly queue: Job[] = []
   private nextId = 1
   private closed = false
+  private spawnTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly file: string,
     private readonly size: number,
     private readonly timeoutMs: number,
+    private readonly spawnAfterMs = SPAWN_AFTER_MS,
   ) {}
 
   all(sql: string, params: unknown[]): Promise<unknown[]> {
     if (this.closed) return Promise.reject(new Error('the read pool is closed'))
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, sql, params, resolve, reject })
+      this.queue.push({ id: this.nextId++, queuedAt: performance.now(), sql, params, resolve, reject })
       this.dispatch()
     })
   }
 
-  /** Processes start on first use, so a server that is only written to never starts them. */
+  /** The first process starts with the first read (a server that is only written to starts none), others as reads wait. */
   private dispatch(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => !s.job && s.child.connected)
-      if (!slot && this.slots.length < this.size) slot = this.spawn()
-      if (!slot) return
+      if (!slot && this.slots.length === 0 && this.size > 0) slot = this.spawn()
+      if (!slot) return this.spawnWhenWaiting()
       const job = this.queue.shift()!
       slot.job = job
       slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs)
       slot.child.send({ id: job.id, sql: job.sql, params: job.params })
     }
+  }
+
+  /** Starts another process once the oldest waiting read has waited spawnAfterMs, unless a process is free by then. */
+  private spawnWhenWaiting(): void {
+    if (this.spawnTimer || this.slots.length >= this.size) return
+    const waited = performance.now() - this.queue[0].queuedAt
+    this.spawnTimer = setTimeout(
+      () => {
+        this.spawnTimer = undefined
+        if (this.closed || this.queue.length === 0) return
+        if (performance.now() - this.queue[0].queuedAt >= this.spawnAfterMs && this.slots.length < this.size) this.spawn()
+        this.dispatch()
+      },
+      Math.max(0, this.spawnAfterMs - waited),
+    )
+    this.spawnTimer.unref()
   }
 
   private spawn(): Slot {
@@ -117,6 +142,7 @@ export class ReadPool {
 
   async close(): Promise<void> {
     this.closed = true
+    clearTimeout(this.spawnTimer)
     const closed = new Error('the read pool is closed')
     for (const job of this.queue.splice(0)) job.reject(closed)
     for (const slot of this.slots.splice(0)) {

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { sql } from 'kysely'
+import { ReadPool, SPAWN_AFTER_MS } from '../../src/db/read-pool.js'
 import { openSqlite } from '../../src/db/sqlite.js'
 import { HttpError } from '../../src/errors.js'
 
@@ -73,6 +74,50 @@ test('the write connection and the read processes keep a 2 MB page cache (better
     assert.equal(db.raw.pragma('cache_size', { simple: true }), -2000)
     const [row] = await db.read(db.q.selectNoFrom(sql<number>`(SELECT cache_size FROM pragma_cache_size())`.as('n')))
     assert.deepEqual(row, { n: -2000 })
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** The read processes this process has started: its children, less those it had before. */
+const childrenOf = (pid: number) => new Set(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+
+test('many quick reads at once share one read process: another starts only for a read that waited for it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const file = path.join(dir, 'taskd.db')
+  openSqlite({ file, readWorkers: 0 }).raw.close()
+  const before = childrenOf(process.pid)
+  // A wait no read here comes near, so that the count of processes does not depend on the machine's speed.
+  const pool = new ReadPool(file, 2, 5000, 60_000)
+  try {
+    const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.all('SELECT ? AS n', [i])))
+    assert.deepEqual(
+      rows.map((r) => r[0]),
+      Array.from({ length: 40 }, (_, n) => ({ n })),
+    )
+    assert.equal([...childrenOf(process.pid)].filter((pid) => !before.has(pid)).length, 1)
+  } finally {
+    await pool.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test(`a slow read holds up another read for ${SPAWN_AFTER_MS} ms at most: a second process then answers it`, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 60_000, readWorkers: 2 })
+  try {
+    const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
+    let slowEnded = false
+    // Ends when the pool closes, which kills its process.
+    void db.read(endless).then(
+      () => (slowEnded = true),
+      () => (slowEnded = true),
+    )
+    const started = performance.now()
+    assert.deepEqual(await db.read(db.q.selectNoFrom(sql<number>`1`.as('n'))), [{ n: 1 }])
+    assert.ok(performance.now() - started >= SPAWN_AFTER_MS, 'the quick read first waited for the busy process')
+    assert.equal(slowEnded, false, 'answered by another process while the slow read still runs')
   } finally {
     await db.close()
     fs.rmSync(dir, { recursive: true, force: true })
