@@ -13,7 +13,7 @@
 // rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
 // `node --cpu-prof` and prints their hottest functions. --check compares the ratios with those recorded in
 // bench/README.md and fails on a drop of more than 15%; --record writes this run's ratios there.
-import { fork } from 'node:child_process'
+import { fork, spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import fs from 'node:fs'
@@ -28,9 +28,11 @@ const root = path.resolve(here, '..')
 const outDir = path.join(here, 'out')
 
 // ---------------------------------------------------------------------------------------------------------------
-// The taskd server under test: taskd's own startServer on the given database file, or on the PostgreSQL database when
-// a URL is given (db is then an unused path). The master key comes from TASKD_MASTER_KEY, which the orchestrator sets
-// to one random key per run, so that two processes on one database can read each other's secrets.
+// The taskd server under test is the command users run, bin/taskd.js serve (startCommand below). Under --profile it is
+// this child instead: taskd's own startServer from its compiled modules, so that the profile names taskd's files (the
+// bundle is one file), on the given database file, or on the PostgreSQL database when a URL is given (db is then an
+// unused path). The master key comes from TASKD_MASTER_KEY, which the orchestrator sets to one random key per run, so
+// that two processes on one database can read each other's secrets.
 async function taskdChild(db, databaseUrl) {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', 'src', p)).href)
   const [{ loadConfig }, { startServer }] = await Promise.all([load('config.js'), load('server.js')])
@@ -168,9 +170,41 @@ function forkReady(script, args, execArgv = [], env = {}) {
   return { child, ready, exited }
 }
 
+/**
+ * bin/taskd.js serve on the database file (or the PostgreSQL database), as users start it (the bundle and its compile
+ * cache), with the settings taskdChild gives and nothing from the shell's TASKD_* variables; ready once it prints the
+ * line that names its port.
+ */
+function startCommand(db, databaseUrl, execArgv, env) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_')))
+  const settings = { TASKD_LOG_LEVEL: 'error', TASKD_TRUST_PROXY: 'loopback', ...(databaseUrl ? { TASKD_DATABASE_URL: databaseUrl } : {}) }
+  const args = [...execArgv, path.join(root, 'bin', 'taskd.js'), 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1']
+  const child = spawn(process.execPath, args, { env: { ...clean, ...settings, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('taskd serve did not start in 60 s')), 60_000)
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      if (out === undefined) return
+      out += chunk
+      const port = /taskd listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]
+      if (!port) return
+      out = undefined
+      clearTimeout(timer)
+      resolve({ port: Number(port) })
+    })
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer)
+      reject(new Error(`taskd serve exited (${code ?? signal}) before it was ready`))
+    })
+  })
+  return { child, ready, exited }
+}
+
 async function stop({ child, exited }) {
   if (child.exitCode !== null || child.signalCode !== null) return exited
-  child.send('close')
+  if (child.connected) child.send('close')
+  else child.kill('SIGTERM')
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
   const r = await exited
   clearTimeout(timer)
@@ -575,11 +609,11 @@ async function measure(ctx, server, name, sc, probes, problems) {
       const profName = `${server}-${name}.cpuprofile`
       const readyFile = path.join(profDir, `${profName}.ready`)
       if (profile) for (const f of [readyFile, path.join(profDir, profName)]) fs.rmSync(f, { force: true })
-      // taskd's own V8 settings, as bin/taskd.js and the binary start it with (the code is the compiled modules, not
-      // bin/taskd.js's bundle: at rest the bundle's heap is a few MB smaller).
+      // taskd's own V8 settings, as bin/taskd.js and the binary start it with.
       const execArgv = [...V8_FLAGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : [])]
       const env = { TASKD_MASTER_KEY: masterKey, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
-      procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
+      if (profile) procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
+      else procs.push(startCommand(db, databaseUrl, execArgv, env))
     }
     let ports
     try {
