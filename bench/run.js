@@ -177,8 +177,9 @@ function forkReady(script, args, execArgv = [], env = {}) {
  */
 function startCommand(db, databaseUrl, execArgv, env) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_')))
-  const settings = { TASKD_LOG_LEVEL: 'error', TASKD_TRUST_PROXY: 'loopback', ...(databaseUrl ? { TASKD_DATABASE_URL: databaseUrl } : {}) }
-  const args = [...execArgv, path.join(root, 'bin', 'taskd.js'), 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1']
+  const settings = { TASKD_LOG_LEVEL: 'error', TASKD_TRUST_PROXY: 'loopback' }
+  // --db takes a PostgreSQL URL too (and wins over TASKD_DATABASE_URL).
+  const args = [...execArgv, path.join(root, 'bin', 'taskd.js'), 'serve', '--db', databaseUrl ?? db, '--port', '0', '--host', '127.0.0.1']
   const child = spawn(process.execPath, args, { env: { ...clean, ...settings, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
   const ready = new Promise((resolve, reject) => {
