@@ -40,7 +40,7 @@
 --     indexes then also refuse 'É' next to 'é'). The app can check `SELECT datcollate, datctype FROM pg_database WHERE
 --     datname = current_database()` at start.
 --  10. taskd_fold(text): Unicode case folding, defined below with an ICU collation (so PostgreSQL must be built with ICU,
---     as Debian's is); SQLite gets the same function from each connection (src/db/functions.ts). Plain-ASCII text keeps
+--     as Debian's is); SQLite gets the same function from each connection (src/db/connection.ts). Plain-ASCII text keeps
 --     lower() and its indexes; other text goes through taskd_fold (src/filter/compile.ts, tag names).
 --  8. Values SQLite takes and PostgreSQL refuses answer alike on both: a NUL character (U+0000) in a path id (404), a
 --     query parameter (400) or a body (422) is refused in src/http/route.ts; whole-number filter fields refuse fractions

@@ -7,21 +7,24 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 const ID_EPOCH = Date.UTC(2020, 0, 1)
 const TAIL = 36 ** 8 // 8 base36 characters, about 41 bits
-let lastTime = 0
+const LAST_TIME = 36 ** 8 - 1 // the year 2109
+let lastTime = -1
 let lastTail = 0
 
 /**
  * A 16-character lowercase record id: the milliseconds since 2020 (8 base36 characters, enough until 2109), then 8
- * random ones, counting up from the last id within a millisecond so that one process never makes the same id twice.
+ * random ones, counting up from the last id within a millisecond so that one process never makes the same id twice
+ * (also when the clock goes back, or is before 2020: its ids then count up from a random start).
  * Ids made one after another are near each other in every index that ends in the id (the primary keys, ties), so a
  * commit writes a few index pages instead of one random page per new row and index.
  */
 export function newId(): string {
-  let time = Math.max(Date.now() - ID_EPOCH, lastTime)
-  let tail = crypto.randomInt(TAIL)
-  if (time === lastTime) {
+  let time = Math.max(Math.min(Math.max(Date.now() - ID_EPOCH, 0), LAST_TIME), lastTime)
+  let tail: number
+  if (time !== lastTime) tail = crypto.randomInt(TAIL)
+  else {
     tail = lastTail + 1
-    if (tail === TAIL) [time, tail] = [time + 1, 0]
+    if (tail === TAIL) [time, tail] = [Math.min(time + 1, LAST_TIME), 0]
   }
   lastTime = time
   lastTail = tail

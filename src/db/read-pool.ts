@@ -31,7 +31,8 @@ const workerArgs = inBinary
 
 /**
  * How long a read waits for a busy process before another starts (up to the pool's size). Reads of a few milliseconds,
- * even many at once, then share one process (some 15 MB); a slow read holds up the others no longer than this.
+ * even many at once, then share one process (some 15 MB); behind a slow read, the others wait this long, and the start
+ * of a new process (unless every process the pool may have is busy with one). A process, once started, stays.
  */
 export const SPAWN_AFTER_MS = 100
 
@@ -61,7 +62,7 @@ export class ReadPool {
   private dispatch(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => !s.job && s.child.connected)
-      if (!slot && this.slots.length === 0 && this.size > 0) slot = this.spawn()
+      if (!slot && this.slots.length === 0) slot = this.spawn()
       if (!slot) return this.spawnWhenWaiting()
       const job = this.queue.shift()!
       slot.job = job

@@ -2,7 +2,6 @@
 // taskd's own bearer-token code, gets a fresh McpServer whose tools act as that caller, and is answered as JSON.
 // GET (a server-sent event stream) and DELETE (ending a session) have no meaning without sessions: 405.
 import express, { type NextFunction, type Request, type Response } from 'express'
-import type { CallToolResult } from '@modelcontextprotocol/server'
 import type * as McpSdk from '@modelcontextprotocol/server'
 import type * as McpNode from '@modelcontextprotocol/node'
 import type { Actor } from '../access/roles.js'
@@ -17,10 +16,15 @@ export const MCP_PATH = '/mcp'
 
 /**
  * The MCP SDK, loaded by the first request to /mcp: its protocol schemas and its HTTP transport (with Node's own fetch
- * implementation) are some 10 MB of heap that a server nobody asks over MCP never needs (bench/README.md).
+ * implementation) are some 9 MB of memory that a server nobody asks over MCP never needs (bench/README.md). A load
+ * that failed is tried again by the next request.
  */
 let sdk: Promise<[typeof McpSdk, typeof McpNode]> | undefined
-const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/node')]))
+const loadSdk = () =>
+  (sdk ??= Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/node')]).catch((err: unknown) => {
+    sdk = undefined
+    throw err
+  }))
 
 interface McpOptions {
   authenticate: (req: Request, deps: Deps) => Promise<Actor>
@@ -56,7 +60,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
       server.registerTool(
         tool.name,
         { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-        async (args: unknown): Promise<CallToolResult> => {
+        async (args: unknown): Promise<McpSdk.CallToolResult> => {
           try {
             const result = (await tool.run(call, args)) as Record<string, unknown>
             return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
@@ -78,7 +82,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
 }
 
 /** An API error as a tool error: the §1 message (and its details, one per line) as text, the §1 object as structured content. */
-function toolError(err: unknown, log: (msg: string, err?: unknown) => void): CallToolResult {
+function toolError(err: unknown, log: (msg: string, err?: unknown) => void): McpSdk.CallToolResult {
   const e = toHttpError(err)
   if (e.status === 500) log('MCP tool failed', err)
   const error = { code: e.code, message: e.message, ...(e.details && { details: e.details }) }

@@ -2,7 +2,6 @@
 // Agent and reports its outcome; never throws.
 import { isIP, type Socket } from 'node:net'
 import { StringDecoder } from 'node:string_decoder'
-import type { Agent, Dispatcher, buildConnector } from 'undici'
 import type * as Undici from 'undici'
 import { TargetRefusedError, checkWebhookUrl, createPinnedLookup, isPrivateAddress, type LookupAll } from './url-safety.js'
 
@@ -10,10 +9,15 @@ export const RESPONSE_EXCERPT_BYTES = 1024
 
 /**
  * undici, loaded by the first outgoing call: the main process of a server whose webhooks go out from the sending
- * thread, and that runs no automation's http_request step, never holds it (some 5 MB of heap; bench/README.md).
+ * thread, and that runs no automation's http_request step and sends no agent kickoff, never holds it (some 2.5 MB of
+ * heap; bench/README.md). A load that failed is tried again by the next call.
  */
 let undici: Promise<typeof Undici> | undefined
-const loadUndici = () => (undici ??= import('undici'))
+const loadUndici = () =>
+  (undici ??= import('undici').catch((err: unknown) => {
+    undici = undefined
+    throw err
+  }))
 
 export type SendOutcome = 'ok' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' | 'refused_target'
 
@@ -27,7 +31,7 @@ export interface SendRequest {
   keepBytes?: number
   allowPrivate: boolean
   /** Overrides the shared agent (tests inject one with a fake resolver). */
-  dispatcher?: Dispatcher
+  dispatcher?: Undici.Dispatcher
 }
 
 export interface SendResult {
@@ -42,13 +46,13 @@ export interface SendResult {
 /** An Agent whose every connection passes the address policy: names resolve through the pinned
  *  lookup (the checked address is the one dialled), IP literals are checked here because
  *  net.connect skips `lookup` for them, and the connected peer address is checked once more. */
-export async function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?: LookupAll; connectTimeoutMs?: number }): Promise<Agent> {
+export async function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?: LookupAll; connectTimeoutMs?: number }): Promise<Undici.Agent> {
   const { Agent, buildConnector } = await loadUndici()
   const base = buildConnector({
     timeout: opts.connectTimeoutMs ?? 10_000,
     lookup: createPinnedLookup({ allowPrivate: opts.allowPrivate, lookup: opts.lookup }),
   })
-  const connect: buildConnector.connector = (options, callback) => {
+  const connect: Undici.buildConnector.connector = (options, callback) => {
     const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname
     if (!opts.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
       callback(new TargetRefusedError(`${host} is a private or reserved address`), null)
@@ -70,12 +74,15 @@ export async function createDeliveryAgent(opts: { allowPrivate: boolean; lookup?
 }
 
 // Created once and reused so keep-alive connections to the same receivers survive between deliveries.
-const sharedAgents = new Map<boolean, Promise<Agent>>()
+const sharedAgents = new Map<boolean, Promise<Undici.Agent>>()
 
-export function deliveryAgent(allowPrivate: boolean): Promise<Agent> {
+export function deliveryAgent(allowPrivate: boolean): Promise<Undici.Agent> {
   let agent = sharedAgents.get(allowPrivate)
   if (!agent) {
-    agent = createDeliveryAgent({ allowPrivate })
+    agent = createDeliveryAgent({ allowPrivate }).catch((err: unknown) => {
+      sharedAgents.delete(allowPrivate)
+      throw err
+    })
     sharedAgents.set(allowPrivate, agent)
   }
   return agent
@@ -85,7 +92,7 @@ export function deliveryAgent(allowPrivate: boolean): Promise<Agent> {
 export async function closeDeliveryAgents(): Promise<void> {
   const agents = [...sharedAgents.values()]
   sharedAgents.clear()
-  await Promise.all(agents.map(async (a) => (await a).close()))
+  await Promise.all(agents.map(async (a) => (await a.catch(() => undefined))?.close()))
 }
 
 function outcomeForStatus(status: number): SendOutcome {
@@ -117,7 +124,7 @@ function refusalMessage(err: unknown, depth = 0): string | undefined {
 const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'] as const
 
 /** Reads at most `limit` bytes and drops the rest: a receiver must not make us buffer a huge answer. */
-async function readExcerpt(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+async function readExcerpt(body: Undici.Dispatcher.ResponseData['body'], limit: number): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   body.on('error', () => {}) // errors after we stop reading are of no interest

@@ -156,7 +156,7 @@ test('ids are 16 lowercase characters that increase in the order records are mad
   try {
     const ids: string[] = []
     for (let i = 0; i < 20; i++) ids.push((await card(c, { title: `one after another ${i}` })).body.card.id)
-    // Made at once: each id is still new, and the events and outbox rows of a group of creates get ids in order too.
+    // Made at once, they share commits: each id is still new.
     const together = await Promise.all(Array.from({ length: 20 }, (_, i) => card(c, { title: `at once ${i}` })))
     const all = [...ids, ...together.map((r) => r.body.card.id as string)]
     for (const id of all) assert.match(id, /^[0-9a-z]{16}$/)

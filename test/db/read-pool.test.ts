@@ -9,6 +9,9 @@ import { ReadPool, SPAWN_AFTER_MS } from '../../src/db/read-pool.js'
 import { openSqlite } from '../../src/db/sqlite.js'
 import { HttpError } from '../../src/errors.js'
 
+/** This process's children (the read processes among them). */
+const children = () => new Set(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+
 test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next reads still work', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
   const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 300, readWorkers: 1 })
@@ -45,7 +48,6 @@ test('a read whose process dies answers 503 unavailable (as one whose process ca
   const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 60_000, readWorkers: 1 })
   try {
     const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
-    const children = () => new Set(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
     const before = children()
     const read = db.read(endless).then(
       () => undefined,
@@ -80,14 +82,11 @@ test('the write connection and the read processes keep a 2 MB page cache (better
   }
 })
 
-/** The read processes this process has started: its children, less those it had before. */
-const childrenOf = (pid: number) => new Set(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
-
 test('many quick reads at once share one read process: another starts only for a read that waited for it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
   const file = path.join(dir, 'taskd.db')
   openSqlite({ file, readWorkers: 0 }).raw.close()
-  const before = childrenOf(process.pid)
+  const before = children()
   // A wait no read here comes near, so that the count of processes does not depend on the machine's speed.
   const pool = new ReadPool(file, 2, 5000, 60_000)
   try {
@@ -96,17 +95,18 @@ test('many quick reads at once share one read process: another starts only for a
       rows.map((r) => r[0]),
       Array.from({ length: 40 }, (_, n) => ({ n })),
     )
-    assert.equal([...childrenOf(process.pid)].filter((pid) => !before.has(pid)).length, 1)
+    assert.equal([...children()].filter((pid) => !before.has(pid)).length, 1)
   } finally {
     await pool.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
 
-test(`a slow read holds up another read for ${SPAWN_AFTER_MS} ms at most: a second process then answers it`, async () => {
+test(`behind a slow read, another read waits ${SPAWN_AFTER_MS} ms, then a second process answers it, not the slow read's end`, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
   const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 60_000, readWorkers: 2 })
   try {
+    const before = children()
     const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
     let slowEnded = false
     // Ends when the pool closes, which kills its process.
@@ -115,8 +115,12 @@ test(`a slow read holds up another read for ${SPAWN_AFTER_MS} ms at most: a seco
       () => (slowEnded = true),
     )
     const started = performance.now()
-    assert.deepEqual(await db.read(db.q.selectNoFrom(sql<number>`1`.as('n'))), [{ n: 1 }])
+    const quick = db.read(db.q.selectNoFrom(sql<number>`1`.as('n')))
+    const readProcesses = () => [...children()].filter((pid) => !before.has(pid)).length
+    assert.equal(readProcesses(), 1, 'no second process as soon as a read waits')
+    assert.deepEqual(await quick, [{ n: 1 }])
     assert.ok(performance.now() - started >= SPAWN_AFTER_MS, 'the quick read first waited for the busy process')
+    assert.equal(readProcesses(), 2)
     assert.equal(slowEnded, false, 'answered by another process while the slow read still runs')
   } finally {
     await db.close()
