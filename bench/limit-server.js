@@ -34,6 +34,7 @@
 import crypto from 'node:crypto'
 import http from 'node:http'
 import Database from 'better-sqlite3'
+import { newId } from '../dist/src/ids.js' // taskd's ids: new rows go where taskd's go in every index
 
 const floor = process.argv.includes('--floor')
 const [file, portArg] = process.argv.slice(2).filter((a) => a !== '--floor')
@@ -47,6 +48,7 @@ db.pragma('journal_mode = WAL')
 db.pragma('busy_timeout = 5000')
 db.pragma('foreign_keys = ON')
 db.pragma('synchronous = NORMAL')
+db.pragma('cache_size = -2000') // and src/db/connection.ts's
 
 const VISIBLE = 'cards.board_id IN (SELECT board_members.board_id FROM board_members WHERE board_members.user_id = ?) AND cards.trashed = 0'
 const SELECTIVE = `${VISIBLE} AND cards.board_id = ? AND cards.priority >= ? AND EXISTS (SELECT 1 FROM card_tags ct
@@ -132,14 +134,6 @@ function authenticate(req) {
     q.touch.run(new Date(now).toISOString(), t.id)
   }
   return t
-}
-
-const LOWER36 = '0123456789abcdefghijklmnopqrstuvwxyz'
-function newId() {
-  const bytes = crypto.randomBytes(24)
-  let s = ''
-  for (let i = 0; i < bytes.length && s.length < 16; i++) if (bytes[i] < 252) s += LOWER36[bytes[i] % 36]
-  return s.length === 16 ? s : newId()
 }
 
 const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent']

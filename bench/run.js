@@ -5,9 +5,9 @@
 //                     [--profile] [--reseed] [--keep-postgres] [--check] [--record]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
 //
-// Three processes per measurement: this orchestrator (idle while measuring), the server under test (a fork of this
-// file in --taskd-child mode, or limit-server.js) and the load generator (a fork of this file in --client mode,
-// running autocannon). Each server starts on a fresh copy of the same seeded database for every scenario, so all
+// Three processes per measurement: this orchestrator (idle while measuring), the server under test (bin/taskd.js serve,
+// as users run it; under --profile a fork of this file in --taskd-child mode; or limit-server.js) and the load
+// generator (a fork of this file in --client mode, running autocannon). Each server starts on a fresh copy of the same seeded database for every scenario, so all
 // see identical data. The servers: taskd, the limit and the floor (limit-server.js --floor) on SQLite files; taskd-pg (one taskd process) and taskd-pg2
 // (two taskd processes on one database, the load split between their ports) on a fresh PostgreSQL copy of the same
 // rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
@@ -181,7 +181,13 @@ function startCommand(db, databaseUrl, execArgv, env) {
   // --db takes a PostgreSQL URL too (and wins over TASKD_DATABASE_URL).
   const args = [...execArgv, path.join(root, 'bin', 'taskd.js'), 'serve', '--db', databaseUrl ?? db, '--port', '0', '--host', '127.0.0.1']
   const child = spawn(process.execPath, args, { env: { ...clean, ...settings, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  // Unlike a fork, it has no channel to notice the bench going away: it is stopped when the bench exits, however.
+  const orphan = () => child.kill('SIGKILL')
+  process.once('exit', orphan)
+  const exited = new Promise((resolve) => {
+    child.once('error', (err) => resolve({ code: err.message, signal: null }))
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  }).finally(() => process.off('exit', orphan))
   const ready = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('taskd serve did not start in 60 s')), 60_000)
     let out = ''
@@ -337,6 +343,8 @@ const SERVERS = {
 const DEFAULT_SERVERS = ['taskd', 'limit', 'floor', 'taskd-pg', 'taskd-pg2']
 
 async function main(opts) {
+  // Stopped by a signal, the bench still exits through 'exit', which stops the taskd servers it started.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(1))
   if (!fs.existsSync(path.join(root, 'dist', 'src', 'server.js'))) {
     console.error('dist/ is missing: run `npm run build` (npm run bench does it)')
     process.exit(1)
@@ -613,7 +621,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
       // taskd's own V8 settings, as bin/taskd.js and the binary start it with.
       const execArgv = [...V8_FLAGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : [])]
       const env = { TASKD_MASTER_KEY: masterKey, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
-      if (profile) procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
+      if (opts.profile) procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
       else procs.push(startCommand(db, databaseUrl, execArgv, env))
     }
     let ports
