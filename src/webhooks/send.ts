@@ -147,7 +147,7 @@ async function readExcerpt(body: Undici.Dispatcher.ResponseData['body'], limit: 
 }
 
 export async function sendWebhook(req: SendRequest): Promise<SendResult> {
-  const started = performance.now()
+  let started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   const checked = checkWebhookUrl(req.url)
   const failed = (outcome: SendOutcome, error: string): SendResult => ({
@@ -159,6 +159,16 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     durationMs: elapsed(),
   })
   if (!checked.ok) return failed('refused_target', checked.reason)
+  // The HTTP client loads with a process's first call: not part of the attempt's time, nor of its deadline.
+  let request: typeof Undici.request
+  let dispatcher: Undici.Dispatcher
+  try {
+    ;({ request } = await loadUndici())
+    dispatcher = req.dispatcher ?? (await deliveryAgent(req.allowPrivate))
+  } catch (err) {
+    return failed('network_error', `the HTTP client did not load: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  started = performance.now()
 
   // One deadline for the whole attempt (connect, headers and body), as SPEC's per-attempt timeout.
   const controller = new AbortController()
@@ -168,12 +178,11 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     controller.abort(new Error(`timed out after ${req.timeoutMs} ms`))
   }, req.timeoutMs)
   try {
-    const { request } = await loadUndici()
     const res = await request(checked.url.href, {
       method: req.method,
       headers: req.headers,
       body: req.body,
-      dispatcher: req.dispatcher ?? (await deliveryAgent(req.allowPrivate)),
+      dispatcher,
       signal: controller.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
