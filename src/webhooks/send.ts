@@ -13,7 +13,8 @@ export const RESPONSE_EXCERPT_BYTES = 1024
  * heap; bench/README.md). A load that failed is tried again by the next call.
  */
 let undici: Promise<typeof Undici> | undefined
-const loadUndici = () =>
+/** Also called by the sending thread as it starts, so that its first batch does not wait for it. */
+export const loadUndici = () =>
   (undici ??= import('undici').catch((err: unknown) => {
     undici = undefined
     throw err
