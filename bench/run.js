@@ -156,18 +156,23 @@ function machine() {
 function forkReady(script, args, execArgv = [], env = {}) {
   const child = fork(script, args, { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${path.basename(script)} did not start in 60 s`)), 60_000)
-    child.once('message', (m) => {
+  const ready = readyOf(path.basename(script), exited, (done) => child.once('message', done))
+  return { child, ready, exited }
+}
+
+/** What `listen` hands on once the process is ready; an error when it exits before, or is not ready in 60 s. */
+function readyOf(name, exited, listen) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s`)), 60_000)
+    listen((value) => {
       clearTimeout(timer)
-      resolve(m)
+      resolve(value)
     })
     exited.then(({ code, signal }) => {
       clearTimeout(timer)
-      reject(new Error(`${path.basename(script)} exited (${code ?? signal}) before it was ready`))
+      reject(new Error(`${name} exited (${code ?? signal}) before it was ready`))
     })
   })
-  return { child, ready, exited }
 }
 
 /**
@@ -188,21 +193,15 @@ function startCommand(db, databaseUrl, execArgv, env) {
     child.once('error', (err) => resolve({ code: err.message, signal: null }))
     child.once('exit', (code, signal) => resolve({ code, signal }))
   }).finally(() => process.off('exit', orphan))
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('taskd serve did not start in 60 s')), 60_000)
+  const ready = readyOf('taskd serve', exited, (done) => {
     let out = ''
     child.stdout.on('data', (chunk) => {
-      if (out === undefined) return
+      if (out === undefined) return // read on (and dropped) once the port is known, so the pipe never fills
       out += chunk
       const port = /taskd listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]
       if (!port) return
       out = undefined
-      clearTimeout(timer)
-      resolve({ port: Number(port) })
-    })
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer)
-      reject(new Error(`taskd serve exited (${code ?? signal}) before it was ready`))
+      done({ port: Number(port) })
     })
   })
   return { child, ready, exited }

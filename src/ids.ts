@@ -19,7 +19,8 @@ let lastTail = 0
  * commit writes a few index pages instead of one random page per new row and index.
  */
 export function newId(): string {
-  let time = Math.max(Math.min(Math.max(Date.now() - ID_EPOCH, 0), LAST_TIME), lastTime)
+  const now = Math.min(Math.max(Date.now() - ID_EPOCH, 0), LAST_TIME)
+  let time = Math.max(now, lastTime)
   let tail: number
   if (time !== lastTime) tail = crypto.randomInt(TAIL)
   else {

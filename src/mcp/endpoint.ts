@@ -2,8 +2,7 @@
 // taskd's own bearer-token code, gets a fresh McpServer whose tools act as that caller, and is answered as JSON.
 // GET (a server-sent event stream) and DELETE (ending a session) have no meaning without sessions: 405.
 import express, { type NextFunction, type Request, type Response } from 'express'
-import type * as McpSdk from '@modelcontextprotocol/server'
-import type * as McpNode from '@modelcontextprotocol/node'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { Actor } from '../access/roles.js'
 import type { Deps } from '../deps.js'
 import { HttpError } from '../errors.js'
@@ -13,18 +12,6 @@ import { VERSION } from '../version.js'
 import { type CallRoute, TOOLS } from './tools.js'
 
 export const MCP_PATH = '/mcp'
-
-/**
- * The MCP SDK, loaded by the first request to /mcp: its protocol schemas and its HTTP transport (with Node's own fetch
- * implementation) are some 9 MB of memory that a server nobody asks over MCP never needs (bench/README.md). A load
- * that failed is tried again by the next request.
- */
-let sdk: Promise<[typeof McpSdk, typeof McpNode]> | undefined
-const loadSdk = () =>
-  (sdk ??= Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/node')]).catch((err: unknown) => {
-    sdk = undefined
-    throw err
-  }))
 
 interface McpOptions {
   authenticate: (req: Request, deps: Deps) => Promise<Actor>
@@ -54,13 +41,19 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
       checkAccess(actor, route)
       return (await runRoute(route, deps, actor, req, input)).body ?? {}
     }
-    const [{ McpServer }, { NodeStreamableHTTPServerTransport }] = await loadSdk()
+    // Loaded by the first request to /mcp, as app.ts loads the OpenAPI document's builder: the SDK's protocol schemas
+    // and its HTTP transport (with Node's own fetch implementation) are some 9 MB a server nobody asks over MCP never
+    // needs (bench/README.md).
+    const [{ McpServer }, { NodeStreamableHTTPServerTransport }] = await Promise.all([
+      import('@modelcontextprotocol/server'),
+      import('@modelcontextprotocol/node'),
+    ])
     const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
     for (const tool of TOOLS) {
       server.registerTool(
         tool.name,
         { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-        async (args: unknown): Promise<McpSdk.CallToolResult> => {
+        async (args: unknown): Promise<CallToolResult> => {
           try {
             const result = (await tool.run(call, args)) as Record<string, unknown>
             return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
@@ -82,7 +75,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
 }
 
 /** An API error as a tool error: the §1 message (and its details, one per line) as text, the §1 object as structured content. */
-function toolError(err: unknown, log: (msg: string, err?: unknown) => void): McpSdk.CallToolResult {
+function toolError(err: unknown, log: (msg: string, err?: unknown) => void): CallToolResult {
   const e = toHttpError(err)
   if (e.status === 500) log('MCP tool failed', err)
   const error = { code: e.code, message: e.message, ...(e.details && { details: e.details }) }

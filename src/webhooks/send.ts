@@ -80,10 +80,7 @@ const sharedAgents = new Map<boolean, Promise<Undici.Agent>>()
 export function deliveryAgent(allowPrivate: boolean): Promise<Undici.Agent> {
   let agent = sharedAgents.get(allowPrivate)
   if (!agent) {
-    agent = createDeliveryAgent({ allowPrivate }).catch((err: unknown) => {
-      sharedAgents.delete(allowPrivate)
-      throw err
-    })
+    agent = createDeliveryAgent({ allowPrivate })
     sharedAgents.set(allowPrivate, agent)
   }
   return agent
@@ -93,7 +90,7 @@ export function deliveryAgent(allowPrivate: boolean): Promise<Undici.Agent> {
 export async function closeDeliveryAgents(): Promise<void> {
   const agents = [...sharedAgents.values()]
   sharedAgents.clear()
-  await Promise.all(agents.map(async (a) => (await a.catch(() => undefined))?.close()))
+  await Promise.all(agents.map(async (a) => (await a).close()))
 }
 
 function outcomeForStatus(status: number): SendOutcome {
