@@ -12,9 +12,9 @@ import { runCli as run } from '../helpers/cli.js'
 import { ROOT, serve as serveChild, type Served } from '../helpers/serve.js'
 
 const servers = new Set<Served>()
-async function serve(db: string) {
+async function serve(db: string, env: Record<string, string> = {}) {
   const started = performance.now()
-  const server = await serveChild(db)
+  const server = await serveChild(db, env)
   servers.add(server)
   return { ...server, out: server.output, startMs: performance.now() - started }
 }
@@ -121,6 +121,41 @@ test('CLI: serve on an empty database creates the owner and prints a one-time se
     const second = await serve(db)
     assert.doesNotMatch(second.out(), /Setup token|API docs|Try it/)
     await second.stop()
+  } finally {
+    await stopAll()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('CLI: a server answers /v1/users/me without loading the MCP SDK or an HTTP client; the first /mcp request loads them', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cli-'))
+  // Loaded into the server with NODE_OPTIONS: on SIGUSR2 it writes whether Node's fetch implementation (internal undici,
+  // which the MCP SDK's HTTP transport and the undici package both load) is loaded yet.
+  const probe = path.join(dir, 'probe.cjs')
+  const report = path.join(dir, 'loaded')
+  fs.writeFileSync(
+    probe,
+    `process.on('SIGUSR2', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.moduleLoadList.includes('NativeModule internal/deps/undici/undici'))))`,
+  )
+  try {
+    const server = await serve(path.join(dir, 'taskd.db'), { NODE_OPTIONS: `--require ${probe}` })
+    const loaded = async () => {
+      fs.rmSync(report, { force: true })
+      server.child.kill('SIGUSR2')
+      while (!fs.existsSync(report)) await new Promise((r) => setTimeout(r, 10)) // written by the server's handler
+      return fs.readFileSync(report, 'utf8')
+    }
+    const auth = { authorization: `Bearer ${server.token}` }
+    assert.equal((await fetch(`${server.url}/v1/users/me`, { headers: auth })).status, 200)
+    assert.equal(await loaded(), 'false', 'nothing at start or for /v1/users/me loads them')
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    assert.equal(mcp.status, 200)
+    assert.ok(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools.length > 0)
+    assert.equal(await loaded(), 'true', 'the first /mcp request loaded them')
   } finally {
     await stopAll()
     fs.rmSync(dir, { recursive: true, force: true })
