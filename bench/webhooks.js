@@ -251,7 +251,8 @@ async function main() {
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${events} card.created events, concurrency ${concurrency}, load average ${load()}`,
   )
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : undefined
+  // Names are matched by their start; a comma followed by a space belongs to a name ("burst, 32"), others separate names.
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(/,(?! )/) : undefined
   const results = []
   for (const spec of [
     { name: 'drain', events, rate: 0, failRate: 0, concurrency, drain: true, creators },

@@ -15,9 +15,10 @@ export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<n
  * The next seq of a log (webhook_logs, incoming_requests) that orders the rows of one owner: the owner's last + 1
  * (SQLite), or the table's identity sequence (PostgreSQL).
  */
+export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'
 export const nextLogSeq = (
   q: Q,
-  log: 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity',
+  log: LogTable,
   owner: { column: string; id: string },
 ): RawBuilder<number> =>
   isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM ${sql.table(log)} WHERE ${sql.ref(owner.column)} = ${owner.id})`
@@ -42,10 +43,6 @@ export const forUpdate = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, qu
 export async function lockRows(q: Q, query: SelectQueryBuilder<any, any, any>): Promise<void> {
   if (isPostgres(q)) await query.forUpdate().execute()
 }
-
-/** `column = 'pending'` that SQLite must not answer from an index (`+column` there); PostgreSQL chooses well by itself. */
-export const unindexedEquals = (q: Q, column: string, value: string): RawBuilder<boolean> =>
-  isPostgres(q) ? sql<boolean>`${sql.ref(column)} = ${value}` : sql<boolean>`+${sql.ref(column)} = ${value}`
 
 /**
  * `column IN (subquery)` that SQLite must not answer from an index on column (`+column` there), for a set that holds

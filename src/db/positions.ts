@@ -1,7 +1,8 @@
 // Positions of ordered rows (cards in a list, lists on a board, checklists on a card, items in a checklist): finite, and distinct within their scope.
-import { sql } from 'kysely'
+import { type CompiledQuery, sql } from 'kysely'
 import type { Q } from './database.js'
 import { lockRows } from './dialect.js'
+import { firstOf, fixedQuery } from './sql.js'
 
 /** Each ordered table, the column naming its scope, and the table of the scope's own row. */
 const SCOPE = {
@@ -11,6 +12,20 @@ const SCOPE = {
   checklist_items: { column: 'checklist_id', parent: 'checklists' },
 } as const
 export type Ordered = keyof typeof SCOPE
+
+/** The last position in a scope but the row's own (a card create asks this every time: compiled once). */
+const lastPosition = Object.fromEntries(
+  (Object.keys(SCOPE) as Ordered[]).map((table) => [
+    table,
+    fixedQuery((q: Q, scopeId: string, selfId: string) =>
+      q
+        .selectFrom(table as 'cards')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .where(SCOPE[table].column as 'list_id', '=', scopeId)
+        .where('id', '<>', selfId),
+    ),
+  ]),
+) as Record<Ordered, (q: Q, scopeId: string, selfId: string) => CompiledQuery<{ p: number | null }>>
 
 /** Two positions closer than this (relative to their size: 16 units in the last place) leave no room between them. */
 const gapAt = (p: number) => Math.max(Math.abs(p) * 2 ** -48, 1e-12)
@@ -31,8 +46,7 @@ export async function distinctPosition(q: Q, table: Ordered, scopeId: string, se
   const atEnd = asked === undefined
   let wanted = asked ?? 1
   if (atEnd) {
-    const max = await sql<{ p: number | null }>`SELECT max(position) AS p FROM ${t} WHERE ${scope} = ${scopeId} AND id <> ${selfId}`.execute(q)
-    const last = max.rows[0]?.p ?? null
+    const last = (await firstOf(q, lastPosition[table](q, scopeId, selfId)))?.p ?? null
     if (last === null) return 1
     // The common case: one past the last row leaves room, so nothing can be near it.
     if (last + 1 - last >= gapAt(last + 1)) return last + 1

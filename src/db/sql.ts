@@ -1,6 +1,7 @@
 // Fixed-shape queries: built and compiled by Kysely once per dialect, then only their arguments are bound.
-import { CompiledQuery, type Compilable } from 'kysely'
+import { CompiledQuery, type Compilable, type RawBuilder, sql } from 'kysely'
 import type { Db, Q } from './database.js'
+import { type LogTable, nextLogSeq } from './dialect.js'
 import type { DB } from './types.js'
 
 interface Template {
@@ -28,6 +29,39 @@ export function fixedQuery<A extends (string | number | null)[], R>(build: (q: Q
       template.sql,
       template.slots.map((s) => ('arg' in s ? args[s.arg] : s.value)),
     ) as CompiledQuery<R>
+  }
+}
+
+/**
+ * A value written into the SQL text rather than bound: what a partial index's condition names (`status = 'pending'`,
+ * schema.sql) must be written so, for SQLite never plans with the values of parameters (src/db/sqlite.ts) and so
+ * would not know that the query keeps to the index's rows.
+ */
+export const literal = <T extends string | number>(value: T): RawBuilder<T> => sql.lit(value) as RawBuilder<T>
+
+type Value = string | number | null
+
+/**
+ * Inserts a row of `table`, compiled once per dialect and set of columns, as fixedQuery does (built by Kysely on every
+ * call, the inserts of a card create cost as much as SQLite's own work on them). With `seqOf`, the row of a log also
+ * gets the next `seq` of its owner, the row's `seqOf` column (nextLogSeq).
+ */
+export function rowInsert<T extends keyof DB, R extends object = DB[T]>(table: T, seqOf?: T extends LogTable ? keyof R & string : never) {
+  const byColumns = new Map<string, (q: Q, ...values: Value[]) => CompiledQuery>()
+  return async (q: Q, row: R): Promise<void> => {
+    const values = row as Record<string, Value | undefined>
+    const columns = Object.keys(values).filter((c) => values[c] !== undefined)
+    const key = columns.join()
+    let insert = byColumns.get(key)
+    if (!insert) {
+      insert = fixedQuery((q: Q, ...args: Value[]) => {
+        const named: Record<string, unknown> = Object.fromEntries(columns.map((c, i) => [c, args[i]]))
+        if (seqOf) named.seq = nextLogSeq(q, table as LogTable, { column: seqOf, id: named[seqOf] as string })
+        return q.insertInto(table).values(named as never)
+      })
+      byColumns.set(key, insert)
+    }
+    await q.executeQuery(insert(q, ...columns.map((c) => values[c] as Value)))
   }
 }
 

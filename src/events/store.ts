@@ -3,8 +3,7 @@ import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import type { Q } from '../db/database.js'
 import { nextEventSeq } from '../db/dialect.js'
-import { fixedQuery, rowsOf } from '../db/sql.js'
-import type { OutboxTable } from '../db/types.js'
+import { fixedQuery, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
@@ -15,7 +14,7 @@ const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | nul
 export const insertEvent = (q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
   q.executeQuery(insert(q, id, name, boardId, data, at))
 
-export const insertOutboxRow = (q: Q, row: OutboxTable) => q.insertInto('outbox').values(row).execute()
+export const insertOutboxRow = rowInsert('outbox')
 
 /**
  * Active subscriptions that should receive an event of this board: whole-workspace ones, or ones naming

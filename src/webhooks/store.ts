@@ -1,8 +1,8 @@
 // Queries of the delivery pipeline: claim due outbox rows under a lease, settle attempts, keep the newest logs,
 // and read the subscriptions (with their boards and creators) that claimed rows are judged against.
 import type { Q } from '../db/database.js'
-import { nextLogSeq, skipLocked, unindexedEquals } from '../db/dialect.js'
-import { rowsByIds } from '../db/sql.js'
+import { skipLocked } from '../db/dialect.js'
+import { literal, rowInsert, rowsByIds } from '../db/sql.js'
 import type { OutboxTable, UsersTable, WebhookLogsTable } from '../db/types.js'
 
 export const LOGS_KEPT = 25
@@ -12,10 +12,6 @@ export async function anyActiveWebhook(q: Q): Promise<boolean> {
   return (await q.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst()) !== undefined
 }
 
-// Keeps SQLite on the primary key for id lookups: with a plain `status =` it picks the partial outbox_due index and
-// walks every pending row, which costs milliseconds once a backlog builds up.
-const stillPending = (q: Q) => unindexedEquals(q, 'status', 'pending')
-
 /**
  * Reserves up to `limit` due rows until `leaseUntil`, oldest due first, in one statement: a row whose
  * lease passed (its process died mid-attempt) is due again, so nothing claimed is ever lost. With several processes
@@ -24,7 +20,7 @@ const stillPending = (q: Q) => unindexedEquals(q, 'status', 'pending')
  */
 export async function claimDueRows(q: Q, now: number, leaseUntil: number, limit: number): Promise<OutboxTable[]> {
   if (limit <= 0) return []
-  const due = q.selectFrom('outbox').select('id').where('status', '=', 'pending').where('due_at', '<=', now).where('lease_until', '<=', now).orderBy('due_at')
+  const due = q.selectFrom('outbox').select('id').where('status', '=', literal('pending')).where('due_at', '<=', now).where('lease_until', '<=', now).orderBy('due_at')
   // A plain read first: an idle poll then never takes the write lock, which other connections (backup, CLI) would wait on.
   if ((await due.limit(1).executeTakeFirst()) === undefined) return []
   return q
@@ -42,7 +38,7 @@ export const nextDueAfter = async (q: Q, now: number): Promise<number | undefine
     await q
       .selectFrom('outbox')
       .select((eb) => eb.fn.min('due_at').as('t'))
-      .where('status', '=', 'pending')
+      .where('status', '=', literal('pending'))
       .where('due_at', '>', now)
       .executeTakeFirst()
   )?.t ?? undefined
@@ -58,7 +54,9 @@ export async function settleOutboxRows(q: Q, ids: readonly string[], status: Out
     .updateTable('outbox')
     .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', [...ids])
-    .where(stillPending(q))
+    // A parameter, not a literal: SQLite then keeps to the primary key. With `status = 'pending'` in the SQL it would take
+    // the partial outbox_due index and walk every pending row, milliseconds once a backlog builds up.
+    .where('status', '=', 'pending')
     .returning('id')
     .execute()
   return rows.map((r) => r.id)
@@ -66,15 +64,13 @@ export async function settleOutboxRows(q: Q, ids: readonly string[], status: Out
 
 /** Finished rows are only history (their bodies live on in the logs); old ones are removed so the table stays small. */
 export const purgeFinishedRows = (q: Q, beforeIso: string) =>
-  q.deleteFrom('outbox').where('status', '<>', 'pending').where('created_at', '<', beforeIso).execute()
+  q.deleteFrom('outbox').where('status', '<>', literal('pending')).where('created_at', '<', beforeIso).execute()
+
+const insertLog = rowInsert<'webhook_logs', Omit<WebhookLogsTable, 'seq'>>('webhook_logs', 'webhook_id')
 
 /** Appends attempts to their subscriptions' logs, in order; seq orders each subscription's log. */
 export async function insertLogs(q: Q, rows: readonly Omit<WebhookLogsTable, 'seq'>[]): Promise<void> {
-  for (const row of rows)
-    await q
-      .insertInto('webhook_logs')
-      .values({ ...row, seq: nextLogSeq(q, 'webhook_logs', { column: 'webhook_id', id: row.webhook_id }) })
-      .execute()
+  for (const row of rows) await insertLog(q, row)
 }
 
 /** Keeps the newest LOGS_KEPT attempts of a subscription. */
@@ -93,7 +89,7 @@ export async function releaseLeases(q: Q, ids: readonly string[]): Promise<void>
     .updateTable('outbox')
     .set({ lease_until: 0 })
     .where('id', 'in', [...ids])
-    .where(stillPending(q))
+    .where('status', '=', 'pending') // a parameter, as in settleOutboxRows
     .execute()
 }
 
@@ -144,7 +140,7 @@ export async function outboxBacklog(q: Q): Promise<{ pending: number; oldest: st
   const row = await q
     .selectFrom('outbox')
     .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
-    .where('status', '=', 'pending')
+    .where('status', '=', literal('pending'))
     .executeTakeFirstOrThrow()
   return { pending: Number(row.pending), oldest: row.oldest ?? undefined }
 }

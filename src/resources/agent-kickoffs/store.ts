@@ -2,10 +2,11 @@
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Db, Q } from '../../db/database.js'
 import { forUpdate, skipLocked } from '../../db/dialect.js'
-import { countsByStatus } from '../../db/sql.js'
+import { countsByStatus, literal } from '../../db/sql.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
 
-const UNDELIVERED = ['pending', 'queued'] as const
+/** The statuses of agent_kickoffs_due (schema.sql), written into the SQL so that SQLite uses that index. */
+const UNDELIVERED = [literal('pending'), literal('queued')]
 
 export const getKickoff = (q: Q, id: string) => q.selectFrom('agent_kickoffs').selectAll().where('id', '=', id).executeTakeFirst()
 export const lockKickoff = (q: Q, id: string) => forUpdate(q, q.selectFrom('agent_kickoffs').selectAll().where('id', '=', id)).executeTakeFirst()

@@ -1,7 +1,8 @@
 // Agent run and activity queries.
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
-import { forUpdate, nextLogSeq } from '../../db/dialect.js'
+import { forUpdate } from '../../db/dialect.js'
+import { literal, rowInsert } from '../../db/sql.js'
 import type { AgentRunActivityTable, AgentRunsTable } from '../../db/types.js'
 
 export const getRun = (q: Q, id: string) => q.selectFrom('agent_runs').selectAll().where('id', '=', id).executeTakeFirst()
@@ -42,17 +43,13 @@ export const quietRuns = (q: Q, before: string, limit: number) =>
   q
     .selectFrom('agent_runs')
     .select('id')
-    .where('status', '=', 'running')
+    .where('status', '=', literal('running'))
     .where('last_activity_at', '<', before)
     .orderBy('last_activity_at')
     .limit(limit)
     .execute()
 
-export const insertActivity = (q: Q, row: Omit<AgentRunActivityTable, 'seq'>) =>
-  q
-    .insertInto('agent_run_activity')
-    .values({ ...row, seq: nextLogSeq(q, 'agent_run_activity', { column: 'run_id', id: row.run_id }) })
-    .execute()
+export const insertActivity = rowInsert<'agent_run_activity', Omit<AgentRunActivityTable, 'seq'>>('agent_run_activity', 'run_id')
 export const activityQuery = (q: Q, runId: string) => q.selectFrom('agent_run_activity').where('agent_run_activity.run_id', '=', runId)
 
 /** A card moved to another board takes its agent runs, kickoffs and questions along (their board decides who sees them). */

@@ -1,8 +1,8 @@
 // Automation and run queries.
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Db, Q } from '../../db/database.js'
-import { nextLogSeq, skipLocked } from '../../db/dialect.js'
-import { countsByStatus, fixedQuery, rowsOf } from '../../db/sql.js'
+import { skipLocked } from '../../db/dialect.js'
+import { countsByStatus, fixedQuery, literal, rowInsert, rowsOf } from '../../db/sql.js'
 import type { AutomationRunStepsTable, AutomationRunsTable, AutomationsTable } from '../../db/types.js'
 import { newId } from '../../ids.js'
 
@@ -85,14 +85,10 @@ export async function creatorStillAllowed(q: Q, automation: Pick<AutomationsTabl
 }
 
 /** Active event automations of a board. */
-export const eventAutomationsOfBoard = (q: Q, boardId: string) =>
-  q
-    .selectFrom('automations')
-    .select(['id', 'name', 'events', 'filter', 'steps'])
-    .where('board_id', '=', boardId)
-    .where('trigger_type', '=', 'event')
-    .where('active', '=', 1)
-    .execute()
+const boardEventAutomations = fixedQuery((q: Q, boardId: string) =>
+  q.selectFrom('automations').select(['id', 'name', 'events', 'filter', 'steps']).where('board_id', '=', boardId).where('trigger_type', '=', 'event').where('active', '=', 1),
+)
+export const eventAutomationsOfBoard = (q: Q, boardId: string) => rowsOf(q, boardEventAutomations(q, boardId))
 
 /** Active schedule automations whose slot has come, on boards not in the trash. */
 export const dueSchedules = (q: Q, now: number, limit: number) =>
@@ -121,11 +117,7 @@ export const nextScheduleAfter = async (q: Q, now: number): Promise<number | und
       .executeTakeFirst()
   )?.at ?? undefined
 
-export const insertRun = (q: Q, row: Omit<AutomationRunsTable, 'seq'>) =>
-  q
-    .insertInto('automation_runs')
-    .values({ ...row, seq: nextLogSeq(q, 'automation_runs', { column: 'automation_id', id: row.automation_id }) })
-    .execute()
+export const insertRun = rowInsert<'automation_runs', Omit<AutomationRunsTable, 'seq'>>('automation_runs', 'automation_id')
 export const getRun = (q: Q, id: string) => q.selectFrom('automation_runs').selectAll().where('id', '=', id).executeTakeFirst()
 export const runsQuery = (q: Q, automationId: string) => q.selectFrom('automation_runs').where('automation_id', '=', automationId)
 /** The newest run of each automation. */
@@ -178,7 +170,7 @@ export async function claimRuns(q: Q, now: number, leaseUntil: number, limit: nu
     q
       .selectFrom('automation_runs')
       .selectAll()
-      .where('status', 'in', ['queued', 'running'])
+      .where('status', 'in', [literal('queued'), literal('running')]) // automation_runs_due's condition (schema.sql)
       .where('due_at', '<=', now)
       .where('lease_until', '<=', now)
       .orderBy('due_at')

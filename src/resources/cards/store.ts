@@ -4,7 +4,7 @@ import { isAdminRole } from '../../access/roles.js'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
-import { firstOf, fixedQuery } from '../../db/sql.js'
+import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
 import type { CardsTable, DB, ListsTable } from '../../db/types.js'
 
 const cardById = fixedQuery((q: Q, id: string) => q.selectFrom('cards').selectAll().where('id', '=', id))
@@ -12,7 +12,7 @@ export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
 const cardForUpdate = fixedQuery((q: Q, id: string) => forUpdate(q, q.selectFrom('cards').selectAll().where('id', '=', id)))
 /** A card about to change, locked until the transaction ends (see forUpdate). */
 export const lockCard = (q: Q, id: string) => firstOf(q, cardForUpdate(q, id))
-export const insertCard = (q: Q, row: CardsTable) => q.insertInto('cards').values(row).execute()
+export const insertCard = rowInsert('cards')
 export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
 export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
 
