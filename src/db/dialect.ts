@@ -16,11 +16,7 @@ export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<n
  * (SQLite), or the table's identity sequence (PostgreSQL).
  */
 export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'
-export const nextLogSeq = (
-  q: Q,
-  log: LogTable,
-  owner: { column: string; id: string },
-): RawBuilder<number> =>
+export const nextLogSeq = (q: Q, log: LogTable, owner: { column: string; id: string }): RawBuilder<number> =>
   isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM ${sql.table(log)} WHERE ${sql.ref(owner.column)} = ${owner.id})`
 
 /**

@@ -20,7 +20,13 @@ export async function anyActiveWebhook(q: Q): Promise<boolean> {
  */
 export async function claimDueRows(q: Q, now: number, leaseUntil: number, limit: number): Promise<OutboxTable[]> {
   if (limit <= 0) return []
-  const due = q.selectFrom('outbox').select('id').where('status', '=', literal('pending')).where('due_at', '<=', now).where('lease_until', '<=', now).orderBy('due_at')
+  const due = q
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', literal('pending'))
+    .where('due_at', '<=', now)
+    .where('lease_until', '<=', now)
+    .orderBy('due_at')
   // A plain read first: an idle poll then never takes the write lock, which other connections (backup, CLI) would wait on.
   if ((await due.limit(1).executeTakeFirst()) === undefined) return []
   return q

@@ -86,7 +86,12 @@ export async function creatorStillAllowed(q: Q, automation: Pick<AutomationsTabl
 
 /** Active event automations of a board. */
 const boardEventAutomations = fixedQuery((q: Q, boardId: string) =>
-  q.selectFrom('automations').select(['id', 'name', 'events', 'filter', 'steps']).where('board_id', '=', boardId).where('trigger_type', '=', 'event').where('active', '=', 1),
+  q
+    .selectFrom('automations')
+    .select(['id', 'name', 'events', 'filter', 'steps'])
+    .where('board_id', '=', boardId)
+    .where('trigger_type', '=', 'event')
+    .where('active', '=', 1),
 )
 export const eventAutomationsOfBoard = (q: Q, boardId: string) => rowsOf(q, boardEventAutomations(q, boardId))
 
