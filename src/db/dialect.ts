@@ -11,11 +11,13 @@ const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
  */
 export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
 
+/** The tables of logs whose rows are ordered per owner by `seq`. */
+export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'
+
 /**
  * The next seq of a log (webhook_logs, incoming_requests) that orders the rows of one owner: the owner's last + 1
  * (SQLite), or the table's identity sequence (PostgreSQL).
  */
-export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'
 export const nextLogSeq = (q: Q, log: LogTable, owner: { column: string; id: string }): RawBuilder<number> =>
   isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM ${sql.table(log)} WHERE ${sql.ref(owner.column)} = ${owner.id})`
 
