@@ -50,6 +50,11 @@ db.pragma('foreign_keys = ON')
 db.pragma('synchronous = NORMAL')
 db.pragma('cache_size = -2000') // and src/db/connection.ts's
 
+// Parameters as (+?), as taskd's SQLite dialect writes them (src/db/sqlite.ts): better-sqlite3 clears a call's arguments
+// after it, and SQLite then plans again, before the next run, every statement whose plan looked at them (a join, an
+// ORDER BY, a MAX). The limit and the floor are the machine's best, so they are spared that as taskd is.
+const prepare = (sql) => db.prepare(sql.replace(/\?|@\w+/g, '(+$&)'))
+
 const VISIBLE = 'cards.board_id IN (SELECT board_members.board_id FROM board_members WHERE board_members.user_id = ?) AND cards.trashed = 0'
 const SELECTIVE = `${VISIBLE} AND cards.board_id = ? AND cards.priority >= ? AND EXISTS (SELECT 1 FROM card_tags ct
   JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = cards.id AND (t.id = ? OR t.name = ? COLLATE NOCASE))`
@@ -58,40 +63,40 @@ const ORDER = 'ORDER BY cards.position, cards.created_at, cards.id LIMIT ? OFFSE
 const IN_JSON = 'IN (SELECT value FROM json_each(?))'
 
 const q = {
-  auth: db.prepare(`SELECT t.id, t.user_id, t.permission, t.expires_at, u.role, u.name FROM tokens t JOIN users u ON u.id = t.user_id
+  auth: prepare(`SELECT t.id, t.user_id, t.permission, t.expires_at, u.role, u.name FROM tokens t JOIN users u ON u.id = t.user_id
     WHERE t.hash = ?`),
-  touch: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
-  board: db.prepare('SELECT id, name, key_prefix FROM boards WHERE id = ?'),
-  member: db.prepare('SELECT 1 FROM board_members WHERE board_id = ? AND user_id = ?').pluck(),
-  users: db.prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
-  tags: db.prepare(`SELECT id, board_id, name FROM tags WHERE id ${IN_JSON}`),
-  list: db.prepare('SELECT id, board_id, name, category FROM lists WHERE id = ?'),
-  firstList: db.prepare('SELECT id, board_id, name, category FROM lists WHERE board_id = ? ORDER BY position, created_at LIMIT 1'),
+  touch: prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
+  board: prepare('SELECT id, name, key_prefix FROM boards WHERE id = ?'),
+  member: prepare('SELECT 1 FROM board_members WHERE board_id = ? AND user_id = ?').pluck(),
+  users: prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
+  tags: prepare(`SELECT id, board_id, name FROM tags WHERE id ${IN_JSON}`),
+  list: prepare('SELECT id, board_id, name, category FROM lists WHERE id = ?'),
+  firstList: prepare('SELECT id, board_id, name, category FROM lists WHERE board_id = ? ORDER BY position, created_at LIMIT 1'),
   // .all(), never .get(), on RETURNING: see DESIGN.md "Performance" (the WAL stops checkpointing otherwise).
-  takeNumber: db.prepare('UPDATE boards SET next_key = next_key + 1 WHERE id = ? RETURNING next_key').pluck(),
-  maxPosition: db.prepare('SELECT max(position) FROM cards WHERE list_id = ?').pluck(),
-  insertCard: db.prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority,
+  takeNumber: prepare('UPDATE boards SET next_key = next_key + 1 WHERE id = ? RETURNING next_key').pluck(),
+  maxPosition: prepare('SELECT max(position) FROM cards WHERE list_id = ?').pluck(),
+  insertCard: prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority,
     start_date, due_date, completed, completed_at, archived, trashed, idempotency_key, created_by, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NULL, ?, ?, ?)`),
-  insertAssignee: db.prepare('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)'),
-  insertWatcher: db.prepare('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)'),
-  insertTag: db.prepare('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)'),
-  insertEvent: db.prepare(`INSERT INTO events (id, seq, name, board_id, data, created_at)
+  insertAssignee: prepare('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)'),
+  insertWatcher: prepare('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)'),
+  insertTag: prepare('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)'),
+  insertEvent: prepare(`INSERT INTO events (id, seq, name, board_id, data, created_at)
     VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), ?, ?, ?, ?)`),
-  subscriptions: db.prepare(`SELECT w.id, w.events FROM webhooks w JOIN users u ON u.id = w.created_by WHERE w.active = 1
+  subscriptions: prepare(`SELECT w.id, w.events FROM webhooks w JOIN users u ON u.id = w.created_by WHERE w.active = 1
     AND (NOT EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = w.id)
       OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = w.id AND wb.board_id = ?))
     AND (u.role IN ('owner', 'admin') OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ? AND bm.user_id = w.created_by))`),
-  countSelective: db.prepare(`SELECT count(*) FROM cards WHERE ${SELECTIVE}`).pluck(),
-  pageSelective: db.prepare(`SELECT cards.* FROM cards WHERE ${SELECTIVE} ${ORDER}`),
-  countText: db.prepare(`SELECT count(*) FROM cards WHERE ${TEXT}`).pluck(),
-  pageText: db.prepare(`SELECT cards.* FROM cards WHERE ${TEXT} ${ORDER}`),
-  assigneesOf: db.prepare(`SELECT card_id, user_id AS v FROM card_assignees WHERE card_id ${IN_JSON} ORDER BY user_id`),
-  watchersOf: db.prepare(`SELECT card_id, user_id AS v FROM card_watchers WHERE card_id ${IN_JSON} ORDER BY user_id`),
-  tagsOf: db.prepare(`SELECT card_id, tag_id AS v FROM card_tags WHERE card_id ${IN_JSON} ORDER BY tag_id`),
-  categories: db.prepare(`SELECT id, category FROM lists WHERE id ${IN_JSON}`),
-  usersOf: db.prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
-  progressOf: db.prepare(`SELECT c.card_id, count(*) AS total, sum(i.completed) AS done FROM checklist_items i
+  countSelective: prepare(`SELECT count(*) FROM cards WHERE ${SELECTIVE}`).pluck(),
+  pageSelective: prepare(`SELECT cards.* FROM cards WHERE ${SELECTIVE} ${ORDER}`),
+  countText: prepare(`SELECT count(*) FROM cards WHERE ${TEXT}`).pluck(),
+  pageText: prepare(`SELECT cards.* FROM cards WHERE ${TEXT} ${ORDER}`),
+  assigneesOf: prepare(`SELECT card_id, user_id AS v FROM card_assignees WHERE card_id ${IN_JSON} ORDER BY user_id`),
+  watchersOf: prepare(`SELECT card_id, user_id AS v FROM card_watchers WHERE card_id ${IN_JSON} ORDER BY user_id`),
+  tagsOf: prepare(`SELECT card_id, tag_id AS v FROM card_tags WHERE card_id ${IN_JSON} ORDER BY tag_id`),
+  categories: prepare(`SELECT id, category FROM lists WHERE id ${IN_JSON}`),
+  usersOf: prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
+  progressOf: prepare(`SELECT c.card_id, count(*) AS total, sum(i.completed) AS done FROM checklist_items i
     JOIN checklists c ON c.id = i.checklist_id WHERE c.card_id ${IN_JSON} GROUP BY c.card_id`),
 }
 
@@ -101,15 +106,15 @@ const FLOOR_WHERE = `cards.board_id = @board AND cards.trashed = 0 AND cards.pri
   AND EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = cards.id
     AND ct.tag_id IN (SELECT id FROM tags WHERE board_id = @board AND (name = @tag COLLATE NOCASE OR id = @tag)))`
 const f = floor && {
-  auth: db.prepare('SELECT user_id, permission, expires_at FROM tokens WHERE hash = ?'),
-  takeNumber: db.prepare(`UPDATE boards SET next_key = next_key + 1
+  auth: prepare('SELECT user_id, permission, expires_at FROM tokens WHERE hash = ?'),
+  takeNumber: prepare(`UPDATE boards SET next_key = next_key + 1
     WHERE id = ? AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = boards.id AND m.user_id = ?) RETURNING next_key, key_prefix`),
-  insertCard: db.prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, priority, due_date, created_by, created_at, updated_at)
+  insertCard: prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, priority, due_date, created_by, created_at, updated_at)
     SELECT @id, @board, l.id, @num, @key, @title, (SELECT COALESCE(MAX(c.position), 0) + 1 FROM cards c WHERE c.list_id = l.id), @priority, @due,
       @user, @at, @at
     FROM (SELECT id FROM lists WHERE board_id = @board ORDER BY position, created_at LIMIT 1) l`),
-  count: db.prepare(`SELECT count(*) FROM cards WHERE ${FLOOR_WHERE}`).pluck(),
-  page: db.prepare(
+  count: prepare(`SELECT count(*) FROM cards WHERE ${FLOOR_WHERE}`).pluck(),
+  page: prepare(
     `SELECT cards.* FROM cards INDEXED BY cards_board_position WHERE ${FLOOR_WHERE} ORDER BY cards.position, cards.created_at, cards.id LIMIT @limit OFFSET @offset`,
   ),
 }
@@ -387,7 +392,7 @@ function send(res, status, body) {
 db.exec(`CREATE TABLE IF NOT EXISTS limit_hook_requests (id TEXT PRIMARY KEY, endpoint TEXT NOT NULL, outcome TEXT NOT NULL,
   status INTEGER NOT NULL, method TEXT NOT NULL, ip TEXT NOT NULL, headers TEXT NOT NULL, query TEXT NOT NULL, body TEXT NOT NULL,
   files TEXT NOT NULL, at TEXT NOT NULL)`)
-const insertHook = db.prepare('INSERT INTO limit_hook_requests VALUES (?, ?, ?, 202, ?, ?, ?, ?, ?, ?, ?)')
+const insertHook = prepare('INSERT INTO limit_hook_requests VALUES (?, ?, ?, 202, ?, ?, ?, ?, ?, ?, ?)')
 function receiveHook(req, url, raw) {
   const text = raw.toString('utf8')
   try {
