@@ -33,12 +33,21 @@ export interface Db {
   /** A read whose cost depends on the input (a filtered page, a count, an export): within TASKD_QUERY_TIMEOUT_MS, else 503. */
   read<R>(query: Compilable<R>): Promise<R[]>
   /**
+   * Reads that belong together (a page and its total) as `read`: on SQLite one message to one read process, which runs
+   * them one after the other in one read transaction (the same moment of the database) under one deadline; on PostgreSQL
+   * at once, each in its own transaction.
+   */
+  readAll<const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>>
+  /**
    * A consistent copy of the database to a file (SQLite), telling onProgress the pages copied of the total as it goes;
    * PostgreSQL answers with an error that points to pg_dump.
    */
   backup(dest: string, onProgress?: (done: number, total: number) => void): Promise<void>
   close(): Promise<void>
 }
+
+/** The rows of each of several queries, in their order. */
+export type RowsOf<T extends readonly Compilable<unknown>[]> = { -readonly [K in keyof T]: T[K] extends Compilable<infer R> ? R[] : never }
 
 export const queryTimeout = (ms: number) =>
   new HttpError(503, 'query_timeout', `The query took longer than ${ms} ms and was stopped; narrow the filter or ask for a smaller page.`, undefined, {

@@ -4,7 +4,7 @@
 import pg from 'pg'
 import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
 import { HttpError } from '../errors.js'
-import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, runAfterCommit } from './database.js'
+import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, type RowsOf, runAfterCommit } from './database.js'
 import { storedSchemaVersion } from './dialect.js'
 import { migratePostgres } from './migrate.js'
 import type { DB } from './types.js'
@@ -89,6 +89,22 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     await q.destroy()
     throw err
   }
+  const read = async <R>(query: Compilable<R>): Promise<R[]> => {
+    const compiled = query.compile()
+    try {
+      return await q
+        .transaction()
+        .setAccessMode('read only')
+        .execute(async (trx) => {
+          await sql.raw(`SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`).execute(trx)
+          return (await trx.executeQuery(compiled)).rows
+        })
+    } catch (err) {
+      // query_canceled: the statement ran past statement_timeout.
+      if (pgCode(err) === '57014') throw queryTimeout(opts.queryTimeoutMs)
+      throw err
+    }
+  }
   return {
     dialect: 'postgres',
     q,
@@ -105,22 +121,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         }
       }
     },
-    read: async <R>(query: Compilable<R>): Promise<R[]> => {
-      const compiled = query.compile()
-      try {
-        return await q
-          .transaction()
-          .setAccessMode('read only')
-          .execute(async (trx) => {
-            await sql.raw(`SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`).execute(trx)
-            return (await trx.executeQuery(compiled)).rows
-          })
-      } catch (err) {
-        // query_canceled: the statement ran past statement_timeout.
-        if (pgCode(err) === '57014') throw queryTimeout(opts.queryTimeoutMs)
-        throw err
-      }
-    },
+    read,
+    readAll: async <const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>> =>
+      (await Promise.all(queries.map((query) => read(query)))) as RowsOf<T>,
     backup: () => Promise.reject(new Error('taskd backup copies the SQLite file; on PostgreSQL, use pg_dump (see docs/postgres.md)')),
     close: () => q.destroy(),
   }

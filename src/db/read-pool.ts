@@ -7,12 +7,16 @@ import { checkoutUrl, inBinary } from '../assets.js'
 import { HttpError } from '../errors.js'
 import { queryTimeout } from './database.js'
 
+/** A statement for a read process. */
+export interface ReadStatement {
+  sql: string
+  params: unknown[]
+}
 interface Job {
   id: number
   queuedAt: number
-  sql: string
-  params: unknown[]
-  resolve: (rows: unknown[]) => void
+  statements: ReadStatement[]
+  resolve: (rows: unknown[][]) => void
   reject: (err: Error) => void
 }
 interface Slot {
@@ -50,10 +54,14 @@ export class ReadPool {
     private readonly spawnAfterMs = SPAWN_AFTER_MS,
   ) {}
 
-  all(sql: string, params: unknown[]): Promise<unknown[]> {
+  /**
+   * The rows of each statement, run one after the other by one process under one deadline: a page and its total cost
+   * one message and its answer, where two would leave the process idle while the event loop handles the first answer.
+   */
+  all(statements: ReadStatement[]): Promise<unknown[][]> {
     if (this.closed) return Promise.reject(new Error('the read pool is closed'))
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, queuedAt: performance.now(), sql, params, resolve, reject })
+      this.queue.push({ id: this.nextId++, queuedAt: performance.now(), statements, resolve, reject })
       this.dispatch()
     })
   }
@@ -67,7 +75,7 @@ export class ReadPool {
       const job = this.queue.shift()!
       slot.job = job
       slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs)
-      slot.child.send({ id: job.id, sql: job.sql, params: job.params })
+      slot.child.send({ id: job.id, statements: job.statements })
     }
   }
 
@@ -97,7 +105,7 @@ export class ReadPool {
     // The pool never keeps the server alive: shutting down disconnects the channel and the process exits.
     child.unref()
     child.channel?.unref()
-    child.on('message', (msg: { id: number; rows?: unknown[]; error?: string }) => {
+    child.on('message', (msg: { id: number; rows?: unknown[][]; error?: string }) => {
       const job = slot.job
       if (!job || job.id !== msg.id) return
       this.finish(slot)

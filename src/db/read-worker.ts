@@ -1,4 +1,5 @@
-// A read-pool process: its own read-only connection to the SQLite file (a WAL reader), answering one query at a time.
+// A read-pool process: its own read-only connection to the SQLite file (a WAL reader), answering one message at a time
+// (one or a few statements, run one after the other).
 // A process rather than a worker thread: better-sqlite3 cannot interrupt a running statement and Worker.terminate()
 // does not stop native code, so a runaway read is only ever stopped by killing the process that runs it.
 import Database from 'better-sqlite3'
@@ -10,15 +11,22 @@ setUpConnection(db)
 db.pragma('busy_timeout = 5000')
 const cache = new Map<string, Database.Statement>()
 
-process.on('message', (msg: { id: number; sql: string; params: unknown[] }) => {
+const statement = (sql: string): Database.Statement => {
+  let stmt = cache.get(sql)
+  if (!stmt) {
+    stmt = db.prepare(sql)
+    if (cache.size > 500) cache.clear()
+    cache.set(sql, stmt)
+  }
+  return stmt
+}
+
+/** The statements of a message in one read transaction: a page and its total see the database at the same moment. */
+const runAll = db.transaction((statements: { sql: string; params: unknown[] }[]) => statements.map((s) => statement(s.sql).all(...s.params)))
+
+process.on('message', (msg: { id: number; statements: { sql: string; params: unknown[] }[] }) => {
   try {
-    let stmt = cache.get(msg.sql)
-    if (!stmt) {
-      stmt = db.prepare(msg.sql)
-      if (cache.size > 500) cache.clear()
-      cache.set(msg.sql, stmt)
-    }
-    process.send!({ id: msg.id, rows: stmt.all(...msg.params) })
+    process.send!({ id: msg.id, rows: runAll(msg.statements) })
   } catch (err) {
     process.send!({ id: msg.id, error: err instanceof Error ? err.message : String(err) })
   }

@@ -17,7 +17,7 @@ import {
   type SqliteStatement,
 } from 'kysely'
 import { sqliteBinding } from '../assets.js'
-import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, run, runAfterCommit } from './database.js'
+import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit } from './database.js'
 import { setUpConnection } from './connection.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'
@@ -242,6 +242,11 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
   const q = new Kysely<DB>({ dialect })
   let closing = false
   const pool = file === ':memory:' || opts.readWorkers === 0 ? undefined : new ReadPool(file, opts.readWorkers ?? 2, opts.queryTimeoutMs ?? 5000)
+  const readAll = async <const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>> => {
+    const compiled: CompiledQuery[] = queries.map((query) => query.compile())
+    if (!pool) return (await Promise.all(compiled.map(async (c) => (await q.executeQuery(c)).rows))) as RowsOf<T>
+    return (await pool.all(compiled.map((c) => ({ sql: c.sql, params: bindParams(c.parameters) })))) as RowsOf<T>
+  }
   return {
     dialect: 'sqlite',
     q,
@@ -272,11 +277,8 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       runAfterCommit(after)
       return result
     },
-    read: async <R>(query: Compilable<R>): Promise<R[]> => {
-      const compiled: CompiledQuery<R> = query.compile()
-      if (!pool) return (await q.executeQuery(compiled)).rows
-      return pool.all(compiled.sql, bindParams(compiled.parameters)) as Promise<R[]>
-    },
+    read: async <R>(query: Compilable<R>): Promise<R[]> => (await readAll([query]))[0],
+    readAll,
     backup: async (dest, onProgress) => {
       if (file !== ':memory:' && path.resolve(dest) === path.resolve(file)) throw new Error('the backup cannot be the database itself')
       // Written to an owner-only file beside the destination, then renamed: never readable by others, never half-written.

@@ -159,7 +159,7 @@ export async function listPage<Row, T>(
   const expand = parseExpand(params.expand, spec.expand)
   const q = listQueries(base, spec, params, opts)
   // The count and the page are the reads whose cost the filter decides: both run off the event loop, under the deadline.
-  const [[count], rows] = await Promise.all([db.read(q.count), db.read(q.rows)])
+  const [[count], rows] = await db.readAll([q.count, q.rows])
   const totalItems = Number((count as { n: number }).n)
   return {
     page: params.page,

@@ -90,7 +90,7 @@ test('many quick reads at once share one read process: another starts only for a
   // A wait no read here comes near, so that the count of processes does not depend on the machine's speed.
   const pool = new ReadPool(file, 2, 5000, 60_000)
   try {
-    const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.all('SELECT ? AS n', [i])))
+    const rows = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await pool.all([{ sql: 'SELECT ? AS n', params: [i] }]))[0]))
     assert.deepEqual(
       rows.map((r) => r[0]),
       Array.from({ length: 40 }, (_, n) => ({ n })),
@@ -122,6 +122,35 @@ test(`behind a slow read, another read waits ${SPAWN_AFTER_MS} ms, then a second
     assert.ok(performance.now() - started >= SPAWN_AFTER_MS, 'the quick read first waited for the busy process')
     assert.equal(readProcesses(), 2)
     assert.equal(slowEnded, false, 'answered by another process while the slow read still runs')
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('readAll answers reads that belong together (a page and its total) with the rows of each, in order, from one read process', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const db = openSqlite({ file: path.join(dir, 'taskd.db'), readWorkers: 2 })
+  try {
+    await db.tx(async ({ q }) => {
+      await q.insertInto('users').values({ id: 'u1', email: 'a@x', name: 'Ann', role: 'owner', kind: 'human', created_at: '2026-01-01' }).execute()
+      await q.insertInto('users').values({ id: 'u2', email: 'b@x', name: 'Bob', role: 'member', kind: 'human', created_at: '2026-01-02' }).execute()
+    })
+    const before = children()
+    const [[total], page] = await db.readAll([
+      db.q.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')),
+      db.q.selectFrom('users').select('name').orderBy('name', 'desc').limit(1),
+    ])
+    assert.deepEqual(total, { n: 2 })
+    assert.deepEqual(page, [{ name: 'Bob' }])
+    assert.equal([...children()].filter((pid) => !before.has(pid)).length, 1, 'one process for both')
+    // A failing read fails the whole answer, and the pool goes on.
+    const failed = await db.readAll([db.q.selectFrom('users').select('id'), db.q.selectNoFrom(sql<number>`(SELECT n FROM no_such_table)`.as('n'))]).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+    assert.match(String(failed), /no such table/)
+    assert.deepEqual(await db.read(db.q.selectFrom('users').select('id').orderBy('id')), [{ id: 'u1' }, { id: 'u2' }])
   } finally {
     await db.close()
     fs.rmSync(dir, { recursive: true, force: true })
