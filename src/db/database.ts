@@ -34,8 +34,8 @@ export interface Db {
   read<R>(query: Compilable<R>): Promise<R[]>
   /**
    * Reads that belong together (a page and its total) as `read`: on SQLite one message to one read process, which runs
-   * them one after the other in one read transaction (the same moment of the database) under one deadline; on PostgreSQL
-   * at once, each in its own transaction.
+   * them one after the other in one read transaction (the same moment of the database), each within the deadline; on
+   * PostgreSQL at once, each in its own transaction.
    */
   readAll<const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>>
   /**

@@ -15,7 +15,7 @@ export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<n
 export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'
 
 /**
- * The next seq of a log (webhook_logs, incoming_requests) that orders the rows of one owner: the owner's last + 1
+ * The next seq of a log (a LogTable) that orders the rows of one owner: the owner's last + 1
  * (SQLite), or the table's identity sequence (PostgreSQL).
  */
 export const nextLogSeq = (q: Q, log: LogTable, owner: { column: string; id: string }): RawBuilder<number> =>

@@ -55,8 +55,9 @@ export class ReadPool {
   ) {}
 
   /**
-   * The rows of each statement, run one after the other by one process under one deadline: a page and its total cost
-   * one message and its answer, where two would leave the process idle while the event loop handles the first answer.
+   * The rows of each statement, run one after the other by one process, within the deadline times the statements: a
+   * page and its total cost one message and its answer, where two would leave the process idle while the event loop
+   * handles the first answer.
    */
   all(statements: ReadStatement[]): Promise<unknown[][]> {
     if (this.closed) return Promise.reject(new Error('the read pool is closed'))
@@ -74,7 +75,8 @@ export class ReadPool {
       if (!slot) return this.spawnWhenWaiting()
       const job = this.queue.shift()!
       slot.job = job
-      slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs)
+      // Each statement keeps the deadline it would have alone: a page and its total may take twice as long together.
+      slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs * job.statements.length)
       slot.child.send({ id: job.id, statements: job.statements })
     }
   }

@@ -42,13 +42,15 @@ export const literal = <T extends string | number>(value: T): RawBuilder<T> => s
 type Value = string | number | null
 
 /**
- * Inserts a row of `table`, compiled once per dialect and set of columns, as fixedQuery does (built by Kysely on every
- * call, the inserts of a card create cost as much as SQLite's own work on them). With `seqOf`, the row of a log also
- * gets the next `seq` of its owner, the row's `seqOf` column (nextLogSeq).
+ * Inserts a row of `table`, compiled once per dialect and list of columns, as fixedQuery does (built by Kysely on every
+ * call, the inserts of a card create cost as much as SQLite's own work on them). The row of a log (a LogTable) also gets
+ * the next `seq` of its owner, the row's `seqOf` column (nextLogSeq).
  */
-export function rowInsert<T extends keyof DB, R extends object = DB[T]>(table: T, seqOf?: T extends LogTable ? keyof R & string : never) {
+export function rowInsert<T extends Exclude<keyof DB, LogTable>>(table: T): (q: Q, row: DB[T]) => Promise<void>
+export function rowInsert<T extends LogTable>(table: T, seqOf: keyof DB[T] & string): (q: Q, row: Omit<DB[T], 'seq'>) => Promise<void>
+export function rowInsert(table: keyof DB, seqOf?: string): (q: Q, row: object) => Promise<void> {
   const byColumns = new Map<string, (q: Q, ...values: Value[]) => CompiledQuery>()
-  return async (q: Q, row: R): Promise<void> => {
+  return async (q, row) => {
     const values = row as Record<string, Value | undefined>
     const columns = Object.keys(values).filter((c) => values[c] !== undefined)
     const key = columns.join()

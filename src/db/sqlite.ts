@@ -244,7 +244,13 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
   const pool = file === ':memory:' || opts.readWorkers === 0 ? undefined : new ReadPool(file, opts.readWorkers ?? 2, opts.queryTimeoutMs ?? 5000)
   const readAll = async <const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>> => {
     const compiled: CompiledQuery[] = queries.map((query) => query.compile())
-    if (!pool) return (await Promise.all(compiled.map(async (c) => (await q.executeQuery(c)).rows))) as RowsOf<T>
+    // Without the pool, on the write connection, one after the other while holding it: no transaction runs in between.
+    if (!pool)
+      return (await q.connection().execute(async (c) => {
+        const rows: unknown[][] = []
+        for (const query of compiled) rows.push((await c.executeQuery(query)).rows)
+        return rows
+      })) as RowsOf<T>
     return (await pool.all(compiled.map((c) => ({ sql: c.sql, params: bindParams(c.parameters) })))) as RowsOf<T>
   }
   return {

@@ -72,7 +72,7 @@ export async function settleOutboxRows(q: Q, ids: readonly string[], status: Out
 export const purgeFinishedRows = (q: Q, beforeIso: string) =>
   q.deleteFrom('outbox').where('status', '<>', literal('pending')).where('created_at', '<', beforeIso).execute()
 
-const insertLog = rowInsert<'webhook_logs', Omit<WebhookLogsTable, 'seq'>>('webhook_logs', 'webhook_id')
+const insertLog = rowInsert('webhook_logs', 'webhook_id')
 
 /** Appends attempts to their subscriptions' logs, in order; seq orders each subscription's log. */
 export async function insertLogs(q: Q, rows: readonly Omit<WebhookLogsTable, 'seq'>[]): Promise<void> {

@@ -3,7 +3,7 @@ import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate } from '../../db/dialect.js'
 import { literal, rowInsert } from '../../db/sql.js'
-import type { AgentRunActivityTable, AgentRunsTable } from '../../db/types.js'
+import type { AgentRunsTable } from '../../db/types.js'
 
 export const getRun = (q: Q, id: string) => q.selectFrom('agent_runs').selectAll().where('id', '=', id).executeTakeFirst()
 /** The run, its row locked until the transaction ends (PostgreSQL), so two changes of one run take turns. */
@@ -49,7 +49,7 @@ export const quietRuns = (q: Q, before: string, limit: number) =>
     .limit(limit)
     .execute()
 
-export const insertActivity = rowInsert<'agent_run_activity', Omit<AgentRunActivityTable, 'seq'>>('agent_run_activity', 'run_id')
+export const insertActivity = rowInsert('agent_run_activity', 'run_id')
 export const activityQuery = (q: Q, runId: string) => q.selectFrom('agent_run_activity').where('agent_run_activity.run_id', '=', runId)
 
 /** A card moved to another board takes its agent runs, kickoffs and questions along (their board decides who sees them). */

@@ -122,7 +122,7 @@ export const nextScheduleAfter = async (q: Q, now: number): Promise<number | und
       .executeTakeFirst()
   )?.at ?? undefined
 
-export const insertRun = rowInsert<'automation_runs', Omit<AutomationRunsTable, 'seq'>>('automation_runs', 'automation_id')
+export const insertRun = rowInsert('automation_runs', 'automation_id')
 export const getRun = (q: Q, id: string) => q.selectFrom('automation_runs').selectAll().where('id', '=', id).executeTakeFirst()
 export const runsQuery = (q: Q, automationId: string) => q.selectFrom('automation_runs').where('automation_id', '=', automationId)
 /** The newest run of each automation. */
