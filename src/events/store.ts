@@ -3,7 +3,7 @@ import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import type { Q } from '../db/database.js'
 import { nextEventSeq } from '../db/dialect.js'
-import { fixedQuery, rowInsert, rowsOf } from '../db/sql.js'
+import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
@@ -25,14 +25,14 @@ const receivers = fixedQuery((q: Q, boardId: string | null) =>
     .selectFrom('webhooks')
     .innerJoin('users', 'users.id', 'webhooks.created_by')
     .select(['webhooks.id', 'webhooks.events'])
-    .where('webhooks.active', '=', 1)
+    .where('webhooks.active', '=', literal(1))
     .where(
       rawSql<boolean>`(
         webhooks.all_boards = 1
         OR EXISTS (SELECT 1 FROM webhook_boards wb WHERE wb.webhook_id = webhooks.id AND wb.board_id = ${boardId}))`,
     )
     .where(
-      rawSql<boolean>`(users.role IN (${rawSql.join([...ADMIN_ROLES])})
+      rawSql<boolean>`(users.role IN (${rawSql.join(ADMIN_ROLES.map(literal))})
         OR EXISTS (SELECT 1 FROM board_members bm WHERE bm.board_id = ${boardId} AND bm.user_id = webhooks.created_by))`,
     ),
 )

@@ -90,8 +90,8 @@ const boardEventAutomations = fixedQuery((q: Q, boardId: string) =>
     .selectFrom('automations')
     .select(['id', 'name', 'events', 'filter', 'steps'])
     .where('board_id', '=', boardId)
-    .where('trigger_type', '=', 'event')
-    .where('active', '=', 1),
+    .where('trigger_type', '=', literal('event'))
+    .where('active', '=', literal(1)),
 )
 export const eventAutomationsOfBoard = (q: Q, boardId: string) => rowsOf(q, boardEventAutomations(q, boardId))
 
