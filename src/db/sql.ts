@@ -4,6 +4,9 @@ import type { Db, Q } from './database.js'
 import { type LogTable, nextLogSeq } from './dialect.js'
 import type { DB } from './types.js'
 
+/** What a column holds: text, a number, NULL, or bytes (files). */
+type Value = string | number | null | Uint8Array
+
 interface Template {
   sql: string
   slots: ({ arg: number } | { value: unknown })[]
@@ -13,7 +16,7 @@ interface Template {
  * A query whose shape never depends on its arguments. Compiling on every call cost about a sixth of a card create.
  * `build` must use each argument as a plain parameter (no IN lists built from arrays, no branches on values).
  */
-export function fixedQuery<A extends (string | number | null)[], R>(build: (q: Q, ...args: A) => Compilable<R>): (q: Q, ...args: A) => CompiledQuery<R> {
+export function fixedQuery<A extends Value[], R>(build: (q: Q, ...args: A) => Compilable<R>): (q: Q, ...args: A) => CompiledQuery<R> {
   // One template per dialect (its adapter), since SQLite and PostgreSQL spell queries differently.
   const templates = new WeakMap<object, Template>()
   return (q, ...args) => {
@@ -38,8 +41,6 @@ export function fixedQuery<A extends (string | number | null)[], R>(build: (q: Q
  * would not know that the query keeps to the index's rows.
  */
 export const literal = <T extends string | number>(value: T): RawBuilder<T> => sql.lit(value) as RawBuilder<T>
-
-type Value = string | number | null
 
 /**
  * Inserts a row of `table`, compiled once per dialect and list of columns, as fixedQuery does (built by Kysely on every

@@ -6,16 +6,26 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import { ReadPool, SPAWN_AFTER_MS } from '../../src/db/read-pool.js'
-import { openSqlite } from '../../src/db/sqlite.js'
+import { openSqlite, type SqliteDb, type SqliteOptions } from '../../src/db/sqlite.js'
 import { HttpError } from '../../src/errors.js'
 
 /** This process's children (the read processes among them). */
 const children = () => new Set(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
 
-test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next reads still work', async () => {
+/** Runs fn on a fresh SQLite file with these options, closed and removed afterwards whatever happens. */
+async function withFileDb(opts: Omit<SqliteOptions, 'file'>, fn: (db: SqliteDb) => Promise<void>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
-  const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 300, readWorkers: 1 })
+  const db = openSqlite({ file: path.join(dir, 'taskd.db'), ...opts })
   try {
+    await fn(db)
+  } finally {
+    await db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next reads still work', async () => {
+  await withFileDb({ queryTimeoutMs: 300, readWorkers: 1 }, async (db) => {
     const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
     const started = performance.now()
     const stopped = await db.read(endless).then(
@@ -37,16 +47,11 @@ test('a read past TASKD_QUERY_TIMEOUT_MS answers 503 query_timeout, and the next
     await new Promise((r) => setTimeout(r, 20))
     assert.ok(performance.now() - t0 < 150, 'the main thread is not blocked by the read')
     await slow.catch(() => undefined)
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('a read whose process dies answers 503 unavailable (as one whose process cannot start does), and the next reads still work', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
-  const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 60_000, readWorkers: 1 })
-  try {
+  await withFileDb({ queryTimeoutMs: 60_000, readWorkers: 1 }, async (db) => {
     const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
     const before = children()
     const read = db.read(endless).then(
@@ -63,23 +68,15 @@ test('a read whose process dies answers 503 unavailable (as one whose process ca
     assert.equal(lost.code, 'unavailable')
     assert.match(lost.message, /a read process exited unexpectedly/)
     assert.deepEqual(await db.read(db.q.selectNoFrom(sql<number>`${7}`.as('n'))), [{ n: 7 }])
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('the write connection and the read processes keep a 2 MB page cache (better-sqlite3 would give each 16 MB)', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
-  const db = openSqlite({ file: path.join(dir, 'taskd.db'), readWorkers: 1 })
-  try {
+  await withFileDb({ readWorkers: 1 }, async (db) => {
     assert.equal(db.raw.pragma('cache_size', { simple: true }), -2000)
     const [row] = await db.read(db.q.selectNoFrom(sql<number>`(SELECT cache_size FROM pragma_cache_size())`.as('n')))
     assert.deepEqual(row, { n: -2000 })
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('many quick reads at once share one read process: another starts only for a read that waited for it', async () => {
@@ -103,9 +100,7 @@ test('many quick reads at once share one read process: another starts only for a
 })
 
 test(`behind a slow read, another read waits ${SPAWN_AFTER_MS} ms, then a second process answers it, not the slow read's end`, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
-  const db = openSqlite({ file: path.join(dir, 'taskd.db'), queryTimeoutMs: 60_000, readWorkers: 2 })
-  try {
+  await withFileDb({ queryTimeoutMs: 60_000, readWorkers: 2 }, async (db) => {
     const before = children()
     const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
     let slowEnded = false
@@ -122,16 +117,11 @@ test(`behind a slow read, another read waits ${SPAWN_AFTER_MS} ms, then a second
     assert.ok(performance.now() - started >= SPAWN_AFTER_MS, 'the quick read first waited for the busy process')
     assert.equal(readProcesses(), 2)
     assert.equal(slowEnded, false, 'answered by another process while the slow read still runs')
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('readAll answers reads that belong together (a page and its total) with the rows of each, in order, from one read process', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
-  const db = openSqlite({ file: path.join(dir, 'taskd.db'), readWorkers: 2 })
-  try {
+  await withFileDb({ readWorkers: 2 }, async (db) => {
     await db.tx(async ({ q }) => {
       await q.insertInto('users').values({ id: 'u1', email: 'a@x', name: 'Ann', role: 'owner', kind: 'human', created_at: '2026-01-01' }).execute()
       await q.insertInto('users').values({ id: 'u2', email: 'b@x', name: 'Bob', role: 'member', kind: 'human', created_at: '2026-01-02' }).execute()
@@ -151,8 +141,5 @@ test('readAll answers reads that belong together (a page and its total) with the
     )
     assert.match(String(failed), /no such table/)
     assert.deepEqual(await db.read(db.q.selectFrom('users').select('id').orderBy('id')), [{ id: 'u1' }, { id: 'u2' }])
-  } finally {
-    await db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })

@@ -1,7 +1,6 @@
 // Incoming endpoint queries.
 import type { Q } from '../../db/database.js'
-import { nextLogSeq } from '../../db/dialect.js'
-import { fixedQuery, firstOf } from '../../db/sql.js'
+import { fixedQuery, firstOf, rowInsert } from '../../db/sql.js'
 import type { IncomingEndpointsTable, IncomingFilesTable, IncomingRequestsTable } from '../../db/types.js'
 
 /** Requests kept in each endpoint's log. */
@@ -45,36 +44,8 @@ const byPath = fixedQuery((q: Q, path: string) => q.selectFrom('incoming_endpoin
 export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, path))
 
 // Compiled once: the log is written on every request to /v1/hooks/<path>.
-const insertRequest = fixedQuery(
-  (
-    q: Q,
-    id: string,
-    endpoint_id: string,
-    outcome: string,
-    status: number,
-    method: string,
-    ip: string,
-    headers: string,
-    query: string,
-    body: string,
-    files: string,
-    at: string,
-  ) =>
-    q.insertInto('incoming_requests').values({
-      id,
-      seq: nextLogSeq(q, 'incoming_requests', { column: 'endpoint_id', id: endpoint_id }),
-      endpoint_id,
-      outcome: outcome as IncomingRequestsTable['outcome'],
-      status,
-      method,
-      ip,
-      headers,
-      query,
-      body,
-      files,
-      at,
-    }),
-)
+const insertRequest = rowInsert('incoming_requests', 'endpoint_id')
+const insertFile = rowInsert('incoming_files')
 
 /** Logs a request with its files. */
 export async function insertIncomingRequest(
@@ -82,10 +53,8 @@ export async function insertIncomingRequest(
   row: Omit<IncomingRequestsTable, 'seq'>,
   files: readonly Omit<IncomingFilesTable, 'request_id'>[] = [],
 ): Promise<void> {
-  const r = row
-  await q.executeQuery(insertRequest(q, r.id, r.endpoint_id, r.outcome, r.status, r.method, r.ip, r.headers, r.query, r.body, r.files, r.at))
-  for (const f of files)
-    await q.insertInto('incoming_files').values({ id: f.id, request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data }).execute()
+  await insertRequest(q, row)
+  for (const f of files) await insertFile(q, { id: f.id, request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data })
 }
 
 /**
