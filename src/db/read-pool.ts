@@ -26,12 +26,12 @@ interface Slot {
 }
 
 /**
- * What runs a read process: read-worker.js with this process's V8 young-generation limit (bin/v8-flags.js), or in the
- * single binary the binary itself (src/binary.ts sees TASKD_READ_DB and an IPC channel), which applies its own settings.
+ * What runs a read process: read-worker.js with this process's V8 settings (bin/v8-flags.js: the young generation's
+ * limit, optimizing compiles on the main thread), or in the single binary the binary itself (src/binary.ts sees
+ * TASKD_READ_DB and an IPC channel), which applies its own settings.
  */
-const workerArgs = inBinary
-  ? []
-  : [...process.execArgv.filter((a) => a.startsWith('--max-semi-space-size')), fileURLToPath(checkoutUrl('dist/src/db/read-worker.js'))]
+const V8_SETTINGS = /^--(max-semi-space-size=|no-concurrent-recompilation$)/
+const workerArgs = inBinary ? [] : [...process.execArgv.filter((a) => V8_SETTINGS.test(a)), fileURLToPath(checkoutUrl('dist/src/db/read-worker.js'))]
 
 /**
  * How long a read waits for a busy process before another starts (up to the pool's size). Reads of a few milliseconds,

@@ -49,6 +49,16 @@ test('CLI: user create, token create, serve, request, backup while serving', asy
       body: JSON.stringify({ name: 'Ops' }),
     })
     assert.equal(board.status, 201)
+    // A list is read by a read process, which runs with the same V8 settings.
+    assert.equal((await fetch(`${server.url}/v1/boards`, { headers: { authorization: `Bearer ${value}` } })).status, 200)
+    const children = fs
+      .readdirSync(`/proc/${server.child.pid}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${server.child.pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean))
+    const readers = children
+      .map((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
+      .filter((a) => a.some((x) => x.endsWith('read-worker.js')))
+    assert.equal(readers.length, 1, 'one read process started by the list')
+    for (const flag of V8_FLAGS) assert.ok(readers[0].includes(flag), `${flag} in ${readers[0].join(' ')}`)
 
     const list = await run(['token', 'list', '--db', db])
     assert.match(list.stdout, /ci\s+full\s+tt_/)
