@@ -25,6 +25,33 @@ export const visibleBoardIds = (q: Q, viewer: Viewer) =>
         .where('board_members.user_id', '=', viewer.id)
         .where('boards.trashed_at', 'is', null)
 
+const boardShare = fixedQuery((q: Q, userId: string) =>
+  q.selectNoFrom((eb) => [
+    eb
+      .selectFrom('boards')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('boards.trashed_at', 'is', null)
+      .as('all'),
+    eb
+      .selectFrom(memberBoardIds(q, userId).as('m'))
+      .innerJoin('boards', 'boards.id', 'm.board_id')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('boards.trashed_at', 'is', null)
+      .as('mine'),
+  ]),
+)
+
+/**
+ * Whether the viewer sees at least half of the boards not in the trash (owners and admins see them all). Such a
+ * viewer's cards across boards are most of the workspace's: a page of them is read in its order from a workspace-wide
+ * index, where looking their boards up would sort nearly every card for each page.
+ */
+export async function seesMostBoards(q: Q, viewer: Viewer): Promise<boolean> {
+  if (isAdminRole(viewer.role)) return true
+  const share = await firstOf(q, boardShare(q, viewer.id))
+  return share !== undefined && Number(share.mine) * 2 >= Number(share.all)
+}
+
 /** A record of one user's own (a timesheet, a billing rate): they see it, and owners and admins see everyone's. */
 export const seesUsersRecord = (viewer: Viewer, userId: string): boolean => isAdminRole(viewer.role) || viewer.id === userId
 

@@ -126,8 +126,9 @@ export function pageQueries(
   base: SelectQueryBuilder<any, any, any>,
   table: string,
   opts: { page: number; perPage: number; order: [string, 'asc' | 'desc'][] },
+  countBase = base,
 ) {
-  const count = base.clearSelect().select(rawSql<number>`count(*)`.as('n'))
+  const count = countBase.clearSelect().select(rawSql<number>`count(*)`.as('n'))
   let rows = base.clearSelect().selectAll(table as any)
   for (const [column, dir] of opts.order) rows = rows.orderBy(sortKey(column), dir)
   rows = rows
@@ -137,16 +138,24 @@ export function pageQueries(
   return { count, rows }
 }
 
+/** How a list's base is read: see listPage. */
+export interface ListOptions {
+  anchored?: boolean
+  countBase?: SelectQueryBuilder<any, any, any>
+}
+
 /** The page queries of a list request: `base` narrowed by `filter`, in the asked order (exported so query plans can be tested). */
-export function listQueries(base: SelectQueryBuilder<any, any, any>, spec: ListSpec, params: ListParams, opts: { anchored?: boolean } = {}) {
+export function listQueries(base: SelectQueryBuilder<any, any, any>, spec: ListSpec, params: ListParams, opts: ListOptions = {}) {
   const order = parseSort(params.sort || spec.defaultSort, spec.sort)
-  return pageQueries(applyFilter(base, spec.resource, params.filter, opts), spec.table, { page: params.page, perPage: params.per_page, order })
+  const narrowed = (b: SelectQueryBuilder<any, any, any>) => applyFilter(b, spec.resource, params.filter, opts)
+  return pageQueries(narrowed(base), spec.table, { page: params.page, perPage: params.per_page, order }, opts.countBase && narrowed(opts.countBase))
 }
 
 /**
  * A page of `base` (the visible rows, before filter and paging): `filter`, `sort` and `expand` are checked against
  * the spec, `totalItems` is the total for the whole filter, and `present` turns the page's rows into API records.
  * `anchored`: the base already narrows by an indexed equality (a board or list parameter), which the filter compiler uses.
+ * `countBase`: the same rows as `base`, written as the count reads them quickest (else `base`).
  */
 export async function listPage<Row, T>(
   db: Db,
@@ -154,7 +163,7 @@ export async function listPage<Row, T>(
   spec: ListSpec,
   params: ListParams,
   present: (rows: Row[], expand: ReadonlySet<string>) => Promise<T[]>,
-  opts: { anchored?: boolean } = {},
+  opts: ListOptions = {},
 ): Promise<Page<T>> {
   const expand = parseExpand(params.expand, spec.expand)
   const q = listQueries(base, spec, params, opts)

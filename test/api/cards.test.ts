@@ -261,6 +261,50 @@ test('a card on a board you are not a member of is 404, also in lists and filter
   }
 })
 
+test('a list across boards holds exactly the boards one sees, in order, for a member of most boards and of few', async () => {
+  const c = await seededApp()
+  try {
+    // Three boards: the member is on two of them (most: read in order, each row's board tested), the outsider on one
+    // (few: their boards looked up); the owner sees all three.
+    const boards = [c.board.id]
+    for (const name of ['Ops', 'Web']) {
+      const b = (await c.t.req('POST', '/v1/boards', { token: c.tokens.owner.write, body: { name } })).body.board.id as string
+      boards.push(b)
+    }
+    const join = (board: string, user: string) => c.t.req('POST', `/v1/boards/${board}/members`, { token: c.tokens.owner.write, body: { user } })
+    assert.equal((await join(boards[1], c.member.id)).status, 201)
+    assert.equal((await join(boards[2], c.outsider.id)).status, 201)
+    const made: { board: string; priority: number; id: string }[] = []
+    for (let i = 0; i < 9; i++) {
+      const board = boards[i % 3],
+        priority = (i * 7) % 5
+      const r = await c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board, title: `card ${i}`, priority } })
+      assert.equal(r.status, 201)
+      made.push({ board, priority, id: r.body.card.id })
+    }
+    const expected = (seen: string[]) =>
+      made
+        .filter((m) => seen.includes(m.board))
+        .sort((a, b) => b.priority - a.priority || (a.id < b.id ? 1 : -1))
+        .map((m) => m.id)
+    for (const [token, seen] of [
+      [c.tokens.member.read, boards.slice(0, 2)],
+      [c.tokens.outsider.read, [boards[2]]],
+      [c.tokens.owner.read, boards],
+    ] as const) {
+      const r = await c.t.req('GET', '/v1/cards?sort=-priority&per_page=4', { token })
+      assert.equal(r.status, 200)
+      assert.equal(r.body.totalItems, expected([...seen]).length)
+      assert.deepEqual(
+        r.body.items.map((i: { id: string }) => i.id),
+        expected([...seen]).slice(0, 4),
+      )
+    }
+  } finally {
+    await c.t.close()
+  }
+})
+
 test('query parameters: completed, archived, state, assignee, team', async () => {
   const c = await seededApp()
   try {

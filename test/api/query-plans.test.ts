@@ -5,7 +5,8 @@ import { openSqlite } from '../../src/db/sqlite.js'
 import { listQueries } from '../../src/query/list-page.js'
 import '../../src/resources/index.js'
 import { CARD_LIST } from '../../src/resources/cards/query.js'
-import { cardListQuery } from '../../src/resources/cards/store.js'
+import { seesMostBoards } from '../../src/access/visibility.js'
+import { cardListQueries } from '../../src/resources/cards/store.js'
 import type { ListCategory } from '../../src/resources/lists/schema.js'
 
 const sql = openSqlite({ file: ':memory:', readWorkers: 0 })
@@ -13,12 +14,14 @@ const sql = openSqlite({ file: ':memory:', readWorkers: 0 })
 sql.raw
   .transaction(() => {
     const ins = (q: string, ...v: unknown[]) => sql.raw.prepare(q).run(...v)
-    for (let u = 1; u <= 30; u++) ins("INSERT INTO users VALUES (?, ?, ?, 'member', 'human', '2026-01-01')", `u${u}`, `u${u}@x`, `U${u}`)
+    for (let u = 1; u <= 31; u++) ins("INSERT INTO users VALUES (?, ?, ?, 'member', 'human', '2026-01-01')", `u${u}`, `u${u}@x`, `U${u}`)
     for (let b = 1; b <= 20; b++) {
       ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01', NULL, NULL, NULL)", `b${b}`)
       for (let u = 1; u <= 5; u++) ins("INSERT INTO board_members VALUES (?, ?, '2026-01-01', 'member')", `b${b}`, `u${((b + u) % 30) + 1}`)
       for (let l = 1; l <= 3; l++)
         ins("INSERT INTO lists VALUES (?, ?, 'L', ?, ?, '2026-01-01', '2026-01-01')", `b${b}l${l}`, `b${b}`, l, ['unstarted', 'started', 'completed'][l - 1])
+      // u31, a member of 12 of the 20 boards: most of the workspace.
+      if (b <= 12) ins("INSERT INTO board_members VALUES (?, 'u31', '2026-01-01', 'member')", `b${b}`)
       for (let t = 1; t <= 5; t++)
         ins("INSERT INTO tags VALUES (?, ?, ?, NULL, '2026-01-01', '2026-01-01')", `b${b}t${t}`, `b${b}`, ['bug', 'ops', 'ux', 'api', 'docs'][t - 1])
     }
@@ -79,9 +82,13 @@ const viewers = [
   { id: 'u1', role: 'admin' as const },
 ]
 
+/** A member of most boards (12 of 20), whose list across boards is read as an admin's is. */
+const wideMember = { id: 'u31', role: 'member' as const }
+
 type Params = Record<string, string | undefined>
-/** EXPLAIN QUERY PLAN of the count and of the page of a card list request, as the route builds them. */
-function plans(viewer: (typeof viewers)[number], params: Params) {
+type Viewer = { id: string; role: 'member' | 'admin' }
+/** The count and the page of a card list request, as the route builds them (seesMost: as listCards decides it). */
+async function listOf(viewer: Viewer, params: Params, seesMost?: boolean) {
   const query = {
     ...params,
     trashed: params.trashed === 'true',
@@ -89,13 +96,17 @@ function plans(viewer: (typeof viewers)[number], params: Params) {
     archived: params.archived === undefined ? undefined : params.archived === 'true',
     state: params.state?.split(',') as ListCategory[] | undefined,
   }
-  const base = cardListQuery(sql.q, viewer, query)
-  const { count, rows } = listQueries(
+  const { base, countBase } = cardListQueries(sql.q, viewer, query, seesMost ?? (await seesMostBoards(sql.q, viewer)))
+  return listQueries(
     base,
     CARD_LIST,
     { page: 1, per_page: 50, sort: params.sort, filter: params.filter },
-    { anchored: Boolean(params.board || params.list) },
+    { anchored: Boolean(params.board || params.list), countBase },
   )
+}
+/** EXPLAIN QUERY PLAN of the count and of the page of a card list request, as the route builds them. */
+async function plans(viewer: Viewer, params: Params) {
+  const { count, rows } = await listOf(viewer, params)
   const plan = (q: typeof count | typeof rows) => {
     const c = q.compile()
     return (sql.raw.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...c.parameters.map((p) => (p === true ? 1 : p === false ? 0 : p))) as { detail: string }[]).map(
@@ -107,8 +118,8 @@ function plans(viewer: (typeof viewers)[number], params: Params) {
 
 for (const [name, params] of cases)
   for (const viewer of viewers) {
-    test(`query plan: ${name} uses an index on cards (${viewer.role})`, () => {
-      for (const plan of Object.values(plans(viewer, params))) {
+    test(`query plan: ${name} uses an index on cards (${viewer.role})`, async () => {
+      for (const plan of Object.values(await plans(viewer, params))) {
         const scans = plan.filter((d) => /^SCAN cards\b/.test(d) && !/USING (COVERING )?INDEX/.test(d))
         assert.deepEqual(scans, [], `${name}: full scan of cards in\n${plan.join('\n')}`)
       }
@@ -120,23 +131,23 @@ for (const [name, params] of cases)
 for (const field of Object.keys(CARD_LIST.sort))
   for (const sort of [field, `-${field}`])
     for (const viewer of viewers) {
-      test(`query plan: sort=${sort} on a board needs no sort of the matches (${viewer.role})`, () => {
-        const { rows } = plans(viewer, { board: 'b1', sort })
+      test(`query plan: sort=${sort} on a board needs no sort of the matches (${viewer.role})`, async () => {
+        const { rows } = await plans(viewer, { board: 'b1', sort })
         assert.ok(!rows.some((d) => d.includes('TEMP B-TREE')), `sort=${sort}: ${rows.join('\n')}`)
       })
     }
 
-test("query plan: the default order needs no sort beside a filter either (the bench's selective list)", () => {
+test("query plan: the default order needs no sort beside a filter either (the bench's selective list)", async () => {
   for (const viewer of viewers) {
-    const { rows } = plans(viewer, { filter: 'board="b1" && priority>=3 && tags~"bug"' })
+    const { rows } = await plans(viewer, { filter: 'board="b1" && priority>=3 && tags~"bug"' })
     assert.ok(!rows.some((d) => d.includes('TEMP B-TREE')), rows.join('\n'))
   }
 })
 
-test("query plan: the count of a board's cards by priority reads only an index", () => {
+test("query plan: the count of a board's cards by priority reads only an index", async () => {
   for (const viewer of viewers) {
     for (const params of [{ board: 'b1' }, { filter: 'board="b1" && priority>=3' }, { filter: 'board="b1" && priority>=3 && tags~"bug"' }]) {
-      const { count } = plans(viewer, params)
+      const { count } = await plans(viewer, params)
       const cards = count.filter((d) => / cards\b/.test(d) && !/^SCAN boards|board_members/.test(d))
       assert.ok(cards.length > 0 && cards.every((d) => d.includes('USING COVERING INDEX')), `${JSON.stringify(params)}: ${count.join('\n')}`)
     }
@@ -147,15 +158,47 @@ test("query plan: the count of a board's cards by priority reads only an index",
 // indexes. Narrowed (a list, a state, a filter) or for a member, the boards are looked up and their matches sorted.
 for (const field of Object.keys(CARD_LIST.sort))
   for (const sort of [field, `-${field}`])
-    test(`query plan: sort=${sort} across every board needs no sort of the cards (admin)`, () => {
-      const { rows } = plans(viewers[1], { sort })
+    test(`query plan: sort=${sort} across every board needs no sort of the cards (admin)`, async () => {
+      const { rows } = await plans(viewers[1], { sort })
       assert.ok(!rows.some((d) => d.includes('TEMP B-TREE')), `sort=${sort}: ${rows.join('\n')}`)
     })
 
-test('query plan: narrowed across boards, an admin list and its count look the boards up (the page then sorts its matches)', () => {
+test('query plan: narrowed across boards, an admin list and its count look the boards up (the page then sorts its matches)', async () => {
   for (const params of [{ state: 'completed' }, { trashed: 'true' }, { filter: 'due_date < "2026-02-01"' }]) {
-    const { rows, count } = plans(viewers[1], params)
+    const { rows, count } = await plans(viewers[1], params)
     for (const plan of [rows, count])
       assert.match(plan[0], /^SEARCH cards USING (COVERING )?INDEX cards_board_\w+ \(board_id=\?/, `${JSON.stringify(params)}: ${plan.join('\n')}`)
   }
+})
+
+// A member of most boards: the page across their boards is read in its order as an admin's is (the board test on each
+// row), with the same rows as looking their boards up and sorting the matches.
+for (const field of Object.keys(CARD_LIST.sort))
+  for (const sort of [field, `-${field}`])
+    test(`query plan: sort=${sort} across the boards of a member of most boards needs no sort of the cards`, async () => {
+      assert.equal(await seesMostBoards(sql.q, wideMember), true)
+      const { rows } = await plans(wideMember, { sort })
+      assert.ok(!rows.some((d) => d.includes('TEMP B-TREE')), `sort=${sort}: ${rows.join('\n')}`)
+      // The count counts their boards' index ranges, as an admin's does, where testing each card's board is 4x slower.
+      for (const viewer of [wideMember, viewers[1]]) {
+        const { count } = await plans(viewer, { sort })
+        assert.match(count[0], /^SEARCH cards USING COVERING INDEX cards_board_\w+ \(board_id=\?/, count.join('\n'))
+      }
+      const page = async (seesMost: boolean) => {
+        const { rows, count } = await listOf(wideMember, { sort }, seesMost)
+        return {
+          ids: (await sql.q.executeQuery(rows.compile())).rows.map((r) => (r as { id: string }).id),
+          total: (await sql.q.executeQuery(count.compile())).rows,
+        }
+      }
+      const wide = await page(true)
+      assert.equal(wide.ids.length, 50)
+      assert.deepEqual(wide, await page(false))
+    })
+
+test('query plan: a member of few boards has them looked up (their matches are then sorted)', async () => {
+  const few = { id: 'u3', role: 'member' as const }
+  assert.equal(await seesMostBoards(sql.q, few), false)
+  const { rows } = await plans(few, { sort: 'priority' })
+  assert.match(rows.join('\n'), /SEARCH cards USING INDEX cards_board_\w+ \(board_id=\?/)
 })

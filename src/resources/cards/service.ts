@@ -2,7 +2,7 @@
 // The `…In` functions run inside a transaction their caller holds (bulk routes, cascades of lists and boards).
 import { moveAgentRecords } from '../agent-runs/store.js'
 import { type Actor, creatorId } from '../../access/roles.js'
-import { seesBoard, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
+import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import { distinctPosition } from '../../db/positions.js'
@@ -25,7 +25,7 @@ import type { CardFields, CardView, CreateCardInput } from './schema.js'
 import {
   addTagLinks,
   addUserLinks,
-  cardListQuery,
+  cardListQueries,
   cardsOfBoard,
   cardsOfList,
   cardsToRekey,
@@ -52,10 +52,12 @@ export const visibleCard = async (q: Q, actor: Actor, id: string): Promise<Cards
 export const cardToChange = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await lockCard(q, id), 'card')
 
 /** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
-export function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
+export async function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
   const { q } = deps.db
-  return listPage(deps.db, cardListQuery(q, actor.user, params), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
+  const { base, countBase } = cardListQueries(q, actor.user, params, await seesMostBoards(q, actor.user))
+  return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
     anchored: Boolean(params.board || params.list),
+    countBase,
   })
 }
 

@@ -1,6 +1,5 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import type { ExpressionBuilder } from 'kysely'
-import { isAdminRole } from '../../access/roles.js'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
@@ -158,16 +157,27 @@ export interface CardListParams {
   filter?: string
 }
 
-/** The visible cards matching the list parameters, before `filter`, sort and paging. */
-export function cardListQuery(q: Q, viewer: Viewer, query: CardListParams) {
+/**
+ * The visible cards matching the list parameters, before `filter`, sort and paging, for the page (`base`) and for its
+ * count. `seesMost`: the viewer sees most of the workspace's boards (seesMostBoards; always so for owners and admins).
+ * The count looks the boards up in either case: counting their index ranges is quicker (3 ms for 100,000 cards) than
+ * testing the board of each card of the workspace (12 ms), which only a page, stopping at its end, is quicker with.
+ */
+export const cardListQueries = (q: Q, viewer: Viewer, query: CardListParams, seesMost: boolean) => ({
+  base: cardListQuery(q, viewer, query, seesMost),
+  countBase: seesMost ? cardListQuery(q, viewer, query, false) : undefined,
+})
+
+function cardListQuery(q: Q, viewer: Viewer, query: CardListParams, seesMost: boolean) {
   const me = viewer.id
   const visible = visibleBoardIds(q, viewer)
-  // Every card of the workspace, for owners and admins (who see every board not in the trash): the board test is then
-  // made on each row, so that the page is read from an index in its order (cards_position, cards_created, ...) and stops
-  // at its end, instead of sorting every card. Narrowed, SQLite looks the boards up and reads their indexes (by list,
-  // by state, by a filter's field), and a member's boards always: their cards are fewer than the workspace's.
+  // The cards of most of the workspace (an owner's or admin's: every board not in the trash; a member's of at least
+  // half of the boards): the board test is then made on each row, so that the page is read from an index in its order
+  // (cards_position, cards_created, ...) and stops at its end, instead of sorting nearly every card. Narrowed, SQLite
+  // looks the boards up and reads their indexes (by list, by state, by a filter's field), and a member's fewer boards
+  // always: their cards are a smaller part of the workspace's.
   const everything =
-    isAdminRole(viewer.role) &&
+    seesMost &&
     !query.trashed &&
     !query.list &&
     !query.state?.length &&
