@@ -19,9 +19,16 @@ interface Job {
   resolve: (rows: unknown[][]) => void
   reject: (err: Error) => void
 }
+/** A job sent to a process; `withdrawn`: taken back (it waited too long behind a slow read) and answered elsewhere. */
+interface Sent {
+  job: Job
+  withdrawn: boolean
+  waitTimer?: NodeJS.Timeout
+}
 interface Slot {
   child: ChildProcess
-  job?: Job
+  /** In the order sent: the first runs, the one after it (at most one) waits in the process's channel. */
+  sent: Sent[]
   timer?: NodeJS.Timeout
 }
 
@@ -67,18 +74,45 @@ export class ReadPool {
     })
   }
 
-  /** The first process starts with the first read (a server that is only written to starts none), others as reads wait. */
+  /**
+   * The first process starts with the first read (a server that is only written to starts none), others as reads wait.
+   * A read goes to an idle process, else behind the one read of a busy process: it is then sent already, so the process
+   * starts it as soon as it answers the first, instead of idling until the event loop handles that answer. A read
+   * that waited spawnAfterMs there (behind a slow read) is taken back and goes to another process (see withdraw).
+   */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => !s.job && s.child.connected)
+      let slot = this.slots.find((s) => s.sent.length === 0 && s.child.connected)
       if (!slot && this.slots.length === 0) slot = this.spawn()
+      if (!slot && performance.now() - this.queue[0].queuedAt < this.spawnAfterMs)
+        slot = this.slots.find((s) => s.sent.length === 1 && !s.sent[0].withdrawn && s.child.connected)
       if (!slot) return this.spawnWhenWaiting()
-      const job = this.queue.shift()!
-      slot.job = job
-      // Each statement keeps the deadline it would have alone: a page and its total may take twice as long together.
-      slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs * job.statements.length)
-      slot.child.send({ id: job.id, statements: job.statements })
+      const sent: Sent = { job: this.queue.shift()!, withdrawn: false }
+      slot.sent.push(sent)
+      if (slot.sent.length === 1) this.startDeadline(slot)
+      else sent.waitTimer = setTimeout(() => this.withdraw(slot, sent), Math.max(0, this.spawnAfterMs - (performance.now() - sent.job.queuedAt)))
+      slot.child.send({ id: sent.job.id, statements: sent.job.statements })
     }
+  }
+
+  /** The deadline of the read a process now runs (the first it was sent): each statement keeps the one it would have alone. */
+  private startDeadline(slot: Slot): void {
+    const head = slot.sent[0]
+    clearTimeout(head.waitTimer)
+    slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs * head.job.statements.length)
+  }
+
+  /**
+   * Takes a read back that still waits behind a slow one: the process is told to skip it (it answers `skipped`, or,
+   * had it started it already, its rows, which are ignored), and the read goes first in the queue, where it starts
+   * another process as any read that waited that long does.
+   */
+  private withdraw(slot: Slot, sent: Sent): void {
+    if (slot.sent[0] === sent || !slot.sent.includes(sent)) return
+    sent.withdrawn = true
+    slot.child.send({ skip: sent.job.id })
+    this.queue.unshift(sent.job)
+    this.dispatch()
   }
 
   /** Starts another process once the oldest waiting read has waited spawnAfterMs, unless a process is free by then. */
@@ -103,25 +137,28 @@ export class ReadPool {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
-    const slot: Slot = { child }
+    const slot: Slot = { child, sent: [] }
     // The pool never keeps the server alive: shutting down disconnects the channel and the process exits.
     child.unref()
     child.channel?.unref()
     child.on('message', (msg: { id: number; rows?: unknown[][]; error?: string }) => {
-      const job = slot.job
-      if (!job || job.id !== msg.id) return
-      this.finish(slot)
-      if (msg.error !== undefined) job.reject(new Error(msg.error))
-      else job.resolve(msg.rows!)
+      const head = slot.sent[0]
+      if (!head || head.job.id !== msg.id) return
+      clearTimeout(slot.timer)
+      slot.sent.shift()
+      if (slot.sent.length > 0) this.startDeadline(slot)
+      if (!head.withdrawn) {
+        if (msg.error !== undefined) head.job.reject(new Error(msg.error))
+        else if (msg.rows) head.job.resolve(msg.rows)
+      }
+      this.dispatch()
     })
     // A process that died, or whose channel broke, is replaced; its read (if any) fails instead of waiting forever.
     // These listeners stay after the slot leaves the pool (they ignore it then): an 'error' without a listener, such
     // as the EPIPE of a send to a process that could not even start, would end the server.
     const lost = (why: string) => {
       if (!this.slots.includes(slot)) return
-      const job = slot.job
-      this.replace(slot)
-      job?.reject(new HttpError(503, 'unavailable', `The read could not run (${why}); try again.`, undefined, { 'Retry-After': '1' }))
+      this.replace(slot)?.reject(new HttpError(503, 'unavailable', `The read could not run (${why}); try again.`, undefined, { 'Retry-After': '1' }))
     }
     child.on('exit', () => lost('a read process exited unexpectedly'))
     child.on('error', (err) => lost(`a read process failed: ${err.message}`))
@@ -129,26 +166,23 @@ export class ReadPool {
     return slot
   }
 
-  private finish(slot: Slot): void {
-    clearTimeout(slot.timer)
-    slot.job = undefined
-    slot.timer = undefined
-    this.dispatch()
-  }
-
   private timeOut(slot: Slot): void {
-    const job = slot.job
-    this.replace(slot)
-    job?.reject(queryTimeout(this.timeoutMs))
+    this.replace(slot)?.reject(queryTimeout(this.timeoutMs))
   }
 
-  /** Kills a slot's process (a statement cannot be interrupted any other way) and lets a fresh one take the next job. */
-  private replace(slot: Slot): void {
+  /**
+   * Kills a slot's process (a statement cannot be interrupted any other way) and lets a fresh one take the next job.
+   * Returns the read it ran, if that is still to be answered; the read waiting behind it goes first in the queue again.
+   */
+  private replace(slot: Slot): Job | undefined {
     clearTimeout(slot.timer)
-    slot.job = undefined
+    const [head, ...waiting] = slot.sent.splice(0)
+    for (const sent of waiting) clearTimeout(sent.waitTimer)
+    this.queue.unshift(...waiting.filter((w) => !w.withdrawn).map((w) => w.job))
     this.slots.splice(this.slots.indexOf(slot), 1)
     slot.child.kill('SIGKILL')
     if (!this.closed) this.dispatch()
+    return head && !head.withdrawn ? head.job : undefined
   }
 
   async close(): Promise<void> {
@@ -158,9 +192,13 @@ export class ReadPool {
     for (const job of this.queue.splice(0)) job.reject(closed)
     for (const slot of this.slots.splice(0)) {
       clearTimeout(slot.timer)
-      slot.job?.reject(closed)
+      const busy = slot.sent.length > 0
+      for (const sent of slot.sent.splice(0)) {
+        clearTimeout(sent.waitTimer)
+        if (!sent.withdrawn) sent.job.reject(closed)
+      }
       // An idle process exits when its channel closes; a busy one is killed.
-      if (slot.job || !slot.child.connected) slot.child.kill('SIGKILL')
+      if (busy || !slot.child.connected) slot.child.kill('SIGKILL')
       else slot.child.disconnect()
     }
   }

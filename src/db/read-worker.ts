@@ -1,5 +1,5 @@
 // A read-pool process: its own read-only connection to the SQLite file (a WAL reader), answering one message at a time
-// (one or a few statements, run one after the other).
+// (one or a few statements, run one after the other), in the order they came.
 // A process rather than a worker thread: better-sqlite3 cannot interrupt a running statement and Worker.terminate()
 // does not stop native code, so a runaway read is only ever stopped by killing the process that runs it.
 import Database from 'better-sqlite3'
@@ -24,12 +24,33 @@ const statement = (sql: string): Database.Statement => {
 /** The statements of a message in one read transaction: a page and its total see the database at the same moment. */
 const runAll = db.transaction((statements: { sql: string; params: unknown[] }[]) => statements.map((s) => statement(s.sql).all(...s.params)))
 
-process.on('message', (msg: { id: number; statements: { sql: string; params: unknown[] }[] }) => {
-  try {
-    process.send!({ id: msg.id, rows: runAll(msg.statements) })
-  } catch (err) {
-    process.send!({ id: msg.id, error: err instanceof Error ? err.message : String(err) })
+type Message = { id: number; statements: { sql: string; params: unknown[] }[] } | { skip: number }
+
+// Messages are queued and run from setImmediate, so that a `skip` that came while a read ran is seen before the read it
+// names starts (the pool sends a read behind a busy one's, and takes it back when it waited too long there).
+const waiting: { id: number; statements: { sql: string; params: unknown[] }[] }[] = []
+const skipped = new Set<number>()
+
+function runNext(): void {
+  const msg = waiting.shift()
+  if (!msg) return
+  if (skipped.delete(msg.id)) process.send!({ id: msg.id, skipped: true })
+  else
+    try {
+      process.send!({ id: msg.id, rows: runAll(msg.statements) })
+    } catch (err) {
+      process.send!({ id: msg.id, error: err instanceof Error ? err.message : String(err) })
+    }
+  if (waiting.length > 0) setImmediate(runNext)
+}
+
+process.on('message', (msg: Message) => {
+  if ('skip' in msg) {
+    if (waiting.some((w) => w.id === msg.skip)) skipped.add(msg.skip)
+    return
   }
+  waiting.push(msg)
+  if (waiting.length === 1) setImmediate(runNext)
 })
 // The server went away (or closed the pool): nothing is left to answer.
 process.on('disconnect', () => process.exit(0))

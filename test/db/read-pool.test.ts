@@ -3,7 +3,9 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { spawn } from 'node:child_process'
 import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import { ReadPool, SPAWN_AFTER_MS } from '../../src/db/read-pool.js'
 import { openSqlite, type SqliteDb, type SqliteOptions } from '../../src/db/sqlite.js'
@@ -141,5 +143,33 @@ test('readAll answers reads that belong together (a page and its total) with the
     )
     assert.match(String(failed), /no such table/)
     assert.deepEqual(await db.read(db.q.selectFrom('users').select('id').orderBy('id')), [{ id: 'u1' }, { id: 'u2' }])
+  })
+})
+
+test('a read process answers in the order it was sent, and skips a read the pool took back before it started', async () => {
+  await withFileDb({ readWorkers: 0 }, async (db) => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../../src/db/read-worker.js', import.meta.url))], {
+      env: { ...process.env, TASKD_READ_DB: db.raw.name },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    try {
+      const answers: { id: number; rows?: unknown[][]; skipped?: boolean }[] = []
+      const all = new Promise<void>((resolve) => child.on('message', (m: (typeof answers)[number]) => answers.push(m) === 3 && resolve()))
+      // The first read runs long enough that the skip of the second is there before the second could start.
+      const slow = 'SELECT (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) FROM c) AS n'
+      child.send({ id: 1, statements: [{ sql: slow, params: [] }] })
+      child.send({ id: 2, statements: [{ sql: 'SELECT 2 AS n', params: [] }] })
+      child.send({ id: 3, statements: [{ sql: 'SELECT 3 AS n', params: [] }] })
+      child.send({ skip: 2 })
+      await all
+      assert.deepEqual(answers, [
+        { id: 1, rows: [[{ n: 300000 }]] },
+        { id: 2, skipped: true },
+        { id: 3, rows: [[{ n: 3 }]] },
+      ])
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })
