@@ -47,7 +47,8 @@ function build(arch, nodeBinary) {
   const native = arch === process.arch
   const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, execArgv: V8_FLAGS, assets }
   fs.writeFileSync(config, JSON.stringify(sea, null, 2))
-  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' })
+  // With the flags the binary runs with: V8 rejects a code cache made under other flags.
+  execFileSync(process.execPath, [...V8_FLAGS, '--experimental-sea-config', config], { stdio: 'inherit' })
   const out = rel('dist', `taskd-linux-${arch}`)
   fs.rmSync(out, { force: true })
   fs.copyFileSync(nodeBinary, out)

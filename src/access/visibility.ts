@@ -42,14 +42,15 @@ const boardShare = fixedQuery((q: Q, userId: string) =>
 )
 
 /**
- * Whether the viewer sees at least half of the boards not in the trash (owners and admins see them all). Such a
- * viewer's cards across boards are most of the workspace's: a page of them is read in its order from a workspace-wide
- * index, where looking their boards up would sort nearly every card for each page.
+ * Whether the viewer sees at least half of the boards not in the trash, and at least one (owners and admins see them
+ * all). A heuristic, by boards rather than cards: such a viewer's cards across boards are likely most of the
+ * workspace's, so a page of them is read in its order from a workspace-wide index, where looking their boards up would
+ * sort nearly every card for each page. Half of the boards holding few cards costs a longer scan of that index.
  */
 export async function seesMostBoards(q: Q, viewer: Viewer): Promise<boolean> {
   if (isAdminRole(viewer.role)) return true
   const share = await firstOf(q, boardShare(q, viewer.id))
-  return share !== undefined && Number(share.mine) * 2 >= Number(share.all)
+  return share !== undefined && Number(share.mine) > 0 && Number(share.mine) * 2 >= Number(share.all)
 }
 
 /** A record of one user's own (a timesheet, a billing rate): they see it, and owners and admins see everyone's. */

@@ -148,8 +148,8 @@ export class ReadPool {
       slot.sent.shift()
       if (slot.sent.length > 0) this.startDeadline(slot)
       if (!head.withdrawn) {
-        if (msg.error !== undefined) head.job.reject(new Error(msg.error))
-        else if (msg.rows) head.job.resolve(msg.rows)
+        if (msg.rows) head.job.resolve(msg.rows)
+        else head.job.reject(new Error(msg.error ?? 'the read process skipped a read it was not told to skip'))
       }
       this.dispatch()
     })

@@ -274,6 +274,11 @@ test('a list across boards holds exactly the boards one sees, in order, for a me
     const join = (board: string, user: string) => c.t.req('POST', `/v1/boards/${board}/members`, { token: c.tokens.owner.write, body: { user } })
     assert.equal((await join(boards[1], c.member.id)).status, 201)
     assert.equal((await join(boards[2], c.outsider.id)).status, 201)
+    // A fourth board, in the trash, with a card: the member belongs to it, and no list shows its card.
+    const trashed = (await c.t.req('POST', '/v1/boards', { token: c.tokens.owner.write, body: { name: 'Old' } })).body.board.id as string
+    assert.equal((await join(trashed, c.member.id)).status, 201)
+    assert.equal((await c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board: trashed, title: 'old', priority: 4 } })).status, 201)
+    assert.equal((await c.t.req('DELETE', `/v1/boards/${trashed}`, { token: c.tokens.owner.write })).status, 204)
     const made: { board: string; priority: number; id: string }[] = []
     for (let i = 0; i < 9; i++) {
       const board = boards[i % 3],

@@ -26,6 +26,7 @@ import {
   addTagLinks,
   addUserLinks,
   cardListQueries,
+  unnarrowed,
   cardsOfBoard,
   cardsOfList,
   cardsToRekey,
@@ -54,7 +55,9 @@ export const cardToChange = async (q: Q, actor: Actor, id: string): Promise<Card
 /** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
 export async function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
   const { q } = deps.db
-  const { base, countBase } = cardListQueries(q, actor.user, params, await seesMostBoards(q, actor.user))
+  // Whether the viewer sees most boards matters only for a list not narrowed (one query fewer for the others).
+  const seesMost = unnarrowed(params) && (await seesMostBoards(q, actor.user))
+  const { base, countBase } = cardListQueries(q, actor.user, params, seesMost)
   return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
     anchored: Boolean(params.board || params.list),
     countBase,

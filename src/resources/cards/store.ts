@@ -157,38 +157,37 @@ export interface CardListParams {
   filter?: string
 }
 
-/**
- * The visible cards matching the list parameters, before `filter`, sort and paging, for the page (`base`) and for its
- * count. `seesMost`: the viewer sees most of the workspace's boards (seesMostBoards; always so for owners and admins).
- * The count looks the boards up in either case: counting their index ranges is quicker (3 ms for 100,000 cards) than
- * testing the board of each card of the workspace (12 ms), which only a page, stopping at its end, is quicker with.
- */
-export const cardListQueries = (q: Q, viewer: Viewer, query: CardListParams, seesMost: boolean) => ({
-  base: cardListQuery(q, viewer, query, seesMost),
-  countBase: seesMost ? cardListQuery(q, viewer, query, false) : undefined,
-})
+/** A list not narrowed by anything but the board: one that may be read in order across the visible boards (see cardListQueries). */
+export const unnarrowed = (query: CardListParams): boolean =>
+  !query.trashed &&
+  !query.list &&
+  !query.state?.length &&
+  !query.assignee &&
+  !query.team &&
+  query.completed === undefined &&
+  query.archived === undefined &&
+  !query.filter
 
-function cardListQuery(q: Q, viewer: Viewer, query: CardListParams, seesMost: boolean) {
+/**
+ * The visible cards matching the list parameters, before `filter`, sort and paging, for the page (`base`) and, when
+ * it differs, for its count (`countBase`). `seesMost`: the viewer sees most of the workspace's boards (seesMostBoards;
+ * always so for owners and admins). The cards of most of the workspace, not narrowed: the page's board test is made on
+ * each row, so that the page is read from an index in its order (cards_position, cards_created, ...) and stops at its
+ * end, instead of sorting nearly every card. The count looks the boards up: counting their index ranges is quicker
+ * (3 ms for 100,000 cards) than testing the board of each card (12 ms). Narrowed, SQLite looks the boards up for the
+ * page too and reads their indexes (by list, by state, by a filter's field), and a member's fewer boards always.
+ */
+export function cardListQueries(q: Q, viewer: Viewer, query: CardListParams, seesMost: boolean) {
+  const inOrder = seesMost && unnarrowed(query)
+  return { base: cardListQuery(q, viewer, query, inOrder), countBase: inOrder ? cardListQuery(q, viewer, query, false) : undefined }
+}
+
+function cardListQuery(q: Q, viewer: Viewer, query: CardListParams, inOrder: boolean) {
   const me = viewer.id
   const visible = visibleBoardIds(q, viewer)
-  // The cards of most of the workspace (an owner's or admin's: every board not in the trash; a member's of at least
-  // half of the boards): the board test is then made on each row, so that the page is read from an index in its order
-  // (cards_position, cards_created, ...) and stops at its end, instead of sorting nearly every card. Narrowed, SQLite
-  // looks the boards up and reads their indexes (by list, by state, by a filter's field), and a member's fewer boards
-  // always: their cards are a smaller part of the workspace's.
-  const everything =
-    seesMost &&
-    !query.trashed &&
-    !query.list &&
-    !query.state?.length &&
-    !query.assignee &&
-    !query.team &&
-    query.completed === undefined &&
-    query.archived === undefined &&
-    !query.filter
   let base = q
     .selectFrom('cards')
-    .where((eb) => (everything ? unindexedIn(q, 'cards.board_id', visible) : eb('cards.board_id', 'in', visible)))
+    .where((eb) => (inOrder ? unindexedIn(q, 'cards.board_id', visible) : eb('cards.board_id', 'in', visible)))
     .where('cards.trashed', '=', query.trashed ? 1 : 0)
   if (query.board) base = base.where('cards.board_id', '=', query.board)
   if (query.list) base = base.where('cards.list_id', '=', query.list)
