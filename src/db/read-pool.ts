@@ -90,26 +90,32 @@ export class ReadPool {
       const sent: Sent = { job: this.queue.shift()!, withdrawn: false }
       slot.sent.push(sent)
       if (slot.sent.length === 1) this.startDeadline(slot)
-      else sent.waitTimer = setTimeout(() => this.withdraw(slot, sent), Math.max(0, this.spawnAfterMs - (performance.now() - sent.job.queuedAt)))
+      else sent.waitTimer = setTimeout(() => this.withdraw(slot, sent), Math.max(0, this.spawnAfterMs - (performance.now() - sent.job.queuedAt))).unref()
       slot.child.send({ id: sent.job.id, statements: sent.job.statements })
     }
   }
 
-  /** The deadline of the read a process now runs (the first it was sent): each statement keeps the one it would have alone. */
+  /**
+   * The deadline of the read a process now runs (the first it was sent): each statement keeps the one it would have
+   * alone. A withdrawn read gets one too: the process may run it anyway, and killing it is the only way to stop it.
+   */
   private startDeadline(slot: Slot): void {
     const head = slot.sent[0]
     clearTimeout(head.waitTimer)
-    slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs * head.job.statements.length)
+    slot.timer = setTimeout(() => this.timeOut(slot), this.timeoutMs * head.job.statements.length).unref()
   }
 
   /**
-   * Takes a read back that still waits behind a slow one: the process is told to skip it (it answers `skipped`, or,
-   * had it started it already, its rows, which are ignored), and the read goes first in the queue, where it starts
-   * another process as any read that waited that long does.
+   * Takes a read back that still waits behind another: the process is told to skip it (it answers `skipped`, or, had
+   * it started it already, its rows, which are ignored), and the read goes first in the queue, where it starts another
+   * process as any read that waited that long does, or goes to a process that is idle. With every process the pool may
+   * have busy, it stays where it is (until one is idle: see the answer handler in spawn).
    */
   private withdraw(slot: Slot, sent: Sent): void {
-    if (slot.sent[0] === sent || !slot.sent.includes(sent)) return
+    if (sent.withdrawn || slot.sent[0] === sent || !slot.sent.includes(sent)) return
+    if (this.slots.length >= this.size && !this.slots.some((s) => s.sent.length === 0 && s.child.connected)) return
     sent.withdrawn = true
+    clearTimeout(sent.waitTimer)
     slot.child.send({ skip: sent.job.id })
     this.queue.unshift(sent.job)
     this.dispatch()
@@ -152,6 +158,11 @@ export class ReadPool {
         else head.job.reject(new Error(msg.error ?? 'the read process skipped a read it was not told to skip'))
       }
       this.dispatch()
+      // Idle with nothing queued: a read waiting behind another process's read comes here instead.
+      if (slot.sent.length === 0) {
+        const other = this.slots.find((s) => s.sent.length === 2 && !s.sent[1].withdrawn)
+        if (other) this.withdraw(other, other.sent[1])
+      }
     })
     // A process that died, or whose channel broke, is replaced; its read (if any) fails instead of waiting forever.
     // These listeners stay after the slot leaves the pool (they ignore it then): an 'error' without a listener, such

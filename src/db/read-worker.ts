@@ -26,8 +26,9 @@ const runAll = db.transaction((statements: { sql: string; params: unknown[] }[])
 
 type Message = { id: number; statements: { sql: string; params: unknown[] }[] } | { skip: number }
 
-// Messages are queued and run from setImmediate, so that a `skip` that came while a read ran is seen before the read it
-// names starts (the pool sends a read behind a busy one's, and takes it back when it waited too long there).
+// Messages are queued and run from setImmediate, so that a `skip` read from the channel while a read ran is seen before
+// the read it names starts (the pool sends a read behind a busy one's, and may take it back). A skip that comes later
+// is too late: the read runs, and the pool ignores its answer.
 const waiting: { id: number; statements: { sql: string; params: unknown[] }[] }[] = []
 const skipped = new Set<number>()
 

@@ -173,3 +173,18 @@ test('a read process answers in the order it was sent, and skips a read the pool
     }
   })
 })
+
+test('a read waiting behind one that times out is answered with its own rows by the process that replaces it', async () => {
+  await withFileDb({ queryTimeoutMs: 300, readWorkers: 1 }, async (db) => {
+    const endless = db.q.selectNoFrom(sql<number>`(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)`.as('n'))
+    const stopped = db.read(endless).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+    // Sent behind the endless read (one process, busy), kept there (no other process may start), then put back.
+    const quick = db.read(db.q.selectNoFrom(sql<number>`${42}`.as('n')))
+    assert.deepEqual(await quick, [{ n: 42 }])
+    const err = await stopped
+    assert.ok(err instanceof HttpError && err.code === 'query_timeout', String(err))
+  })
+})
