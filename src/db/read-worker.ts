@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../assets.js'
 import { setUpConnection } from './connection.js'
+import type { ReadStatement } from './read-pool.js'
 
 const db = new Database(process.env.TASKD_READ_DB!, { readonly: true, fileMustExist: true, nativeBinding: sqliteBinding() })
 setUpConnection(db)
@@ -22,14 +23,15 @@ const statement = (sql: string): Database.Statement => {
 }
 
 /** The statements of a message in one read transaction: a page and its total see the database at the same moment. */
-const runAll = db.transaction((statements: { sql: string; params: unknown[] }[]) => statements.map((s) => statement(s.sql).all(...s.params)))
+const runAll = db.transaction((statements: ReadStatement[]) => statements.map((s) => statement(s.sql).all(...s.params)))
 
-type Message = { id: number; statements: { sql: string; params: unknown[] }[] } | { skip: number }
+type Read = { id: number; statements: ReadStatement[] }
+type Message = Read | { skip: number }
 
 // Messages are queued and run from setImmediate, so that a `skip` read from the channel while a read ran is seen before
 // the read it names starts (the pool sends a read behind a busy one's, and may take it back). A skip that comes later
 // is too late: the read runs, and the pool ignores its answer.
-const waiting: { id: number; statements: { sql: string; params: unknown[] }[] }[] = []
+const waiting: Read[] = []
 const skipped = new Set<number>()
 
 function runNext(): void {

@@ -26,7 +26,6 @@ import {
   addTagLinks,
   addUserLinks,
   cardListQueries,
-  unnarrowed,
   cardsOfBoard,
   cardsOfList,
   cardsToRekey,
@@ -39,6 +38,7 @@ import {
   setTagLinks,
   setUserLinks,
   takeCardKey,
+  unnarrowed,
   updateCardRow,
   type CardListParams,
 } from './store.js'
