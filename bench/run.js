@@ -4,6 +4,7 @@
 //                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,floor,taskd-pg,taskd-pg2]
 //                     [--profile] [--reseed] [--keep-postgres] [--check] [--record]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
+//   node bench/run.js --check-results bench/out/results.json
 //
 // Three processes per measurement: this orchestrator (idle while measuring), the server under test (bin/taskd.js serve,
 // as users run it; under --profile a fork of this file in --taskd-child mode; or limit-server.js) and the load
@@ -21,6 +22,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { V8_FLAGS } from '../bin/v8-flags.js'
+import { ALLOWED_DROP, RECORDED_HEADING, compareRecorded, readRecorded, withRecorded } from './ratios.js'
 
 const self = fileURLToPath(import.meta.url)
 const here = path.dirname(self)
@@ -514,56 +516,44 @@ async function main(opts) {
   }
 }
 
-// The regression guard: the ratios recorded in bench/README.md, in the fenced block under RECORDED_HEADING, a line
-// each: `<scenario> <server> x/limit|x/floor <ratio>`. --check fails when a measured ratio is below 85% of its
-// recorded figure; --record writes this run's ratios of the taskd servers there (those not measured stay as they are).
+// The regression guard (bench/ratios.js): --check compares a run's ratios with those recorded in bench/README.md,
+// --record writes the run's ratios of the taskd servers there, --check-results compares a saved results.json.
 const README = path.join(here, 'README.md')
-const RECORDED_HEADING = '## Recorded ratios (for --check)'
-const RATIO_KEYS = { 'x/limit': 'ratio', 'x/floor': 'ratioFloor' }
-const ALLOWED_DROP = 0.15
-
-function recordedRatios() {
-  const lines = fs.readFileSync(README, 'utf8').split('\n')
-  const heading = lines.indexOf(RECORDED_HEADING)
-  const start = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.startsWith('```'))
-  const end = start < 0 ? -1 : lines.findIndex((l, i) => i > start && l.startsWith('```'))
-  if (end < 0) throw new Error(`bench/README.md has no fenced block under "${RECORDED_HEADING}"`)
-  const entries = new Map()
-  for (const line of lines.slice(start + 1, end)) {
-    if (!line.trim()) continue
-    const f = line.trim().split(/\s+/)
-    if (f.length !== 4 || !RATIO_KEYS[f[2]] || !(Number(f[3]) > 0))
-      throw new Error(`bench/README.md, recorded ratios: cannot read "${line}" (expected: scenario server x/limit|x/floor ratio)`)
-    entries.set(f.slice(0, 3).join(' '), Number(f[3]))
-  }
-  return { lines, start, end, entries }
-}
+const recordedRatios = () => readRecorded(fs.readFileSync(README, 'utf8'))
 
 function checkRecorded(results, problems) {
   console.log(`\n--check: the ratios recorded in bench/README.md (a drop of more than ${ALLOWED_DROP * 100}% fails):`)
-  for (const [k, recorded] of recordedRatios().entries) {
-    const [name, server, which] = k.split(' ')
-    const measured = results[name]?.[server]?.[RATIO_KEYS[which]]
-    const least = (1 - ALLOWED_DROP) * recorded
-    const verdict = measured === undefined ? 'not measured in this run' : `measured ${measured.toFixed(2)}: ${measured < least ? 'DROPPED' : 'ok'}`
-    console.log(`  ${k.padEnd(32)} recorded ${recorded.toFixed(2)}, ${verdict}`)
-    if (measured < least) problems.push(`--check: ${k} is ${measured.toFixed(2)}, below ${least.toFixed(2)} (the recorded ${recorded.toFixed(2)} less 15%)`)
+  for (const { key, recorded, measured, least, dropped } of compareRecorded(recordedRatios().entries, results)) {
+    const verdict = measured === undefined ? 'not measured in this run' : `measured ${measured.toFixed(2)}: ${dropped ? 'DROPPED' : 'ok'}`
+    console.log(`  ${key.padEnd(32)} recorded ${recorded.toFixed(2)}, ${verdict}`)
+    if (dropped) problems.push(`--check: ${key} is ${measured.toFixed(2)}, below ${least.toFixed(2)} (the recorded ${recorded.toFixed(2)} less 15%)`)
   }
 }
 
 function recordRatios(results) {
-  const { lines, start, end, entries } = recordedRatios()
-  for (const [name, byServer] of Object.entries(results))
-    for (const [server, r] of Object.entries(byServer))
-      for (const [which, key] of Object.entries(RATIO_KEYS))
-        if (SERVERS[server].taskd && r[key] !== undefined) entries.set(`${name} ${server} ${which}`, r[key]) // taskd's ratios only
-  const block = [...entries].map(([k, v]) => {
-    const [name, server, which] = k.split(' ')
-    return `${name.padEnd(14)} ${server.padEnd(10)} ${which.padEnd(8)} ${v.toFixed(2)}`
-  })
-  lines.splice(start + 1, end - start - 1, ...block)
-  fs.writeFileSync(README, lines.join('\n'))
-  console.log(`\n--record: ${block.length} ratios in bench/README.md ("${RECORDED_HEADING}")`)
+  const { text, count } = withRecorded(fs.readFileSync(README, 'utf8'), results, (server) => SERVERS[server]?.taskd)
+  fs.writeFileSync(README, text)
+  console.log(`\n--record: ${count} ratios in bench/README.md ("${RECORDED_HEADING}")`)
+}
+
+/** --check-results <results.json>: the check of a run saved earlier (its "results"), without measuring. */
+function checkSaved(file) {
+  if (!file) {
+    console.error('usage: node bench/run.js --check-results <results.json>')
+    process.exit(2)
+  }
+  const problems = []
+  try {
+    checkRecorded(JSON.parse(fs.readFileSync(path.resolve(file), 'utf8')).results ?? {}, problems)
+  } catch (err) {
+    console.error(err.message)
+    process.exit(2)
+  }
+  if (problems.length) {
+    console.log('\nPROBLEMS:')
+    for (const p of problems) console.log(`  ${p}`)
+    process.exitCode = 1
+  }
 }
 
 /**
@@ -1066,5 +1056,6 @@ function decodeMappings(mappings) {
 // Last, so every declaration above is initialised before the top-level await runs.
 if (process.argv[2] === '--taskd-child') await taskdChild(process.argv[3], process.argv[4])
 else if (process.argv[2] === '--client') await clientChild(JSON.parse(process.argv[3]))
+else if (process.argv[2] === '--check-results') checkSaved(process.argv[3])
 else if (process.argv[2] === '--print-profile') printProfile(path.resolve(process.argv[3]), path.basename(process.argv[3]))
 else await main(parseArgs(process.argv.slice(2)))

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 files=("$@")
 if [[ ${#files[@]} -eq 0 ]]; then mapfile -t files < <(find dist/test -name '*.test.js' | sort); fi
 # Files that test SQLite itself (query plans, the read pool) or no database at all: run once, in the SQLite run.
-sqlite_only='^dist/test/(n8n/nodes|config|cli/(cli|operations)|db/read-pool|db/planning|db/write-batch|db/fixed-query|db/types|api/query-plans|filter/(property|compile-table|parse-table)|layers|runtime|events/catalog|webhooks/(url-safety|crypto|send|policy))\.test\.js$'
+sqlite_only='^dist/test/(n8n/nodes|bench/check|config|cli/(cli|operations)|db/read-pool|db/planning|db/write-batch|db/fixed-query|db/types|api/query-plans|filter/(property|compile-table|parse-table)|layers|runtime|events/catalog|webhooks/(url-safety|crypto|send|policy))\.test\.js$'
 dialects=${TASKD_TEST_DIALECTS:-sqlite postgres}
 status=0
 # Node 24 from the npm registry first (npm test does this too), so the script also works when run by hand.
