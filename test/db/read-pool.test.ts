@@ -188,3 +188,47 @@ test('a read waiting behind one that times out is answered with its own rows by 
     assert.ok(err instanceof HttpError && err.code === 'query_timeout', String(err))
   })
 })
+
+test("a read process that turns idle takes a read waiting behind another process's slow read", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pool-'))
+  const file = path.join(dir, 'taskd.db')
+  openSqlite({ file, readWorkers: 0 }).raw.close()
+  const before = children()
+  const readProcesses = () => [...children()].filter((pid) => !before.has(pid))
+  // A read behind a busy process is taken back after 1 s (not 100 ms): long enough that the idle process, not the
+  // take-back after that wait, is what answers it below.
+  const takeBackAfter = 1000
+  const pool = new ReadPool(file, 2, 5000, takeBackAfter)
+  const one = async (n: number) => (await pool.all([{ sql: 'SELECT ? AS n', params: [n] }]))[0]
+  let first: number | undefined
+  try {
+    assert.deepEqual(await one(1), [{ n: 1 }])
+    ;[first] = readProcesses()
+    // The first process stopped: the read sent to it waits there, and the one sent behind it is taken back after
+    // takeBackAfter and answered by a second process.
+    process.kill(first, 'SIGSTOP')
+    const held = one(2)
+    assert.deepEqual(await one(3), [{ n: 3 }])
+    assert.equal(readProcesses().length, 2)
+    // The second process runs an endless read. The next read is sent behind it (the first process has two already)
+    // and stays there: no other process may start, and none is idle.
+    let endlessEnded = false
+    const endless = 'SELECT (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c) AS n'
+    void pool.all([{ sql: endless, params: [] }]).then(
+      () => (endlessEnded = true),
+      () => (endlessEnded = true),
+    )
+    const sent = performance.now()
+    const waiting = one(4)
+    // The first process goes on: it answers its read, skips the one taken back and, idle, takes the waiting read.
+    process.kill(first, 'SIGCONT')
+    assert.deepEqual(await held, [{ n: 2 }])
+    assert.deepEqual(await waiting, [{ n: 4 }])
+    assert.ok(performance.now() - sent < takeBackAfter, 'taken as soon as a process was idle, not when its wait was up')
+    assert.equal(endlessEnded, false, 'answered while the endless read still runs, not when it times out')
+  } finally {
+    if (first) process.kill(first, 'SIGCONT')
+    await pool.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
