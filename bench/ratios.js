@@ -58,3 +58,37 @@ export function withRecorded(text, results, isTaskd) {
   lines.splice(start + 1, end - start - 1, ...block)
   return { text: lines.join('\n'), count: block.length }
 }
+
+const median = (xs) => {
+  if (xs.length === 0) return undefined
+  const s = [...xs].sort((a, b) => a - b),
+    m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/**
+ * One result per server from the rounds of a scenario (rounds[server][i]: its result in round i, missing where it did
+ * not run). In each round the servers run one after the other, so a host that slows down for a minute moves one
+ * round's figures together: a server's ratios to the limit and to the floor are the medians of its ratios in each
+ * round. Its other figures are those of its round with the median req/s (the lower of two), its peak memory the
+ * highest of all rounds, and `rounds` lists its req/s in each (when there were several).
+ */
+export function combineRounds(rounds) {
+  const combined = {}
+  for (const [server, rs] of Object.entries(rounds)) {
+    const ran = rs.filter(Boolean)
+    if (ran.length === 0) continue
+    const ratioTo = (base) =>
+      server === base || !rounds[base] ? undefined : median(rs.flatMap((r, i) => (r && rounds[base][i] ? [r.rps / rounds[base][i].rps] : [])))
+    const mid = [...ran].sort((a, b) => a.rps - b.rps)[(ran.length - 1) >> 1]
+    combined[server] = {
+      ...mid,
+      peakMemory: Math.max(...ran.map((r) => r.peakMemory)),
+      peakRss: Math.max(...ran.map((r) => r.peakRss)),
+      ratio: ratioTo('limit'),
+      ratioFloor: ratioTo('floor'),
+      ...(ran.length > 1 ? { rounds: ran.map((r) => r.rps) } : {}),
+    }
+  }
+  return combined
+}

@@ -2,7 +2,7 @@
 //
 //   node bench/run.js [--duration 10] [--warmup 2] [--connections 32] [--list-connections 10]
 //                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,floor,taskd-pg,taskd-pg2]
-//                     [--profile] [--reseed] [--keep-postgres] [--check] [--record]
+//                     [--profile] [--reseed] [--keep-postgres] [--check] [--record] [--repeat N]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
 //   node bench/run.js --check-results bench/out/results.json
 //
@@ -13,7 +13,8 @@
 // (two taskd processes on one database, the load split between their ports) on a fresh PostgreSQL copy of the same
 // rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
 // `node --cpu-prof` and prints their hottest functions. --check compares the ratios with those recorded in
-// bench/README.md and fails on a drop of more than 15%; --record writes this run's ratios there.
+// bench/README.md and fails on a drop of more than 15% (over 3 rounds by default: the medians of each round's ratios);
+// --record writes this run's ratios there. --repeat N: N rounds, every server of a scenario once in each.
 import { fork, spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
@@ -22,7 +23,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { V8_FLAGS } from '../bin/v8-flags.js'
-import { ALLOWED_DROP, RECORDED_HEADING, compareRecorded, readRecorded, withRecorded } from './ratios.js'
+import { ALLOWED_DROP, RECORDED_HEADING, combineRounds, compareRecorded, readRecorded, withRecorded } from './ratios.js'
 
 const self = fileURLToPath(import.meta.url)
 const here = path.dirname(self)
@@ -124,6 +125,7 @@ function parseArgs(argv) {
     keepPostgres: false,
     check: false,
     record: false,
+    repeat: undefined, // 1, or 3 with --check
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i],
@@ -139,10 +141,17 @@ function parseArgs(argv) {
     else if (a === '--keep-postgres') opts.keepPostgres = true
     else if (a === '--check') opts.check = true
     else if (a === '--record') opts.record = true
+    else if (a === '--repeat') opts.repeat = Number(next())
     else {
       console.error(`unknown option ${a}`)
       process.exit(2)
     }
+  }
+  // The guard compares medians of three rounds (see combineRounds): one round is as noisy as a shared host.
+  opts.repeat ??= opts.check ? 3 : 1
+  if (!(Number.isInteger(opts.repeat) && opts.repeat >= 1)) {
+    console.error('--repeat takes a whole number of rounds, 1 or more')
+    process.exit(2)
   }
   return opts
 }
@@ -406,19 +415,22 @@ async function main(opts) {
         console.error(`unknown scenario ${name}`)
         process.exit(2)
       }
-      results[name] = {}
-      const probes = {}
-      for (const server of servers) {
-        if (SERVERS[server].floor && !sc.floor) continue
-        const r = await measure(ctx, server, name, sc, probes, problems)
-        if (!r) continue
-        results[name][server] = r
-        const note = r.processes > 1 && sc.connections < r.processes ? `  (${sc.connections} connection: only the first process served)` : ''
-        console.log(
-          `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}  peak memory ${mb(r.peakMemory)} (Σ VmHWM ${mb(r.peakRss)})${note}`,
-        )
+      const rounds = {} // server → its result in each round
+      for (let round = 0; round < opts.repeat; round++) {
+        const probes = {}
+        for (const server of servers) {
+          if (SERVERS[server].floor && !sc.floor) continue
+          const r = await measure(ctx, server, name, sc, probes, problems)
+          ;(rounds[server] ??= [])[round] = r
+          if (!r) continue
+          const note = r.processes > 1 && sc.connections < r.processes ? `  (${sc.connections} connection: only the first process served)` : ''
+          console.log(
+            `${sc.title.padEnd(28)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50, 2).padStart(6)} ms  p99 ${fmt(r.p99, 2).padStart(6)} ms  CPU server ${cpu(r, 'server')}${r.pg ? ` db ${cpu(r, 'db')}` : ''} client ${cpu(r, 'client')} others ${cpu(r, 'others')}  peak memory ${mb(r.peakMemory)} (Σ VmHWM ${mb(r.peakRss)})${note}${opts.repeat > 1 ? `  [round ${round + 1}]` : ''}`,
+          )
+        }
+        compareProbes(name, sc, probes, problems)
       }
-      compareProbes(name, sc, probes, problems)
+      results[name] = combineRounds(rounds)
     }
   } finally {
     if (pgRun?.startedNow && !opts.keepPostgres) {
@@ -428,15 +440,13 @@ async function main(opts) {
   }
 
   const invalid = problems.length // problems of the measurements themselves (the checks below add theirs)
-  // Summary: every server as a ratio to the limit server and to the floor of the same scenario in this run.
+  // Summary: every server as a ratio to the limit server and to the floor of the same scenario in this run (the
+  // medians of the rounds' ratios with --repeat).
   console.log('\nscenario       server       req/s    p50 ms   p99 ms  x/limit  x/floor  target (checked for every taskd server)')
   const floorChecks = []
   const pct = (ratio) => (ratio === undefined ? '' : `${(ratio * 100).toFixed(0)}%`)
   for (const name of opts.only) {
-    const { limit: l, floor: fl } = results[name]
     for (const [server, r] of Object.entries(results[name])) {
-      if (server !== 'limit' && l) r.ratio = r.rps / l.rps
-      if (server !== 'floor' && fl) r.ratioFloor = r.rps / fl.rps
       let verdict = ''
       if (SERVERS[server].taskd) {
         const target = TARGETS[name]
@@ -448,7 +458,7 @@ async function main(opts) {
           floorChecks.push({ name, server, ratio: r.ratioFloor, target: FLOOR_TARGETS[name] })
       }
       console.log(
-        `${name.padEnd(14)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 2).padStart(9)} ${fmt(r.p99, 2).padStart(8)} ${pct(r.ratio).padStart(8)} ${pct(r.ratioFloor).padStart(8)}  ${verdict}`,
+        `${name.padEnd(14)} ${server.padEnd(9)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 2).padStart(9)} ${fmt(r.p99, 2).padStart(8)} ${pct(r.ratio).padStart(8)} ${pct(r.ratioFloor).padStart(8)}  ${verdict}${r.rounds ? `  (req/s by round: ${r.rounds.map((x) => fmt(x, 0)).join(', ')})` : ''}`,
       )
     }
   }

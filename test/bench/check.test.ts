@@ -22,6 +22,13 @@ interface Ratios {
   readRecorded(text: string): { entries: Map<string, number> }
   compareRecorded(entries: Map<string, number>, results: Results): Compared[]
   withRecorded(text: string, results: Results, isTaskd: (server: string) => boolean): { text: string; count: number }
+  combineRounds(rounds: Record<string, (Measured | undefined)[]>): Record<string, Measured & { ratio?: number; ratioFloor?: number; rounds?: number[] }>
+}
+interface Measured {
+  rps: number
+  p99: number
+  peakMemory: number
+  peakRss: number
 }
 const ratios = (await import(pathToFileURL(path.join(ROOT, 'bench/ratios.js')).href)) as Ratios
 
@@ -86,6 +93,33 @@ test("--record: the run's ratios of the taskd servers replace theirs; others and
     ],
   )
   assert.ok(text.startsWith('# Bench\n') && text.endsWith('```\n\n## After\n'), 'the rest of the README is kept')
+})
+
+test("--repeat: the ratios are the medians of each round's ratios; the other figures those of the median round", () => {
+  const m = (rps: number, p99 = rps / 100, peakMemory = rps): Measured => ({ rps, p99, peakMemory, peakRss: peakMemory + 1 })
+  // Round 2 ran on a slow host: every server's req/s halved, the ratios unchanged. The floor missed round 3.
+  const c = ratios.combineRounds({
+    taskd: [m(400), m(200), m(420)],
+    limit: [m(200), m(100), m(300)],
+    floor: [m(800), m(400)],
+  })
+  assert.deepEqual(Object.keys(c), ['taskd', 'limit', 'floor'])
+  assert.equal(c.taskd.ratio, 2) // of 2, 2 and 1.4
+  assert.equal(c.taskd.ratioFloor, 0.5) // of 0.5 and 0.5: round 3 has no floor
+  assert.equal(c.limit.ratio, undefined)
+  assert.equal(c.limit.ratioFloor, 0.25)
+  assert.equal(c.floor.ratioFloor, undefined)
+  assert.deepEqual(c.taskd.rounds, [400, 200, 420])
+  assert.equal(c.taskd.rps, 400)
+  assert.equal(c.taskd.p99, 4, 'the p99 of the round with the median req/s')
+  assert.equal(c.taskd.peakMemory, 420, 'the highest peak of all rounds')
+  assert.equal(c.floor.rps, 400, 'of two rounds, the lower')
+  // One round: the figures of that run, its ratios as they were.
+  const one = ratios.combineRounds({ taskd: [m(300)], limit: [m(150)], floor: [undefined] })
+  assert.equal(one.taskd.ratio, 2)
+  assert.equal(one.taskd.ratioFloor, undefined)
+  assert.equal(one.taskd.rounds, undefined)
+  assert.equal(one.floor, undefined, 'a server that never ran has no result')
 })
 
 const checkSaved = (file: string) =>
