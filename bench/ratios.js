@@ -68,10 +68,11 @@ const median = (xs) => {
 
 /**
  * One result per server from the rounds of a scenario (rounds[server][i]: its result in round i, missing where it did
- * not run). In each round the servers run one after the other, so a host that slows down for a minute moves one
- * round's figures together: a server's ratios to the limit and to the floor are the medians of its ratios in each
- * round. Its other figures are those of its round with the median req/s (the lower of two), its peak memory the
- * highest of all rounds, and `rounds` lists its req/s in each (when there were several).
+ * not run). In each round the servers run one after the other: a slowdown of the host shorter than a round skews the
+ * ratios of the one round whose servers it hit, not all of them. So a server's ratios to the limit and to the floor
+ * are the medians of its ratios in each round (a round counts where both ran). Its other figures are those of its
+ * round with the median req/s (the lower of two), its peak memory the highest of all rounds, and `rounds` lists its
+ * req/s in each round (null where it did not run; only when there were several rounds).
  */
 export function combineRounds(rounds) {
   const combined = {}
@@ -87,7 +88,7 @@ export function combineRounds(rounds) {
       peakRss: Math.max(...ran.map((r) => r.peakRss)),
       ratio: ratioTo('limit'),
       ratioFloor: ratioTo('floor'),
-      ...(ran.length > 1 ? { rounds: ran.map((r) => r.rps) } : {}),
+      ...(rs.length > 1 ? { rounds: Array.from(rs, (r) => r?.rps ?? null) } : {}),
     }
   }
   return combined

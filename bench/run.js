@@ -519,11 +519,7 @@ async function main(opts) {
     if (invalid) console.log('\n--record: nothing recorded, as the measurements had problems')
     else recordRatios(results)
   }
-  if (problems.length) {
-    console.log(`\nPROBLEMS (figures above are not valid where listed${opts.check ? '; --check lists its failures here too' : ''}):`)
-    for (const p of problems) console.log(`  ${p}`)
-    process.exitCode = 1
-  }
+  printProblems(problems, `PROBLEMS (figures above are not valid where listed${opts.check ? '; --check lists its failures here too' : ''}):`)
 }
 
 // The regression guard (bench/ratios.js): --check compares a run's ratios with those recorded in bench/README.md,
@@ -536,7 +532,8 @@ function checkRecorded(results, problems) {
   for (const { key, recorded, measured, least, dropped } of compareRecorded(recordedRatios().entries, results)) {
     const verdict = measured === undefined ? 'not measured in this run' : `measured ${measured.toFixed(2)}: ${dropped ? 'DROPPED' : 'ok'}`
     console.log(`  ${key.padEnd(32)} recorded ${recorded.toFixed(2)}, ${verdict}`)
-    if (dropped) problems.push(`--check: ${key} is ${measured.toFixed(2)}, below ${least.toFixed(2)} (the recorded ${recorded.toFixed(2)} less 15%)`)
+    if (dropped)
+      problems.push(`--check: ${key} is ${measured.toFixed(2)}, below ${least.toFixed(2)} (the recorded ${recorded.toFixed(2)} less ${ALLOWED_DROP * 100}%)`)
   }
 }
 
@@ -546,7 +543,11 @@ function recordRatios(results) {
   console.log(`\n--record: ${count} ratios in bench/README.md ("${RECORDED_HEADING}")`)
 }
 
-/** --check-results <results.json>: the check of a run saved earlier (its "results"), without measuring. */
+/**
+ * --check-results <results.json>: the check of a run saved earlier, without measuring. A file without results, or
+ * whose results hold none of the recorded ratios, is an error; the saved run's own problems fail it as they failed the
+ * run.
+ */
 function checkSaved(file) {
   if (!file) {
     console.error('usage: node bench/run.js --check-results <results.json>')
@@ -554,16 +555,26 @@ function checkSaved(file) {
   }
   const problems = []
   try {
-    checkRecorded(JSON.parse(fs.readFileSync(path.resolve(file), 'utf8')).results ?? {}, problems)
+    const saved = JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'))
+    const results = saved?.results
+    if (typeof results !== 'object' || results === null) throw new Error(`${file} has no "results" of a bench run`)
+    if (compareRecorded(recordedRatios().entries, results).every((c) => c.measured === undefined))
+      throw new Error(`${file}: none of the ratios recorded in bench/README.md was measured in that run`)
+    problems.push(...(saved.problems ?? []).filter((p) => !p.startsWith('--check:')).map((p) => `(in the saved run) ${p}`))
+    checkRecorded(results, problems)
   } catch (err) {
     console.error(err.message)
     process.exit(2)
   }
-  if (problems.length) {
-    console.log('\nPROBLEMS:')
-    for (const p of problems) console.log(`  ${p}`)
-    process.exitCode = 1
-  }
+  printProblems(problems, 'PROBLEMS:')
+}
+
+/** The problems of a run under a heading, and exit code 1, if there are any. */
+function printProblems(problems, heading) {
+  if (!problems.length) return
+  console.log(`\n${heading}`)
+  for (const p of problems) console.log(`  ${p}`)
+  process.exitCode = 1
 }
 
 /**

@@ -19,10 +19,13 @@ interface Compared {
 }
 interface Ratios {
   RECORDED_HEADING: string
+  RATIO_KEYS: Record<string, 'ratio' | 'ratioFloor'>
   readRecorded(text: string): { entries: Map<string, number> }
   compareRecorded(entries: Map<string, number>, results: Results): Compared[]
   withRecorded(text: string, results: Results, isTaskd: (server: string) => boolean): { text: string; count: number }
-  combineRounds(rounds: Record<string, (Measured | undefined)[]>): Record<string, Measured & { ratio?: number; ratioFloor?: number; rounds?: number[] }>
+  combineRounds(
+    rounds: Record<string, (Measured | undefined)[]>,
+  ): Record<string, Measured & { ratio?: number; ratioFloor?: number; rounds?: (number | null)[] }>
 }
 interface Measured {
   rps: number
@@ -97,23 +100,28 @@ test("--record: the run's ratios of the taskd servers replace theirs; others and
 
 test("--repeat: the ratios are the medians of each round's ratios; the other figures those of the median round", () => {
   const m = (rps: number, p99 = rps / 100, peakMemory = rps): Measured => ({ rps, p99, peakMemory, peakRss: peakMemory + 1 })
-  // Round 2 ran on a slow host: every server's req/s halved, the ratios unchanged. The floor missed round 3.
+  // A slowdown hit taskd alone in round 2: its ratios of that round (1 and 0.25) are left out by the medians. The
+  // floor did not run in round 3: its ratios pair rounds 1 and 2 only; the limit did not run in round 2.
   const c = ratios.combineRounds({
     taskd: [m(400), m(200), m(420)],
-    limit: [m(200), m(100), m(300)],
-    floor: [m(800), m(400)],
+    limit: [m(200), undefined, m(210)],
+    floor: [m(800), m(800)],
   })
   assert.deepEqual(Object.keys(c), ['taskd', 'limit', 'floor'])
-  assert.equal(c.taskd.ratio, 2) // of 2, 2 and 1.4
-  assert.equal(c.taskd.ratioFloor, 0.5) // of 0.5 and 0.5: round 3 has no floor
+  assert.equal(c.taskd.ratio, 2) // of round 1 (2) and round 3 (2)
+  assert.equal(c.taskd.ratioFloor, (0.5 + 0.25) / 2) // rounds 1 and 2
   assert.equal(c.limit.ratio, undefined)
-  assert.equal(c.limit.ratioFloor, 0.25)
+  assert.equal(c.limit.ratioFloor, 0.25) // round 1 only
   assert.equal(c.floor.ratioFloor, undefined)
+  const d = ratios.combineRounds({ taskd: [m(400), m(200), m(420)], floor: [m(800), m(800), m(840)] })
+  assert.equal(d.taskd.ratioFloor, 0.5, 'the slow round of one server is the outlier the median leaves out')
   assert.deepEqual(c.taskd.rounds, [400, 200, 420])
+  assert.deepEqual(c.limit.rounds, [200, null, 210], 'a round a server missed shows as such')
   assert.equal(c.taskd.rps, 400)
   assert.equal(c.taskd.p99, 4, 'the p99 of the round with the median req/s')
   assert.equal(c.taskd.peakMemory, 420, 'the highest peak of all rounds')
-  assert.equal(c.floor.rps, 400, 'of two rounds, the lower')
+  assert.equal(c.taskd.peakRss, 421)
+  assert.equal(c.limit.rps, 200, 'of two rounds, the lower')
   // One round: the figures of that run, its ratios as they were.
   const one = ratios.combineRounds({ taskd: [m(300)], limit: [m(150)], floor: [undefined] })
   assert.equal(one.taskd.ratio, 2)
@@ -139,7 +147,7 @@ test('node bench/run.js --check-results: exit 1 and the drops listed when a save
       if (key === skip) continue
       const [name, server, which] = key.split(' ')
       const r = ((results[name] ??= {})[server] ??= {})
-      r[which === 'x/limit' ? 'ratio' : 'ratioFloor'] = recorded * factor
+      r[ratios.RATIO_KEYS[which]] = recorded * factor
     }
     return results
   }
@@ -158,7 +166,19 @@ test('node bench/run.js --check-results: exit 1 and the drops listed when a save
     const listed = dropped.stdout.split('PROBLEMS:')[1] ?? ''
     for (const key of entries.keys()) assert.ok(listed.includes(`--check: ${key} is `), `${key} listed as a drop:\n${dropped.stdout}`)
 
-    assert.equal((await checkSaved(path.join(dir, 'missing.json'))).status, 2, 'a file that cannot be read is an error')
+    // The saved run's own problems fail the check as they failed the run.
+    fs.writeFileSync(file, JSON.stringify({ results: saved(1), problems: ['create/taskd: 3 errors, 0 timeouts, 0 non-2xx'] }))
+    const invalid = await checkSaved(file)
+    assert.equal(invalid.status, 1, invalid.stdout + invalid.stderr)
+    assert.match(invalid.stdout, /PROBLEMS:\n {2}\(in the saved run\) create\/taskd: 3 errors/)
+
+    // What is not a bench run's results is an error, not a pass.
+    assert.equal((await checkSaved(path.join(dir, 'missing.json'))).status, 2, 'a file that cannot be read')
+    for (const notResults of [{}, { results: 'x' }, { results: { create: { limit: { rps: 1 } } } }]) {
+      fs.writeFileSync(file, JSON.stringify(notResults))
+      const r = await checkSaved(file)
+      assert.equal(r.status, 2, `${JSON.stringify(notResults)}: ${r.stdout}${r.stderr}`)
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
