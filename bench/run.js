@@ -417,7 +417,8 @@ async function main(opts) {
       }
       const rounds = {} // server → its result in each round
       for (let round = 0; round < opts.repeat; round++) {
-        const probes = {}
+        const probes = {},
+          problemsBefore = problems.length
         for (const server of servers) {
           if (SERVERS[server].floor && !sc.floor) continue
           const r = await measure(ctx, server, name, sc, probes, problems)
@@ -429,6 +430,7 @@ async function main(opts) {
           )
         }
         compareProbes(name, sc, probes, problems)
+        if (opts.repeat > 1) for (let i = problemsBefore; i < problems.length; i++) problems[i] += ` [round ${round + 1}]`
       }
       results[name] = combineRounds(rounds)
     }
