@@ -3,7 +3,7 @@
 //   src/resources/<family>/{schema,store,service,present,query,events,routes,index}.ts   users, tokens, boards, lists, cards, ...
 //   src/http/  route specs, auth, errors, openapi, docs      src/query/   listPage
 //   src/access/  visibility helpers, roles                  src/db/      dialects, sql runner, generated table types
-//   src/events/  catalog, emit                              src/webhooks/  outbox delivery pipeline
+//   src/events/  catalog, emit                              src/delivery/  outbox delivery pipeline
 //   src/filter/  filter language                            src/cli/, app.ts, server.ts, housekeeping.ts, config.ts, version.ts
 //   src/ops/  health, readiness and metrics routes (above resources/, below app.ts)
 //   leaf modules: src/clock.ts, src/ids.ts, src/log.ts, src/crypto.ts
@@ -40,27 +40,27 @@ module.exports = {
       name: 'filter-is-a-leaf',
       comment:
         'The filter language (src/filter/) is a self-contained library: it throws its own errors and never imports src/http/ ' +
-        'nor src/resources/, nor events/, webhooks/, access/ or query/. Resources register their fields with it, not the other way.',
+        'nor src/resources/, nor events/, delivery/, access/ or query/. Resources register their fields with it, not the other way.',
       severity: 'error',
       from: { path: '^src/filter/' },
-      to: { path: '^src/(resources|http|events|webhooks|access|query)/' },
+      to: { path: '^src/(resources|http|events|delivery|access|query)/' },
     },
     {
       name: 'leaves-stay-leaves',
       comment:
         'src/db/ and the small leaf modules src/clock.ts, src/ids.ts, src/version.ts sit below everything: they import nothing ' +
-        'from resources/, http/, events/, webhooks/, access/ or query/ (src/filter/ has its own rule above).',
+        'from resources/, http/, events/, delivery/, access/ or query/ (src/filter/ has its own rule above).',
       severity: 'error',
       from: { path: ['^src/db/', '^src/(clock|ids|version)\\.ts$'] },
-      to: { path: '^src/(resources|http|events|webhooks|access|query)/' },
+      to: { path: '^src/(resources|http|events|delivery|access|query)/' },
     },
     {
-      name: 'events-webhooks-not-http',
+      name: 'events-delivery-not-http',
       comment:
-        'Events (src/events/) and webhook delivery (src/webhooks/) also run outside a request (the outbox worker, the CLI): ' +
+        'Events (src/events/) and webhook delivery (src/delivery/) also run outside a request (the outbox worker, the CLI): ' +
         "they never import src/http/ nor any family's routes.ts. Constants they share with HTTP (e.g. VERSION) live in a leaf module.",
       severity: 'error',
-      from: { path: '^src/(events|webhooks)/' },
+      from: { path: '^src/(events|delivery)/' },
       to: { path: ['^src/http/', family('routes')] },
     },
     {

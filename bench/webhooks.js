@@ -217,7 +217,7 @@ async function bareSender(events, concurrency, bodyBytes) {
         const i = next++
         const head = JSON.stringify({ id: `d${i}`, event: 'card.created', data: { id: `c${i}`, title: '' } })
         const body = head.replace('"title":""', `"title":"${'x'.repeat(Math.max(0, bodyBytes - head.length))}"`)
-        // Both signatures taskd sends (src/webhooks/headers.ts): the HMAC and the legacy SHA-256 of body + secret.
+        // Both signatures taskd sends (src/delivery/headers.ts): the HMAC and the legacy SHA-256 of body + secret.
         const signature = 'sha256=' + createHmac('sha256', 'bench-secret').update(body).digest('hex')
         const legacy = createHash('sha256').update(body).update('bench-secret').digest('hex')
         const res = await request(receiver.url, {

@@ -24,14 +24,14 @@ const { DOCS_FILES } = await import(rel('dist/src/http/docs.js')) // tsc has run
 fs.rmSync(work, { recursive: true, force: true })
 fs.mkdirSync(work, { recursive: true })
 const started = Date.now()
-// The binary's entry, and the webhook sending thread's script (a worker runs it from the asset, src/webhooks/send-thread.ts).
+// The binary's entry, and the webhook sending thread's script (a worker runs it from the asset, src/delivery/send-thread.ts).
 // import.meta.url is read only off the binary's path (src/assets.ts checks inBinary first).
 const bundle = async (entry, outfile) => {
   await esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile) })
   asciiOnly(path.join(work, outfile))
 }
 await bundle('src/binary.ts', 'taskd.cjs')
-await bundle('src/webhooks/send-worker.ts', 'send-worker.cjs')
+await bundle('src/delivery/send-worker.ts', 'send-worker.cjs')
 
 /** Files read at run time, by their path in the checkout (src/assets.ts asks for them by these names). */
 const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES)]

@@ -3,7 +3,7 @@
 // One file starts in about half the time of some 400 modules resolved one by one (bench/binary.js --checkout).
 // The bundle sits beside dist/src/assets.js, so the files it finds from import.meta.url (src/assets.ts) are the same.
 // The read processes and the webhook sending thread still run their own compiled modules (dist/src/db/read-worker.js,
-// dist/src/webhooks/send-worker.js). scripts/build-binary.mjs bundles the single binary with the same options.
+// dist/src/delivery/send-worker.js). scripts/build-binary.mjs bundles the single binary with the same options.
 import fs from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'

@@ -17,10 +17,10 @@ import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/us
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
-import { OutboxScheduler } from './webhooks/scheduler.js'
+import { OutboxScheduler } from './delivery/scheduler.js'
 import { Waiters } from './waiters.js'
 import { takePidFile } from './pid-file.js'
-import { closeDeliveryAgents } from './webhooks/send.js'
+import { closeDeliveryAgents } from './delivery/send.js'
 
 /** How long shutdown waits for webhook attempts in flight; what is still running then is resent after restart. */
 const SHUTDOWN_GRACE_MS = 10_000

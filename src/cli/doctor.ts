@@ -9,7 +9,7 @@ import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { isLoopback } from '../http/rate-limit.js'
 import { VERSION } from '../version.js'
-import { closeDeliveryAgents, sendWebhook } from '../webhooks/send.js'
+import { closeDeliveryAgents, sendWebhook } from '../delivery/send.js'
 import { dbOption, type DbFlags } from './open.js'
 
 const GiB = 1024 ** 3

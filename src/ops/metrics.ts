@@ -12,9 +12,9 @@ import { fromLoopback } from '../http/rate-limit.js'
 import type { RequestEntry } from '../log.js'
 import { kickoffsByStatus } from '../resources/agent-kickoffs/store.js'
 import { runsByStatus } from '../resources/automations/store.js'
-import type { Settlement } from '../webhooks/deliver.js'
-import { timingSafeEqualStr } from '../webhooks/signing.js'
-import { outboxBacklog } from '../webhooks/store.js'
+import type { Settlement } from '../delivery/deliver.js'
+import { timingSafeEqualStr } from '../delivery/signing.js'
+import { outboxBacklog } from '../delivery/store.js'
 
 export class Metrics {
   readonly registry = new Registry()

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { eventCatalog } from '../../src/events/catalog.js'
-import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
+import { OutboxScheduler } from '../../src/delivery/scheduler.js'
 import { agentApp } from '../helpers/agents.js'
 
 const MIN = 60_000

@@ -315,7 +315,7 @@ async function withSubs() {
 }
 type S = Awaited<ReturnType<typeof withSubs>>
 const storedAuth = async (c: S, id: string) => {
-  const { openAuth } = await import('../../src/webhooks/credentials.js')
+  const { openAuth } = await import('../../src/delivery/credentials.js')
   const row = (await dbGet<any>(c.t.deps.db, 'SELECT * FROM webhooks WHERE id = ?', id))!
   return { type: row.auth_type, creds: openAuth(c.t.deps.secrets, row), hasSecret: row.secret_enc !== null }
 }

@@ -1,9 +1,9 @@
 // Pure rules: how an attempt's result is judged, the retry schedule, and how delivery headers combine.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { deliveryHeaders, headerNameProblem } from '../../src/webhooks/headers.js'
-import { judgeAttempt, MAX_ATTEMPTS, retryDelayMs } from '../../src/webhooks/policy.js'
-import type { SendResult } from '../../src/webhooks/send.js'
+import { deliveryHeaders, headerNameProblem } from '../../src/delivery/headers.js'
+import { judgeAttempt, MAX_ATTEMPTS, retryDelayMs } from '../../src/delivery/policy.js'
+import type { SendResult } from '../../src/delivery/send.js'
 
 const r = (outcome: SendResult['outcome'], statusCode: number | null = null): SendResult => ({
   outcome,
@@ -82,8 +82,8 @@ test("headerNameProblem refuses framing, hop-by-hop and taskd's own headers", ()
 })
 
 test('redactEchoes: whole echoes go, a cut excerpt always loses its tail, and what is shown never depends on a partial guess', async () => {
-  const { redactEchoes } = await import('../../src/webhooks/deliver.js')
-  const { RESPONSE_EXCERPT_BYTES } = await import('../../src/webhooks/send.js')
+  const { redactEchoes } = await import('../../src/delivery/deliver.js')
+  const { RESPONSE_EXCERPT_BYTES } = await import('../../src/delivery/send.js')
   const token = 'tok/en-12345'
   assert.equal(redactEchoes(`a ${token} b`, [token]), 'a [redacted] b')
   assert.equal(redactEchoes(`{"x":"tok\\/en-12345"}`, [token]), '{"x":"[redacted]"}', 'as a JSON encoder may escape it')

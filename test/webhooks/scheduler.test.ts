@@ -4,9 +4,9 @@ import assert from 'node:assert/strict'
 import type { Worker } from 'node:worker_threads'
 import { createWebhook } from '../../src/resources/webhooks/service.js'
 import { getUser } from '../../src/resources/users/store.js'
-import { claimDueRows } from '../../src/webhooks/store.js'
-import { OutboxScheduler } from '../../src/webhooks/scheduler.js'
-import { SendThread } from '../../src/webhooks/send-thread.js'
+import { claimDueRows } from '../../src/delivery/store.js'
+import { OutboxScheduler } from '../../src/delivery/scheduler.js'
+import { SendThread } from '../../src/delivery/send-thread.js'
 import { createCard, createSub, outboxRows, senderThrough, signaturesValid, webhookApp, type WebhookApp } from './fixtures.js'
 
 async function withApp(fn: (c: WebhookApp) => Promise<void>, overrides: Record<string, unknown> = {}): Promise<void> {

@@ -5,8 +5,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, createHmac } from 'node:crypto'
 import { sign, verify } from '@octokit/webhooks-methods'
-import { closeDeliveryAgents, createDeliveryAgent, sendWebhook, type SendRequest } from '../../src/webhooks/send.js'
-import { generateSecret, legacySignature, serviceSignature, signedCallHeaders, timingSafeEqualStr } from '../../src/webhooks/signing.js'
+import { closeDeliveryAgents, createDeliveryAgent, sendWebhook, type SendRequest } from '../../src/delivery/send.js'
+import { generateSecret, legacySignature, serviceSignature, signedCallHeaders, timingSafeEqualStr } from '../../src/delivery/signing.js'
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 

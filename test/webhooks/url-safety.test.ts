@@ -9,7 +9,7 @@ import {
   isPrivateAddress,
   type LookupAll,
   type ResolvedAddress,
-} from '../../src/webhooks/url-safety.js'
+} from '../../src/delivery/url-safety.js'
 
 const PUBLIC_V4 = '93.184.215.14'
 const fixed =

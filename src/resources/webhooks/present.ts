@@ -1,8 +1,8 @@
 // Subscriptions and delivery-log entries in API shape: never a secret or a credential, only whether they exist.
 import type { Q } from '../../db/database.js'
 import type { WebhookLogsTable, WebhooksTable } from '../../db/types.js'
-import { redactStaticHeaders } from '../../webhooks/headers.js'
-import { boardsOfWebhooks } from '../../webhooks/store.js'
+import { redactStaticHeaders } from '../../delivery/headers.js'
+import { boardsOfWebhooks } from '../../delivery/store.js'
 import { creatorsOf } from '../users/present.js'
 import type { LogView, WebhookView } from './schema.js'
 

@@ -6,9 +6,9 @@ import type { UsersTable } from '../../db/types.js'
 import { isAvailable } from '../../events/catalog.js'
 import { expandEventSelectors } from '../../events/names.js'
 import type { ErrorDetail } from '../../errors.js'
-import { type AuthInput, type AuthType, USED_CREDENTIALS } from '../../webhooks/credentials.js'
-import { headerNameProblem, headerValueProblem, sensitiveStaticValues } from '../../webhooks/headers.js'
-import { checkTargetAtSave, checkWebhookUrl } from '../../webhooks/url-safety.js'
+import { type AuthInput, type AuthType, USED_CREDENTIALS } from '../../delivery/credentials.js'
+import { headerNameProblem, headerValueProblem, sensitiveStaticValues } from '../../delivery/headers.js'
+import { checkTargetAtSave, checkWebhookUrl } from '../../delivery/url-safety.js'
 
 export async function urlProblems(url: string, allowPrivate: boolean): Promise<ErrorDetail[]> {
   const syntax = checkWebhookUrl(url)

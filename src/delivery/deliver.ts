@@ -31,7 +31,7 @@ interface Material {
   sensitive: string[]
 }
 
-/** What an attempt decided; recorded in batches by src/webhooks/record.ts. `log` is null when the row vanished with its subscription. */
+/** What an attempt decided; recorded in batches by src/delivery/record.ts. `log` is null when the row vanished with its subscription. */
 export interface Settlement {
   id: string
   webhookId: string

@@ -1,4 +1,4 @@
-// The sending thread's entry (src/webhooks/send-thread.ts starts it): runs each attempt it is given through sendWebhook
+// The sending thread's entry (src/delivery/send-thread.ts starts it): runs each attempt it is given through sendWebhook
 // (the SSRF-guarded agent of this thread) and posts the results back, those settled in the same turn in one message.
 import { parentPort } from 'node:worker_threads'
 import { loadUndici, sendWebhook, type SendRequest, type SendResult } from './send.js'

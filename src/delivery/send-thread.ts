@@ -21,9 +21,9 @@ interface Waiting {
   reject: (err: Error) => void
 }
 
-/** The thread's script: dist/src/webhooks/send-worker.js, or in the single binary its bundle, an asset (build-binary.mjs). */
+/** The thread's script: dist/src/delivery/send-worker.js, or in the single binary its bundle, an asset (build-binary.mjs). */
 const startWorker = () =>
-  inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(checkoutUrl('dist/src/webhooks/send-worker.js'))
+  inBinary ? new Worker(asset('dist/binary/send-worker.cjs').toString('utf8'), { eval: true }) : new Worker(checkoutUrl('dist/src/delivery/send-worker.js'))
 
 /**
  * One worker thread, started by start() (the scheduler's, where a subscription is active) or else by the first attempt
