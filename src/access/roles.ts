@@ -1,6 +1,7 @@
 // Workspace roles, token permissions and who counts as an admin: the one definition of each.
 import { z } from 'zod'
-import type { UsersTable } from '../db/types.js'
+import { agrees } from '../db/agrees.js'
+import type { AgentKickoffsTable, TokensTable, UsersTable } from '../db/types.js'
 
 export const Role = z.enum(['owner', 'admin', 'member'])
 export type Role = z.infer<typeof Role>
@@ -13,10 +14,11 @@ export type AgentPower = z.infer<typeof AgentPower>
 export const Permission = z.enum(['read', 'write', 'full'])
 export type Permission = z.infer<typeof Permission>
 
-// The enums above and the CHECK constraints of schema.sql must agree; the generated row types make a drift a compile error.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const schemaAgrees: [Same<Role, UsersTable['role']>, Same<UserKind, UsersTable['kind']>] = [true, true]
-void schemaAgrees
+// The enums above and the CHECK constraints of schema.sql agree, or the build fails.
+agrees<Role, UsersTable['role']>()
+agrees<UserKind, UsersTable['kind']>()
+agrees<Permission, TokensTable['permission']>()
+agrees<AgentPower, NonNullable<AgentKickoffsTable['via']>>()
 
 /** Who caused a change, as events carry it: a user, or (for a change an automation run made) what started the run. */
 export interface ActorRef {

@@ -16,13 +16,8 @@ export interface ListSpec {
   expand: readonly string[]
 }
 
-export interface ListParams {
-  page: number
-  per_page: number
-  sort?: string
-  filter?: string
-  expand?: string
-}
+/** What a list route's query parameters parse to (listQuery below). */
+export type ListParams = z.infer<ReturnType<typeof listQuery>>
 
 /** The query parameters of a list route: page, per_page, sort, filter and (when the family has relations) expand. */
 export function listQuery(spec: ListSpec) {

@@ -5,7 +5,7 @@ import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { CardSchema } from '../cards/schema.js'
 import { KICKOFF_LIST } from './query.js'
-import { ClaimedKickoffSchema, ClaimKickoffBody, CreateKickoffBody, KICKOFF_STATUSES, KickoffSchema } from './schema.js'
+import { ClaimedKickoffSchema, ClaimKickoffBody, CreateKickoffBody, KickoffListQuery, KickoffSchema } from './schema.js'
 import { cancelKickoff, claimKickoff, createKickoff, getKickoffFor, listKickoffs } from './service.js'
 
 const Kickoff = envelope('kickoff', KickoffSchema)
@@ -19,11 +19,7 @@ export const kickoffRoutes = [
     tag: 'Agents',
     access: 'read',
     summary: 'List kickoffs, newest first',
-    query: listQuery(KICKOFF_LIST).extend({
-      card: z.string().optional().meta({ description: 'Only kickoffs of this card.' }),
-      agent: z.string().optional().meta({ description: 'Only kickoffs of this agent.' }),
-      status: z.enum(KICKOFF_STATUSES).optional(),
-    }),
+    query: listQuery(KICKOFF_LIST).extend(KickoffListQuery.shape),
     responses: { 200: { description: 'A page of kickoffs', schema: pageSchema(Expanded, 'KickoffPage') } },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listKickoffs(deps, actor, query) }),
   }),

@@ -1,12 +1,25 @@
 // Agent kickoffs: handing a card to an agent, delivered in the background (API-DECISIONS §11).
 import { z } from 'zod'
 import { AgentPower } from '../../access/roles.js'
+import { agrees } from '../../db/agrees.js'
+import type { AgentKickoffsTable } from '../../db/types.js'
 import { orNull } from '../../http/schemas.js'
 import { StepRef } from '../agent-runs/schema.js'
 import { CardSchema } from '../cards/schema.js'
 
 export const KICKOFF_STATUSES = ['pending', 'delivered', 'queued', 'expired', 'cancelled'] as const
 export const EFFORTS = ['low', 'medium', 'high', 'max'] as const
+// The value sets and the CHECK constraints of schema.sql agree, or the build fails.
+agrees<(typeof KICKOFF_STATUSES)[number], AgentKickoffsTable['status']>()
+agrees<(typeof EFFORTS)[number], NonNullable<AgentKickoffsTable['effort']>>()
+
+/** The kickoff list's own query parameters (filter, sort and paging come on top). */
+export const KickoffListQuery = z.object({
+  card: z.string().optional().meta({ description: 'Only kickoffs of this card.' }),
+  agent: z.string().optional().meta({ description: 'Only kickoffs of this agent.' }),
+  status: z.enum(KICKOFF_STATUSES).optional(),
+})
+export type KickoffListParams = z.infer<typeof KickoffListQuery>
 
 export const KickoffSchema = z
   .strictObject({

@@ -20,8 +20,8 @@ import { targetOf, usablePowers } from './delivery.js'
 import { kickoffViews } from './present.js'
 import { KICKOFF_LIST } from './query.js'
 import type { AgentPower } from '../../access/roles.js'
-import type { CreateKickoffInput, KickoffView } from './schema.js'
-import { claimableKickoffs, getKickoff, insertKickoff, type KickoffListParams, lockKickoff, settleUndelivered, visibleKickoffsQuery } from './store.js'
+import type { CreateKickoffInput, KickoffListParams, KickoffView } from './schema.js'
+import { claimableKickoffs, getKickoff, insertKickoff, lockKickoff, settleUndelivered, visibleKickoffsQuery } from './store.js'
 
 const MINUTE = 60_000
 

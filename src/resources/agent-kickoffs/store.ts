@@ -4,6 +4,7 @@ import type { Db, Q } from '../../db/database.js'
 import { forUpdate, skipLocked } from '../../db/dialect.js'
 import { countsByStatus, literal } from '../../db/sql.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
+import type { KickoffListParams } from './schema.js'
 
 /** The statuses of agent_kickoffs_due (schema.sql), written into the SQL so that SQLite uses that index. */
 const UNDELIVERED = [literal('pending'), literal('queued')]
@@ -96,16 +97,10 @@ export const claimableKickoffs = (q: Q, viewer: Viewer, agentIds: readonly strin
     .limit(100)
     .execute()
 
-export interface KickoffListParams {
-  status?: string
-  agent?: string
-  card?: string
-}
-
 /** Base of the kickoff list: kickoffs on the boards the viewer sees. */
 export function visibleKickoffsQuery(q: Q, viewer: Viewer, params: KickoffListParams) {
   let query = q.selectFrom('agent_kickoffs').where('agent_kickoffs.board_id', 'in', visibleBoardIds(q, viewer))
-  if (params.status) query = query.where('agent_kickoffs.status', '=', params.status as AgentKickoffsTable['status'])
+  if (params.status) query = query.where('agent_kickoffs.status', '=', params.status)
   if (params.agent) query = query.where('agent_kickoffs.agent_id', '=', params.agent)
   if (params.card) query = query.where('agent_kickoffs.card_id', '=', params.card)
   return query

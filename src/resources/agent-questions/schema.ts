@@ -1,6 +1,11 @@
 // Questions an agent asks on its run, answered or dismissed by a person.
 import { z } from 'zod'
+import { agrees } from '../../db/agrees.js'
+import type { AgentQuestionsTable } from '../../db/types.js'
 import { orNull, UserRef } from '../../http/schemas.js'
+
+export const QuestionStatus = z.enum(['open', 'answered', 'dismissed'])
+agrees<z.infer<typeof QuestionStatus>, AgentQuestionsTable['status']>() // the CHECK of schema.sql, or the build fails
 
 export const QuestionSchema = z
   .strictObject({
@@ -8,7 +13,7 @@ export const QuestionSchema = z
     run: z.string(),
     card: z.string(),
     question: z.string(),
-    status: z.enum(['open', 'answered', 'dismissed']),
+    status: QuestionStatus,
     answer: z.string().nullable(),
     asked_by: UserRef,
     answered_by: orNull(UserRef),

@@ -5,7 +5,7 @@ import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { CardSchema } from '../cards/schema.js'
 import { AGENT_ACTIVITY_LIST, AGENT_RUN_LIST } from './query.js'
-import { ActivityBody, ActivityEntrySchema, AgentRunSchema, AgentRunStatus, ReturnBody } from './schema.js'
+import { ActivityBody, ActivityEntrySchema, AgentRunSchema, ReturnBody, RunListQuery } from './schema.js'
 import { approveRun, cancelRun, getRunFor, listActivity, listRuns, reportActivity, returnRun } from './service.js'
 
 const Run = envelope('agent_run', AgentRunSchema)
@@ -19,11 +19,7 @@ export const agentRunRoutes = [
     tag: 'Agents',
     access: 'read',
     summary: 'List agent runs, newest first',
-    query: listQuery(AGENT_RUN_LIST).extend({
-      status: AgentRunStatus.optional(),
-      agent: z.string().optional().meta({ description: 'Only runs of this agent.' }),
-      card: z.string().optional().meta({ description: 'Only runs on this card.' }),
-    }),
+    query: listQuery(AGENT_RUN_LIST).extend(RunListQuery.shape),
     responses: { 200: { description: 'A page of runs', schema: pageSchema(Expanded, 'AgentRunPage') } },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listRuns(deps, actor, query) }),
   }),

@@ -1,12 +1,23 @@
 // Agent runs: an agent's work on one card, from its kickoff to completion, with the activity it reports.
 import { z } from 'zod'
+import { agrees } from '../../db/agrees.js'
+import type { AgentRunsTable } from '../../db/types.js'
 import { orNull, UserRef } from '../../http/schemas.js'
 
 export const RUN_STATUSES = ['pending', 'running', 'needs_input', 'blocked', 'stalled', 'done_proposed', 'completed', 'failed', 'cancelled'] as const
 export const AgentRunStatus = z.enum(RUN_STATUSES)
 export type AgentRunStatus = z.infer<typeof AgentRunStatus>
+agrees<AgentRunStatus, AgentRunsTable['status']>() // the CHECK of schema.sql, or the build fails
 /** A run in one of these has ended: nothing changes it any more. */
 export const FINISHED: readonly AgentRunStatus[] = ['completed', 'failed', 'cancelled']
+
+/** The run list's own query parameters (filter, sort and paging come on top). */
+export const RunListQuery = z.object({
+  status: AgentRunStatus.optional(),
+  agent: z.string().optional().meta({ description: 'Only runs of this agent.' }),
+  card: z.string().optional().meta({ description: 'Only runs on this card.' }),
+})
+export type RunListParams = z.infer<typeof RunListQuery>
 
 /** A step of a workflow, as kickoffs and runs name it. */
 export const StepRef = z.strictObject({ index: z.number().int().meta({ description: '1-based' }), name: z.string() }).meta({ id: 'AgentStepRef' })

@@ -16,8 +16,8 @@ import { getUser } from '../users/store.js'
 import { cancelRunIn, emitAgentEvent, moveRun, recordActivity } from './lifecycle.js'
 import { activityView, runViews } from './present.js'
 import { AGENT_ACTIVITY_LIST, AGENT_RUN_LIST } from './query.js'
-import { type ActivityInput, type AgentRunView, FINISHED } from './schema.js'
-import { activityQuery, getRun, lockRun, type RunListParams, updateRunRow, visibleRunsQuery } from './store.js'
+import { type ActivityInput, type AgentRunView, FINISHED, type RunListParams } from './schema.js'
+import { activityQuery, getRun, lockRun, updateRunRow, visibleRunsQuery } from './store.js'
 
 /** The run if the caller sees its board; 404 otherwise. `lock`: for a change (changes of one run take turns). */
 export async function runInSight(q: Q, actor: Actor, id: string, lock = false): Promise<AgentRunsTable> {

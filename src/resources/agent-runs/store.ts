@@ -4,6 +4,7 @@ import type { Q } from '../../db/database.js'
 import { forUpdate } from '../../db/dialect.js'
 import { literal, rowInsert } from '../../db/sql.js'
 import type { AgentRunsTable } from '../../db/types.js'
+import type { RunListParams } from './schema.js'
 
 export const getRun = (q: Q, id: string) => q.selectFrom('agent_runs').selectAll().where('id', '=', id).executeTakeFirst()
 /** The run, its row locked until the transaction ends (PostgreSQL), so two changes of one run take turns. */
@@ -23,16 +24,10 @@ export const runsOfCards = (q: Q, cardIds: readonly string[]): Promise<AgentRuns
         .orderBy('id')
         .execute()
 
-export interface RunListParams {
-  status?: string
-  agent?: string
-  card?: string
-}
-
 /** Base of the run list: runs on the boards the viewer sees, narrowed by the plain parameters. */
 export function visibleRunsQuery(q: Q, viewer: Viewer, params: RunListParams) {
   let query = q.selectFrom('agent_runs').where('agent_runs.board_id', 'in', visibleBoardIds(q, viewer))
-  if (params.status) query = query.where('agent_runs.status', '=', params.status as AgentRunsTable['status'])
+  if (params.status) query = query.where('agent_runs.status', '=', params.status)
   if (params.agent) query = query.where('agent_runs.agent_id', '=', params.agent)
   if (params.card) query = query.where('agent_runs.card_id', '=', params.card)
   return query

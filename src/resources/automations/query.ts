@@ -1,6 +1,7 @@
 // Automations and runs: filter fields and sort.
 import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
+import { RunStatus } from './schema.js'
 
 export const AUTOMATION_FILTER: FilterResource = {
   table: 'automations',
@@ -28,7 +29,7 @@ export const RUN_FILTER: FilterResource = {
   table: 'automation_runs',
   fields: {
     id: field.id('id'),
-    status: field.oneOf('status', ['queued', 'running', 'succeeded', 'failed']),
+    status: field.oneOf('status', RunStatus.options),
     created: field.date('created_at'),
     finished: field.date('finished_at'),
   },

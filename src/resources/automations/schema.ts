@@ -1,6 +1,7 @@
 // Automations: the record, its trigger and steps as written (placeholders kept as text), and the run record.
 import { z } from 'zod'
-import type { AutomationRunsTable, AutomationsTable } from '../../db/types.js'
+import { agrees } from '../../db/agrees.js'
+import type { AutomationRunStepsTable, AutomationRunsTable, AutomationsTable } from '../../db/types.js'
 import { name, orNull, UserRef } from '../../http/schemas.js'
 
 const text = (max: number) => z.string().max(max)
@@ -100,10 +101,12 @@ export type UpdateAutomationInput = z.infer<typeof UpdateAutomationBody>
 
 export const RunStatus = z.enum(['queued', 'running', 'succeeded', 'failed'])
 export const StepStatus = z.enum(['succeeded', 'failed', 'skipped'])
-// The enums and the CHECK constraints of schema.sql must agree; the generated row types make a drift a compile error.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const schemaAgrees: [Same<z.infer<typeof RunStatus>, AutomationRunsTable['status']>, Same<Trigger['type'], AutomationsTable['trigger_type']>] = [true, true]
-void schemaAgrees
+export const TriggerType = z.enum(['incoming_webhook', 'event', 'schedule'])
+// The enums and the CHECK constraints of schema.sql agree, or the build fails.
+agrees<z.infer<typeof RunStatus>, AutomationRunsTable['status']>()
+agrees<z.infer<typeof StepStatus>, AutomationRunStepsTable['status']>()
+agrees<z.infer<typeof TriggerType>, AutomationsTable['trigger_type']>()
+agrees<Trigger['type'], AutomationsTable['trigger_type']>()
 
 export const AutomationSchema = z
   .strictObject({
@@ -122,10 +125,10 @@ export const AutomationSchema = z
   .meta({ id: 'Automation' })
 export type AutomationView = z.infer<typeof AutomationSchema>
 
-export const RunActor = z.strictObject({ type: z.enum(['incoming_webhook', 'event', 'schedule', 'user']), id: z.string(), name: z.string() })
+export const RunActor = z.strictObject({ type: z.enum([...TriggerType.options, 'user']), id: z.string(), name: z.string() })
 export type RunActor = z.infer<typeof RunActor>
 export const RunTrigger = z.strictObject({
-  type: z.enum(['incoming_webhook', 'event', 'schedule']),
+  type: TriggerType,
   endpoint: z.string().optional(),
   request: z.string().optional().meta({ description: 'The incoming request (its log id) that started the run.' }),
   event: z.string().optional().meta({ description: 'The event name.' }),

@@ -1,6 +1,7 @@
 // Boards: the record, bodies, and membership bodies.
 import { z } from 'zod'
 import { name, orNull, queryBool, UserRef } from '../../http/schemas.js'
+import { agrees } from '../../db/agrees.js'
 import type { BoardMembersTable } from '../../db/types.js'
 import { UserSchema } from '../users/schema.js'
 
@@ -52,9 +53,7 @@ export const BoardRole = z
   .enum(['admin', 'member'])
   .meta({ description: "A board admin changes the board's members, renames, trashes and restores it; the creator is the first." })
 export type BoardRole = z.infer<typeof BoardRole>
-// The enum and the CHECK constraint of schema.sql must agree; the generated row type makes a drift a compile error.
-const roleAgrees: [BoardRole] extends [BoardMembersTable['role']] ? ([BoardMembersTable['role']] extends [BoardRole] ? true : false) : false = true
-void roleAgrees
+agrees<BoardRole, BoardMembersTable['role']>() // the CHECK of schema.sql, or the build fails
 export const BoardMemberSchema = UserSchema.extend({ board_role: BoardRole }).meta({ id: 'BoardMember' })
 export const AddMemberBody = z
   .strictObject({

@@ -1,6 +1,7 @@
 // Events of tasks (cards), with the payload their `data` carries: SPEC "Enrichment of data" puts names and links beside the raw ids.
 import { z } from 'zod'
 import { ACTOR, BOARD, described, ref, str, type EventDefs } from '../../events/fields.js'
+import { PRIORITY_NAMES } from './schema.js'
 
 const named = (what: string) => described(z.array(z.object({ id: z.string(), name: z.string().nullable() })), what)
 const date = (what: string) => described(z.string().nullable(), what)
@@ -18,8 +19,8 @@ const TASK = {
   assignees: named('Assigned members, each { id, name }'),
   watchers: named('Watchers, each { id, name }'),
   tags: named('Tags, each { id, name }'),
-  priority: described(z.number(), 'Priority, 0 (none) to 4 (urgent)'),
-  priority_name: str('Priority name: none, low, medium, high or urgent'),
+  priority: described(z.number(), `Priority, 0 (${PRIORITY_NAMES[0]}) to ${PRIORITY_NAMES.length - 1} (${PRIORITY_NAMES.at(-1)})`),
+  priority_name: str(`Priority name: ${PRIORITY_NAMES.slice(0, -1).join(', ')} or ${PRIORITY_NAMES.at(-1)}`),
   start_date: date('Start date, YYYY-MM-DD or ISO 8601'),
   due_date: date('Due date, YYYY-MM-DD or ISO 8601'),
   completed: described(z.boolean(), 'Whether the task is completed'),

@@ -16,10 +16,8 @@ import { tagView } from '../tags/present.js'
 import { getTags } from '../tags/store.js'
 import { userRefOf, userView } from '../users/present.js'
 import { getUsers } from '../users/store.js'
-import type { CardView } from './schema.js'
+import { PRIORITY_NAMES, type CardView } from './schema.js'
 import { listCategoryOf, loadCardLinks } from './store.js'
-
-export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as const
 
 export interface CardLinkIds {
   assignees: string[]

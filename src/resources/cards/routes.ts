@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.js'
 import { envelope, idParam, queryBool } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { CARD_LIST } from './query.js'
-import { cardListParams, CardSchema, CompleteCardBody, CreateCardBody, MoveCardBody, UpdateCardBody } from './schema.js'
+import { CardListQuery, CardSchema, CompleteCardBody, CreateCardBody, MoveCardBody, UpdateCardBody } from './schema.js'
 import { createCard, getCardFor, listCards, moveCard, trashCard, updateCard } from './service.js'
 
 const Card = envelope('card', CardSchema)
@@ -18,7 +18,7 @@ export const cardRoutes = [
     access: 'read',
     summary: 'List cards of the visible boards',
     description: 'Query parameters and `filter` combine with AND. Default order: position, then created.',
-    query: listQuery(CARD_LIST).extend(cardListParams),
+    query: listQuery(CARD_LIST).extend(CardListQuery.shape),
     responses: { 200: { description: 'A page of cards', schema: pageSchema(CardSchema, 'CardPage') } },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listCards(deps, actor, query) }),
   }),

@@ -3,6 +3,11 @@ import { z } from 'zod'
 import { dateOrDateTime, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import { ListCategory } from '../lists/schema.js'
 
+/** Priority names by value, 0 to 4. */
+export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as const
+const MAX_PRIORITY = PRIORITY_NAMES.length - 1
+export const PRIORITY_HELP = PRIORITY_NAMES.map((n, i) => `${i} ${n}`).join(', ')
+
 export const CardSchema = z
   .strictObject({
     id: z.string(),
@@ -12,7 +17,7 @@ export const CardSchema = z
     board: z.string(),
     list: z.string(),
     position: z.number(),
-    priority: z.number().int().meta({ description: '0 none, 1 low, 2 medium, 3 high, 4 urgent' }),
+    priority: z.number().int().meta({ description: PRIORITY_HELP }),
     assignees: z.array(z.string()),
     tags: z.array(z.string()),
     watchers: z.array(z.string()),
@@ -42,7 +47,13 @@ const editable = {
   description: z.string().max(100_000).optional().meta({ description: 'Markdown, up to 100,000 characters.' }),
   list: z.string().min(1).optional().meta({ description: "A list (record id) of the card's board." }),
   position: position.optional().meta({ description: 'Order within the list, ascending; default: the end.' }),
-  priority: z.number().int().min(0).max(4).optional().meta({ description: '0 none, 1 low, 2 medium, 3 high, 4 urgent.' }),
+  priority: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_PRIORITY)
+    .optional()
+    .meta({ description: `${PRIORITY_HELP}.` }),
   assignees: ids.optional().meta({ description: "User ids, members of the card's board." }),
   tags: ids.optional().meta({ description: "Tag ids of the card's board." }),
   watchers: ids.optional().meta({ description: "User ids, members of the card's board; they are told of changes." }),
@@ -85,7 +96,7 @@ export const MoveCardBody = z
 export const CompleteCardBody = z.strictObject({ completed: z.boolean().default(true) }).meta({ id: 'CompleteCardBody' })
 
 /** The card list's own parameters; they combine with `filter` by AND. */
-export const cardListParams = {
+export const CardListQuery = z.object({
   board: z.string().optional().meta({ description: 'Board id.' }),
   list: z.string().optional().meta({ description: 'List id.' }),
   completed: queryBool.optional(),
@@ -93,16 +104,18 @@ export const cardListParams = {
   trashed: queryBool.default(false).meta({ description: 'Trashed cards are hidden unless `trashed=true`.' }),
   state: z
     .string()
-    .optional()
     .refine(
-      (v) => v === undefined || v.split(',').every((x) => ListCategory.safeParse(x.trim()).success),
+      (v) => v.split(',').every((x) => ListCategory.safeParse(x.trim()).success),
       'Use backlog, unstarted, started, completed or canceled, separated by commas.',
     )
-    .transform((v) => v?.split(',').map((x) => ListCategory.parse(x.trim())))
+    .transform((v) => v.split(',').map((x) => ListCategory.parse(x.trim())))
+    .optional()
     .meta({ description: 'Comma-separated list categories: backlog, unstarted, started, completed, canceled.' }),
   assignee: z
     .string()
     .optional()
     .meta({ description: '`me` (assigned to you), `mine` (assigned to or created by you), `watching`, `none` (unassigned), or a user id.' }),
   team: z.string().optional().meta({ description: 'Team id: cards assigned to a member of the team.' }),
-}
+})
+/** The card list's own query parameters (filter, sort and paging come on top; `filter` is read only to know whether the list is narrowed). */
+export type CardListParams = z.infer<typeof CardListQuery> & { filter?: string }

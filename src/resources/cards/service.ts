@@ -21,7 +21,7 @@ import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/store.js'
 import { cardEventData, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
-import type { CardFields, CardView, CreateCardInput } from './schema.js'
+import type { CardFields, CardListParams, CardView, CreateCardInput } from './schema.js'
 import {
   addTagLinks,
   addUserLinks,
@@ -40,7 +40,6 @@ import {
   takeCardKey,
   unnarrowed,
   updateCardRow,
-  type CardListParams,
 } from './store.js'
 
 const invalid = (details: ErrorDetail[]) => unprocessable('The request body is not valid.', details)

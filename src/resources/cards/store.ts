@@ -4,7 +4,8 @@ import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
 import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
-import type { CardsTable, DB, ListsTable } from '../../db/types.js'
+import type { CardsTable, DB } from '../../db/types.js'
+import type { CardListParams } from './schema.js'
 
 const cardById = fixedQuery((q: Q, id: string) => q.selectFrom('cards').selectAll().where('id', '=', id))
 export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
@@ -142,20 +143,6 @@ export const listCategoryOf = async (q: Q, listIds: readonly string[]): Promise<
             .execute()
         ).map((r) => [r.id, r.category]),
   )
-
-/** The card list's own query parameters (filter, sort and paging come on top). */
-export interface CardListParams {
-  board?: string
-  list?: string
-  completed?: boolean
-  archived?: boolean
-  trashed?: boolean
-  state?: ListsTable['category'][]
-  assignee?: string
-  team?: string
-  /** Read only to know whether the list is narrowed (it is applied on top). */
-  filter?: string
-}
 
 /** A list not narrowed by anything but the board: one that may be read in order across the visible boards (see cardListQueries). */
 export const unnarrowed = (query: CardListParams): boolean =>

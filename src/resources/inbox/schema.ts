@@ -1,7 +1,10 @@
 // A user's inbox: what happened on tasks that concerns them.
 import { z } from 'zod'
+import { agrees } from '../../db/agrees.js'
+import type { InboxItemsTable } from '../../db/types.js'
 
 export const INBOX_KINDS = ['assigned', 'mentioned', 'commented', 'completed', 'watching', 'question'] as const
+agrees<(typeof INBOX_KINDS)[number], InboxItemsTable['kind']>() // the CHECK of schema.sql, or the build fails
 
 export const InboxItemSchema = z
   .strictObject({

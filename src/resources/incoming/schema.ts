@@ -1,17 +1,24 @@
 // Incoming webhook endpoints: the record (never the credentials) and its bodies.
 import { z } from 'zod'
-import type { IncomingEndpointsTable } from '../../db/types.js'
+import { agrees } from '../../db/agrees.js'
+import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import { name, orNull, UserRef } from '../../http/schemas.js'
 
 export const IncomingMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
 export const IncomingAuthType = z.enum(['none', 'header', 'basic'])
-// The enum and the CHECK constraint of schema.sql must agree; the generated row type makes a drift a compile error.
-const authAgrees: [z.infer<typeof IncomingAuthType>] extends [IncomingEndpointsTable['auth_type']]
-  ? [IncomingEndpointsTable['auth_type']] extends [z.infer<typeof IncomingAuthType>]
-    ? true
-    : false
-  : false = true
-void authAgrees
+export const IncomingOutcome = z.enum([
+  'accepted',
+  'auth_failed',
+  'method_not_allowed',
+  'unsupported_body',
+  'too_large',
+  'rate_limited',
+  'files_refused',
+  'paused',
+])
+// The enums and the CHECK constraints of schema.sql agree, or the build fails.
+agrees<z.infer<typeof IncomingAuthType>, IncomingEndpointsTable['auth_type']>()
+agrees<z.infer<typeof IncomingOutcome>, IncomingRequestsTable['outcome']>()
 
 export const IncomingWebhookSchema = z
   .strictObject({
@@ -76,7 +83,7 @@ export type UpdateIncomingInput = z.infer<typeof UpdateIncomingBody>
 export const IncomingLogSchema = z
   .strictObject({
     id: z.string().meta({ description: 'The request_id of the 202 answer.' }),
-    outcome: z.enum(['accepted', 'auth_failed', 'method_not_allowed', 'unsupported_body', 'too_large', 'rate_limited', 'files_refused', 'paused']),
+    outcome: IncomingOutcome,
     status: z.number().int(),
     method: z.string(),
     ip: z.string(),

@@ -1,13 +1,12 @@
 // Lists: a board's columns, each with a flow category.
 import { z } from 'zod'
+import { agrees } from '../../db/agrees.js'
 import type { ListsTable } from '../../db/types.js'
 import { name } from '../../http/schemas.js'
 
 export const ListCategory = z.enum(['backlog', 'unstarted', 'started', 'completed', 'canceled'])
 export type ListCategory = z.infer<typeof ListCategory>
-// The enum and the CHECK constraint of schema.sql must agree; a drift is a compile error.
-const schemaAgrees: [ListCategory] extends [ListsTable['category']] ? ([ListsTable['category']] extends [ListCategory] ? true : false) : false = true
-void schemaAgrees
+agrees<ListCategory, ListsTable['category']>() // the CHECK of schema.sql, or the build fails
 
 export const ListSchema = z
   .strictObject({

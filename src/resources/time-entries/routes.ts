@@ -6,7 +6,7 @@ import { listQuery, pageSchema } from '../../query/list-page.js'
 import { CardSchema } from '../cards/schema.js'
 import { UserSchema } from '../users/schema.js'
 import { TIME_ENTRY_LIST } from './query.js'
-import { CreateTimeEntryBody, GROUP_BY, StartTimerBody, TimeEntrySchema, TimeTotalsSchema, UpdateTimeEntryBody } from './schema.js'
+import { CreateTimeEntryBody, EntryListQuery, StartTimerBody, TimeEntrySchema, TimeTotalsSchema, UpdateTimeEntryBody } from './schema.js'
 import { createEntry, deleteEntry, getEntryFor, getTimer, listEntries, startTimer, stopTimer, updateEntry } from './service.js'
 
 const Entry = envelope('time_entry', TimeEntrySchema)
@@ -64,10 +64,7 @@ export const timeEntryRoutes = [
       '`key` is the card id, the user id, the UTC day of the start (`YYYY-MM-DD`) or the Monday of its ISO week (`YYYY-MM-DD`). Days and weeks come newest first, cards and users by most time.',
       '`cost` prices the billable seconds at the user\'s hourly rate in force on the entry\'s UTC day (see /v1/user-billing-rates), by currency and rounded to cents: `{ "EUR": 125.5 }`, `{}` when no rate applies. Costs are shown to owners and admins only: for anyone else `cost` is always `{}`.',
     ].join('\n\n'),
-    query: listQuery(TIME_ENTRY_LIST).extend({
-      card: z.string().optional().meta({ description: 'Only the entries of this card.' }),
-      group_by: z.enum(GROUP_BY).optional().meta({ description: 'Answer totals per card, user, day or ISO week instead of a page.' }),
-    }),
+    query: listQuery(TIME_ENTRY_LIST).extend(EntryListQuery.shape),
     responses: {
       200: {
         description: 'A page of time entries, or with `group_by` the totals',

@@ -37,6 +37,12 @@ export const TimeTotalsSchema = z
   .meta({ id: 'TimeTotals' })
 export type TimeTotals = z.infer<typeof TimeTotalsSchema>
 export const GROUP_BY = ['card', 'user', 'day', 'week'] as const
+/** The entry list's own query parameters (filter, sort and paging come on top). */
+export const EntryListQuery = z.object({
+  card: z.string().optional().meta({ description: 'Only the entries of this card.' }),
+  group_by: z.enum(GROUP_BY).optional().meta({ description: 'Answer totals per card, user, day or ISO week instead of a page.' }),
+})
+export type EntryListParams = z.infer<typeof EntryListQuery>
 export type GroupBy = (typeof GROUP_BY)[number]
 
 const instant = z.iso

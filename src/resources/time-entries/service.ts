@@ -26,6 +26,7 @@ import { TIME_ENTRY_LIST } from './query.js'
 import {
   MAX_DURATION_SECONDS,
   type CreateTimeEntryInput,
+  type EntryListParams,
   type GroupBy,
   type StartTimerInput,
   type TimeEntryView,
@@ -131,13 +132,8 @@ export const stopTimer = (deps: Deps, actor: Actor): Promise<TimeEntryView> =>
     return viewOf(deps, tx.q, running.id)
   })
 
-export interface EntryListParams extends ListParams {
-  card?: string
-  group_by?: GroupBy
-}
-
 /** A page of the visible entries, or with `group_by` the totals of their finished ones. */
-export function listEntries(deps: Deps, actor: Actor, params: EntryListParams) {
+export function listEntries(deps: Deps, actor: Actor, params: ListParams & EntryListParams) {
   const { q } = deps.db
   const base = visibleEntriesQuery(q, actor.user, params.card)
   if (params.group_by) {

@@ -1,9 +1,12 @@
 // Timesheet approvals: a user submits a period of their time; an owner or admin approves it (its entries lock) or rejects it.
 import { z } from 'zod'
 import { DAY_MS } from '../../clock.js'
+import { agrees } from '../../db/agrees.js'
+import type { TimesheetApprovalsTable } from '../../db/types.js'
 import { orNull, UserRef } from '../../http/schemas.js'
 
 export const TIMESHEET_STATUSES = ['submitted', 'approved', 'rejected'] as const
+agrees<(typeof TIMESHEET_STATUSES)[number], TimesheetApprovalsTable['status']>() // the CHECK of schema.sql, or the build fails
 export const MAX_PERIOD_DAYS = 366
 
 export const TimesheetApprovalSchema = z

@@ -1,23 +1,31 @@
 // Outgoing webhook subscriptions: the record, bodies, delivery log entries, samples and the event catalog.
 import { z } from 'zod'
+import { agrees } from '../../db/agrees.js'
+import type { WebhookLogsTable, WebhooksTable } from '../../db/types.js'
 import { name, UserRef } from '../../http/schemas.js'
+
+export const WebhookMethod = z.enum(['POST', 'PUT', 'PATCH'])
+const AuthType = z.enum(['none', 'bearer', 'basic', 'header'])
+export const DeliveryOutcome = z.enum(['delivered', 'failed', 'retrying', 'dropped'])
+// The enums and the CHECK constraints of schema.sql agree, or the build fails.
+agrees<z.infer<typeof WebhookMethod>, WebhooksTable['method']>()
+agrees<z.infer<typeof AuthType>, WebhooksTable['auth_type']>()
+agrees<z.infer<typeof DeliveryOutcome>, WebhookLogsTable['outcome']>()
 
 export const WebhookSchema = z
   .strictObject({
     id: z.string(),
     name: z.string(),
     url: z.string(),
-    method: z.enum(['POST', 'PUT', 'PATCH']),
+    method: WebhookMethod,
     events: z.array(z.string()),
     boards: z.array(z.string()),
     headers: z.record(z.string(), z.string()),
     active: z.boolean(),
     has_secret: z.boolean(),
-    auth: z.strictObject({ type: z.enum(['none', 'bearer', 'basic', 'header']), header_name: z.string().optional() }),
+    auth: z.strictObject({ type: AuthType, header_name: z.string().optional() }),
     created_by: UserRef,
-    last_delivery: z
-      .strictObject({ status_code: z.number().int().nullable(), outcome: z.enum(['delivered', 'failed', 'retrying', 'dropped']), at: z.string() })
-      .nullable(),
+    last_delivery: z.strictObject({ status_code: z.number().int().nullable(), outcome: DeliveryOutcome, at: z.string() }).nullable(),
     created: z.string(),
     updated: z.string(),
   })
@@ -30,7 +38,7 @@ export const LogSchema = z
     event: z.string(),
     attempt: z.number().int(),
     status_code: z.number().int().nullable(),
-    outcome: z.enum(['delivered', 'failed', 'retrying', 'dropped']),
+    outcome: DeliveryOutcome,
     error: z.string().optional(),
     duration_ms: z.number().int(),
     at: z.string(),
@@ -78,10 +86,9 @@ const authFields = {
   header_name: z.string().max(100).nullable().optional(),
   header_value: credential,
 }
-const AuthType = z.enum(['none', 'bearer', 'basic', 'header'])
 const fields = {
   url: z.string().max(4096).meta({ description: 'http:// or https://, no # fragment; private targets only when the instance allows them.' }),
-  method: z.enum(['POST', 'PUT', 'PATCH']),
+  method: WebhookMethod,
   events: z.array(z.string().max(100)).max(100).meta({ description: 'Event names, `<family>.*` or `*`; [] receives nothing.' }),
   boards: z.array(z.string().min(1).max(64)).max(500).meta({ description: 'Board ids; [] means every board (owners and admins only).' }),
   secret: z.string().max(1000).nullable().optional().meta({
