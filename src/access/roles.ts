@@ -11,6 +11,8 @@ export type UserKind = z.infer<typeof UserKind>
 export const POWERS = ['auto_start', 'local_access', 'service_ai'] as const
 export const AgentPower = z.enum(POWERS)
 export type AgentPower = z.infer<typeof AgentPower>
+/** An agent's powers, as its profile and its kickoffs keep them. */
+export const AgentPowers = z.array(AgentPower)
 export const Permission = z.enum(['read', 'write', 'full'])
 export type Permission = z.infer<typeof Permission>
 

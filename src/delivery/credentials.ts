@@ -1,16 +1,19 @@
 // A subscription's (or incoming endpoint's) write-only credentials: the merge of an edit with what is stored, sealing at save, opening at use, and the headers they make.
+import { z } from 'zod'
 import type { SecretBox } from '../crypto.js'
 import type { WebhooksTable } from '../db/types.js'
 import type { ErrorDetail } from '../errors.js'
 import { headerNameProblem, headerValueProblem } from './headers.js'
+import { fromJsonColumn } from '../db/json.js'
 
 export type AuthType = WebhooksTable['auth_type']
-export interface AuthCredentials {
-  token?: string
-  username?: string
-  password?: string
-  header_value?: string
-}
+export const AuthCredentials = z.object({
+  token: z.string().optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  header_value: z.string().optional(),
+})
+export type AuthCredentials = z.infer<typeof AuthCredentials>
 
 // The row id (and what kind of row) is part of the associated data, so a sealed value moved to another row will not open.
 /** Whose credentials: an outgoing subscription's, or an incoming endpoint's. */
@@ -28,7 +31,7 @@ export function openSecret(box: SecretBox, row: Pick<WebhooksTable, 'id' | 'secr
 }
 
 export function openAuth(box: SecretBox, row: { id: string; auth_enc: string | null }, owner: CredentialOwner = 'webhook'): AuthCredentials {
-  return row.auth_enc === null ? {} : (JSON.parse(box.open(row.auth_enc, authContext(row.id, owner))) as AuthCredentials)
+  return row.auth_enc === null ? {} : fromJsonColumn(AuthCredentials, box.open(row.auth_enc, authContext(row.id, owner)))
 }
 
 /** Headers of first-class authentication; these win over a static header of the same name. */

@@ -12,6 +12,7 @@ import { judgeAttempt, retryDelayMs } from './policy.js'
 import { RESPONSE_EXCERPT_BYTES } from './send.js'
 import type { Sender } from './send-thread.js'
 import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
+import { fromJsonColumn, StringList, StringMap } from '../db/json.js'
 
 export interface DeliveryEnv {
   deps: Deps
@@ -71,7 +72,7 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
   const boards = await boardsOfWebhooks(q, [...subs.keys()])
   // A subscription edited after the event was queued is judged as it is now: events and boards it no longer wants stay unsent.
   const stillWanted = (sub: WebhooksTable, row: OutboxTable) =>
-    matchesSelectors(JSON.parse(sub.events) as string[], row.event) &&
+    matchesSelectors(fromJsonColumn(StringList, sub.events), row.event) &&
     (sub.all_boards === 1 || row.board_id === null || (boards.get(sub.id) ?? []).includes(row.board_id))
   const gates = new Map<string, Gate>()
   for (const row of rows) {
@@ -116,7 +117,7 @@ function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
   const secret = openSecret(box, sub)
   const creds = openAuth(box, sub)
   const auth = authHeaders(sub.auth_type, sub.auth_header_name, creds)
-  const statics = JSON.parse(sub.headers) as Record<string, string>
+  const statics = fromJsonColumn(StringMap, sub.headers)
   const m: Material = {
     key,
     secret,

@@ -5,6 +5,7 @@ import type { Q } from '../db/database.js'
 import { nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
+import { fromJsonColumn, StringList } from '../db/json.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
   q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q) }),
@@ -39,5 +40,5 @@ const receivers = fixedQuery((q: Q, boardId: string | null) =>
 
 export async function subscriptionsForEvent(q: Q, event: string, boardId: string | null): Promise<string[]> {
   const rows = await rowsOf(q, receivers(q, boardId))
-  return rows.filter((r) => matchesSelectors(JSON.parse(r.events) as string[], event)).map((r) => r.id)
+  return rows.filter((r) => matchesSelectors(fromJsonColumn(StringList, r.events), event)).map((r) => r.id)
 }

@@ -1,6 +1,7 @@
 // Where and how a kickoff is delivered: the powers it may use now, the auto_start call to a runner (V2-signed), and
 // the service AI turn (one chat-completions call to TASKD_AI_URL).
 import type { Dispatcher } from 'undici'
+import { z } from 'zod'
 import type { Config } from '../../config.js'
 import type { Q } from '../../db/database.js'
 import type { AgentKickoffsTable, AgentProfilesTable, AgentWorkflowStepsTable } from '../../db/types.js'
@@ -10,7 +11,11 @@ import { sendWebhook } from '../../delivery/send.js'
 import { signedCallHeaders } from '../../delivery/signing.js'
 import { stepsOfWorkflow } from '../agent-workflows/store.js'
 import { openSigningSecrets } from '../signing-secrets/service.js'
-import { type AgentPower, POWERS } from '../../access/roles.js'
+import { type AgentPower, AgentPowers, POWERS } from '../../access/roles.js'
+import { fromJsonColumn } from '../../db/json.js'
+
+/** The part of an OpenAI-style chat completion an AI turn reads: the first choice's message text. */
+const ChatCompletion = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })) })
 
 /** Where auto_start calls: the workflow step's launch URL, else the agent's wake URL, with the matching signing secret. */
 export interface Target {
@@ -37,7 +42,7 @@ export async function targetOf(
  * auto_start only with a URL to call, service_ai only when TASKD_AI_URL is set.
  */
 export function usablePowers(asked: readonly AgentPower[], profile: AgentProfilesTable | undefined, target: Target, config: Config): AgentPower[] {
-  const has = new Set<AgentPower>(profile ? (JSON.parse(profile.powers) as AgentPower[]) : [])
+  const has = new Set<AgentPower>(profile ? fromJsonColumn(AgentPowers, profile.powers) : [])
   const wanted = asked.length ? new Set(asked) : has
   return POWERS.filter((p) => wanted.has(p) && has.has(p) && (p !== 'auto_start' || target.url !== null) && (p !== 'service_ai' || config.aiUrl !== undefined))
 }
@@ -84,12 +89,12 @@ export async function aiTurn(deps: Deps, messages: { role: 'system' | 'user'; co
   })
   if (sent.outcome !== 'ok')
     throw new AiTurnFailed(`service_ai: ${sent.statusCode === null ? (sent.error ?? sent.outcome) : `the AI endpoint answered ${sent.statusCode}`}`)
-  let reply: unknown
+  let reply: string | undefined
   try {
-    reply = (JSON.parse(sent.responseExcerpt) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content
+    reply = ChatCompletion.safeParse(JSON.parse(sent.responseExcerpt)).data?.choices[0]?.message.content
   } catch {
-    reply = undefined
+    reply = undefined // not JSON
   }
-  if (typeof reply !== 'string' || reply.trim() === '') throw new AiTurnFailed('service_ai: the AI endpoint gave no reply text.')
+  if (reply === undefined || reply.trim() === '') throw new AiTurnFailed('service_ai: the AI endpoint gave no reply text.')
   return reply
 }

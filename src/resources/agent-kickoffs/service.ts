@@ -1,6 +1,6 @@
 // Kickoffs: handing a card to an agent. Creating one makes its run (pending) and queues delivery, which the dispatcher
 // attempts at once and retries until the kickoff expires; the claim route hands kickoffs to an owner's desktop app.
-import { type Actor, actorWithKind, creatorId } from '../../access/roles.js'
+import { type Actor, actorWithKind, AgentPowers, creatorId } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Tx } from '../../db/database.js'
 import type { AgentKickoffsTable, AgentRunsTable, CardsTable } from '../../db/types.js'
@@ -22,6 +22,7 @@ import { KICKOFF_LIST } from './query.js'
 import type { AgentPower } from '../../access/roles.js'
 import type { CreateKickoffInput, KickoffListParams, KickoffView } from './schema.js'
 import { claimableKickoffs, getKickoff, insertKickoff, lockKickoff, settleUndelivered, visibleKickoffsQuery } from './store.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 const MINUTE = 60_000
 
@@ -62,7 +63,7 @@ export async function startKickoffIn(deps: Deps, tx: Tx, actor: Actor, input: Cr
   const profile = await getAgentProfile(q, agent.id)
   const asked = input.powers ?? []
   const target = await targetOf(q, { workflow_id: workflow?.id ?? null, step: step?.idx ?? null, agent_id: agent.id }, profile)
-  const has = profile ? (JSON.parse(profile.powers) as AgentPower[]) : []
+  const has = profile ? fromJsonColumn(AgentPowers, profile.powers) : []
   const foreign = asked.filter((p) => !has.includes(p))
   if (foreign.length) throw invalidField('powers', `${agent.name} does not have ${foreign.join(', ')}.`)
   const usable = usablePowers(asked, profile, target, deps.config)
@@ -204,7 +205,7 @@ export async function claimKickoff(deps: Deps, actor: Actor, waitSeconds: number
       const now = deps.clock.now()
       for (const k of await claimableKickoffs(tx.q, actor.user, agents, now, isoAt(now))) {
         const profile = await getAgentProfile(tx.q, k.agent_id)
-        const usable = usablePowers(JSON.parse(k.powers) as AgentPower[], profile, await targetOf(tx.q, k, profile), deps.config)
+        const usable = usablePowers(fromJsonColumn(AgentPowers, k.powers), profile, await targetOf(tx.q, k, profile), deps.config)
         if (!usable.includes('local_access') || (usable[0] === 'auto_start' && k.attempts === 0)) continue
         if (await deliverIn(deps, tx, actor, k, 'local_access')) {
           const card = (await cardViews(tx.q, [(await getCard(tx.q, k.card_id))!]))[0]

@@ -2,7 +2,8 @@
 import type { Q } from '../../db/database.js'
 import type { AgentRunActivityTable, AgentRunsTable } from '../../db/types.js'
 import { getUsers } from '../users/store.js'
-import type { ActivityEntryView, AgentRunView } from './schema.js'
+import { ActivityEntrySchema, type ActivityEntryView, type AgentRunView } from './schema.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 export async function runViews(q: Q, rows: readonly AgentRunsTable[]): Promise<AgentRunView[]> {
   const agents = new Map((await getUsers(q, [...new Set(rows.map((r) => r.agent_id))])).map((u) => [u.id, u]))
@@ -27,6 +28,6 @@ export const activityView = (r: AgentRunActivityTable): ActivityEntryView => ({
   id: r.id,
   type: r.type,
   text: r.text,
-  by: JSON.parse(r.by_actor) as ActivityEntryView['by'],
+  by: fromJsonColumn(ActivityEntrySchema.shape.by, r.by_actor),
   at: r.at,
 })

@@ -3,12 +3,13 @@ import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { AutomationRunsTable, AutomationsTable } from '../../db/types.js'
 import { creatorsOf } from '../users/present.js'
-import type { AutomationRunView, AutomationView, RunActor, RunStepView, RunTrigger, Step, Trigger } from './schema.js'
+import { type AutomationRunView, type AutomationView, RunActor, type RunStepView, RunTrigger, StepList, type Trigger } from './schema.js'
 import { lastRuns, stepsOfRuns } from './store.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
 
 export function triggerOf(row: AutomationsTable): Trigger {
   if (row.trigger_type === 'incoming_webhook') return { type: 'incoming_webhook', endpoint: row.endpoint_id! }
-  if (row.trigger_type === 'event') return { type: 'event', events: JSON.parse(row.events!) as string[], ...(row.filter ? { filter: row.filter } : {}) }
+  if (row.trigger_type === 'event') return { type: 'event', events: fromJsonColumn(StringList, row.events!), ...(row.filter ? { filter: row.filter } : {}) }
   return { type: 'schedule', cron: row.cron!, timezone: row.timezone ?? 'UTC' }
 }
 
@@ -26,7 +27,7 @@ export async function automationViews(q: Q, rows: readonly AutomationsTable[]): 
       board: r.board_id,
       active: r.active === 1,
       trigger: triggerOf(r),
-      steps: JSON.parse(r.steps) as Step[],
+      steps: fromJsonColumn(StepList, r.steps),
       next_run_at: r.next_run_at === null ? null : isoAt(r.next_run_at),
       created_by: creator(r.created_by),
       created: r.created_at,
@@ -58,8 +59,8 @@ export async function runViews(q: Q, rows: readonly AutomationRunsTable[]): Prom
     id: r.id,
     automation: r.automation_id,
     status: r.status,
-    trigger: JSON.parse(r.trigger_data) as RunTrigger,
-    actor: JSON.parse(r.actor) as RunActor,
+    trigger: fromJsonColumn(RunTrigger, r.trigger_data),
+    actor: fromJsonColumn(RunActor, r.actor),
     steps: steps.get(r.id) ?? [],
     error: r.error,
     created: r.created_at,

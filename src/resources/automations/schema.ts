@@ -89,6 +89,8 @@ export const Trigger = z
 export type Trigger = z.infer<typeof Trigger>
 
 const steps = z.array(Step).min(1).max(20)
+/** The steps as an automation and its runs keep them (checked when written). */
+export const StepList = z.array(Step)
 
 export const CreateAutomationBody = z
   .strictObject({ name, board: text(64).min(1), active: z.boolean().default(true), trigger: Trigger, steps })

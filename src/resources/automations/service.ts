@@ -13,7 +13,15 @@ import { listPage, type ListParams } from '../../query/list-page.js'
 import { automationViews, runViews, triggerOf } from './present.js'
 import { AUTOMATION_LIST, RUN_LIST } from './query.js'
 import { nextSlot, secretsOf, stepProblems, triggerProblems, urlChecks } from './rules.js'
-import type { AutomationRunView, AutomationView, CreateAutomationInput, Step, Trigger, UpdateAutomationInput } from './schema.js'
+import {
+  type AutomationRunView,
+  type AutomationView,
+  type CreateAutomationInput,
+  type Step,
+  StepList,
+  type Trigger,
+  type UpdateAutomationInput,
+} from './schema.js'
 import {
   deleteAutomationRow,
   getAutomation,
@@ -24,6 +32,7 @@ import {
   updateAutomationRow,
   visibleAutomationsQuery,
 } from './store.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 const invalid = (details: ErrorDetail[]) => unprocessable('The automation is not valid.', details)
 
@@ -105,7 +114,7 @@ export async function updateAutomation(deps: Deps, actor: Actor, id: string, inp
   return deps.db.tx(async ({ q }) => {
     const current = await visibleAutomation(q, actor, id)
     const trigger = input.trigger ?? triggerOf(current)
-    const steps = input.steps ?? (JSON.parse(current.steps) as Step[])
+    const steps = input.steps ?? fromJsonColumn(StepList, current.steps)
     const active = input.active ?? current.active === 1
     // Saved steps are checked again only when they change; a trigger change rechecks placeholders against the new one.
     if (input.trigger || input.steps) await check(deps, q, actor, current.board_id, trigger, steps, urlDetails)

@@ -55,7 +55,7 @@ function idList(v: unknown): unknown {
   if (typeof v !== 'string') return v
   if (v.trim().startsWith('[')) {
     try {
-      return JSON.parse(v) as unknown
+      return JSON.parse(v)
     } catch {
       // not JSON after all: commas
     }

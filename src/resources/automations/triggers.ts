@@ -11,6 +11,7 @@ import type { RunContext } from './placeholders.js'
 import type { RunActor, RunTrigger } from './schema.js'
 import { advanceSchedule, eventAutomationsOfBoard, insertRun } from './store.js'
 import { nextSlot } from './rules.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
 
 async function queueRun(
   deps: Deps,
@@ -75,7 +76,7 @@ function cardOf(event: EmittedEvent): string | undefined {
 export async function queueEventRuns(deps: Deps, tx: Tx, event: EmittedEvent): Promise<void> {
   if (!event.boardId) return
   for (const a of await eventAutomationsOfBoard(tx.q, event.boardId)) {
-    if (!matchesSelectors(JSON.parse(a.events ?? '[]') as string[], event.name)) continue
+    if (!matchesSelectors(fromJsonColumn(StringList, a.events ?? '[]'), event.name)) continue
     if (a.filter) {
       const card = cardOf(event)
       if (!card) continue

@@ -2,8 +2,9 @@
 import type { Q } from '../../db/database.js'
 import type { CommentsTable } from '../../db/types.js'
 import { getUsers } from '../users/store.js'
-import type { CommentView } from './schema.js'
+import { CommentAuthor, type CommentView } from './schema.js'
 import { mentionsOf } from './store.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 export async function commentViews(q: Q, rows: readonly CommentsTable[]): Promise<CommentView[]> {
   const mentions = await mentionsOf(
@@ -19,7 +20,7 @@ export async function commentViews(q: Q, rows: readonly CommentsTable[]): Promis
     ).map((u) => [u.id, u]),
   )
   return rows.map((r) => {
-    const written = JSON.parse(r.author) as CommentView['author']
+    const written = fromJsonColumn(CommentAuthor, r.author)
     const user = r.author_id ? authors.get(r.author_id) : undefined
     return {
       id: r.id,

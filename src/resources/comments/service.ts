@@ -15,7 +15,7 @@ import { getCard, watchersOf } from '../cards/store.js'
 import { notify } from '../inbox/service.js'
 import { commentViews } from './present.js'
 import { COMMENT_LIST } from './query.js'
-import type { CommentView, CreateCommentInput } from './schema.js'
+import { CommentAuthor, type CommentView, type CreateCommentInput } from './schema.js'
 import {
   commentsOfCard,
   deleteCommentRow,
@@ -27,6 +27,7 @@ import {
   updateCommentRow,
   visibleCommentsQuery,
 } from './store.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 // cards/service.ts's visibleCard, which this file cannot import: the cards service calls announceCommentsOfCardGone.
 const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
@@ -68,7 +69,7 @@ export function mentionedIn(body: string, people: readonly { id: string; name: s
 const mentionsIn = async (q: Q, body: string, card: CardsTable): Promise<string[]> =>
   body.includes('@') ? mentionedIn(body, await usersSeeingBoard(q, card.board_id)) : []
 
-const authorOf = (comment: CommentsTable) => JSON.parse(comment.author) as CommentView['author']
+const authorOf = (comment: CommentsTable) => fromJsonColumn(CommentAuthor, comment.author)
 
 export function listComments(deps: Deps, actor: Actor, params: ListParams & { card?: string }) {
   const { q } = deps.db

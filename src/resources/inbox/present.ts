@@ -5,7 +5,8 @@ import { rowsByIds } from '../../db/sql.js'
 import type { InboxItemsTable } from '../../db/types.js'
 import { getBoards } from '../boards/store.js'
 import { cardUrl } from '../cards/present.js'
-import type { InboxItemView } from './schema.js'
+import { InboxItemSchema, type InboxItemView } from './schema.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 export async function inboxItemViews(q: Q, config: Config, rows: readonly InboxItemsTable[]): Promise<InboxItemView[]> {
   const cards = new Map((await rowsByIds(q, 'cards', [...new Set(rows.map((r) => r.card_id))])).map((c) => [c.id, c]))
@@ -19,7 +20,7 @@ export async function inboxItemViews(q: Q, config: Config, rows: readonly InboxI
       board: { id: card.board_id, name: boards.get(card.board_id)?.name ?? '' },
       comment: r.comment_id,
       question: r.question_id,
-      actor: JSON.parse(r.actor) as InboxItemView['actor'],
+      actor: fromJsonColumn(InboxItemSchema.shape.actor, r.actor),
       read: r.read_at !== null,
       read_at: r.read_at,
       created: r.created_at,

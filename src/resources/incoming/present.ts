@@ -2,8 +2,9 @@
 import type { Q } from '../../db/database.js'
 import type { IncomingEndpointsTable } from '../../db/types.js'
 import { creatorsOf } from '../users/present.js'
-import type { IncomingWebhookView } from './schema.js'
+import { IncomingWebhookSchema, type IncomingWebhookView } from './schema.js'
 import { boardsOfIncoming } from './store.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 export async function incomingViews(q: Q, baseUrl: string, rows: readonly IncomingEndpointsTable[]): Promise<IncomingWebhookView[]> {
   const boards = await boardsOfIncoming(
@@ -16,7 +17,7 @@ export async function incomingViews(q: Q, baseUrl: string, rows: readonly Incomi
     name: r.name,
     url: `${baseUrl}/v1/hooks/${r.path}`,
     auth: r.auth_type === 'header' && r.auth_header_name ? { type: r.auth_type, header_name: r.auth_header_name } : { type: r.auth_type },
-    methods: JSON.parse(r.methods) as IncomingWebhookView['methods'],
+    methods: fromJsonColumn(IncomingWebhookSchema.shape.methods, r.methods),
     boards: boards.get(r.id) ?? [],
     all_boards: r.all_boards === 1,
     accept_files: r.accept_files === 1,

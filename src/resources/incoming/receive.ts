@@ -11,6 +11,7 @@ import { timingSafeEqualStr } from '../../delivery/signing.js'
 import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
 import { type Outcome, type ReceivedFile, requestRow, STATUS } from './requests.js'
 import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
@@ -162,7 +163,7 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
 /** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
 async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndpointsTable, req: Request, sender: string): Promise<Judged> {
   if (endpoint.paused) return { outcome: 'paused', message: 'This endpoint is paused.' }
-  const methods = JSON.parse(endpoint.methods) as string[]
+  const methods = fromJsonColumn(StringList, endpoint.methods)
   if (!methods.includes(req.method)) {
     return { outcome: 'method_not_allowed', message: `${req.method} is not accepted here; use ${methods.join(', ')}.`, headers: { Allow: methods.join(', ') } }
   }

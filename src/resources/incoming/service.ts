@@ -17,7 +17,7 @@ import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../a
 import { queueIncomingRuns } from '../automations/triggers.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
-import type { CreateIncomingInput, IncomingLogView, IncomingWebhookView, UpdateIncomingInput } from './schema.js'
+import { type CreateIncomingInput, IncomingLogSchema, type IncomingLogView, type IncomingWebhookView, type UpdateIncomingInput } from './schema.js'
 import { senderOf } from '../../http/rate-limit.js'
 import { KEPT_HEADERS, type ReceivedFile, requestRow } from './requests.js'
 import {
@@ -32,6 +32,7 @@ import {
   setIncomingBoards,
   updateIncomingRow,
 } from './store.js'
+import { fromJsonColumn, JsonObject, StringMap } from '../../db/json.js'
 
 function assertManager(actor: Actor): void {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins manage incoming webhooks.')
@@ -179,10 +180,10 @@ export async function incomingLogs(deps: Deps, actor: Actor, id: string): Promis
     status: r.status,
     method: r.method,
     ip: r.ip,
-    headers: JSON.parse(r.headers) as Record<string, string>,
-    query: JSON.parse(r.query) as Record<string, unknown>,
+    headers: fromJsonColumn(StringMap, r.headers),
+    query: fromJsonColumn(JsonObject, r.query),
     body: r.body,
-    files: JSON.parse(r.files) as IncomingLogView['files'],
+    files: fromJsonColumn(IncomingLogSchema.shape.files, r.files),
     runs: runs.get(r.id) ?? [],
     at: r.at,
   }))
@@ -272,8 +273,8 @@ export async function logIncomingRequest(
         name: endpoint.name,
         method: row.method,
         body: accepted.body,
-        query: JSON.parse(row.query) as Record<string, unknown>,
-        headers: JSON.parse(row.headers) as Record<string, string>,
+        query: fromJsonColumn(JsonObject, row.query),
+        headers: fromJsonColumn(StringMap, row.headers),
         ip: row.ip,
         files: files.map((f) => ({ id: f.id, name: f.name, size: f.size, type: f.type })),
       }

@@ -1,12 +1,13 @@
 // Users in API shape.
 import type { Q } from '../../db/database.js'
-import type { AgentPower } from '../../access/roles.js'
+import { AgentPowers } from '../../access/roles.js'
 import { isAdminRole } from '../../access/roles.js'
 import type { Viewer } from '../../access/visibility.js'
 import type { UsersTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
 import type { UserView } from './schema.js'
 import { agentProfilesOf, getUsers } from './store.js'
+import { fromJsonColumn } from '../../db/json.js'
 
 export const userView = (u: UsersTable): UserView => ({
   id: u.id,
@@ -45,7 +46,7 @@ export async function userViews(q: Q, rows: readonly UsersTable[], viewer: Viewe
         owner: owners(p.owner_id),
         wake_url: insider ? p.wake_url : null,
         signing_secret: insider ? p.signing_secret_id : null,
-        powers: JSON.parse(p.powers) as AgentPower[],
+        powers: fromJsonColumn(AgentPowers, p.powers),
       },
     }
   })

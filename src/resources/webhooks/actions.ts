@@ -13,6 +13,7 @@ import { logView } from './present.js'
 import type { LogView, SampleView } from './schema.js'
 import { visibleWebhook } from './service.js'
 import { newestEvent, recentEvents } from './store.js'
+import { fromJsonColumn, JsonObject, StringList } from '../../db/json.js'
 
 /** SPEC: a sample goes out "about one second later". */
 export const SAMPLE_DELAY_MS = 1000
@@ -62,7 +63,7 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): Promis
   return deps.db.tx(async (tx) => {
     const { q } = tx
     const sub = await visibleWebhook(q, actor, id)
-    const selected = expandEventSelectors(JSON.parse(sub.events) as string[])
+    const selected = expandEventSelectors(fromJsonColumn(StringList, sub.events))
     const names = typeof selected === 'string' ? [] : [...selected].filter((e) => e !== 'webhook.test')
     if (names.length === 0) throw notFound("event for this subscription's events")
     const boards = (await boardsOfWebhooks(q, [sub.id])).get(sub.id) ?? []
@@ -89,5 +90,5 @@ export async function listSamples(deps: Deps, actor: Actor, event: string | unde
     throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${EVENT_NAMES.join(', ')}.` }])
   // Events of no board (audit) are workspace-wide, which only owners and admins may see.
   const rows = await recentEvents(deps.db.q, actor.user, event, SAMPLES_SHOWN)
-  return rows.map((e) => ({ id: e.id, event: e.name, timestamp: e.created_at, data: JSON.parse(e.data) as Record<string, unknown> }))
+  return rows.map((e) => ({ id: e.id, event: e.name, timestamp: e.created_at, data: fromJsonColumn(JsonObject, e.data) }))
 }

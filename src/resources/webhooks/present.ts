@@ -5,6 +5,7 @@ import { redactStaticHeaders } from '../../delivery/headers.js'
 import { boardsOfWebhooks } from '../../delivery/store.js'
 import { creatorsOf } from '../users/present.js'
 import type { LogView, WebhookView } from './schema.js'
+import { fromJsonColumn, StringList, StringMap } from '../../db/json.js'
 
 export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<WebhookView[]> {
   const boards = await boardsOfWebhooks(
@@ -17,9 +18,9 @@ export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<Webhook
     name: r.name,
     url: r.url,
     method: r.method,
-    events: JSON.parse(r.events) as string[],
+    events: fromJsonColumn(StringList, r.events),
     boards: boards.get(r.id) ?? [],
-    headers: redactStaticHeaders(JSON.parse(r.headers) as Record<string, string>),
+    headers: redactStaticHeaders(fromJsonColumn(StringMap, r.headers)),
     active: r.active === 1,
     has_secret: r.secret_enc !== null,
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },

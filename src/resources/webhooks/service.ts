@@ -16,6 +16,7 @@ import { WEBHOOK_LIST } from './query.js'
 import { boardProblems, eventProblems, headerProblems, reentryProblems, urlProblems } from './rules.js'
 import type { CreateWebhookInput, WebhookInput, WebhookView } from './schema.js'
 import { deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery } from './store.js'
+import { fromJsonColumn, StringMap } from '../../db/json.js'
 
 /** Owners and admins see every subscription, everyone else only their own; anything else is a 404. */
 export async function visibleWebhook(q: Q, actor: Actor, id: string): Promise<WebhooksTable> {
@@ -114,7 +115,7 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
       const creator = (await getUser(q, row.created_by))!
       details.push(...(await boardProblems(q, creator, [...new Set(input.boards)])))
     }
-    const headers = JSON.parse(row.headers) as Record<string, string>
+    const headers = fromJsonColumn(StringMap, row.headers)
     details.push(...reentryProblems({ url: row.url, hasSecret: row.secret_enc !== null, authType: row.auth_type, headers }, input))
     if (input.auth !== undefined) {
       // Decrypted only when the edit touches the credentials.
