@@ -26,4 +26,5 @@ export const CreateTokenBody = z
     user: z.string().min(1).optional().meta({ description: "An agent's id: a token for that agent (its owner, owners and admins). Default: yourself." }),
   })
   .meta({ id: 'CreateTokenBody' })
-export type CreateTokenInput = { name: string; permission: Permission; expires_at?: string | null; user?: string }
+/** What the create route and `taskd token create` pass. */
+export type CreateTokenInput = z.infer<typeof CreateTokenBody>
