@@ -72,7 +72,7 @@ const q = {
   tags: prepare(`SELECT id, board_id, name FROM tags WHERE id ${IN_JSON}`),
   list: prepare('SELECT id, board_id, name, category FROM lists WHERE id = ?'),
   firstList: prepare('SELECT id, board_id, name, category FROM lists WHERE board_id = ? ORDER BY position, created_at LIMIT 1'),
-  // .all(), never .get(), on RETURNING: see DESIGN.md "Performance" (the WAL stops checkpointing otherwise).
+  // .all(), never .get(), on RETURNING: with .get() the statement commits inside sqlite3_reset, no autocheckpoint runs and the WAL grows without bound.
   takeNumber: prepare('UPDATE boards SET next_key = next_key + 1 WHERE id = ? RETURNING next_key').pluck(),
   maxPosition: prepare('SELECT max(position) FROM cards WHERE list_id = ?').pluck(),
   insertCard: prepare(`INSERT INTO cards (id, board_id, list_id, key_num, key, title, description, position, priority,

@@ -63,7 +63,7 @@ const ConfigSchema = z.object({
       return ranges
     }),
   /** The general API rate limit, requests per minute per token (and per address for routes without a token): `on`
-   *  (600), `off`, or a number; 0 is off. Off when absent, as SPEC says; `taskd setup` writes a config with it on. */
+   *  (600), `off`, or a number; 0 is off. Off when absent; `taskd setup` writes a config with it on. */
   rateLimit: z
     .string()
     .default('off')

@@ -1,4 +1,4 @@
-// The one error type services throw; src/http/error-handler.ts turns it into the API-DECISIONS §1 shape.
+// The one error type services throw; src/http/error-handler.ts turns it into the API's JSON error shape.
 export interface ErrorDetail {
   path: string
   message: string

@@ -74,7 +74,7 @@ const REQUIRED_CREDENTIALS: Record<AuthType, readonly (keyof AuthCredentials)[]>
 export const USED_CREDENTIALS: Record<AuthType, readonly (keyof AuthCredentials)[]> = { ...REQUIRED_CREDENTIALS, basic: ['username', 'password'] }
 
 /**
- * API-DECISIONS §7: a blank credential keeps the stored one, null clears it. Stored credentials only carry
+ * A blank credential keeps the stored one, null clears it. Stored credentials only carry
  * over while the type stays the same: a bearer token must never turn into a basic password.
  */
 export function mergeAuth(stored: StoredAuth, input: AuthInput | null | undefined): StoredAuth | ErrorDetail[] {

@@ -44,7 +44,7 @@ export interface Settlement {
 export type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
 
 /**
- * Decides for a claimed batch, right before sending, whether each row may go out: SPEC re-checks membership at
+ * Decides for a claimed batch, right before sending, whether each row may go out: membership is re-checked at
  * delivery time, so a member who left the board stops receiving even what was queued. One query per table per batch.
  */
 export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map<string, Gate>> {

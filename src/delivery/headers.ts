@@ -49,7 +49,7 @@ export function headerValueProblem(value: string): string | undefined {
   return undefined
 }
 
-/** Static headers that carry credentials: allowed (SPEC: first-class auth wins on a clash) but never shown back. */
+/** Static headers that carry credentials: allowed (first-class auth wins on a clash) but never shown back. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'])
 export const sensitiveStaticValues = (headers: Record<string, string>): string[] =>
   Object.entries(headers)

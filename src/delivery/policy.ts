@@ -1,8 +1,8 @@
-// What an attempt's result means (SPEC "Delivery behaviour"): delivered, retry later, or give up, and when the next try is due.
+// What an attempt's result means: delivered, retry later, or give up, and when the next try is due.
 import type { OutboxTable, WebhookLogsTable } from '../db/types.js'
 import type { SendResult } from './send.js'
 
-/** SPEC: at most five attempts per delivery. */
+/** At most five attempts per delivery. */
 export const MAX_ATTEMPTS = 5
 
 export interface Verdict {

@@ -168,7 +168,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   }
   started = performance.now()
 
-  // One deadline for the whole attempt (connect, headers and body), as SPEC's per-attempt timeout.
+  // One deadline for the whole attempt (connect, headers and body), as the per-attempt timeout promises.
   const controller = new AbortController()
   let timedOut = false
   const timer = setTimeout(() => {

@@ -31,7 +31,7 @@ export function checkWebhookUrl(raw: string): UrlCheck {
   // read such a string differently from us; refuse them rather than guess.
   if (/[\s\x00-\x1f\x7f]/.test(raw)) return { ok: false, reason: 'URL must not contain spaces or control characters' }
   if (raw.includes('\\')) return { ok: false, reason: 'URL must not contain backslashes' }
-  // Checked on the raw text: `new URL` drops an empty fragment, but SPEC forbids any "#".
+  // Checked on the raw text: `new URL` drops an empty fragment, but a webhook URL may carry no "#" at all.
   if (raw.includes('#')) return { ok: false, reason: 'URL must not contain a # fragment' }
   const authority = raw.slice(raw.indexOf('//') + 2).split(/[/?]/, 1)[0] ?? ''
   // A raw check, because `new URL('http:///x')` quietly turns the path into the host.

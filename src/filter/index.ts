@@ -1,4 +1,4 @@
-// Public API of the filter language (SPEC "Filter grammar", API-DECISIONS §4).
+// Public API of the filter language: parse, validate and compile a filter against a resource's field map.
 //
 //   parseFilter(input)                  → FilterNode | null   syntax only; null for an empty or blank filter
 //   filterExpression(resource, input, { anchored? })   → ((eb) => Expression<SqlBool>) | null

@@ -1,4 +1,4 @@
-// Recursive-descent parser: filter string → FilterNode, enforcing the size limits of API-DECISIONS §4.
+// Recursive-descent parser: filter string → FilterNode, enforcing the size limits (length, comparisons, nesting depth).
 //
 //   filter  := or EOF                 (empty or blank input means "no filter": null)
 //   or      := and ("||" and)*

@@ -15,7 +15,7 @@ export function printFilter(node: FilterNode): string {
   }
 }
 
-/** Quotes and escapes a string so it can be placed in a filter (SPEC: outside values must be quoted and escaped). */
+/** Quotes and escapes a string so it can be placed in a filter (values from outside must be quoted and escaped). */
 export function quoteFilterString(value: string): string {
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`
 }

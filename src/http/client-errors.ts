@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before Express sees them (headers too large, a malformed Content-Length):
-// answered in the §1 JSON shape too, not as Node's bare status line.
+// answered in the API's JSON error shape too, not as Node's bare status line.
 import type http from 'node:http'
 import type { Duplex } from 'node:stream'
 

@@ -1,4 +1,4 @@
-// The one place errors become responses: the API-DECISIONS §1 shape, never a stack trace.
+// The one place errors become responses: `{ error: { code, message, details?, request_id } }`, never a stack trace.
 import type { NextFunction, Request, Response } from 'express'
 import { FilterError } from '../filter/error.js'
 import { HttpError } from '../errors.js'

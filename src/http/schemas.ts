@@ -33,5 +33,5 @@ export const orNull = <S extends z.ZodType>(schema: S) => z.union([schema, z.nul
 export const UserRef = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: 'UserRef' })
 export type UserRef = z.infer<typeof UserRef>
 
-/** `{ <name>: record }`, the single-record envelope of API-DECISIONS §1b. */
+/** `{ <name>: record }`, the envelope every single record answers in. */
 export const envelope = <K extends string, S extends z.ZodType>(key: K, schema: S) => z.strictObject({ [key]: schema } as Record<K, S>)

@@ -1,4 +1,4 @@
-// /mcp: the MCP server for AI tools (API-DECISIONS §12). Streamable HTTP, stateless: every POST is authenticated with
+// /mcp: the MCP server for AI tools. Streamable HTTP, stateless: every POST is authenticated with
 // taskd's own bearer-token code, gets a fresh McpServer whose tools act as that caller, and is answered as JSON.
 // GET (a server-sent event stream) and DELETE (ending a session) have no meaning without sessions: 405.
 import express, { type NextFunction, type Request, type Response } from 'express'
@@ -74,7 +74,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
   return router
 }
 
-/** An API error as a tool error: the §1 message (and its details, one per line) as text, the §1 object as structured content. */
+/** An API error as a tool error: the error's message (and its details, one per line) as text, the error object as structured content. */
 function toolError(err: unknown, log: (msg: string, err?: unknown) => void): CallToolResult {
   const e = toHttpError(err)
   if (e.status === 500) log('MCP tool failed', err)

@@ -148,7 +148,7 @@ export function listQueries(base: SelectQueryBuilder<any, any, any>, spec: ListS
 
 /**
  * A page of `base` (the visible rows, before filter and paging): `filter`, `sort` and `expand` are checked against
- * the spec, `totalItems` is the total for the whole filter, and `present` turns the page's rows into API records.
+ * the list spec, `totalItems` is the total for the whole filter, and `present` turns the page's rows into API records.
  * `anchored`: the base already narrows by an indexed equality (a board or list parameter), which the filter compiler uses.
  * `countBase`: the same rows as `base`, written as the count reads them quickest (else `base`).
  */

@@ -77,7 +77,7 @@ async function setUp() {
   return { c, robo, env, comments, activity }
 }
 
-/** A call signed as taskd signs it (written here from the spec), at `seconds`. */
+/** A call signed as taskd signs it (written here from the documented scheme, not taskd's code), at `seconds`. */
 const signed = (body: string, seconds: number, secret = SECRET) => {
   const ts = String(Math.floor(seconds))
   return {

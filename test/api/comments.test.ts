@@ -97,7 +97,7 @@ runScenarios<C>('comments', fixture, [
     expect: { comment: { body: 'First! (edited)' } },
   },
   {
-    name: 'an admin may edit what someone else wrote (API-DECISIONS §10)',
+    name: 'an admin may edit what someone else wrote',
     method: 'PATCH',
     path: (c) => `/v1/comments/${c.mine.id}`,
     token: (c) => c.tokens.admin.write,

@@ -1,5 +1,5 @@
 // The receiving side of incoming webhooks, /v1/hooks/<path>, with a real HTTP client against a real server: every
-// outcome of API-DECISIONS §8, the size limits while streaming, the rate limit by the injected clock, and the log.
+// outcome, the size limits while streaming, the rate limit by the injected clock, and the log.
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { test } from 'node:test'
@@ -71,7 +71,7 @@ test('accepted bodies (JSON, form, none) answer 202 and are logged with only the
     assert.deepEqual(entry.headers, { 'content-type': 'application/json', 'user-agent': 'ci/1', 'x-request-id': 'r-1' })
     assert.equal((await send(c.t.url, path, { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' })).status, 202)
     assert.equal((await send(c.t.url, path)).status, 202, 'no body at all')
-    // The answer carries the §1 code of its status; the log names the outcome.
+    // The answer carries the error code of its status; the log names the outcome.
     const refused: [string, Parameters<typeof send>[2], number, string, string][] = [
       ['GET', { method: 'GET' }, 405, 'method_not_allowed', 'method_not_allowed'],
       ['text', { headers: { 'content-type': 'text/plain' }, body: 'hello' }, 415, 'unsupported_media_type', 'unsupported_body'],

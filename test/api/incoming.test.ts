@@ -53,7 +53,7 @@ test('incoming endpoints: created by owners and admins with a random URL and wri
     assert.ok(!row!.auth_enc.includes(KEY_VALUE))
     assert.deepEqual(JSON.parse(openIndependently(row!.auth_enc, `incoming:${ci.id}:auth`, keyText)), { header_value: KEY_VALUE })
     const replies = [keyed.text]
-    // Members: 403 everywhere (also reading); the error shape of §1.
+    // Members: 403 everywhere (also reading); the API's error shape.
     for (const [method, path, body] of [
       ['GET', '/v1/webhooks/incoming', undefined],
       ['GET', `/v1/webhooks/incoming/${ci.id}`, undefined],

@@ -1,5 +1,5 @@
 // What a careful operator expects: owner-only files, no caching of secrets, OPTIONS without a body, and the requests
-// Node's parser refuses answered in the §1 JSON shape.
+// Node's parser refuses answered in the JSON error shape.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import net from 'node:net'

@@ -50,7 +50,7 @@ test('every GET route of the served document answers the prototype names in ever
         for (const name of NAMES) {
           const r = await c.t.req('GET', `${path}?${param}=${encodeURIComponent(name)}`, { token: c.tokens.owner.read })
           assert.ok(r.status < 500, `GET ${path}?${param}=${name} answered ${r.status}: ${r.text.slice(0, 200)}`)
-          // On a list route, a name looked up in a map (sort fields, expand relations, event names) is unknown: 400 in the §1 shape.
+          // On a list route, a name looked up in a map (sort fields, expand relations, event names) is unknown: 400 in the error shape.
           if (isList && ['sort', 'expand', 'event'].includes(param)) {
             assert.equal(r.status, 400, `GET ${path}?${param}=${name}: ${r.text.slice(0, 200)}`)
             assertErrorShape(r.body)

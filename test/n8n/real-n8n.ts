@@ -126,7 +126,7 @@ test('n8n-nodes-taskd in a real n8n: credential, trigger, signatures, actions, d
   let taskd: Served | undefined
   let n8n: N8n | undefined
   try {
-    // taskd, as a user runs it; n8n is on 127.0.0.1, so private targets must be allowed (SPEC rule 6).
+    // taskd, as a user runs it; n8n is on 127.0.0.1, so private targets must be allowed (refused by default, as for every webhook URL).
     taskd = await serve(path.join(dir, 'taskd.db'), { TASKD_ALLOW_PRIVATE_TARGETS: 'true' })
     const setup = { authorization: `Bearer ${taskd.token}` }
     const api = (method: string, p: string, body?: unknown, expect?: number) => json(method, taskd!.url + p, { headers: setup, body, expect })

@@ -1,4 +1,4 @@
-// Agent kickoffs: handing a card to an agent, delivered in the background (API-DECISIONS §11).
+// Agent kickoffs: handing a card to an agent, delivered in the background.
 import { z } from 'zod'
 import { AgentPower } from '../../access/roles.js'
 import { agrees } from '../../db/agrees.js'

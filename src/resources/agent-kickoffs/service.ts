@@ -26,7 +26,7 @@ import { fromJsonColumn } from '../../db/json.js'
 
 const MINUTE = 60_000
 
-/** Which workflow and step a kickoff names, and so its agent (API-DECISIONS §11). */
+/** Which workflow and step a kickoff names, and so its agent. */
 async function resolveStep(tx: Tx, card: CardsTable, input: CreateKickoffInput & { step?: number }) {
   const { q } = tx
   let workflow = input.workflow === undefined ? undefined : await getWorkflow(q, input.workflow)

@@ -1,4 +1,4 @@
-// The 12 agent events (SPEC: they carry the agent as { id, name }, the run status and the task it belongs to).
+// The 12 agent events : they carry the agent as { id, name }, the run status and the task it belongs to.
 import { z } from 'zod'
 import { ACTOR, BOARD, CARD_REF, described, ref, str, type EventDefs } from '../../events/fields.js'
 

@@ -93,7 +93,7 @@ async function completeRun(
   return done
 }
 
-/** The run's agent reports what it is doing (API-DECISIONS §11). */
+/** The run's agent reports what it is doing. */
 export const reportActivity = (deps: Deps, actor: Actor, id: string, input: ActivityInput): Promise<AgentRunView> =>
   deps.db.tx(async (tx) => {
     const run = await runInSight(tx.q, actor, id, true)

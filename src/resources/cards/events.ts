@@ -1,4 +1,4 @@
-// Events of tasks (cards), with the payload their `data` carries: SPEC "Enrichment of data" puts names and links beside the raw ids.
+// Events of tasks (cards), with the payload their `data` carries: names and links beside the raw ids, so a receiver needs no second call.
 import { z } from 'zod'
 import { ACTOR, BOARD, described, ref, str, type EventDefs } from '../../events/fields.js'
 import { PRIORITY_NAMES } from './schema.js'

@@ -174,7 +174,7 @@ const excerpt = (text: string, max = 280): string => (text.length <= max ? text 
 export const cardUrl = (config: Config, id: string): string => `${publicBaseUrl(config)}/v1/cards/${id}`
 
 /**
- * `{ card, board }` of the events of records on a task (comments, checklists, timers): SPEC "Enrichment" gives them the
+ * `{ card, board }` of the events of records on a task (comments, checklists, timers): they carry the
  * task's key, title and link beside the ids (`CARD_REF` and `BOARD` in events/fields.ts).
  */
 export async function taskEventRefs(q: Q, config: Config, card: Pick<CardsTable, 'id' | 'key' | 'title' | 'board_id'>) {

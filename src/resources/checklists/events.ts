@@ -1,4 +1,4 @@
-// Events of checklists: the item, its checklist, and the task it is on (key, title and link, SPEC "Enrichment").
+// Events of checklists: the item, its checklist, and the task it is on (key, title and link).
 import { z } from 'zod'
 import { ACTOR, BOARD, CARD_REF, ref, str, type EventDefs } from '../../events/fields.js'
 

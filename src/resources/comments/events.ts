@@ -1,4 +1,4 @@
-// Events of comments: the comment, and the task it is on (key, title and link, SPEC "Enrichment").
+// Events of comments: the comment, and the task it is on (key, title and link).
 import { z } from 'zod'
 import { ACTOR, BOARD, CARD_REF, described, str, type EventDefs } from '../../events/fields.js'
 

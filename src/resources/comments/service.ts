@@ -122,7 +122,7 @@ export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, input: C
   return view
 }
 
-/** Whether the actor may edit or delete the comment: its author, owners and admins (API-DECISIONS §10). */
+/** Whether the actor may edit or delete the comment: its author, owners and admins. */
 const mayChange = (actor: Actor, comment: CommentsTable) => isAdmin(actor) || (!actor.run && comment.author_id === actor.user.id)
 
 /** The author edits a comment; owners and admins any. Members it newly mentions are told. */

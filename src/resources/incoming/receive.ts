@@ -1,6 +1,6 @@
 // The receiving side of incoming webhooks, /v1/hooks/<path>. Public: the random path (and the endpoint's own
 // credentials, when it has some) is the key. A request to a known endpoint is judged in this order, logged with its
-// outcome (API-DECISIONS §8-9), and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
+// outcome, and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
 import busboy, { type Busboy } from 'busboy'
 import type { Request, RequestHandler, Response } from 'express'
@@ -15,7 +15,7 @@ import { fromJsonColumn, StringList } from '../../db/json.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
-/** Requests per minute per endpoint and sender (SPEC "Limits": always on). */
+/** Requests per minute per endpoint and sender (always on, unlike the general rate limit). */
 const RATE_LIMIT = 120
 
 function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials, req: Request): boolean {
@@ -80,7 +80,7 @@ function readBody(req: Request, limit: number): Promise<Buffer | 'drained' | 'cu
 
 const late = (): Judged => ({ outcome: 'unsupported_body', message: `The body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`, cut: true })
 
-/** The §1 error code of each refusal (the outcome itself is in the log). */
+/** The error code of each refusal (the outcome itself is in the log). */
 const CODE: Record<Exclude<Outcome, 'accepted'>, string> = {
   auth_failed: 'unauthorized',
   method_not_allowed: 'method_not_allowed',

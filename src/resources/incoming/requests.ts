@@ -17,7 +17,7 @@ export const STATUS: Record<Outcome, number> = {
   paused: 503,
 }
 const LOGGED_BODY = 65_536
-/** The only request headers kept and exposed (SPEC "Incoming endpoint events"); never authentication. */
+/** The only request headers kept and exposed in the log and to automations; never authentication. */
 export const KEPT_HEADERS: readonly string[] = ['content-type', 'user-agent', 'x-request-id', 'x-delivery-id']
 
 /**

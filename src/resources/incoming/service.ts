@@ -53,7 +53,7 @@ async function boardProblems(q: Q, actor: Actor, boards: readonly string[]): Pro
   return boards.flatMap((id, i) => (known.has(id) ? [] : [{ path: `boards.${i}`, message: 'No such board.' }]))
 }
 
-/** The credentials as they will be stored: the merge of the edit with what is stored (write-only rules of §7). */
+/** The credentials as they will be stored: the merge of the edit with what is stored (write-only: blank keeps, null clears). */
 function nextAuth(
   deps: Deps,
   row: IncomingEndpointsTable,

@@ -15,7 +15,7 @@ import { visibleWebhook } from './service.js'
 import { newestEvent, recentEvents } from './store.js'
 import { fromJsonColumn, JsonObject, StringList } from '../../db/json.js'
 
-/** SPEC: a sample goes out "about one second later". */
+/** A sample goes out about one second later. */
 export const SAMPLE_DELAY_MS = 1000
 const SAMPLES_SHOWN = 10
 

@@ -90,7 +90,7 @@ export function reentryProblems(
   return details
 }
 
-/** SPEC "Who may subscribe": owners and admins may name any boards or none (whole workspace); anyone else must
+/** Who may subscribe: owners and admins may name any boards or none (whole workspace); anyone else must
  *  name at least one board they belong to. The same 422 message covers a missing board and someone else's board. */
 export async function boardProblems(q: Q, creator: UsersTable, boards: readonly string[]): Promise<ErrorDetail[]> {
   if (boards.length === 0) {

@@ -15,7 +15,7 @@ interface TaskdErrorBody {
 	error?: { code?: string; message?: string; details?: Array<{ path: string; message: string }> };
 }
 
-/** The HTTP status and §1 error body of a failed request, wherever n8n's HTTP helper put them. */
+/** The HTTP status and JSON error body of a failed request, wherever n8n's HTTP helper put them. */
 function failure(error: unknown): { status?: number; body?: TaskdErrorBody } {
 	const e = error as {
 		httpCode?: string;
