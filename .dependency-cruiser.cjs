@@ -64,6 +64,16 @@ module.exports = {
       to: { path: ['^src/http/', family('routes')] },
     },
     {
+      name: 'services-take-no-http',
+      comment:
+        'Services, stores and the other layers that also run outside a request (events, delivery, jobs, access, query, db) ' +
+        'take plain values, never an Express request or response: not even `import type` from express. The route or ' +
+        'receiver reads what the operation needs from HTTP and hands it over.',
+      severity: 'error',
+      from: { path: [family('schema|store|service|present|query|events|published|lifecycle'), '^src/(events|delivery|jobs|access|query|db|filter)/'] },
+      to: { path: '(^|/)node_modules/(@types/)?express(-serve-static-core)?/' },
+    },
+    {
       name: 'no-other-familys-store',
       comment:
         "One family does not reach into another family's store.ts: it goes through that family's service or an export of " +
