@@ -74,6 +74,16 @@ module.exports = {
       to: { path: '(^|/)node_modules/(@types/)?express(-serve-static-core)?/' },
     },
     {
+      name: 'no-role-checks-in-stores',
+      comment:
+        'Who may see or do what is decided in src/access/, not in a store: a store.ts imports no role-deciding helper of ' +
+        'src/access/roles.ts (isAdmin, isAdminRole, ADMIN_ROLES), only its types. A store that lists what a viewer sees ' +
+        'takes the scope already decided (sightLimitedTo) or a visibility subquery of src/access/ (visibleBoardIds).',
+      severity: 'error',
+      from: { path: family('store') },
+      to: { path: '^src/access/roles\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-other-familys-store',
       comment:
         "One family does not reach into another family's store.ts: it goes through that family's service or an export of " +

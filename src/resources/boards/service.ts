@@ -1,4 +1,5 @@
 // Boards: create with default lists, list, update, delete, clone, and membership.
+import { sightLimitedTo } from '../../access/records.js'
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardInSight, type SeenBoard, visibleBoard } from '../../access/visibility.js'
 import { DAY_MS, isoAt } from '../../clock.js'
@@ -39,7 +40,7 @@ import {
   setBoardTrashed,
   setMemberRole,
   updateBoardRow,
-  visibleBoardsQuery,
+  boardsQuery,
 } from './store.js'
 
 const DEFAULT_LISTS: [string, ListsTable['category']][] = [
@@ -145,7 +146,7 @@ export const getBoardFor = async (deps: Deps, actor: Actor, id: string) => {
 /** The boards the caller sees (owners and admins: every board), in the trash or out of it; `expand=lists,members` inline their lists and members. */
 export function listBoards(deps: Deps, actor: Actor, params: ListParams & { trashed: boolean }) {
   const { q } = deps.db
-  return listPage(deps.db, visibleBoardsQuery(q, actor.user, params.trashed), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
+  return listPage(deps.db, boardsQuery(q, sightLimitedTo(actor.user), params.trashed), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
     const views: (BoardView & { expand?: Record<string, unknown> })[] = (await boardViews(q, rows)).map((b) => (expand.size ? { ...b, expand: {} } : b))
     const ids = rows.map((r) => r.id)
     if (expand.has('lists')) {
