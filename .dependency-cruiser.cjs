@@ -1,6 +1,6 @@
 // Layer rules for the TARGET layout of src/ (`npm run layers`):
 //
-//   src/resources/<family>/{schema,store,service,present,query,events,routes,index}.ts   users, tokens, boards, lists, cards, ...
+//   src/resources/<family>/{schema,store,published,service,present,query,events,routes,index}.ts   users, tokens, boards, lists, cards, ...
 //   src/http/  route specs, auth, errors, openapi, docs      src/query/   listPage
 //   src/access/  visibility helpers, roles                  src/db/      dialects, sql runner, generated table types
 //   src/events/  catalog, emit                              src/delivery/  outbox delivery pipeline
@@ -86,9 +86,10 @@ module.exports = {
     {
       name: 'no-other-familys-store',
       comment:
-        "One family does not reach into another family's store.ts: it goes through that family's service or an export of " +
-        'its index.ts, so the owner keeps its rules (visibility, events) in one place. A warning for now: it does not fail the check.',
-      severity: 'warn',
+        "One family does not reach into another family's store.ts: it goes through that family's service (operations with " +
+        'rules and events), its index.ts, or its published.ts (the few plain queries the owner lets other families run in ' +
+        'their own transaction), so the owner keeps its rules (visibility, events) in one place and knows who uses its rows.',
+      severity: 'error',
       from: { path: '^src/resources/([^/]+)/' },
       to: { path: family('store'), pathNot: '^src/resources/$1/' },
     },
@@ -104,10 +105,10 @@ module.exports = {
     {
       name: 'data-below-services',
       comment:
-        "A family's schema, store, present, query and events files are the data layer: they never import a service or routes " +
+        "A family's schema, store, present, query, events and published files are the data layer: they never import a service or routes " +
         '(of any family), so operations sit above everything they read and the service layer cannot loop back through them.',
       severity: 'error',
-      from: { path: family('schema|store|present|query|events') },
+      from: { path: family('schema|store|present|query|events|published') },
       to: { path: family('service|routes|actions|rules|authenticate') },
     },
     {

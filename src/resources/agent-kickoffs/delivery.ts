@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.js'
 import { VERSION } from '../../version.js'
 import { sendWebhook } from '../../delivery/send.js'
 import { signedCallHeaders } from '../../delivery/signing.js'
-import { stepsOfWorkflow } from '../agent-workflows/store.js'
+import { stepsOfWorkflow } from '../agent-workflows/published.js'
 import { openSigningSecrets } from '../signing-secrets/service.js'
 import { type AgentPower, POWERS } from '../../access/roles.js'
 

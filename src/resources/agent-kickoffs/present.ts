@@ -2,7 +2,7 @@
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
-import { getUsers } from '../users/store.js'
+import { getUsers } from '../users/published.js'
 import type { AgentPower } from '../../access/roles.js'
 import type { KickoffView } from './schema.js'
 

@@ -1,7 +1,7 @@
 // Agent runs and their activity in API shape (a page's agent names in one query).
 import type { Q } from '../../db/database.js'
 import type { AgentRunActivityTable, AgentRunsTable } from '../../db/types.js'
-import { getUsers } from '../users/store.js'
+import { getUsers } from '../users/published.js'
 import type { ActivityEntryView, AgentRunView } from './schema.js'
 
 export async function runViews(q: Q, rows: readonly AgentRunsTable[]): Promise<AgentRunView[]> {

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js'
 import type { Q } from '../../db/database.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { InboxItemsTable } from '../../db/types.js'
-import { getBoards } from '../boards/store.js'
+import { getBoards } from '../boards/published.js'
 import { cardUrl } from '../cards/present.js'
 import type { InboxItemView } from './schema.js'
 

@@ -12,7 +12,7 @@ import { conflict, type ErrorDetail, forbidden, HttpError, notFound, unprocessab
 import { newHookPath, newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { type AuthCredentials, mergeAuth, openAuth, sealAuth, type StoredAuth } from '../../delivery/credentials.js'
-import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../automations/store.js'
+import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../automations/published.js'
 import { queueIncomingRuns } from '../automations/triggers.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
