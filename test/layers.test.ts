@@ -86,13 +86,15 @@ test('the cycle finder finds a planted cycle', () => {
  */
 function plantedViolations(files: Record<string, string>): { rule: string; from: string; to: string; severity: string }[] {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-layers-'))
+  const link = path.join(root, 'node_modules')
   try {
     for (const [name, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true })
       fs.writeFileSync(path.join(root, name), text)
     }
     fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }))
-    fs.symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'), 'dir')
+    // express must resolve from the planted tree; the link is taken away before the folder is removed (below).
+    fs.symlinkSync(path.resolve('node_modules'), link, 'dir')
     const run = spawnSync(
       process.execPath,
       [
@@ -111,6 +113,8 @@ function plantedViolations(files: Record<string, string>): { rule: string; from:
     const report = JSON.parse(run.stdout) as { summary: { violations: { rule: { name: string; severity: string }; from: string; to: string }[] } }
     return report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to, severity: v.rule.severity }))
   } finally {
+    // Unlinked first, so that no recursive removal can ever walk into the real node_modules through it.
+    if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(link)
     fs.rmSync(root, { recursive: true, force: true })
   }
 }
