@@ -1,6 +1,6 @@
 // Layer rules for the TARGET layout of src/ (`npm run layers`):
 //
-//   src/resources/<family>/{schema,store,service,present,query,events,routes,index}.ts   users, tokens, boards, lists, cards, ...
+//   src/resources/<family>/{schema,store,published,service,present,query,events,routes,index}.ts   users, tokens, boards, lists, cards, ...
 //   src/http/  route specs, auth, errors, openapi, docs      src/query/   listPage
 //   src/access/  visibility helpers, roles                  src/db/      dialects, sql runner, generated table types
 //   src/events/  catalog, emit                              src/delivery/  outbox delivery pipeline
@@ -64,11 +64,32 @@ module.exports = {
       to: { path: ['^src/http/', family('routes')] },
     },
     {
+      name: 'services-take-no-http',
+      comment:
+        'Services, stores and the other layers that also run outside a request (events, delivery, jobs, access, query, db) ' +
+        'take plain values, never an Express request or response: not even `import type` from express. The route or ' +
+        'receiver reads what the operation needs from HTTP and hands it over.',
+      severity: 'error',
+      from: { path: [family('schema|store|service|present|query|events|published|lifecycle'), '^src/(events|delivery|jobs|access|query|db|filter)/'] },
+      to: { path: '(^|/)node_modules/(@types/)?express(-serve-static-core)?/' },
+    },
+    {
+      name: 'no-role-checks-in-stores',
+      comment:
+        'Who may see or do what is decided in src/access/, not in a store: a store.ts imports no role-deciding helper of ' +
+        'src/access/roles.ts (isAdmin, isAdminRole, ADMIN_ROLES), only its types. A store that lists what a viewer sees ' +
+        'takes the scope already decided (sightLimitedTo) or a visibility subquery of src/access/ (visibleBoardIds).',
+      severity: 'error',
+      from: { path: family('store') },
+      to: { path: '^src/access/roles\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-other-familys-store',
       comment:
-        "One family does not reach into another family's store.ts: it goes through that family's service or an export of " +
-        'its index.ts, so the owner keeps its rules (visibility, events) in one place. A warning for now: it does not fail the check.',
-      severity: 'warn',
+        "One family does not reach into another family's store.ts: it goes through that family's service (operations with " +
+        'rules and events), its index.ts, or its published.ts (the few plain queries the owner lets other families run in ' +
+        'their own transaction), so the owner keeps its rules (visibility, events) in one place and knows who uses its rows.',
+      severity: 'error',
       from: { path: '^src/resources/([^/]+)/' },
       to: { path: family('store'), pathNot: '^src/resources/$1/' },
     },
@@ -84,10 +105,10 @@ module.exports = {
     {
       name: 'data-below-services',
       comment:
-        "A family's schema, store, present, query and events files are the data layer: they never import a service or routes " +
+        "A family's schema, store, present, query, events and published files are the data layer: they never import a service or routes " +
         '(of any family), so operations sit above everything they read and the service layer cannot loop back through them.',
       severity: 'error',
-      from: { path: family('schema|store|present|query|events') },
+      from: { path: family('schema|store|present|query|events|published') },
       to: { path: family('service|routes|actions|rules|authenticate') },
     },
     {

@@ -1,6 +1,8 @@
-// The top-level folders of src/ form layers: no import cycle between them (dependency-cruiser checks the finer rules).
+// The top-level folders of src/ form layers: no import cycle between them; and the finer rules of dependency-cruiser catch what they forbid.
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 
@@ -76,4 +78,64 @@ test('the cycle finder finds a planted cycle', () => {
     ),
     undefined,
   )
+})
+
+/**
+ * The rules of .dependency-cruiser.cjs that `npm run layers` runs over src/, applied to a small planted tree (in a
+ * temporary folder with the same layout) that breaks each of them once: every broken rule must be reported as an error.
+ */
+function plantedViolations(files: Record<string, string>): { rule: string; from: string; to: string; severity: string }[] {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-layers-'))
+  const link = path.join(root, 'node_modules')
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true })
+      fs.writeFileSync(path.join(root, name), text)
+    }
+    fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }))
+    // express must resolve from the planted tree; the link is taken away before the folder is removed (below).
+    fs.symlinkSync(path.resolve('node_modules'), link, 'dir')
+    const run = spawnSync(
+      process.execPath,
+      [
+        path.resolve('node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+        'src',
+        '--config',
+        path.resolve('.dependency-cruiser.cjs'),
+        '--output-type',
+        'json',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    )
+    const report = JSON.parse(run.stdout) as { summary: { violations: { rule: { name: string; severity: string }; from: string; to: string }[] } }
+    return report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to, severity: v.rule.severity }))
+  } finally {
+    // Unlinked first, so that no recursive removal can ever walk into the real node_modules through it.
+    if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(link)
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+test('the layer rules fail on a store reached from another family, express in a service, and a role check in a store', () => {
+  const violations = plantedViolations({
+    'src/access/roles.ts': "export type Role = 'owner' | 'member'\nexport const isAdminRole = (role: Role): boolean => role === 'owner'\n",
+    // A store may use the role types, but not decide by role.
+    'src/resources/boards/store.ts':
+      "import type { Role } from '../../access/roles.js'\nimport { isAdminRole } from '../../access/roles.js'\nexport const seesAll = (role: Role) => isAdminRole(role)\n",
+    'src/resources/tags/store.ts': "import type { Role } from '../../access/roles.js'\nexport const roleOf = (role: Role) => role\n",
+    'src/resources/boards/published.ts': "export { seesAll } from './store.js'\n",
+    'src/resources/cards/service.ts':
+      "import type { Request } from 'express'\nimport { seesAll } from '../boards/store.js'\nexport const handle = (req: Request) => seesAll(req.method === 'GET' ? 'owner' : 'member')\n",
+    // Through the owner's published.ts is the allowed way.
+    'src/resources/lists/service.ts': "import { seesAll } from '../boards/published.js'\nexport const allowed = () => seesAll('member')\n",
+  })
+  const broken = violations.map((v) => `${v.severity} ${v.rule}: ${v.from} → ${v.to.replace(/^.*node_modules\//, 'node_modules/')}`).sort()
+  assert.deepEqual(broken, [
+    'error no-other-familys-store: src/resources/cards/service.ts → src/resources/boards/store.ts',
+    'error no-role-checks-in-stores: src/resources/boards/store.ts → src/access/roles.ts',
+    'error services-take-no-http: src/resources/cards/service.ts → node_modules/express/index.js',
+  ])
 })

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
 import { cardToChange, moveCardIn, updateCardIn } from '../cards/service.js'
-import { loadCardLinks } from '../cards/store.js'
+import { loadCardLinks } from '../cards/published.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
 

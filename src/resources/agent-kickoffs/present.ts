@@ -2,7 +2,7 @@
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
-import { getUsers } from '../users/store.js'
+import { getUsers } from '../users/published.js'
 import { AgentPowers } from '../../access/roles.js'
 import { KickoffSchema, type KickoffView } from './schema.js'
 import { fromJsonColumn } from '../../db/json.js'

@@ -1,7 +1,7 @@
 // Questions in API shape (a page's askers in one query).
 import type { Q } from '../../db/database.js'
 import type { AgentQuestionsTable } from '../../db/types.js'
-import { getUsers } from '../users/store.js'
+import { getUsers } from '../users/published.js'
 import type { QuestionView } from './schema.js'
 import { fromJsonColumn } from '../../db/json.js'
 import { UserRef } from '../../http/schemas.js'

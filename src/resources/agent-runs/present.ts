@@ -1,7 +1,7 @@
 // Agent runs and their activity in API shape (a page's agent names in one query).
 import type { Q } from '../../db/database.js'
 import type { AgentRunActivityTable, AgentRunsTable } from '../../db/types.js'
-import { getUsers } from '../users/store.js'
+import { getUsers } from '../users/published.js'
 import { ActivityEntrySchema, type ActivityEntryView, type AgentRunView } from './schema.js'
 import { fromJsonColumn } from '../../db/json.js'
 

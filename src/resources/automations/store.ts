@@ -1,4 +1,5 @@
 // Automation and run queries.
+import { roleSeesBoard } from '../../access/records.js'
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Db, Q } from '../../db/database.js'
 import { skipLocked } from '../../db/dialect.js'
@@ -81,7 +82,7 @@ export async function creatorStillAllowed(q: Q, automation: Pick<AutomationsTabl
     .select(['users.role', 'board_members.user_id as member'])
     .where('users.id', '=', automation.created_by)
     .executeTakeFirst()
-  return row !== undefined && (row.role === 'owner' || row.role === 'admin' || row.member !== null)
+  return row !== undefined && roleSeesBoard(row.role, row.member !== null)
 }
 
 /** Active event automations of a board. */

@@ -1,5 +1,6 @@
 // Billing rates: owners and admins manage everyone's; a member reads their own. Time totals price billable time with
 // the rate in force on each entry's day (`ratesInForce`).
+import { sightLimitedTo } from '../../access/records.js'
 import { type Actor, creatorId, isAdmin } from '../../access/roles.js'
 import { seesUsersRecord } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
@@ -9,11 +10,11 @@ import type { Deps } from '../../deps.js'
 import { conflict, forbidden, invalidField, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
-import { getUser } from '../users/store.js'
+import { getUser } from '../users/published.js'
 import { rateViews } from './present.js'
 import { BILLING_RATE_LIST } from './query.js'
 import type { CreateBillingRateInput, UpdateBillingRateInput, UserBillingRateView } from './schema.js'
-import { deleteRateRow, getRate, getRateStarting, insertRate, ratesOfUsers, updateRateRow, visibleRatesQuery } from './store.js'
+import { deleteRateRow, getRate, getRateStarting, insertRate, ratesOfUsers, updateRateRow, ratesQuery } from './store.js'
 
 /** A rate the caller sees (their own; owners and admins any); 404 otherwise. */
 async function visibleRate(q: Q, actor: Actor, id: string): Promise<UserBillingRatesTable> {
@@ -35,7 +36,7 @@ const viewOf = async (q: Q, id: string): Promise<UserBillingRateView> => (await 
 
 export function listRates(deps: Deps, actor: Actor, params: ListParams) {
   const { q } = deps.db
-  return listPage(deps.db, visibleRatesQuery(q, actor.user), BILLING_RATE_LIST, params, (rows: UserBillingRatesTable[]) => rateViews(q, rows))
+  return listPage(deps.db, ratesQuery(q, sightLimitedTo(actor.user)), BILLING_RATE_LIST, params, (rows: UserBillingRatesTable[]) => rateViews(q, rows))
 }
 
 export const getRateFor = async (deps: Deps, actor: Actor, id: string) => (await rateViews(deps.db.q, [await visibleRate(deps.db.q, actor, id)]))[0]

@@ -1,6 +1,4 @@
 // Billing rate queries; a user has at most one rate starting on a given day.
-import { isAdminRole } from '../../access/roles.js'
-import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { UserBillingRatesTable } from '../../db/types.js'
 
@@ -24,8 +22,8 @@ export const ratesOfUsers = (q: Q, userIds: readonly string[]): Promise<UserBill
         .orderBy('starts_on')
         .execute()
 
-/** Base query of the rate list: owners and admins see every rate, anyone else their own. */
-export function visibleRatesQuery(q: Q, viewer: Viewer) {
+/** Base query of the rate list: one user's rates, or every rate (`userId` undefined). */
+export function ratesQuery(q: Q, userId: string | undefined) {
   const query = q.selectFrom('user_billing_rates')
-  return isAdminRole(viewer.role) ? query : query.where('user_billing_rates.user_id', '=', viewer.id)
+  return userId === undefined ? query : query.where('user_billing_rates.user_id', '=', userId)
 }

@@ -1,4 +1,5 @@
 // Boards: create with default lists, list, update, delete, clone, and membership.
+import { sightLimitedTo } from '../../access/records.js'
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardInSight, type SeenBoard, visibleBoard } from '../../access/visibility.js'
 import { DAY_MS, isoAt } from '../../clock.js'
@@ -11,11 +12,11 @@ import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { deleteCardsOfBoard, rekeyCardsOfBoard } from '../cards/service.js'
 import { listEventData, listView } from '../lists/present.js'
-import { insertList, listsOfBoard, listsOfBoards } from '../lists/store.js'
+import { insertList, listsOfBoard, listsOfBoards } from '../lists/published.js'
 import { tagView } from '../tags/present.js'
-import { insertTag, tagsOfBoard } from '../tags/store.js'
+import { insertTag, tagsOfBoard } from '../tags/published.js'
 import { userView } from '../users/present.js'
-import { firstOwner, getUser } from '../users/store.js'
+import { firstOwner, getUser } from '../users/published.js'
 import { pauseSubscriptionsOfBoard } from '../webhooks/service.js'
 import { boardView, boardViews } from './present.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
@@ -39,7 +40,7 @@ import {
   setBoardTrashed,
   setMemberRole,
   updateBoardRow,
-  visibleBoardsQuery,
+  boardsQuery,
 } from './store.js'
 
 const DEFAULT_LISTS: [string, ListsTable['category']][] = [
@@ -145,7 +146,7 @@ export const getBoardFor = async (deps: Deps, actor: Actor, id: string) => {
 /** The boards the caller sees (owners and admins: every board), in the trash or out of it; `expand=lists,members` inline their lists and members. */
 export function listBoards(deps: Deps, actor: Actor, params: ListParams & { trashed: boolean }) {
   const { q } = deps.db
-  return listPage(deps.db, visibleBoardsQuery(q, actor.user, params.trashed), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
+  return listPage(deps.db, boardsQuery(q, sightLimitedTo(actor.user), params.trashed), BOARD_LIST, params, async (rows: BoardsTable[], expand) => {
     const views: (BoardView & { expand?: Record<string, unknown> })[] = (await boardViews(q, rows)).map((b) => (expand.size ? { ...b, expand: {} } : b))
     const ids = rows.map((r) => r.id)
     if (expand.has('lists')) {

@@ -1,6 +1,5 @@
 // Board and membership queries.
 import { memberBoardIds, visibleBoardIds, type Viewer } from '../../access/visibility.js'
-import { isAdminRole } from '../../access/roles.js'
 import type { Q } from '../../db/database.js'
 import { lockRows } from '../../db/dialect.js'
 import { rowsByIds } from '../../db/sql.js'
@@ -81,12 +80,12 @@ export const memberRoles = async (q: Q, boardId: string, userIds: readonly strin
   )
 
 /**
- * Base queries of the list routes (filters and paging are added on top): the boards a user sees, in the trash or out of
- * it (owners and admins every board, others the boards they are a member of), and a board's members.
+ * Base queries of the list routes (filters and paging are added on top): the boards in the trash or out of it, of which
+ * `memberId` is a member unless undefined (every board), and a board's members.
  */
-export const visibleBoardsQuery = (q: Q, viewer: Viewer, trashed: boolean) => {
+export const boardsQuery = (q: Q, memberId: string | undefined, trashed: boolean) => {
   const query = q.selectFrom('boards').where('boards.trashed_at', trashed ? 'is not' : 'is', null)
-  return isAdminRole(viewer.role) ? query : query.where('boards.id', 'in', memberBoardIds(q, viewer.id))
+  return memberId === undefined ? query : query.where('boards.id', 'in', memberBoardIds(q, memberId))
 }
 export const boardMembersQuery = (q: Q, boardId: string) =>
   q.selectFrom('users').where('users.id', 'in', q.selectFrom('board_members').select('user_id').where('board_id', '=', boardId))

@@ -13,7 +13,7 @@ import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { expandCard, taskEventRefs } from '../cards/present.js'
 import { cardToChange } from '../cards/service.js'
-import { getCard } from '../cards/store.js'
+import { getCard } from '../cards/published.js'
 import { checklistViews, itemEventData } from './present.js'
 import { CHECKLIST_LIST } from './query.js'
 import {

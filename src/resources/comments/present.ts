@@ -1,7 +1,7 @@
 // Comments in API shape (a page's mentions and authors' current names in two queries), and the `data` of comment events.
 import type { Q } from '../../db/database.js'
 import type { CommentsTable } from '../../db/types.js'
-import { getUsers } from '../users/store.js'
+import { getUsers } from '../users/published.js'
 import { CommentAuthor, type CommentView } from './schema.js'
 import { mentionsOf } from './store.js'
 import { fromJsonColumn } from '../../db/json.js'

@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js'
 import type { AuthCredentials } from '../../delivery/credentials.js'
 import { timingSafeEqualStr } from '../../delivery/signing.js'
 import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
-import { type Outcome, type ReceivedFile, requestRow, STATUS } from './requests.js'
+import { type Outcome, type ReceivedFile, receivedFrom, requestRow, STATUS } from './requests.js'
 import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 
@@ -238,7 +238,7 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       }
       const sender = senderOf(deps, req)
       const judged = await judge(deps, windows, endpoint, req, sender)
-      const row = requestRow(deps, endpoint, req, sender, judged.outcome, judged.body, judged.files)
+      const row = requestRow(deps, endpoint, receivedFrom(req, sender), judged.outcome, judged.body, judged.files)
       await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files } : undefined)
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {

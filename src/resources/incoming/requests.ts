@@ -1,5 +1,4 @@
 // One logged request to an incoming endpoint, as both doors build it: the public URL (receive.ts) and the trigger route.
-import type { Request } from 'express'
 import { isoAt } from '../../clock.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -30,6 +29,23 @@ function loggable(body: string): string {
   return cut.replace(/\u0000/g, '\uFFFD')
 }
 
+/** What a logged request came with, as its door (the public URL or the trigger route) read it from HTTP. */
+export interface ReceivedRequest {
+  method: string
+  headers: Readonly<Record<string, string | string[] | undefined>>
+  query: unknown
+  /** The sender's address, as the rate limits count it. */
+  sender: string
+}
+
+/** The parts of an HTTP request that a log row keeps. */
+export const receivedFrom = (req: Pick<ReceivedRequest, 'method' | 'headers' | 'query'>, sender: string): ReceivedRequest => ({
+  method: req.method,
+  headers: req.headers,
+  query: req.query,
+  sender,
+})
+
 /**
  * The log row of a request with this outcome; `body` is the text read (none when it was never read), `files` what came
  * with it. The endpoint's own credential header is never kept, whatever its name.
@@ -37,8 +53,7 @@ function loggable(body: string): string {
 export function requestRow(
   deps: Deps,
   endpoint: Pick<IncomingEndpointsTable, 'id' | 'auth_header_name'>,
-  req: Request,
-  sender: string,
+  req: ReceivedRequest,
   outcome: Outcome,
   body = '',
   files: readonly { name: string; type: string; size: number }[] = [],
@@ -51,7 +66,7 @@ export function requestRow(
     outcome,
     status: STATUS[outcome],
     method: req.method,
-    ip: sender,
+    ip: req.sender,
     headers: JSON.stringify(headers),
     query: JSON.stringify(req.query ?? {}),
     body: loggable(body),

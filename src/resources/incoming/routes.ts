@@ -1,8 +1,10 @@
 // /v1/webhooks/incoming: endpoints outside systems call (the receiving side is /v1/hooks/<path>).
+import { senderOf } from '../../http/rate-limit.js'
 import { defineRoute } from '../../http/route.js'
 import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { INCOMING_LIST } from './query.js'
+import { receivedFrom } from './requests.js'
 import { z } from 'zod'
 import { CreateIncomingBody, IncomingLogSchema, IncomingWebhookSchema, UpdateIncomingBody } from './schema.js'
 import { createIncoming, deleteIncoming, getIncomingFor, incomingLogs, listIncoming, regenerateIncoming, triggerIncoming, updateIncoming } from './service.js'
@@ -109,7 +111,10 @@ export const incomingRoutes = [
     body: z.record(z.string(), z.unknown()).meta({ id: 'TriggerIncomingWebhookBody' }),
     errors: [403, 503],
     responses: { 202: { description: 'Accepted and logged', schema: IncomingAccepted } },
-    handler: async ({ deps, actor, params, body, req }) => ({ status: 202, body: await triggerIncoming(deps, actor, params.id, req, body) }),
+    handler: async ({ deps, actor, params, body, req }) => ({
+      status: 202,
+      body: await triggerIncoming(deps, actor, params.id, receivedFrom(req, senderOf(deps, req)), body),
+    }),
   }),
 ]
 

@@ -1,6 +1,5 @@
 // Incoming webhook endpoints: owners and admins create, change, regenerate and delete them (members get 403). The
 // credentials a sender must present are write-only: sealed under the master key, bound to the endpoint.
-import type { Request } from 'express'
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardsSeenAmong, visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
@@ -13,13 +12,12 @@ import { conflict, type ErrorDetail, forbidden, HttpError, notFound, unprocessab
 import { newHookPath, newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { type AuthCredentials, mergeAuth, openAuth, sealAuth, type StoredAuth } from '../../delivery/credentials.js'
-import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../automations/store.js'
+import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../automations/published.js'
 import { queueIncomingRuns } from '../automations/triggers.js'
 import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import { type CreateIncomingInput, IncomingLogSchema, type IncomingLogView, type IncomingWebhookView, type UpdateIncomingInput } from './schema.js'
-import { senderOf } from '../../http/rate-limit.js'
-import { KEPT_HEADERS, type ReceivedFile, requestRow } from './requests.js'
+import { KEPT_HEADERS, type ReceivedFile, type ReceivedRequest, requestRow } from './requests.js'
 import {
   deleteIncomingRow,
   getIncoming,
@@ -203,14 +201,20 @@ async function mayTrigger(q: Q, actor: Actor, endpoint: IncomingEndpointsTable):
  * body is what automations see as webhook.body. Owners and admins for any endpoint, others on a board it allows. Logged
  * like a request to the URL; a paused endpoint answers 503.
  */
-export async function triggerIncoming(deps: Deps, actor: Actor, id: string, req: Request, body: unknown): Promise<{ accepted: true; request_id: string }> {
+export async function triggerIncoming(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  req: ReceivedRequest,
+  body: unknown,
+): Promise<{ accepted: true; request_id: string }> {
   const endpoint = await getIncoming(deps.db.q, id)
   if (!endpoint) throw notFound('incoming webhook')
   if (!isAdmin(actor) && !(await mayTrigger(deps.db.q, actor, endpoint))) {
     throw forbidden('Only owners, admins and members of a board this endpoint allows may trigger it.')
   }
   const text = JSON.stringify(body)
-  const row = requestRow(deps, endpoint, req, senderOf(deps, req), endpoint.paused ? 'paused' : 'accepted', text)
+  const row = requestRow(deps, endpoint, req, endpoint.paused ? 'paused' : 'accepted', text)
   await logIncomingRequest(deps, endpoint, row, endpoint.paused ? undefined : { body: text, by: actor })
   if (endpoint.paused) throw new HttpError(503, 'paused', 'This endpoint is paused.')
   return { accepted: true, request_id: row.id }

@@ -1,7 +1,6 @@
-// Note folder queries, and who sees a record of the notes families (notes and folders alike).
-import type { ExpressionBuilder } from 'kysely'
-import { isAdminRole } from '../../access/roles.js'
-import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
+// Note folder queries.
+import { notesInSightOf } from '../../access/records.js'
+import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate } from '../../db/dialect.js'
 import type { NoteFoldersTable } from '../../db/types.js'
@@ -24,15 +23,5 @@ export const childFolderIds = async (q: Q, parents: readonly string[]): Promise<
   ).map((r) => r.id)
 export const deleteFolderRow = (q: Q, id: string) => q.deleteFrom('note_folders').where('id', '=', id).execute()
 
-/**
- * The rows of `table` a viewer sees: those on a board the viewer sees, and board-less ones the viewer made (owners and
- * admins: every board-less one).
- */
-export const inSightOf = (q: Q, viewer: Viewer, table: 'notes' | 'note_folders') => (eb: ExpressionBuilder<any, any>) =>
-  eb.or([
-    eb(`${table}.board_id`, 'in', visibleBoardIds(q, viewer)),
-    isAdminRole(viewer.role) ? eb(`${table}.board_id`, 'is', null) : eb.and([eb(`${table}.board_id`, 'is', null), eb(`${table}.created_by`, '=', viewer.id)]),
-  ])
-
 /** Base query of the folder list: the folders the viewer sees. */
-export const visibleFoldersQuery = (q: Q, viewer: Viewer) => q.selectFrom('note_folders').where(inSightOf(q, viewer, 'note_folders'))
+export const visibleFoldersQuery = (q: Q, viewer: Viewer) => q.selectFrom('note_folders').where(notesInSightOf(q, viewer, 'note_folders'))

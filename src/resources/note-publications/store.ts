@@ -1,8 +1,8 @@
 // Note publication queries.
+import { notesInSightOf } from '../../access/records.js'
 import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { NotePublicationsTable } from '../../db/types.js'
-import { inSightOf } from '../note-folders/store.js'
 
 export const getPublication = (q: Q, id: string) => q.selectFrom('note_publications').selectAll().where('id', '=', id).executeTakeFirst()
 export const publicationOfNote = (q: Q, noteId: string) => q.selectFrom('note_publications').selectAll().where('note_id', '=', noteId).executeTakeFirst()
@@ -16,7 +16,7 @@ export const visiblePublicationsQuery = (q: Q, viewer: Viewer) =>
   q
     .selectFrom('note_publications')
     .innerJoin('notes', 'notes.id', 'note_publications.note_id')
-    .where(inSightOf(q, viewer, 'notes'))
+    .where(notesInSightOf(q, viewer, 'notes'))
 
 /** The published copy a slug names, unless its note's board is in the trash. */
 export const publishedCopy = (q: Q, slug: string) =>

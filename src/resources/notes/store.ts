@@ -1,9 +1,9 @@
 // Note queries.
+import { notesInSightOf } from '../../access/records.js'
 import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate } from '../../db/dialect.js'
 import type { NotesTable } from '../../db/types.js'
-import { inSightOf } from '../note-folders/store.js'
 
 const noteById = (q: Q, id: string) => q.selectFrom('notes').selectAll().where('id', '=', id)
 export const getNote = (q: Q, id: string) => noteById(q, id).executeTakeFirst()
@@ -15,4 +15,4 @@ export const updateNoteRow = (q: Q, id: string, set: Partial<NotesTable>) => q.u
 export const deleteNoteRow = (q: Q, id: string) => q.deleteFrom('notes').where('id', '=', id).execute()
 
 /** Base query of the note list: the notes the viewer sees. */
-export const visibleNotesQuery = (q: Q, viewer: Viewer) => q.selectFrom('notes').where(inSightOf(q, viewer, 'notes'))
+export const visibleNotesQuery = (q: Q, viewer: Viewer) => q.selectFrom('notes').where(notesInSightOf(q, viewer, 'notes'))

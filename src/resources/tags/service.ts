@@ -13,7 +13,7 @@ import { expandBoard } from '../boards/present.js'
 import { tagEventData, tagView } from './present.js'
 import { TAG_LIST } from './query.js'
 import type { CreateTagInput, UpdateTagInput } from './schema.js'
-import { lockBoard } from '../boards/store.js'
+import { lockBoard } from '../boards/published.js'
 import { deleteTagRow, getTag, getTagByName, insertTag, updateTagRow, visibleTagsQuery } from './store.js'
 
 const visibleTag = async (q: Q, actor: Actor, id: string): Promise<TagsTable> => visibleOnBoard(q, actor, await getTag(q, id), 'tag')

@@ -1,5 +1,6 @@
 // Timesheet approvals. Anyone submits a period of their own time; owners and admins see every submission and approve
 // or reject it. The time entries of a user that start on a day of one of their approved periods are locked.
+import { sightLimitedTo } from '../../access/records.js'
 import { type Actor, creatorId, isAdmin } from '../../access/roles.js'
 import { seesUsersRecord } from '../../access/visibility.js'
 import { dayOf, isoAt } from '../../clock.js'
@@ -9,7 +10,7 @@ import type { Deps } from '../../deps.js'
 import { conflict, forbidden, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
-import { runningEntryOf } from '../time-entries/store.js'
+import { runningEntryOf } from '../time-entries/published.js'
 import { approvalViews } from './present.js'
 import { TIMESHEET_LIST } from './query.js'
 import type { SubmitTimesheetInput, TimesheetApprovalView } from './schema.js'
@@ -21,7 +22,7 @@ import {
   lockTimesheet,
   overlappingApproval,
   updateApprovalRow,
-  visibleApprovalsQuery,
+  approvalsQuery,
 } from './store.js'
 
 /** An approval the caller sees (their own; owners and admins any); 404 otherwise. */
@@ -48,7 +49,7 @@ export async function refuseLockedDay(q: Q, userId: string, day: string): Promis
 
 export function listApprovals(deps: Deps, actor: Actor, params: ListParams) {
   const { q } = deps.db
-  return listPage(deps.db, visibleApprovalsQuery(q, actor.user), TIMESHEET_LIST, params, (rows: TimesheetApprovalsTable[]) => approvalViews(q, rows))
+  return listPage(deps.db, approvalsQuery(q, sightLimitedTo(actor.user)), TIMESHEET_LIST, params, (rows: TimesheetApprovalsTable[]) => approvalViews(q, rows))
 }
 
 export const getApprovalFor = async (deps: Deps, actor: Actor, id: string) => (await approvalViews(deps.db.q, [await visibleApproval(deps.db.q, actor, id)]))[0]

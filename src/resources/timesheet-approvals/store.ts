@@ -1,6 +1,4 @@
 // Timesheet approval queries, and the two questions time entries ask of them: is a day locked, is a timer running.
-import { isAdminRole } from '../../access/roles.js'
-import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { lockRows } from '../../db/dialect.js'
 import type { TimesheetApprovalsTable } from '../../db/types.js'
@@ -39,8 +37,8 @@ export const approvedPeriodOn = (q: Q, userId: string, day: string) =>
     .where('period_end', '>=', day)
     .executeTakeFirst()
 
-/** Base query of the approval list: owners and admins see everyone's, anyone else their own. */
-export function visibleApprovalsQuery(q: Q, viewer: Viewer) {
+/** Base query of the approval list: one user's approvals, or everyone's (`userId` undefined). */
+export function approvalsQuery(q: Q, userId: string | undefined) {
   const query = q.selectFrom('timesheet_approvals')
-  return isAdminRole(viewer.role) ? query : query.where('timesheet_approvals.user_id', '=', viewer.id)
+  return userId === undefined ? query : query.where('timesheet_approvals.user_id', '=', userId)
 }

@@ -8,7 +8,7 @@ import { forbidden, invalidField, notFound, unprocessable } from '../../errors.j
 import { newId, newTokenValue, sha256Hex } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { userView } from '../users/present.js'
-import { getAgentProfile, getUser, getUsers } from '../users/store.js'
+import { getAgentProfile, getUser, getUsers } from '../users/published.js'
 import { tokenView } from './present.js'
 import { TOKEN_LIST } from './query.js'
 import type { CreateTokenInput } from './schema.js'

@@ -1,9 +1,9 @@
 // Subscription queries: rows and their boards, pausing by board, and the events a sample is taken from.
-import { type ExpressionBuilder, sql as rawSql } from 'kysely'
-import { isAdminRole } from '../../access/roles.js'
-import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
+import { sql as rawSql } from 'kysely'
+import { eventsSeenBy } from '../../access/records.js'
+import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
-import type { DB, EventsTable, WebhooksTable } from '../../db/types.js'
+import type { EventsTable, WebhooksTable } from '../../db/types.js'
 
 export const getWebhook = (q: Q, id: string) => q.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst()
 export const insertWebhook = (q: Q, row: WebhooksTable) => q.insertInto('webhooks').values(row).execute()
@@ -33,24 +33,20 @@ export const pauseSubscriptionsOnlyOn = (q: Q, boardId: string, at: string) =>
 export const webhooksQuery = (q: Q, creatorId?: string) =>
   creatorId ? q.selectFrom('webhooks').where('webhooks.created_by', '=', creatorId) : q.selectFrom('webhooks')
 
-/** Events a user may see: of the boards they see, and for owners and admins also events of no board (workspace-wide). */
-const seenBy = (q: Q, viewer: Viewer) => (eb: ExpressionBuilder<DB, 'events'>) =>
-  eb.or([eb('board_id', 'in', visibleBoardIds(q, viewer)), ...(isAdminRole(viewer.role) ? [eb('board_id', 'is', null)] : [])])
-
 /** The newest event among `names`, on `boards` unless null (every board), that `viewer` (the subscription's creator) sees. */
 export function newestEvent(q: Q, names: readonly string[], boards: readonly string[] | null, viewer: Viewer): Promise<EventsTable | undefined> {
   let query = q
     .selectFrom('events')
     .selectAll()
     .where('name', 'in', [...names])
-    .where(seenBy(q, viewer))
+    .where(eventsSeenBy(q, viewer))
   if (boards) query = query.where('board_id', 'in', [...boards])
   return query.orderBy('seq', 'desc').limit(1).executeTakeFirst()
 }
 
 /** Recent events a user sees, newest first. */
 export function recentEvents(q: Q, viewer: Viewer, event: string | undefined, limit: number): Promise<EventsTable[]> {
-  let query = q.selectFrom('events').selectAll().where(seenBy(q, viewer))
+  let query = q.selectFrom('events').selectAll().where(eventsSeenBy(q, viewer))
   if (event !== undefined) query = query.where('name', '=', event)
   return query.orderBy('seq', 'desc').limit(limit).execute()
 }
