@@ -4,6 +4,7 @@ import { isoAt } from '../clock.js'
 import type { OutboxTable } from '../db/types.js'
 import type { Deps } from '../deps.js'
 import { JobRunner, type Deferred } from '../jobs/runner.js'
+import { JobWorker } from '../jobs/worker.js'
 import { VERSION } from '../version.js'
 import { deliverRow, gateBatch, type DeliveryEnv, type Gate, type Settlement } from './deliver.js'
 import { writeSettlements } from './record.js'
@@ -31,8 +32,8 @@ const PURGE_EVERY_MS = 60_000
 const FLUSH_DELAY_MS = 5
 const REGATE_AFTER_MS = 100
 
-export class OutboxScheduler {
-  private readonly jobs: JobRunner<OutboxTable>
+export class OutboxScheduler extends JobWorker<OutboxTable> {
+  protected readonly jobs: JobRunner<OutboxTable>
   private readonly env: DeliveryEnv
   private readonly log: (msg: string, err?: unknown) => void
   private readonly onRecorded: (batch: readonly Settlement[]) => void
@@ -50,6 +51,7 @@ export class OutboxScheduler {
     private readonly deps: Deps,
     opts: SchedulerOptions = {},
   ) {
+    super()
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     this.onRecorded = opts.onRecorded ?? (() => {})
     this.env = { deps, userAgent: `taskd-webhooks/${VERSION}`, sender: opts.sender ?? new SendThread(), material: new Map() }
@@ -71,14 +73,9 @@ export class OutboxScheduler {
     })
   }
 
-  /** Claims one round at a time; readiness asks it whether the worker is alive. */
-  get pump() {
-    return this.jobs.pump
-  }
-
   /** Starts background delivery: a poll as safety net plus wake() after each commit. */
-  start(): void {
-    this.jobs.start()
+  override start(): void {
+    super.start()
     this.warm().catch((err) => {
       if (!this.jobs.stopped) this.log('starting the webhook sending thread failed', err)
     })
@@ -87,11 +84,6 @@ export class OutboxScheduler {
   /** Starts the sender ahead of the first event where a subscription is active (the first batch then waits for no thread). */
   async warm(): Promise<void> {
     if ((await anyActiveWebhook(this.deps.db.q)) && !this.jobs.stopped) this.env.sender.start()
-  }
-
-  /** Called after a commit that wrote outbox rows (deps.onOutboxWrite); claims on the next turn of the event loop. */
-  wake(): void {
-    this.jobs.wake()
   }
 
   private async attempt(row: OutboxTable): Promise<Deferred> {
@@ -137,13 +129,8 @@ export class OutboxScheduler {
     await purgeFinishedRows(this.deps.db.q, isoAt(now - FINISHED_KEPT_MS))
   }
 
-  /** Test driver: delivers everything due at the clock's current time and waits until it is recorded. */
-  runOnce(): Promise<number> {
-    return this.jobs.runOnce()
-  }
-
   /** Stops claiming, lets attempts in flight finish for up to graceMs, records them, and hands back unstarted claims. */
-  async stop(graceMs = 10_000): Promise<void> {
+  override async stop(graceMs = 10_000): Promise<void> {
     if (this.closed) return
     // Attempts still running after the grace period keep their lease and are sent again after restart.
     await this.jobs.stop(graceMs)

@@ -7,6 +7,7 @@ import { isoAt } from '../../clock.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { JobRunner } from '../../jobs/runner.js'
+import { JobWorker } from '../../jobs/worker.js'
 import { retryAt } from '../../jobs/retry.js'
 import { actingAgent, flagStalledRuns, moveRun, SYSTEM_ACTOR } from '../agent-runs/lifecycle.js'
 import { lockRun } from '../agent-runs/store.js'
@@ -36,14 +37,15 @@ const RECENT_COMMENTS = 10
 /** A proposal's summary keeps this much of the AI's reply (the whole reply is the comment). */
 const SUMMARY_CHARS = 2000
 
-export class KickoffDispatcher {
-  private readonly jobs: JobRunner<AgentKickoffsTable>
+export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
+  protected readonly jobs: JobRunner<AgentKickoffsTable>
   private readonly log: (msg: string, err?: unknown) => void
 
   constructor(
     private readonly deps: Deps,
     private readonly opts: DispatcherOptions = {},
   ) {
+    super()
     const longest = Math.max(deps.config.webhookTimeoutMs, deps.config.aiUrl ? deps.config.aiTimeoutMs : 0)
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     this.jobs = new JobRunner(deps, {
@@ -62,20 +64,6 @@ export class KickoffDispatcher {
           (err: unknown) => this.log('agent runs: the stall sweep failed', err),
         ),
     })
-  }
-
-  /** Claims one round at a time; readiness asks it whether the worker is alive. */
-  get pump() {
-    return this.jobs.pump
-  }
-
-  start(): void {
-    this.jobs.start()
-  }
-
-  /** Called after a commit that queued kickoffs (deps.onKickoffsQueued). */
-  wake(): void {
-    this.jobs.wake()
   }
 
   /** One delivery attempt: each usable power in order until one delivers; otherwise queued for later, or expired. */
@@ -209,15 +197,5 @@ export class KickoffDispatcher {
         })
       }
     })
-  }
-
-  /** Test driver: attempts everything due at the clock's current time and waits for it. */
-  runOnce(): Promise<number> {
-    return this.jobs.runOnce()
-  }
-
-  /** Stops claiming; attempts in flight get `graceMs` (what is unfinished keeps its lease and is attempted after restart). */
-  stop(graceMs = 10_000): Promise<void> {
-    return this.jobs.stop(graceMs)
   }
 }

@@ -7,6 +7,7 @@ import { isoAt } from '../../clock.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { JobRunner } from '../../jobs/runner.js'
+import { JobWorker } from '../../jobs/worker.js'
 import { boardInTrash } from '../boards/service.js'
 import type { RunContext, StepScope } from './placeholders.js'
 import type { RunActor, Step } from './schema.js'
@@ -71,8 +72,8 @@ function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor
   return { user, tokenId: '', permission: 'write', run: { id: run.id, board: automation.board_id, as } }
 }
 
-export class AutomationRunner {
-  private readonly jobs: JobRunner<AutomationRunsTable>
+export class AutomationRunner extends JobWorker<AutomationRunsTable> {
+  protected readonly jobs: JobRunner<AutomationRunsTable>
   private readonly leaseMs: number
   private readonly log: (msg: string, err?: unknown) => void
   private finished = 0
@@ -81,6 +82,7 @@ export class AutomationRunner {
     private readonly deps: Deps,
     private readonly opts: RunnerOptions = {},
   ) {
+    super()
     this.leaseMs = deps.config.automationLeaseMs ?? DEFAULT_LEASE_MS
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
     this.jobs = new JobRunner(deps, {
@@ -95,20 +97,6 @@ export class AutomationRunner {
       failure: () => 'automation run failed unexpectedly',
       beforeClaim: (now) => this.queueSchedules(now),
     })
-  }
-
-  /** Claims one round at a time; readiness asks it whether the worker is alive. */
-  get pump() {
-    return this.jobs.pump
-  }
-
-  start(): void {
-    this.jobs.start()
-  }
-
-  /** Called after a commit that queued runs (deps.onRunsQueued); claims on the next turn of the event loop. */
-  wake(): void {
-    this.jobs.wake()
   }
 
   private async queueSchedules(now: number): Promise<void> {
@@ -253,15 +241,5 @@ export class AutomationRunner {
     const { q } = this.deps.db
     await updateRunRow(q, run.id, { status, error, finished_at: isoAt(this.deps.clock.now()), lease_until: 0 })
     if (++this.finished % PRUNE_EVERY === 0) await pruneRuns(q, run.automation_id)
-  }
-
-  /** Test driver: queues due schedules, runs everything due at the clock's current time, and waits for it. */
-  runOnce(): Promise<number> {
-    return this.jobs.runOnce()
-  }
-
-  /** Stops claiming; runs in progress stop before their next step (handed back, they go on after restart). */
-  stop(graceMs = 10_000): Promise<void> {
-    return this.jobs.stop(graceMs)
   }
 }
