@@ -19,6 +19,9 @@ import { AGENT_ACTIVITY_LIST, AGENT_RUN_LIST } from './query.js'
 import { type ActivityInput, type AgentRunView, FINISHED } from './schema.js'
 import { activityQuery, getRun, lockRun, type RunListParams, updateRunRow, visibleRunsQuery } from './store.js'
 
+/** For the kickoff dispatcher: the run a delivered AI turn moves, locked for the change. */
+export { lockRun } from './store.js'
+
 /** The run if the caller sees its board; 404 otherwise. `lock`: for a change (changes of one run take turns). */
 export async function runInSight(q: Q, actor: Actor, id: string, lock = false): Promise<AgentRunsTable> {
   const run = await (lock ? lockRun : getRun)(q, id)

@@ -18,6 +18,9 @@ import { WORKFLOW_LIST } from './query.js'
 import type { AgentWorkflowView, CreateWorkflowInput, UpdateWorkflowInput, WorkflowStepInput } from './schema.js'
 import { clearDefault, deleteWorkflowRow, getWorkflow, insertWorkflow, setWorkflowSteps, updateWorkflowRow, visibleWorkflowsQuery } from './store.js'
 
+/** For the kickoff dispatcher: a workflow by id. */
+export { getWorkflow } from './store.js'
+
 const invalid = (details: ErrorDetail[]) => unprocessable('The workflow is not valid.', details)
 
 async function visibleWorkflow(q: Q, actor: Actor, id: string, inTrashToo = false): Promise<AgentWorkflowsTable> {

@@ -43,6 +43,9 @@ import {
   type CardListParams,
 } from './store.js'
 
+/** For background workers (the kickoff dispatcher): a card by id, whoever may see it. */
+export { getCard } from './store.js'
+
 const invalid = (details: ErrorDetail[]) => unprocessable('The request body is not valid.', details)
 
 /** A bare date stays a date; a date-time is stored as ISO 8601 UTC so text order is time order. */

@@ -41,6 +41,9 @@ import {
   visibleChecklistsQuery,
 } from './store.js'
 
+/** For the kickoff dispatcher's AI turn: a card's checklists and their items, as stored. */
+export { checklistsOfCards, itemsOfChecklists } from './store.js'
+
 /** A checklist and its card, if the caller sees the card's board; 404 otherwise. `lock`: for a change of it or its items. */
 async function visibleChecklist(q: Q, actor: Actor, id: string, lock = false): Promise<{ checklist: ChecklistsTable; card: CardsTable }> {
   const checklist = await (lock ? lockChecklist : getChecklist)(q, id)

@@ -28,6 +28,9 @@ import {
   visibleCommentsQuery,
 } from './store.js'
 
+/** For the kickoff dispatcher's AI turn: a card's comments, oldest first. */
+export { commentsOfCard } from './store.js'
+
 // cards/service.ts's visibleCard, which this file cannot import: the cards service calls announceCommentsOfCardGone.
 const visibleCard = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await getCard(q, id), 'card')
 

@@ -29,6 +29,9 @@ import {
   usersQuery,
 } from './store.js'
 
+/** For background workers (the kickoff dispatcher): a user and an agent's profile, by id. */
+export { getAgentProfile, getUser } from './store.js'
+
 /** Creates the workspace row when the database is new. */
 export async function ensureWorkspace(q: Q, now: number): Promise<void> {
   // One fixed id, so two processes starting at once on an empty database cannot both add one (the second insert is a no-op).
