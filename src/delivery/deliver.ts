@@ -8,7 +8,8 @@ import { matchesSelectors } from '../events/names.js'
 import { newId } from '../ids.js'
 import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders, sensitiveStaticValues } from './headers.js'
-import { judgeAttempt, retryDelayMs } from './policy.js'
+import { judgeAttempt } from './policy.js'
+import { retryAt } from '../jobs/retry.js'
 import { RESPONSE_EXCERPT_BYTES } from './send.js'
 import type { Sender } from './send-thread.js'
 import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
@@ -193,7 +194,7 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
     id: row.id,
     webhookId: row.webhook_id,
     status: verdict.status,
-    dueAt: verdict.status === 'pending' ? deps.clock.now() + retryDelayMs(deps.config.webhookRetryDelays, attempt) : undefined,
+    dueAt: verdict.status === 'pending' ? retryAt(deps.clock.now(), deps.config.webhookRetryDelays, attempt - 1) : undefined,
     log: logOf({
       status_code: result.statusCode,
       outcome: verdict.outcome,

@@ -1,6 +1,7 @@
 // What an attempt's result means: delivered, retry later, or give up, and when the next try is due.
 import type { OutboxTable, WebhookLogsTable } from '../db/types.js'
 import type { SendResult } from './send.js'
+import { retryDelayMs as jobRetryDelayMs } from '../jobs/retry.js'
 
 /** At most five attempts per delivery. */
 export const MAX_ATTEMPTS = 5
@@ -39,7 +40,4 @@ export function judgeAttempt(result: SendResult, attempt: number): Verdict {
 }
 
 /** Delay before attempt `attempt + 1`, from TASKD_WEBHOOK_RETRY_DELAYS; a shorter list repeats its last entry. */
-export function retryDelayMs(delaysSeconds: readonly number[], attempt: number): number {
-  const list = delaysSeconds.length ? delaysSeconds : [60]
-  return Math.round(list[Math.min(attempt - 1, list.length - 1)] * 1000)
-}
+export const retryDelayMs = (delaysSeconds: readonly number[], attempt: number): number => jobRetryDelayMs(delaysSeconds, attempt - 1)

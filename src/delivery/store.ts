@@ -12,6 +12,13 @@ export async function anyActiveWebhook(q: Q): Promise<boolean> {
   return (await q.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst()) !== undefined
 }
 
+/** Pending rows due at `now` whose lease has run out (a row leased until t is still held at t), oldest due first. */
+const dueRows = (q: Q, now: number) =>
+  q.selectFrom('outbox').select('id').where('status', '=', literal('pending')).where('due_at', '<=', now).where('lease_until', '<', now).orderBy('due_at')
+
+/** Whether a row is due: a plain read, so an idle poll never takes the write lock. */
+export const anyDueRow = async (q: Q, now: number): Promise<boolean> => (await dueRows(q, now).limit(1).executeTakeFirst()) !== undefined
+
 /**
  * Reserves up to `limit` due rows until `leaseUntil`, oldest due first, in one statement: a row whose
  * lease passed (its process died mid-attempt) is due again, so nothing claimed is ever lost. With several processes
@@ -20,20 +27,11 @@ export async function anyActiveWebhook(q: Q): Promise<boolean> {
  */
 export async function claimDueRows(q: Q, now: number, leaseUntil: number, limit: number): Promise<OutboxTable[]> {
   if (limit <= 0) return []
-  const due = q
-    .selectFrom('outbox')
-    .select('id')
-    .where('status', '=', literal('pending'))
-    .where('due_at', '<=', now)
-    .where('lease_until', '<=', now)
-    .orderBy('due_at')
-  // A plain read first: an idle poll then never takes the write lock, which other connections (backup, CLI) would wait on.
-  if ((await due.limit(1).executeTakeFirst()) === undefined) return []
   return q
     .updateTable('outbox')
     .set({ lease_until: leaseUntil })
-    .where('id', 'in', skipLocked(q, due.limit(limit)))
-    .where('lease_until', '<=', now)
+    .where('id', 'in', skipLocked(q, dueRows(q, now).limit(limit)))
+    .where('lease_until', '<', now)
     .returningAll()
     .execute()
 }

@@ -4,7 +4,7 @@ import express from 'express'
 import { storedSchemaVersion } from '../db/dialect.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
-import type { Pump } from '../pump.js'
+import type { Pump } from '../jobs/pump.js'
 
 /** The wake-ups of the background workers startServer runs; an app without them (tests) is never ready. */
 export type Workers = Readonly<Record<'scheduler' | 'runner' | 'dispatcher', Pump>>

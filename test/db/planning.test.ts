@@ -11,9 +11,9 @@ import { createBoard } from '../../src/resources/boards/service.js'
 import { createCard } from '../../src/resources/cards/service.js'
 import { ensureWorkspace, insertNewUser } from '../../src/resources/users/service.js'
 import { createWebhook } from '../../src/resources/webhooks/service.js'
-import { claimDueRows, nextDueAfter, outboxBacklog, purgeFinishedRows } from '../../src/delivery/store.js'
-import { claimDueKickoffs, nextKickoffDue } from '../../src/resources/agent-kickoffs/store.js'
-import { claimRuns } from '../../src/resources/automations/store.js'
+import { anyDueRow, claimDueRows, nextDueAfter, outboxBacklog, purgeFinishedRows } from '../../src/delivery/store.js'
+import { anyDueKickoff, claimDueKickoffs, nextKickoffDue } from '../../src/resources/agent-kickoffs/store.js'
+import { anyDueRun, claimRuns } from '../../src/resources/automations/store.js'
 import { quietRuns } from '../../src/resources/agent-runs/store.js'
 import { clearDefault, defaultWorkflowOf } from '../../src/resources/agent-workflows/store.js'
 
@@ -98,12 +98,15 @@ test('the background workers find their due rows through the partial indexes mad
     const now = Date.now()
     const iso = new Date(now).toISOString()
     const expected: [() => Promise<unknown>, string, string][] = [
+      [() => anyDueRow(db.q, now), 'outbox', 'outbox_due'],
       [() => claimDueRows(db.q, now, now + 1000, 10), 'outbox', 'outbox_due'],
       [() => nextDueAfter(db.q, now), 'outbox', 'outbox_due'],
       [() => outboxBacklog(db.q), 'outbox', 'outbox_due'],
       [() => purgeFinishedRows(db.q, iso), 'outbox', 'outbox_finished'],
+      [() => anyDueKickoff(db.q, now), 'agent_kickoffs', 'agent_kickoffs_due'],
       [() => claimDueKickoffs(db.q, now, now + 1000, 10), 'agent_kickoffs', 'agent_kickoffs_due'],
       [() => nextKickoffDue(db.q), 'agent_kickoffs', 'agent_kickoffs_due'],
+      [() => anyDueRun(db.q, now), 'automation_runs', 'automation_runs_due'],
       [() => claimRuns(db.q, now, now + 1000, 10), 'automation_runs', 'automation_runs_due'],
       [() => quietRuns(db.q, iso, 10), 'agent_runs', 'agent_runs_running'],
       [() => defaultWorkflowOf(db.q, 'b1'), 'agent_workflows', 'agent_workflows_one_default'],

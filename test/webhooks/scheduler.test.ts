@@ -76,6 +76,8 @@ test('a claim whose process died comes back when its lease runs out, with the sa
       assert.ok(claimed)
       assert.equal(await c.scheduler.runOnce(), 0, 'leased rows are not claimed again')
       c.t.clock.advance(5000)
+      assert.equal(await c.scheduler.runOnce(), 0, 'a lease still holds at its last millisecond')
+      c.t.clock.advance(1)
       assert.equal(await c.scheduler.runOnce(), 1)
       assert.equal(c.receiver.hits[0].json.id, claimed.id)
     },
@@ -167,7 +169,7 @@ test('stop with an attempt outlasting the grace period: the row keeps its lease 
       const next = new OutboxScheduler(c.t.deps, { log: () => {} })
       try {
         assert.equal(await next.runOnce(), 0)
-        c.t.clock.advance(row.lease_until - c.t.clock.now())
+        c.t.clock.advance(row.lease_until + 1 - c.t.clock.now())
         assert.equal(await next.runOnce(), 1)
       } finally {
         await next.stop(100)
@@ -227,7 +229,7 @@ test('a sending thread that dies mid-attempt: the attempt is reported, keeps its
     assert.equal(row.status, 'pending')
     assert.equal(row.attempts, 0, 'the cut attempt is not counted')
     assert.equal(await scheduler.runOnce(), 0, 'its lease still holds')
-    c.t.clock.advance(5000)
+    c.t.clock.advance(5001)
     assert.equal(await scheduler.runOnce(), 1, 'claimed again once the lease ran out, sent by a new thread')
     assert.equal(c.receiver.hits.length, 2)
     assert.equal(c.receiver.hits[0].json.id, c.receiver.hits[1].json.id, 'the same delivery id')

@@ -1,28 +1,28 @@
-// The kickoff dispatcher: the same style as the webhook outbox scheduler and the automation runner. It claims due
-// kickoffs under a lease and tries their powers in order (auto_start, local_access, service_ai); what is not delivered
-// is queued for its next attempt (TASKD_AGENT_RETRY_DELAYS) until it expires. A process that dies mid-attempt leaves
-// its lease, which runs out, so the kickoff is attempted again with the same id; once delivered it is never sent again.
-// Each round also flags quiet runs as stalled.
-import PQueue from 'p-queue'
+// The kickoff dispatcher: a user of the job runner that tries each claimed kickoff's powers in order (auto_start,
+// local_access, service_ai); what is not delivered is queued for its next attempt (TASKD_AGENT_RETRY_DELAYS) until it
+// expires. A process that dies mid-attempt leaves its lease, which runs out, so the kickoff is attempted again with the
+// same id; once delivered it is never sent again. Each round also flags quiet runs as stalled.
 import type { Dispatcher } from 'undici'
 import { isoAt } from '../../clock.js'
 import type { AgentKickoffsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { Pump } from '../../pump.js'
+import { JobRunner } from '../../jobs/runner.js'
+import { JobWorker } from '../../jobs/worker.js'
+import { retryAt } from '../../jobs/retry.js'
 import { actingAgent, flagStalledRuns, moveRun, SYSTEM_ACTOR } from '../agent-runs/lifecycle.js'
-import { lockRun } from '../agent-runs/store.js'
+import { lockRun } from '../agent-runs/published.js'
 import { cardUrl } from '../cards/present.js'
-import { getCard } from '../cards/store.js'
-import { checklistsOfCards, itemsOfChecklists } from '../checklists/store.js'
+import { getCard } from '../cards/published.js'
+import { checklistsOfCards, itemsOfChecklists } from '../checklists/published.js'
 import { createCommentIn } from '../comments/service.js'
-import { commentsOfCard } from '../comments/store.js'
-import { getAgentProfile, getUser } from '../users/store.js'
-import { getWorkflow } from '../agent-workflows/store.js'
+import { commentsOfCard } from '../comments/published.js'
+import { getAgentProfile, getUser } from '../users/published.js'
+import { getWorkflow } from '../agent-workflows/published.js'
 import { aiTurn, callRunner, usablePowers, targetOf, type Target } from './delivery.js'
 import { kickoffViews } from './present.js'
 import type { AgentPower } from '../../access/roles.js'
 import { deliverIn, expireIn } from './service.js'
-import { claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
+import { anyDueKickoff, claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
 
 export interface DispatcherOptions {
   concurrency?: number
@@ -37,85 +37,33 @@ const RECENT_COMMENTS = 10
 /** A proposal's summary keeps this much of the AI's reply (the whole reply is the comment). */
 const SUMMARY_CHARS = 2000
 
-export class KickoffDispatcher {
-  private readonly queue: PQueue
-  private readonly concurrency: number
-  private readonly pollMs: number
-  private readonly leaseMs: number
+export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
+  protected readonly jobs: JobRunner<AgentKickoffsTable>
   private readonly log: (msg: string, err?: unknown) => void
-  private readonly inflight = new Set<string>()
-  /** Claimed but not started; handed back on shutdown. */
-  private readonly waiting = new Set<string>()
-  private stopped = false
-  /** Claims one at a time, after wake() or the poll; readiness asks it whether the worker is alive. */
-  readonly pump = new Pump(() => this.claim())
-  private dueTimer?: NodeJS.Timeout
 
   constructor(
     private readonly deps: Deps,
     private readonly opts: DispatcherOptions = {},
   ) {
-    this.concurrency = opts.concurrency ?? 4
-    this.pollMs = opts.pollMs ?? 1000
+    super()
     const longest = Math.max(deps.config.webhookTimeoutMs, deps.config.aiUrl ? deps.config.aiTimeoutMs : 0)
-    this.leaseMs = deps.config.agentLeaseMs ?? longest + 20_000
-    this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
-  }
-
-  start(): void {
-    this.pump.start(this.pollMs)
-  }
-
-  /** Called after a commit that queued kickoffs (deps.onKickoffsQueued). */
-  wake(): void {
-    this.pump.wake()
-  }
-
-  private async claim(): Promise<number> {
-    if (this.stopped) return 0
-    const now = this.deps.clock.now()
-    let due: AgentKickoffsTable[]
-    try {
-      await flagStalledRuns(this.deps)
-    } catch (err) {
-      this.log('agent runs: the stall sweep failed', err)
-    }
-    try {
-      const free = this.concurrency - this.inflight.size
-      if (free <= 0) return 0
-      due = (await this.deps.db.tx(({ q }) => claimDueKickoffs(q, now, now + this.leaseMs, free))).filter((k) => !this.inflight.has(k.id))
-      if (this.pump.started) await this.armDueTimer(now)
-    } catch (err) {
-      this.log('agent kickoffs: claim failed', err)
-      return 0
-    }
-    for (const kickoff of due) {
-      this.inflight.add(kickoff.id)
-      this.waiting.add(kickoff.id)
-      void this.queue.add(async () => {
-        this.waiting.delete(kickoff.id)
-        try {
-          await this.attempt(kickoff)
-        } catch (err) {
-          // Unexpected (a database error): the lease brings the kickoff back later.
-          this.log(`agent kickoff ${kickoff.id}: attempt failed unexpectedly`, err)
-        } finally {
-          this.inflight.delete(kickoff.id)
-          this.wake()
-        }
-      })
-    }
-    return due.length
-  }
-
-  /** A timer for the next due kickoff before the next poll. */
-  private async armDueTimer(now: number): Promise<void> {
-    const next = await nextKickoffDue(this.deps.db.q)
-    if (next === undefined || next - now >= this.pollMs) return
-    clearTimeout(this.dueTimer)
-    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, next - now))
-    this.dueTimer.unref()
+    this.jobs = new JobRunner(deps, {
+      name: 'agent kickoffs',
+      queue: { hasDue: anyDueKickoff, claim: claimDueKickoffs, nextDueAt: nextKickoffDue, release: releaseKickoffs },
+      run: (kickoff) => this.attempt(kickoff),
+      concurrency: opts.concurrency ?? 4,
+      pollMs: opts.pollMs ?? 1000,
+      leaseMs: deps.config.agentLeaseMs ?? longest + 20_000,
+      log: this.log,
+      // Unexpected (a database error): the lease brings the kickoff back later.
+      failure: (kickoff) => `agent kickoff ${kickoff.id}: attempt failed unexpectedly`,
+      beforeClaim: () =>
+        flagStalledRuns(deps).then(
+          () => {},
+          (err: unknown) => this.log('agent runs: the stall sweep failed', err),
+        ),
+    })
   }
 
   /** One delivery attempt: each usable power in order until one delivers; otherwise queued for later, or expired. */
@@ -164,12 +112,10 @@ export class KickoffDispatcher {
   private async requeue(kickoff: AgentKickoffsTable, error: string): Promise<void> {
     const { deps } = this
     const now = deps.clock.now()
-    const delays = deps.config.agentRetryDelays
-    const wait = delays[Math.min(kickoff.attempts, delays.length - 1)] * 1000
     await settleUndelivered(deps.db.q, kickoff.id, {
       status: 'queued',
       attempts: kickoff.attempts + 1,
-      next_attempt_at: Math.min(now + wait, Date.parse(kickoff.expires_at)),
+      next_attempt_at: retryAt(now, deps.config.agentRetryDelays, kickoff.attempts, Date.parse(kickoff.expires_at)),
       lease_until: 0,
       last_error: error || null,
       updated_at: isoAt(now),
@@ -251,35 +197,5 @@ export class KickoffDispatcher {
         })
       }
     })
-  }
-
-  /** Test driver: attempts everything due at the clock's current time and waits for it. */
-  async runOnce(): Promise<number> {
-    let total = 0
-    for (;;) {
-      const n = await this.pump.run()
-      total += n
-      await this.queue.onIdle()
-      if (n === 0) return total
-    }
-  }
-
-  /** Stops claiming; attempts in flight get `graceMs` (what is unfinished keeps its lease and is attempted after restart). */
-  async stop(graceMs = 10_000): Promise<void> {
-    if (this.stopped) return
-    this.stopped = true
-    const pumped = this.pump.stop()
-    clearTimeout(this.dueTimer)
-    this.queue.clear()
-    try {
-      await releaseKickoffs(this.deps.db.q, [...this.waiting])
-    } catch (err) {
-      this.log('agent kickoffs: handing back claims failed', err)
-    }
-    this.waiting.clear()
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([this.queue.onIdle(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
-    clearTimeout(timer)
-    await pumped
   }
 }

@@ -32,19 +32,21 @@ export const settleUndelivered = async (q: Q, id: string, set: Partial<AgentKick
 
 export const cancelUndelivered = (q: Q, id: string, at: string) => settleUndelivered(q, id, { status: 'cancelled', lease_until: 0, updated_at: at })
 
+/** Undelivered kickoffs due for an attempt whose lease has run out, oldest due first. */
+const dueKickoffs = (q: Q, now: number) =>
+  q
+    .selectFrom('agent_kickoffs')
+    .where('status', 'in', UNDELIVERED)
+    .where('next_attempt_at', '<=', now)
+    .where('lease_until', '<', now)
+    .orderBy('next_attempt_at')
+
+/** Whether a kickoff is due: a plain read, so an idle poll never takes the write lock. */
+export const anyDueKickoff = async (q: Q, now: number): Promise<boolean> => (await dueKickoffs(q, now).select('id').limit(1).executeTakeFirst()) !== undefined
+
 /** Claims up to `limit` kickoffs due for an attempt, reserving them until `leaseUntil`. */
 export async function claimDueKickoffs(q: Q, now: number, leaseUntil: number, limit: number): Promise<AgentKickoffsTable[]> {
-  const due = await skipLocked(
-    q,
-    q
-      .selectFrom('agent_kickoffs')
-      .selectAll()
-      .where('status', 'in', UNDELIVERED)
-      .where('next_attempt_at', '<=', now)
-      .where('lease_until', '<', now)
-      .orderBy('next_attempt_at')
-      .limit(limit),
-  ).execute()
+  const due = await skipLocked(q, dueKickoffs(q, now).selectAll().limit(limit)).execute()
   if (due.length === 0) return []
   await q
     .updateTable('agent_kickoffs')

@@ -1,19 +1,19 @@
-// The automation runner: the same style as the webhook outbox scheduler. It claims due runs under a lease, runs their
-// steps in order with bounded concurrency, and records each step as it finishes: a card step in the transaction that
-// made the change, so a run resumed after a crash (its lease ran out) never does a finished step again. It also queues
-// the runs of schedules whose slot has come.
-import PQueue from 'p-queue'
+// The automation runner: a user of the job runner that runs claimed runs' steps in order and records each step as it
+// finishes: a card step in the transaction that made the change, so a run resumed after a crash (its lease ran out)
+// never does a finished step again. Each round it also queues the runs of schedules whose slot has come.
 import type { Dispatcher } from 'undici'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { Pump } from '../../pump.js'
-import { getBoard } from '../boards/store.js'
+import { JobRunner } from '../../jobs/runner.js'
+import { JobWorker } from '../../jobs/worker.js'
+import { boardInTrash } from '../boards/service.js'
 import type { RunContext, StepScope } from './placeholders.js'
 import type { RunActor, Step } from './schema.js'
 import { failureText, runCardStep, runHttpStep, StepFailed } from './steps.js'
 import {
+  anyDueRun,
   claimRuns,
   creatorStillAllowed,
   dueSchedules,
@@ -44,6 +44,20 @@ const PRUNE_EVERY = 20
 /** Claims after which a run that never finishes (an unexpected error, a crash) fails instead of being tried forever. */
 const MAX_CLAIMS = 5
 
+/** A run ready for its next step: what it acts as and on, and the outputs of the steps already done. */
+interface Resumed {
+  automation: AutomationsTable
+  steps: Step[]
+  /** Steps already recorded (all succeeded). */
+  done: number
+  outputs: unknown[]
+  context: RunContext
+  actor: Actor
+}
+
+/** A step that failed: its error, its output (an http_request's response), and when it started. */
+type Failure = { error: string; output: unknown; startedAt: string }
+
 /** The identity a run acts as: changes land on its automation's board only, attributed to what started it. */
 function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor {
   const started = JSON.parse(run.actor) as RunActor
@@ -58,74 +72,31 @@ function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor
   return { user, tokenId: '', permission: 'write', run: { id: run.id, board: automation.board_id, as } }
 }
 
-export class AutomationRunner {
-  private readonly queue: PQueue
-  private readonly concurrency: number
-  private readonly pollMs: number
+export class AutomationRunner extends JobWorker<AutomationRunsTable> {
+  protected readonly jobs: JobRunner<AutomationRunsTable>
   private readonly leaseMs: number
   private readonly log: (msg: string, err?: unknown) => void
-  /** Claimed by this process and not finished: this process never runs one twice at once. */
-  private readonly inflight = new Set<string>()
-  /** Claimed but not started; handed back on shutdown. */
-  private readonly waiting = new Set<string>()
-  private stopped = false
-  /** Claims (claim()) one at a time, after wake() or the poll; readiness asks it whether the worker is alive. */
-  readonly pump = new Pump(() => this.claim())
-  private dueTimer?: NodeJS.Timeout
   private finished = 0
 
   constructor(
     private readonly deps: Deps,
     private readonly opts: RunnerOptions = {},
   ) {
-    this.concurrency = opts.concurrency ?? 8
-    this.pollMs = opts.pollMs ?? 1000
+    super()
     this.leaseMs = deps.config.automationLeaseMs ?? DEFAULT_LEASE_MS
-    this.queue = new PQueue({ concurrency: this.concurrency })
     this.log = opts.log ?? ((msg, err) => console.error(msg, err))
-  }
-
-  start(): void {
-    this.pump.start(this.pollMs)
-  }
-
-  /** Called after a commit that queued runs (deps.onRunsQueued); claims on the next turn of the event loop. */
-  wake(): void {
-    this.pump.wake()
-  }
-
-  private async claim(): Promise<number> {
-    if (this.stopped) return 0
-    const now = this.deps.clock.now()
-    let runs: AutomationRunsTable[]
-    try {
-      await this.queueSchedules(now)
-      // Only what can start now: a claimed run never waits in the queue while its lease runs out.
-      const free = this.concurrency - this.inflight.size
-      if (free <= 0) return 0
-      runs = (await this.deps.db.tx(({ q }) => claimRuns(q, now, now + this.leaseMs, free))).filter((r) => !this.inflight.has(r.id))
-      if (this.pump.started) await this.armDueTimer(now)
-    } catch (err) {
-      this.log('automation runs: claim failed', err)
-      return 0
-    }
-    for (const run of runs) {
-      this.inflight.add(run.id)
-      this.waiting.add(run.id)
-      void this.queue.add(async () => {
-        this.waiting.delete(run.id)
-        try {
-          await this.execute(run)
-        } catch (err) {
-          // Unexpected (a database error): the lease brings the run back later, resumed after its last recorded step.
-          this.log('automation run failed unexpectedly', err)
-        } finally {
-          this.inflight.delete(run.id)
-          this.wake() // a free slot: claim what else is due
-        }
-      })
-    }
-    return runs.length
+    this.jobs = new JobRunner(deps, {
+      name: 'automation runs',
+      queue: { hasDue: anyDueRun, claim: claimRuns, nextDueAt: nextScheduleAfter, release: releaseRuns },
+      run: (run) => this.execute(run),
+      concurrency: opts.concurrency ?? 8,
+      pollMs: opts.pollMs ?? 1000,
+      leaseMs: this.leaseMs,
+      log: this.log,
+      // Unexpected (a database error): the lease brings the run back later, resumed after its last recorded step.
+      failure: () => 'automation run failed unexpectedly',
+      beforeClaim: (now) => this.queueSchedules(now),
+    })
   }
 
   private async queueSchedules(now: number): Promise<void> {
@@ -138,20 +109,54 @@ export class AutomationRunner {
     }
   }
 
-  /** A timer for the next schedule slot before the next poll (runs are due when queued: commits wake the runner). */
-  private async armDueTimer(now: number): Promise<void> {
-    const next = await nextScheduleAfter(this.deps.db.q, now)
-    if (next === undefined || next - now >= this.pollMs) return
-    const wait = next - now
-    clearTimeout(this.dueTimer)
-    this.dueTimer = setTimeout(() => this.wake(), wait)
-    this.dueTimer.unref()
+  /** Runs the steps not yet recorded, in order; a failed step fails the run and skips the rest. */
+  private async execute(run: AutomationRunsTable): Promise<void> {
+    const resumed = await this.resume(run)
+    if (!resumed) return
+    for (let i = resumed.done; i < resumed.steps.length; i++) {
+      if (this.jobs.stopped) return releaseRuns(this.deps.db.q, [run.id]) // the run goes on after restart, from this step
+      await renewLease(this.deps.db.q, run.id, this.deps.clock.now() + this.leaseMs)
+      // Between steps the automation is read again: deleted, turned off, or its creator gone, the run stops here.
+      if (i > resumed.done && !(await this.mayGoOn(run))) return
+      const failure = await this.runStep(run, resumed, i)
+      if (failure) return this.failStep(run, resumed.steps, i, failure)
+    }
+    await this.finish(run, 'succeeded')
   }
 
-  private async finish(run: AutomationRunsTable, status: 'succeeded' | 'failed', error: string | null = null): Promise<void> {
+  /** Loads what the run needs to go on, or finishes it (refused, claimed too often, a failed step) and returns nothing. */
+  private async resume(run: AutomationRunsTable): Promise<Resumed | undefined> {
     const { q } = this.deps.db
-    await updateRunRow(q, run.id, { status, error, finished_at: isoAt(this.deps.clock.now()), lease_until: 0 })
-    if (++this.finished % PRUNE_EVERY === 0) await pruneRuns(q, run.automation_id)
+    const automation = await getAutomation(q, run.automation_id)
+    if (!automation) return // deleted, with its runs
+    const refusal = await this.refusal(automation)
+    if (refusal) return void (await this.finish(run, 'failed', refusal))
+    if (run.claims > MAX_CLAIMS)
+      return void (await this.finish(
+        run,
+        'failed',
+        `The run did not finish in ${MAX_CLAIMS} attempts (an unexpected error or a crash each time; see the server log).`,
+      ))
+    if (!run.started_at) await updateRunRow(q, run.id, { started_at: isoAt(this.deps.clock.now()) })
+    const done = await stepsOfRuns(q, [run.id])
+    if (done.some((s) => s.status !== 'succeeded')) return void (await this.finish(run, 'failed'))
+    return {
+      automation,
+      steps: JSON.parse(run.steps) as Step[],
+      done: done.length,
+      outputs: done.map((s) => (s.output === null ? null : JSON.parse(s.output))),
+      context: JSON.parse(run.context) as RunContext,
+      actor: runActor(automation, run),
+    }
+  }
+
+  /** Whether the automation still exists and may act; finishes the run as failed when it may not. */
+  private async mayGoOn(run: AutomationRunsTable): Promise<boolean> {
+    const current = await getAutomation(this.deps.db.q, run.automation_id)
+    if (!current) return false
+    const stop = await this.refusal(current)
+    if (stop) await this.finish(run, 'failed', stop)
+    return !stop
   }
 
   /**
@@ -161,117 +166,80 @@ export class AutomationRunner {
   private async refusal(automation: AutomationsTable): Promise<string | undefined> {
     const { q } = this.deps.db
     if (!automation.active) return 'The automation was turned off before the run finished.'
-    if ((await getBoard(q, automation.board_id))?.trashed_at) return "The automation's board is in the trash."
+    if (await boardInTrash(q, automation.board_id)) return "The automation's board is in the trash."
     if (!(await creatorStillAllowed(q, automation))) return "The automation's creator is no longer a member of its board."
     return undefined
   }
 
-  /** Runs the steps not yet recorded, in order; a failed step fails the run and skips the rest. */
-  private async execute(run: AutomationRunsTable): Promise<void> {
+  /** Step `i`, recorded with its output when it succeeds; what went wrong when it fails (recorded by failStep). */
+  private async runStep(run: AutomationRunsTable, resumed: Resumed, i: number): Promise<Failure | undefined> {
     const { deps } = this
-    const { q } = deps.db
-    const automation = await getAutomation(q, run.automation_id)
-    if (!automation) return // deleted, with its runs
-    const refusal = await this.refusal(automation)
-    if (refusal) return this.finish(run, 'failed', refusal)
-    if (run.claims > MAX_CLAIMS)
-      return this.finish(run, 'failed', `The run did not finish in ${MAX_CLAIMS} attempts (an unexpected error or a crash each time; see the server log).`)
-    if (!run.started_at) await updateRunRow(q, run.id, { started_at: isoAt(deps.clock.now()) })
-    const steps = JSON.parse(run.steps) as Step[]
-    const done = await stepsOfRuns(q, [run.id])
-    if (done.some((s) => s.status !== 'succeeded')) return this.finish(run, 'failed')
-    const context = JSON.parse(run.context) as RunContext
-    const outputs: unknown[] = done.map((s) => (s.output === null ? null : JSON.parse(s.output)))
-    const actor = runActor(automation, run)
-    for (let i = done.length; i < steps.length; i++) {
-      if (this.stopped) return releaseRuns(q, [run.id]) // the run goes on after restart, from this step
-      const step = steps[i]
-      const now = deps.clock.now()
-      await renewLease(q, run.id, now + this.leaseMs)
-      if (i > done.length) {
-        // Between steps the automation is read again: deleted, turned off, or its creator gone, the run stops here.
-        const current = await getAutomation(q, run.automation_id)
-        if (!current) return
-        const stop = await this.refusal(current)
-        if (stop) return this.finish(run, 'failed', stop)
-      }
-      const scope: StepScope = { context, runId: run.id, outputs, now: isoAt(now) }
-      const row = { run_id: run.id, idx: i + 1, type: step.type, started_at: isoAt(now) }
-      let failure: { error: string; output: unknown } | undefined
-      try {
-        if (step.type === 'http_request') {
-          const output = await runHttpStep(deps, step, scope, this.opts.dispatcher)
-          await insertRunStep(q, { ...row, status: 'succeeded', output: JSON.stringify(output), error: null, finished_at: isoAt(deps.clock.now()) })
-          outputs.push(output)
-        } else {
-          // The change and its record commit together: a crash leaves either both or neither.
-          const output = await deps.db.tx(async (tx) => {
-            const out = await runCardStep(deps, tx, actor, step, scope)
-            await insertRunStep(tx.q, { ...row, status: 'succeeded', output: JSON.stringify(out), error: null, finished_at: isoAt(deps.clock.now()) })
-            return out
-          })
-          outputs.push(output)
-        }
-      } catch (err) {
-        failure = { error: failureText(err), output: err instanceof StepFailed ? err.output : null }
-      }
-      if (failure) {
-        await deps.db.tx(async ({ q }) => {
-          await insertRunStep(q, {
-            ...row,
-            status: 'failed',
-            output: JSON.stringify(failure.output),
-            error: failure.error,
-            finished_at: isoAt(deps.clock.now()),
-          })
-          for (let k = i + 1; k < steps.length; k++) {
-            await insertRunStep(q, {
-              run_id: run.id,
-              idx: k + 1,
-              type: steps[k].type,
-              status: 'skipped',
-              output: null,
-              error: null,
-              started_at: null,
-              finished_at: null,
-            })
-          }
-        })
-        return this.finish(run, 'failed')
-      }
-    }
-    await this.finish(run, 'succeeded')
-  }
-
-  /** Test driver: queues due schedules, runs everything due at the clock's current time, and waits for it. */
-  async runOnce(): Promise<number> {
-    let total = 0
-    for (;;) {
-      const n = await this.pump.run()
-      total += n
-      await this.queue.onIdle()
-      if (n === 0) return total
-    }
-  }
-
-  /** Stops claiming; runs in progress stop before their next step (their lease brings them back after restart). */
-  async stop(graceMs = 10_000): Promise<void> {
-    if (this.stopped) return
-    this.stopped = true
-    const pumped = this.pump.stop()
-    clearTimeout(this.dueTimer)
-    this.queue.clear()
-    const unstarted = [...this.waiting]
-    this.waiting.clear()
-    for (const id of unstarted) this.inflight.delete(id)
+    const step = resumed.steps[i]
+    const now = deps.clock.now()
+    const scope: StepScope = { context: resumed.context, runId: run.id, outputs: resumed.outputs, now: isoAt(now) }
+    const succeeded = (output: unknown) => ({
+      run_id: run.id,
+      idx: i + 1,
+      type: step.type,
+      started_at: isoAt(now),
+      status: 'succeeded' as const,
+      output: JSON.stringify(output),
+      error: null,
+      finished_at: isoAt(deps.clock.now()),
+    })
     try {
-      await releaseRuns(this.deps.db.q, unstarted)
+      if (step.type === 'http_request') {
+        const output = await runHttpStep(deps, step, scope, this.opts.dispatcher)
+        await insertRunStep(deps.db.q, succeeded(output))
+        resumed.outputs.push(output)
+      } else {
+        // The change and its record commit together: a crash leaves either both or neither.
+        const output = await deps.db.tx(async (tx) => {
+          const out = await runCardStep(deps, tx, resumed.actor, step, scope)
+          await insertRunStep(tx.q, succeeded(out))
+          return out
+        })
+        resumed.outputs.push(output)
+      }
+      return undefined
     } catch (err) {
-      this.log('automation runs: releasing claims failed', err)
+      return { error: failureText(err), output: err instanceof StepFailed ? err.output : null, startedAt: isoAt(now) }
     }
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([this.queue.onIdle(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
-    clearTimeout(timer)
-    await pumped
+  }
+
+  /** Records step `i` as failed and the steps after it as skipped, in one transaction, and fails the run. */
+  private async failStep(run: AutomationRunsTable, steps: readonly Step[], i: number, failure: Failure): Promise<void> {
+    const { deps } = this
+    await deps.db.tx(async ({ q }) => {
+      await insertRunStep(q, {
+        run_id: run.id,
+        idx: i + 1,
+        type: steps[i].type,
+        status: 'failed',
+        output: JSON.stringify(failure.output),
+        error: failure.error,
+        started_at: failure.startedAt,
+        finished_at: isoAt(deps.clock.now()),
+      })
+      for (let k = i + 1; k < steps.length; k++) {
+        await insertRunStep(q, {
+          run_id: run.id,
+          idx: k + 1,
+          type: steps[k].type,
+          status: 'skipped',
+          output: null,
+          error: null,
+          started_at: null,
+          finished_at: null,
+        })
+      }
+    })
+    await this.finish(run, 'failed')
+  }
+
+  private async finish(run: AutomationRunsTable, status: 'succeeded' | 'failed', error: string | null = null): Promise<void> {
+    const { q } = this.deps.db
+    await updateRunRow(q, run.id, { status, error, finished_at: isoAt(this.deps.clock.now()), lease_until: 0 })
+    if (++this.finished % PRUNE_EVERY === 0) await pruneRuns(q, run.automation_id)
   }
 }

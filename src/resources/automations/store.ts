@@ -169,19 +169,21 @@ export const stepsOfRuns = async (q: Q, runIds: readonly string[]): Promise<Auto
     : []
 export const insertRunStep = (q: Q, row: AutomationRunStepsTable) => q.insertInto('automation_run_steps').values(row).execute()
 
-/** Runs due now (queued, or running under a lease that ran out: their process died), leased to the caller. */
+/** Runs due now (queued, or running under a lease that ran out: their process died), oldest due first. */
+const dueRuns = (q: Q, now: number) =>
+  q
+    .selectFrom('automation_runs')
+    .where('status', 'in', [literal('queued'), literal('running')]) // automation_runs_due's condition (schema.sql)
+    .where('due_at', '<=', now)
+    .where('lease_until', '<', now)
+    .orderBy('due_at')
+
+/** Whether a run is due: a plain read, so an idle poll never takes the write lock. */
+export const anyDueRun = async (q: Q, now: number): Promise<boolean> => (await dueRuns(q, now).select('id').limit(1).executeTakeFirst()) !== undefined
+
+/** Runs due now, leased to the caller; each claim is counted (MAX_CLAIMS in the runner). */
 export async function claimRuns(q: Q, now: number, leaseUntil: number, limit: number): Promise<AutomationRunsTable[]> {
-  const due = await skipLocked(
-    q,
-    q
-      .selectFrom('automation_runs')
-      .selectAll()
-      .where('status', 'in', [literal('queued'), literal('running')]) // automation_runs_due's condition (schema.sql)
-      .where('due_at', '<=', now)
-      .where('lease_until', '<=', now)
-      .orderBy('due_at')
-      .limit(limit),
-  ).execute()
+  const due = await skipLocked(q, dueRuns(q, now).selectAll().limit(limit)).execute()
   if (due.length === 0) return []
   await q
     .updateTable('automation_runs')

@@ -138,6 +138,9 @@ export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
 }
 
 /** A board the caller sees, also in the trash (which the board's own routes show). */
+/** Whether the board is in the trash (the automation runner stops a run whose board is). */
+export const boardInTrash = async (q: Q, id: string): Promise<boolean> => Boolean((await getBoard(q, id))?.trashed_at)
+
 export const getBoardFor = async (deps: Deps, actor: Actor, id: string) => {
   const { q } = deps.db
   return (await boardViews(q, [await boardInSight(q, actor, id)]))[0]

@@ -1,6 +1,5 @@
-// The wake-up of a background worker (the outbox scheduler, the automation runner): after wake(), `work` runs on the
-// next turn of the event loop, one run at a time (a wake during a run makes it run once more afterwards), and a poll
-// wakes it as a safety net.
+// The wake-up of a job runner: after wake(), `work` runs on the next turn of the event loop, one run at a time (a wake
+// during a run makes it run once more afterwards), and a poll wakes it as a safety net.
 export class Pump {
   private on = false
   private ended = false
@@ -57,6 +56,12 @@ export class Pump {
       }
     })
     return this.current
+  }
+
+  /** A run that starts after the one in progress, if any, has ended (a run joined mid-way may have missed a change). */
+  async runNext(): Promise<number> {
+    await this.current
+    return this.run()
   }
 
   /** No wake-ups from now on; resolves once the run in progress, if any, has ended. */
