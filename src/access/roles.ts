@@ -1,8 +1,9 @@
 // Workspace roles, token permissions and who counts as an admin: the one definition of each.
 import { z } from 'zod'
 import type { UsersTable } from '../db/types.js'
+import { PERMISSIONS, ROLES } from './role-names.js'
 
-export const Role = z.enum(['owner', 'admin', 'member'])
+export const Role = z.enum(ROLES)
 export type Role = z.infer<typeof Role>
 export const UserKind = z.enum(['human', 'agent'])
 export type UserKind = z.infer<typeof UserKind>
@@ -10,7 +11,7 @@ export type UserKind = z.infer<typeof UserKind>
 export const POWERS = ['auto_start', 'local_access', 'service_ai'] as const
 export const AgentPower = z.enum(POWERS)
 export type AgentPower = z.infer<typeof AgentPower>
-export const Permission = z.enum(['read', 'write', 'full'])
+export const Permission = z.enum(PERMISSIONS)
 export type Permission = z.infer<typeof Permission>
 
 // The enums above and the CHECK constraints of schema.sql must agree; the generated row types make a drift a compile error.
