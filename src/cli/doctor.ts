@@ -1,6 +1,5 @@
 // taskd doctor: checks what a running taskd needs and prints one line per check, `ok  …` or `fix …` with what to do.
 import Database from 'better-sqlite3'
-import type { Command } from 'commander'
 import { sqliteBinding } from '../assets.js'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -10,7 +9,7 @@ import { SCHEMA_VERSION } from '../db/migrate.js'
 import { isLoopback } from '../http/rate-limit.js'
 import { VERSION } from '../version.js'
 import { closeDeliveryAgents, sendWebhook } from '../delivery/send.js'
-import { dbOption, type DbFlags } from './open.js'
+import type { DbFlags } from './options.js'
 
 const GiB = 1024 ** 3
 type Check = { ok: boolean; text: string }
@@ -108,19 +107,10 @@ async function webhook(config: Config, url: string): Promise<Check> {
   return fix(`webhooks: a test POST to ${url} failed: ${sent.statusCode ?? sent.outcome}${sent.error ? ` (${sent.error})` : ''}`)
 }
 
-export function doctorCommand(program: Command): void {
-  dbOption(
-    program
-      .command('doctor')
-      .description(
-        'check the database, the key file, the config file, the base URL, free disk and (optionally) webhook delivery; exit 1 if something needs fixing',
-      )
-      .option('--webhook-url <url>', 'send a test POST through the webhook sender'),
-  ).action(async (o: DbFlags & { webhookUrl?: string }) => {
-    const config = loadConfig({ db: o.db, config: o.config })
-    const checks = [await database(config), key(config), configFile(config), baseUrl(config), disk(config)].filter((c) => c !== undefined)
-    if (o.webhookUrl) checks.push(await webhook(config, o.webhookUrl))
-    for (const c of checks) process.stdout.write(`${c.ok ? 'ok ' : 'fix'} ${c.text}\n`)
-    if (checks.some((c) => !c.ok)) process.exitCode = 1
-  })
+export async function doctor(o: DbFlags & { webhookUrl?: string }): Promise<void> {
+  const config = loadConfig({ db: o.db, config: o.config })
+  const checks = [await database(config), key(config), configFile(config), baseUrl(config), disk(config)].filter((c) => c !== undefined)
+  if (o.webhookUrl) checks.push(await webhook(config, o.webhookUrl))
+  for (const c of checks) process.stdout.write(`${c.ok ? 'ok ' : 'fix'} ${c.text}\n`)
+  if (checks.some((c) => !c.ok)) process.exitCode = 1
 }

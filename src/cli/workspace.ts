@@ -1,12 +1,12 @@
 // taskd export --out FILE and taskd import FILE: the whole workspace as the JSON of POST /v1/actions/export-workspace,
 // plus the files (their bytes in base64) and the schema version, into an empty database in one transaction.
-import type { Command } from 'commander'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
-import { dbOption, openForCli, type DbFlags } from './open.js'
+import { openForCli } from './open.js'
+import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
 
 const TABLES: readonly ExportedTable[] = [...EXPORTED, 'files']
@@ -59,60 +59,54 @@ function readExport(file: string) {
   return parsed.data as unknown as Record<ExportedTable, Record<string, unknown>[]>
 }
 
-export function workspaceCommands(program: Command): void {
-  dbOption(
-    program
-      .command('export')
-      .description('write the whole workspace (records and files) to a JSON file')
-      .requiredOption('--out <file>', 'where to write it (owner-only)'),
-  ).action(async (o: DbFlags & { out: string }) => {
-    const { db } = await openForCli(o)
-    const bar = progress('export')
-    const out: Record<string, unknown> = { exported_at: new Date().toISOString(), schema_version: SCHEMA_VERSION }
-    try {
-      for (const [i, table] of TABLES.entries()) {
-        const rows = await exportTable(db, table)
-        out[table] = table === 'files' ? rows.map((f) => ({ ...f, data: Buffer.from(f.data as Uint8Array).toString('base64') })) : rows
-        bar.update(i + 1, TABLES.length)
+export async function exportWorkspace(o: DbFlags & { out: string }): Promise<void> {
+  const { db } = await openForCli(o)
+  const bar = progress('export')
+  const out: Record<string, unknown> = { exported_at: new Date().toISOString(), schema_version: SCHEMA_VERSION }
+  try {
+    for (const [i, table] of TABLES.entries()) {
+      const rows = await exportTable(db, table)
+      out[table] = table === 'files' ? rows.map((f) => ({ ...f, data: Buffer.from(f.data as Uint8Array).toString('base64') })) : rows
+      bar.update(i + 1, TABLES.length)
+    }
+  } finally {
+    await db.close()
+  }
+  // An owner-only file beside the target, renamed over it: the result is owner-only even where a file was, and a
+  // failed write leaves no half export.
+  const partial = path.join(path.dirname(o.out), `.${path.basename(o.out)}.partial-${process.pid}`)
+  try {
+    fs.writeFileSync(partial, JSON.stringify(out), { mode: 0o600, flag: 'wx' })
+    fs.renameSync(partial, o.out)
+  } finally {
+    fs.rmSync(partial, { force: true })
+  }
+  const records = TABLES.reduce((n, t) => n + (out[t] as unknown[]).length, 0)
+  process.stdout.write(`exported ${records} records (${(out.files as unknown[]).length} files) to ${o.out}\n`)
+}
+
+export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
+  const data = readExport(file)
+  data.note_folders = parentsFirst(data.note_folders)
+  data.files = data.files.map((f) => ({ ...f, data: Buffer.from(f.data as string, 'base64') }))
+  const { db } = await openForCli(o)
+  try {
+    const filled = Object.entries(await filledTables(db.q))
+    if (filled.length)
+      throw new Error(`the database is not empty (${filled.map(([t, n]) => `${t}: ${n}`).join(', ')}); import into a new one (before its first serve)`)
+    const total = TABLES.reduce((n, t) => n + data[t].length, 0)
+    const bar = progress('import')
+    // One transaction: a failure leaves the database as empty as it was. None of these tables has an identity
+    // column, so no PostgreSQL sequence needs moving past the imported rows.
+    await db.tx(async ({ q }) => {
+      let done = 0
+      for (const table of TABLES) {
+        await insertRows(q, table, data[table])
+        bar.update((done += data[table].length), total)
       }
-    } finally {
-      await db.close()
-    }
-    // An owner-only file beside the target, renamed over it: the result is owner-only even where a file was, and a
-    // failed write leaves no half export.
-    const partial = path.join(path.dirname(o.out), `.${path.basename(o.out)}.partial-${process.pid}`)
-    try {
-      fs.writeFileSync(partial, JSON.stringify(out), { mode: 0o600, flag: 'wx' })
-      fs.renameSync(partial, o.out)
-    } finally {
-      fs.rmSync(partial, { force: true })
-    }
-    const records = TABLES.reduce((n, t) => n + (out[t] as unknown[]).length, 0)
-    process.stdout.write(`exported ${records} records (${(out.files as unknown[]).length} files) to ${o.out}\n`)
-  })
-  dbOption(program.command('import').description('load a taskd export into an empty database').argument('<file>')).action(async (file: string, o: DbFlags) => {
-    const data = readExport(file)
-    data.note_folders = parentsFirst(data.note_folders)
-    data.files = data.files.map((f) => ({ ...f, data: Buffer.from(f.data as string, 'base64') }))
-    const { db } = await openForCli(o)
-    try {
-      const filled = Object.entries(await filledTables(db.q))
-      if (filled.length)
-        throw new Error(`the database is not empty (${filled.map(([t, n]) => `${t}: ${n}`).join(', ')}); import into a new one (before its first serve)`)
-      const total = TABLES.reduce((n, t) => n + data[t].length, 0)
-      const bar = progress('import')
-      // One transaction: a failure leaves the database as empty as it was. None of these tables has an identity
-      // column, so no PostgreSQL sequence needs moving past the imported rows.
-      await db.tx(async ({ q }) => {
-        let done = 0
-        for (const table of TABLES) {
-          await insertRows(q, table, data[table])
-          bar.update((done += data[table].length), total)
-        }
-      })
-      process.stdout.write(`imported ${total} records from ${file}\n`)
-    } finally {
-      await db.close()
-    }
-  })
+    })
+    process.stdout.write(`imported ${total} records from ${file}\n`)
+  } finally {
+    await db.close()
+  }
 }

@@ -17,7 +17,7 @@ import {
   type SqliteStatement,
 } from 'kysely'
 import { sqliteBinding } from '../assets.js'
-import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit } from './database.js'
+import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit, type Tx } from './database.js'
 import { setUpConnection } from './connection.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'
@@ -218,9 +218,8 @@ export interface SqliteOptions {
 /** A SQLite Db; `raw`, the better-sqlite3 handle, is for SQLite-only tests (query plans, synchronous property tests). */
 export type SqliteDb = Db & { readonly raw: Database.Database }
 
-/** Opens (and creates, and migrates) the SQLite file with the pragmas taskd relies on. */
-export function openSqlite(opts: SqliteOptions): SqliteDb {
-  const { file } = opts
+/** The write connection: the file created (owner-only) if new, the pragmas taskd relies on, the schema migrated. */
+function openWriteConnection(file: string): Database.Database {
   if (file !== ':memory:') {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
     // A new database file is readable by its owner only; SQLite gives its -wal and -shm files the same mode.
@@ -237,14 +236,14 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
   // index a migration creates gets its statistics from CREATE INDEX itself.
   raw.pragma('analysis_limit = 1000') // bounds the work optimize may do at open, however large the tables
   raw.pragma('optimize = 0x10002')
+  return raw
+}
 
-  const dialect: FairSqliteDialect = new FairSqliteDialect({ database: new StatementCache(raw, () => dialect.driver.commit()) }, raw)
-  const q = new Kysely<DB>({ dialect })
-  let closing = false
-  const pool = file === ':memory:' || opts.readWorkers === 0 ? undefined : new ReadPool(file, opts.readWorkers ?? 2, opts.queryTimeoutMs ?? 5000)
-  const readAll = async <const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>> => {
+/** Db.readAll: in the read pool, or without one on the write connection, one after the other while holding it. */
+function readerOf(q: Kysely<DB>, pool: ReadPool | undefined): Db['readAll'] {
+  return async <const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>> => {
     const compiled: CompiledQuery[] = queries.map((query) => query.compile())
-    // Without the pool, on the write connection, one after the other while holding it: no transaction runs in between.
+    // On the write connection no transaction runs in between.
     if (!pool)
       return (await q.connection().execute(async (c) => {
         const rows: unknown[][] = []
@@ -253,69 +252,90 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
       })) as RowsOf<T>
     return (await pool.all(compiled.map((c) => ({ sql: c.sql, params: bindParams(c.parameters) })))) as RowsOf<T>
   }
+}
+
+/** Db.tx: fn in a savepoint of its commit group's transaction (see FairDriver); resolves once the group committed. */
+async function groupTx<T>(
+  db: { q: Kysely<DB>; raw: Database.Database; dialect: FairSqliteDialect; closing: () => boolean },
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const { q, raw, dialect, closing } = db
+  const after: (() => void)[] = []
+  // The group's transaction is begun by the first of the group.
+  const { result, group } = await q.connection().execute((conn) =>
+    inTransaction.run(true, async () => {
+      if (closing()) throw new Error('the database is closing')
+      const group = dialect.driver.join()
+      await run(conn, 'SAVEPOINT member')
+      try {
+        const result = await fn(makeTx(conn, after))
+        await run(conn, 'RELEASE SAVEPOINT member')
+        group.members++
+        return { result, group }
+      } catch (err) {
+        if (raw.inTransaction) {
+          await run(conn, 'ROLLBACK TO SAVEPOINT member')
+          await run(conn, 'RELEASE SAVEPOINT member')
+        } else group.failure ??= err // SQLite undid the whole group: its other members hear why
+        throw err
+      }
+    }),
+  )
+  await group.committed
+  runAfterCommit(after)
+  return result
+}
+
+/** Db.backup: the database copied to dest through an owner-only file beside it, renamed when complete. */
+async function backupTo(q: Kysely<DB>, raw: Database.Database, file: string, dest: string, onProgress?: (done: number, total: number) => void) {
+  if (file !== ':memory:' && path.resolve(dest) === path.resolve(file)) throw new Error('the backup cannot be the database itself')
+  // Never readable by others, never half-written.
+  fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true })
+  const partial = `${dest}.partial-${process.pid}`
+  fs.closeSync(fs.openSync(partial, 'w', 0o600))
+  try {
+    // Under one read transaction on the write connection (held meanwhile): every step copies the same snapshot,
+    // so writes another process commits during the copy never make SQLite start over, and it always ends.
+    await alone.run(true, () =>
+      q.connection().execute(async (conn) => {
+        await run(conn, 'BEGIN')
+        try {
+          await run(conn, 'SELECT 1 FROM sqlite_master LIMIT 1') // takes the snapshot now
+          await raw.backup(partial, {
+            progress: ({ totalPages, remainingPages }) => {
+              onProgress?.(totalPages - remainingPages, totalPages)
+              return Math.ceil(totalPages / 100)
+            },
+          })
+        } finally {
+          await run(conn, 'COMMIT')
+        }
+      }),
+    )
+    onProgress?.(1, 1)
+    fs.renameSync(partial, dest)
+  } finally {
+    fs.rmSync(partial, { force: true })
+  }
+}
+
+/** Opens (and creates, and migrates) the SQLite file with the pragmas taskd relies on. */
+export function openSqlite(opts: SqliteOptions): SqliteDb {
+  const { file } = opts
+  const raw = openWriteConnection(file)
+  const dialect: FairSqliteDialect = new FairSqliteDialect({ database: new StatementCache(raw, () => dialect.driver.commit()) }, raw)
+  const q = new Kysely<DB>({ dialect })
+  let closing = false
+  const pool = file === ':memory:' || opts.readWorkers === 0 ? undefined : new ReadPool(file, opts.readWorkers ?? 2, opts.queryTimeoutMs ?? 5000)
+  const readAll = readerOf(q, pool)
   return {
     dialect: 'sqlite',
     q,
     raw,
-    tx: async (fn) => {
-      const after: (() => void)[] = []
-      // In the commit group's transaction (see FairDriver), begun by the first of the group.
-      const { result, group } = await q.connection().execute((conn) =>
-        inTransaction.run(true, async () => {
-          if (closing) throw new Error('the database is closing')
-          const group = dialect.driver.join()
-          await run(conn, 'SAVEPOINT member')
-          try {
-            const result = await fn(makeTx(conn, after))
-            await run(conn, 'RELEASE SAVEPOINT member')
-            group.members++
-            return { result, group }
-          } catch (err) {
-            if (raw.inTransaction) {
-              await run(conn, 'ROLLBACK TO SAVEPOINT member')
-              await run(conn, 'RELEASE SAVEPOINT member')
-            } else group.failure ??= err // SQLite undid the whole group: its other members hear why
-            throw err
-          }
-        }),
-      )
-      await group.committed
-      runAfterCommit(after)
-      return result
-    },
+    tx: (fn) => groupTx({ q, raw, dialect, closing: () => closing }, fn),
     read: async <R>(query: Compilable<R>): Promise<R[]> => (await readAll([query]))[0],
     readAll,
-    backup: async (dest, onProgress) => {
-      if (file !== ':memory:' && path.resolve(dest) === path.resolve(file)) throw new Error('the backup cannot be the database itself')
-      // Written to an owner-only file beside the destination, then renamed: never readable by others, never half-written.
-      fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true })
-      const partial = `${dest}.partial-${process.pid}`
-      fs.closeSync(fs.openSync(partial, 'w', 0o600))
-      try {
-        // Under one read transaction on the write connection (held meanwhile): every step copies the same snapshot,
-        // so writes another process commits during the copy never make SQLite start over, and it always ends.
-        await alone.run(true, () =>
-          q.connection().execute(async (conn) => {
-            await run(conn, 'BEGIN')
-            try {
-              await run(conn, 'SELECT 1 FROM sqlite_master LIMIT 1') // takes the snapshot now
-              await raw.backup(partial, {
-                progress: ({ totalPages, remainingPages }) => {
-                  onProgress?.(totalPages - remainingPages, totalPages)
-                  return Math.ceil(totalPages / 100)
-                },
-              })
-            } finally {
-              await run(conn, 'COMMIT')
-            }
-          }),
-        )
-        onProgress?.(1, 1)
-        fs.renameSync(partial, dest)
-      } finally {
-        fs.rmSync(partial, { force: true })
-      }
-    },
+    backup: (dest, onProgress) => backupTo(q, raw, file, dest, onProgress),
     close: async () => {
       closing = true
       await alone.run(true, () => q.connection().execute(async () => undefined)) // commits a group still open

@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
 import type { Deps } from '../deps.js'
-import { badRequest, forbidden, HttpError, notFound, unprocessable } from '../errors.js'
+import { badRequest, forbidden, HttpError, notFound, unprocessable, zodDetails } from '../errors.js'
 
 export type Access = 'public' | Permission
 
@@ -46,16 +46,6 @@ export type AnyRoute = RouteSpec<any, any, any>
 
 /** Keeps each route's handler typed by its own schemas inside a family's route list. */
 export const defineRoute = <P extends ZodObject, Q extends ZodObject, B extends ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute => spec as AnyRoute
-
-/** One detail per problem; an unknown key is named by its own path, so clients see which field to drop. */
-export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
-  const at = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(root)'
-  return error.issues.flatMap((i) =>
-    i.code === 'unrecognized_keys'
-      ? i.keys.map((key) => ({ path: at([...i.path, key]), message: `Unknown field "${key}".` }))
-      : [{ path: at(i.path), message: i.message }],
-  )
-}
 
 /** For replies that carry a token value or a generated secret: no cache (browser, proxy) may keep them. */
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const

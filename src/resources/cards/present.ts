@@ -90,70 +90,73 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
   return views
 }
 
-async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>, loaded: ReadonlyMap<string, UsersTable>): Promise<void> {
-  const boards = expand.has('board')
-    ? new Map(
-        (
+/** A map by id of the rows, each as the API shows it. */
+const byId = <R extends { id: string }, V>(rows: R[], view: (r: R) => V): Map<string, V> => new Map(rows.map((r) => [r.id, view(r)]))
+
+/** The related records `expand` asks for, for a whole page of cards: one batched load per kind. */
+async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>) {
+  const ids = views.map((v) => v.id)
+  return {
+    boards: expand.has('board')
+      ? byId(
           await boardViews(
             q,
             await getBoards(
               q,
               views.map((v) => v.board),
             ),
-          )
-        ).map((b) => [b.id, b]),
-      )
-    : undefined
-  const lists = expand.has('list')
-    ? new Map(
-        (
+          ),
+          (b) => b,
+        )
+      : undefined,
+    lists: expand.has('list')
+      ? byId(
           await getLists(
             q,
             views.map((v) => v.list),
-          )
-        ).map((l) => [l.id, listView(l)]),
-      )
-    : undefined
-  const tags = expand.has('tags')
-    ? new Map(
-        (
+          ),
+          listView,
+        )
+      : undefined,
+    tags: expand.has('tags')
+      ? byId(
           await getTags(
             q,
             views.flatMap((v) => v.tags),
-          )
-        ).map((t) => [t.id, tagView(t)]),
-      )
-    : undefined
-  const checklists = expand.has('checklists')
-    ? await checklistsByCard(
-        q,
-        views.map((v) => v.id),
-      )
-    : undefined
-  const runs = expand.has('agent_runs')
-    ? await runViews(
-        q,
-        await runsOfCards(
-          q,
-          views.map((v) => v.id),
-        ),
-      )
-    : undefined
-  const users = new Map([...loaded].map(([id, u]) => [id, userView(u)]))
-  for (const v of views) {
-    const e: Record<string, unknown> = {}
-    if (boards) e.board = boards.get(v.board) ?? null
-    if (lists) e.list = lists.get(v.list) ?? null
-    if (tags) e.tags = v.tags.map((id) => tags.get(id)).filter(Boolean)
-    if (expand.has('assignees')) e.assignees = v.assignees.map((id) => users.get(id)).filter(Boolean)
-    if (expand.has('members')) e.members = v.assignees.map((id) => users.get(id)).filter(Boolean)
-    if (expand.has('watchers')) e.watchers = v.watchers.map((id) => users.get(id)).filter(Boolean)
-    if (expand.has('created_by')) e.created_by = v.created_by ? (users.get(v.created_by.id) ?? null) : null
-    if (expand.has('priority')) e.priority = { value: v.priority, name: PRIORITY_NAMES[v.priority] }
-    if (checklists) e.checklists = checklists.get(v.id) ?? []
-    if (runs) e.agent_runs = runs.filter((r) => r.card === v.id)
-    v.expand = e
+          ),
+          tagView,
+        )
+      : undefined,
+    checklists: expand.has('checklists') ? await checklistsByCard(q, ids) : undefined,
+    runs: expand.has('agent_runs') ? await runViews(q, await runsOfCards(q, ids)) : undefined,
   }
+}
+
+/** One card's `expand` object, from the page's loaded records and users. */
+function expansionOf(
+  v: CardView,
+  expand: ReadonlySet<string>,
+  { boards, lists, tags, checklists, runs }: Awaited<ReturnType<typeof loadExpansions>>,
+  users: ReadonlyMap<string, ReturnType<typeof userView>>,
+): Record<string, unknown> {
+  const e: Record<string, unknown> = {}
+  if (boards) e.board = boards.get(v.board) ?? null
+  if (lists) e.list = lists.get(v.list) ?? null
+  if (tags) e.tags = v.tags.map((id) => tags.get(id)).filter(Boolean)
+  if (expand.has('assignees')) e.assignees = v.assignees.map((id) => users.get(id)).filter(Boolean)
+  if (expand.has('members')) e.members = v.assignees.map((id) => users.get(id)).filter(Boolean)
+  if (expand.has('watchers')) e.watchers = v.watchers.map((id) => users.get(id)).filter(Boolean)
+  if (expand.has('created_by')) e.created_by = v.created_by ? (users.get(v.created_by.id) ?? null) : null
+  if (expand.has('priority')) e.priority = { value: v.priority, name: PRIORITY_NAMES[v.priority] }
+  if (checklists) e.checklists = checklists.get(v.id) ?? []
+  if (runs) e.agent_runs = runs.filter((r) => r.card === v.id)
+  return e
+}
+
+async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>, loaded: ReadonlyMap<string, UsersTable>): Promise<void> {
+  const related = await loadExpansions(q, views, expand)
+  const users = new Map([...loaded].map(([id, u]) => [id, userView(u)]))
+  for (const v of views) v.expand = expansionOf(v, expand, related, users)
 }
 
 /** `expand=card` on a page of records on a task: their cards in one query (and the card's own batched loads). */

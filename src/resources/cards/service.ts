@@ -180,15 +180,13 @@ const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
   trashed: 'trashed',
 }
 
-/** Applies a change to a card the actor can see; emits card.updated plus the specific events. */
-async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable, input: CardFields & { board?: string }): Promise<CardView> {
-  const { q } = tx
-  const old = (await cardViews(q, [before]))[0]
-  const boardId = input.board ?? before.board_id
-  const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  await checkRefs(q, boardId, input, target ? [] : old.watchers)
-  const at = isoAt(deps.clock.now())
-  // The next state is worked out before anything is written: a change that changes nothing writes nothing.
+type CardChange = CardFields & { board?: string }
+
+/**
+ * The card row's columns that change (only those whose value differs). A move to another board (target) happens here
+ * already: the card takes a key on that board, and its agent runs, kickoffs and questions go with it.
+ */
+async function changedColumns(q: Q, before: CardsTable, input: CardChange, target: { id: string } | undefined, at: string): Promise<Partial<CardsTable>> {
   const set: Partial<CardsTable> = {}
   const put = <K extends keyof CardsTable>(k: K, v: CardsTable[K] | undefined) => {
     if (v !== undefined && v !== before[k]) set[k] = v
@@ -197,7 +195,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
     const taken = await takeCardKey(q, target.id)
     if (!taken) throw notFound('board')
     Object.assign(set, { board_id: target.id, key_num: taken.num, key: taken.key, idempotency_key: null })
-    await moveAgentRecords(q, before.id, target.id) // the card's agent runs, kickoffs and questions go with it
+    await moveAgentRecords(q, before.id, target.id)
   }
   put('title', input.title)
   put('description', input.description)
@@ -212,20 +210,22 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   if (input.archived !== undefined) put('archived', input.archived ? 1 : 0)
   if (input.trashed !== undefined) put('trashed', input.trashed ? 1 : 0)
   if (set.trashed === 1) set.idempotency_key = null // trashing frees the key
-  const links = {
+  return set
+}
+
+/** The card's assignees, watchers and tags after the change. */
+async function nextLinks(q: Q, old: CardView, input: CardChange, target: { id: string } | undefined) {
+  return {
     assignees: input.assignees ? [...new Set(input.assignees)] : old.assignees,
     // Watchers must be members of the board: on a move to another board, those who are not stop watching.
     watchers: input.watchers ? [...new Set(input.watchers)] : target ? [...(await memberRoles(q, target.id, old.watchers)).keys()] : old.watchers,
     tags: input.tags ? [...new Set(input.tags)] : target ? [] : old.tags, // tags belong to a board: they stay behind
   }
-  const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
-  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
-  if (changes.length === 0) return old
-  if (changedLinks.includes('assignees')) await setUserLinks(q, 'card_assignees', before.id, links.assignees)
-  if (changedLinks.includes('watchers')) await setUserLinks(q, 'card_watchers', before.id, links.watchers)
-  if (changedLinks.includes('tags')) await setTagLinks(q, before.id, links.tags)
-  await updateCardRow(q, before.id, { ...set, updated_at: at })
-  const view = await viewOf(q, before.id)
+}
+
+/** The events of a change (card.updated plus the specific ones) and the inbox notifications it sends. */
+async function announceChange(deps: Deps, tx: Tx, actor: Actor, old: CardView, view: CardView, changes: string[]): Promise<void> {
+  const { q } = tx
   const events = cardEmitter(deps, tx, actor, view)
   if (view.trashed && !old.trashed) await events.emit('card.deleted', { permanent: false })
   await events.emit('card.updated', { changes })
@@ -245,6 +245,28 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   await notify(deps, tx, actor, { kind: 'assigned', users: view.assignees.filter((u) => !old.assignees.includes(u)), card })
   await notify(deps, tx, actor, { kind: 'watching', users: view.watchers.filter((u) => !old.watchers.includes(u)), card })
   if (view.completed && !old.completed) await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card })
+}
+
+/** Applies a change to a card the actor can see; emits card.updated plus the specific events. */
+async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable, input: CardChange): Promise<CardView> {
+  const { q } = tx
+  const old = (await cardViews(q, [before]))[0]
+  const boardId = input.board ?? before.board_id
+  const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
+  await checkRefs(q, boardId, input, target ? [] : old.watchers)
+  const at = isoAt(deps.clock.now())
+  // The next state is worked out before anything is written: a change that changes nothing writes nothing.
+  const set = await changedColumns(q, before, input, target, at)
+  const links = await nextLinks(q, old, input, target)
+  const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
+  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
+  if (changes.length === 0) return old
+  if (changedLinks.includes('assignees')) await setUserLinks(q, 'card_assignees', before.id, links.assignees)
+  if (changedLinks.includes('watchers')) await setUserLinks(q, 'card_watchers', before.id, links.watchers)
+  if (changedLinks.includes('tags')) await setTagLinks(q, before.id, links.tags)
+  await updateCardRow(q, before.id, { ...set, updated_at: at })
+  const view = await viewOf(q, before.id)
+  await announceChange(deps, tx, actor, old, view, changes)
   return view
 }
 

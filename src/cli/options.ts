@@ -1,0 +1,41 @@
+// What the program's definition needs from the commands (flags, option parsers) and how a command prints an error:
+// cheap to load (commander and errors.ts only), since every start loads it, `taskd --version` too.
+import { InvalidArgumentError, type Command } from 'commander'
+import { HttpError } from '../errors.js'
+
+export const dbOption = (cmd: Command) =>
+  cmd
+    .option('--db <path>', 'SQLite database file or postgres:// URL (env TASKD_DB or TASKD_DATABASE_URL; default ./data/taskd.db)')
+    .option('--config <file>', 'config file (env TASKD_CONFIG; default taskd.toml or taskd.json beside the database)')
+
+/** The options dbOption adds. */
+export interface DbFlags {
+  db?: string
+  config?: string
+}
+
+/** A commander option parser that accepts only these values. */
+export function oneOf<T extends string>(values: readonly T[]) {
+  return (v: string): T => {
+    if (!values.includes(v as T)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`)
+    return v as T
+  }
+}
+
+/** Body fields as the commands' flags name them. */
+const FLAG_OF: Record<string, string> = {
+  expires_at: '--expires',
+  email: '--email',
+  name: '--name',
+  role: '--role',
+  permission: '--permission',
+  user: '--user',
+}
+
+/** An error as a command prints it: the message, then each reason as "--flag: reason" (the API's 422 details). */
+export function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err)
+  if (!(err instanceof HttpError) || !err.details?.length) return err.message
+  const reasons = err.details.map((d) => `  ${FLAG_OF[d.path] ?? d.path}: ${d.message}`)
+  return [err.message.replace('The request body is not valid.', 'Invalid arguments.'), ...reasons].join('\n')
+}
