@@ -1,6 +1,6 @@
 // The module list: every resource family, in mounting order. Loading it registers the families' filter field maps
 // and event payloads, so the filter language and the event catalog know them before the first request.
-import { registerEvents } from '../events/catalog.js'
+import { registerEvents } from '../events/names.js'
 import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
 import { agentKickoffs } from './agent-kickoffs/index.js'
