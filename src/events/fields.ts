@@ -32,7 +32,13 @@ export const ref = (what: string) => described(z.object({ id: z.string(), name: 
 export const str = (description: string) => described(z.string(), description)
 
 export const BOARD = ref('board')
-export const ACTOR = ref('user or agent who caused the event')
+// A run (an incoming webhook's or an automation's) acts under its own name, and says which kind it is.
+export const ACTOR = described(
+  ref('user or agent who caused the event').extend({
+    kind: described(z.enum(['incoming_webhook', 'automation']).optional(), 'Set when a run caused the event: incoming_webhook or automation'),
+  }),
+  '{ id, name } of the user or agent who caused the event',
+)
 export const CARD_REF = described(
   z.object({ id: z.string(), key: z.string(), title: z.string(), url: z.string() }),
   '{ id, key, title, url } of the task: record id, human key, title and a link to the task',

@@ -9,9 +9,20 @@ import { HttpError } from '../errors.js'
 import { toHttpError } from '../http/error-handler.js'
 import { type AnyRoute, type Api, BODY_LIMIT, checkAccess, runRoute } from '../http/route.js'
 import { VERSION } from '../version.js'
-import { type CallRoute, TOOLS } from './tools.js'
+import { MODULES } from '../resources/index.js'
+import { type CallRoute, type Tool } from './tools.js'
 
 export const MCP_PATH = '/mcp'
+
+/**
+ * The families whose tools come first, in the order tools/list has always shown them (clients may show them in that
+ * order); a family not named here follows in module order and needs no entry to work.
+ */
+const LISTING_ORDER = ['users', 'boards', 'lists', 'cards', 'comments', 'notes', 'time-entries', 'agent-kickoffs', 'search']
+const rank = (family: string) => (LISTING_ORDER.includes(family) ? LISTING_ORDER.indexOf(family) : LISTING_ORDER.length)
+
+/** Every family's tools. */
+export const TOOLS: readonly Tool[] = [...MODULES].sort((a, b) => rank(a.name) - rank(b.name)).flatMap((m) => m.mcpTools ?? [])
 
 interface McpOptions {
   authenticate: (req: Request, deps: Deps) => Promise<Actor>

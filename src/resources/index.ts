@@ -1,8 +1,10 @@
-// The module list: every resource family, in mounting order. Loading it registers the families' filter field maps
-// and event payloads, so the filter language and the event catalog know them before the first request.
+// The module list: every resource family, in mounting order. Loading it registers the families' filter field maps,
+// event payloads and exported tables, so the filter language, the event catalog and export/import know them before
+// the first request. Adding a family is its folder plus one line here (and its tables in the central schema).
 import { registerEvents } from '../events/names.js'
 import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
+import { registerExported } from './actions/store.js'
 import { agentKickoffs } from './agent-kickoffs/index.js'
 import { agentQuestions } from './agent-questions/index.js'
 import { agentRuns } from './agent-runs/index.js'
@@ -61,6 +63,7 @@ export const MODULES: readonly ResourceModule[] = [
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)
   if (m.events) registerEvents(m.events)
+  registerExported(m.exports ?? [])
 }
 
 export { authenticate } from './tokens/authenticate.js'
