@@ -9,22 +9,13 @@ import { HttpError } from '../errors.js'
 import { toHttpError } from '../http/error-handler.js'
 import { type AnyRoute, type Api, BODY_LIMIT, checkAccess, runRoute } from '../http/route.js'
 import { VERSION } from '../version.js'
-import { MODULES } from '../resources/index.js'
 import { type CallRoute, type Tool } from './tools.js'
 
 export const MCP_PATH = '/mcp'
 
-/**
- * The families whose tools come first, in the order tools/list has always shown them (clients may show them in that
- * order); a family not named here follows in module order and needs no entry to work.
- */
-const LISTING_ORDER = ['users', 'boards', 'lists', 'cards', 'comments', 'notes', 'time-entries', 'agent-kickoffs', 'search']
-const rank = (family: string) => (LISTING_ORDER.includes(family) ? LISTING_ORDER.indexOf(family) : LISTING_ORDER.length)
-
-/** Every family's tools. */
-export const TOOLS: readonly Tool[] = [...MODULES].sort((a, b) => rank(a.name) - rank(b.name)).flatMap((m) => m.mcpTools ?? [])
-
 interface McpOptions {
+  /** The tools, in the order tools/list shows them. */
+  tools: readonly Tool[]
   authenticate: (req: Request, deps: Deps) => Promise<Actor>
   log: (msg: string, err?: unknown) => void
 }
@@ -60,7 +51,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
       import('@modelcontextprotocol/node'),
     ])
     const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
-    for (const tool of TOOLS) {
+    for (const tool of opts.tools) {
       server.registerTool(
         tool.name,
         { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },

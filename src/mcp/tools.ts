@@ -5,7 +5,6 @@ import { z } from 'zod'
 import type { ToolAnnotations } from '@modelcontextprotocol/server'
 import type { FilterResource } from '../filter/index.js'
 import type { ListSpec } from '../query/list-page.js'
-import { CARD_FILTER } from '../resources/cards/query.js'
 
 /** Runs the REST route with this operationId as the caller; resolves to its reply body. */
 export type CallRoute = (operationId: string, input: { params?: object; query?: object; body?: unknown }) => Promise<unknown>
@@ -22,14 +21,16 @@ export interface Tool {
 // Field, sort and relation names come from the families' own specs, so the descriptions cannot drift from the API.
 export const fieldsOf = (resource: FilterResource) => Object.keys(resource.fields).join(', ')
 
-export const FILTER_HELP = [
-  'Filter grammar: comparisons `field op value` joined by `&&` (binds tighter) and `||`, parentheses and `!` negation.',
-  'Operators: = != > >= < <= ~ (case-insensitive substring on text; membership by id on assignees and watchers, by id or name on tags) and !~; people by name through .name (assignees.name = "Ana").',
-  'Values: double-quoted strings (escape only \\" and \\\\), numbers, true, false, null; dates as "YYYY-MM-DD" or full ISO 8601.',
-  `Card fields: ${fieldsOf(CARD_FILTER)} (state is the list's category: backlog, unstarted, started, completed, canceled); dot paths follow relations (board.name, list.name, list.category, assignees.name, created_by.email).`,
-  'Limits: 3,500 characters, 200 comparisons, nesting depth 32. A bad filter is an error naming the 1-based position, e.g. `at 12: expected a value after "="`.',
-  'Examples: `priority >= 3 && tags ~ "bug"`; `state = "started" && due_date < "2026-12-01" && !(assignees.name = "Ana")`.',
-].join(' ')
+/** The filter grammar in short, for the tool that filters cards (its card fields given by the cards family). */
+export const filterHelp = (cards: FilterResource) =>
+  [
+    'Filter grammar: comparisons `field op value` joined by `&&` (binds tighter) and `||`, parentheses and `!` negation.',
+    'Operators: = != > >= < <= ~ (case-insensitive substring on text; membership by id on assignees and watchers, by id or name on tags) and !~; people by name through .name (assignees.name = "Ana").',
+    'Values: double-quoted strings (escape only \\" and \\\\), numbers, true, false, null; dates as "YYYY-MM-DD" or full ISO 8601.',
+    `Card fields: ${fieldsOf(cards)} (state is the list's category: backlog, unstarted, started, completed, canceled); dot paths follow relations (board.name, list.name, list.category, assignees.name, created_by.email).`,
+    'Limits: 3,500 characters, 200 comparisons, nesting depth 32. A bad filter is an error naming the 1-based position, e.g. `at 12: expected a value after "="`.',
+    'Examples: `priority >= 3 && tags ~ "bug"`; `state = "started" && due_date < "2026-12-01" && !(assignees.name = "Ana")`.',
+  ].join(' ')
 
 export const pageArgs = {
   page: z.number().int().min(1).optional().describe('Page number, from 1 (default 1).'),

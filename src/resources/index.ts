@@ -18,6 +18,7 @@ import { comments } from './comments/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
+import type { Tool } from '../mcp/tools.js'
 import type { ResourceModule } from './module.js'
 import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
@@ -65,5 +66,15 @@ for (const m of MODULES) {
   if (m.events) registerEvents(m.events)
   registerExported(m.exports ?? [])
 }
+
+/**
+ * The families whose MCP tools come first, in the order tools/list has always shown them (clients may keep it); a
+ * family not named here follows in module order and needs no entry to work.
+ */
+const TOOL_ORDER = ['users', 'boards', 'lists', 'cards', 'comments', 'notes', 'time-entries', 'agent-kickoffs', 'search']
+const toolRank = (family: string) => (TOOL_ORDER.includes(family) ? TOOL_ORDER.indexOf(family) : TOOL_ORDER.length)
+
+/** Every family's MCP tools. */
+export const MCP_TOOLS: readonly Tool[] = [...MODULES].sort((a, b) => toolRank(a.name) - toolRank(b.name)).flatMap((m) => m.mcpTools ?? [])
 
 export { authenticate } from './tokens/authenticate.js'

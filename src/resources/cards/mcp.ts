@@ -1,9 +1,9 @@
 // The MCP tools of the cards family: listing, reading, creating, changing, moving and completing cards.
 import { z } from 'zod'
-import { type Tool, FILTER_HELP, pageArgs, sortArg, expandArg, recordId, fieldsFrom, asQuery, READ, write } from '../../mcp/tools.js'
+import { type Tool, filterHelp, pageArgs, sortArg, expandArg, recordId, fieldsFrom, asQuery, READ, write } from '../../mcp/tools.js'
 import { notFound } from '../../errors.js'
 import { quoteFilterString } from '../../filter/index.js'
-import { CARD_LIST } from './query.js'
+import { CARD_FILTER, CARD_LIST } from './query.js'
 import { CreateCardBody, MoveCardBody, UpdateCardBody } from './schema.js'
 
 /** "LCH-12": a card key (board prefix, dash, number) rather than a record id. */
@@ -13,7 +13,7 @@ export const CARD_TOOLS: readonly Tool[] = [
   {
     name: 'list_cards',
     title: 'List cards',
-    description: `Cards (tasks) on the boards you can see, as a page { page, perPage, totalItems, totalPages, items }; totalItems counts the whole filter. Trashed cards are left out. Default order: position in the list, then created. ${FILTER_HELP}`,
+    description: `Cards (tasks) on the boards you can see, as a page { page, perPage, totalItems, totalPages, items }; totalItems counts the whole filter. Trashed cards are left out. Default order: position in the list, then created. ${filterHelp(CARD_FILTER)}`,
     input: z.strictObject({
       filter: z.string().optional().describe('Filter expression, e.g. `priority >= 3 && tags ~ "bug"`.'),
       board: z.string().min(1).optional().describe('Only cards of this board (record id).'),
