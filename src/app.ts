@@ -12,7 +12,7 @@ import type { Logger } from './log.js'
 import { mcpRouter } from './mcp/endpoint.js'
 import { healthRouter, type Workers } from './ops/health.js'
 import { Metrics, metricsHandler } from './ops/metrics.js'
-import { authenticate, MODULES } from './resources/index.js'
+import { authenticate, MCP_TOOLS, MODULES } from './resources/index.js'
 
 export interface AppOptions {
   /** Errors and one line per request; without one, errors go to the console and requests are not logged. */
@@ -71,7 +71,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
       const handler = r.handler(deps)
       app.all(r.path, (req, res, next) => api.track(async () => handler(req, res, next)))
     }
-  app.use(mcpRouter(deps, api, { authenticate, log }))
+  app.use(mcpRouter(deps, api, { tools: MCP_TOOLS, authenticate, log }))
   app.use(api.router)
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)

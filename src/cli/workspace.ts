@@ -5,6 +5,8 @@ import path from 'node:path'
 import { z } from 'zod'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
+// Loading the module list fills EXPORTED with the tables the families export, before TABLES below reads it.
+import '../resources/index.js'
 import { openForCli } from './open.js'
 import type { DbFlags } from './options.js'
 import { progress } from './progress.js'

@@ -4,16 +4,13 @@ import { isoAt } from '../clock.js'
 import type { Q, Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
-import type { EventName } from './names.js'
+import type { EventData, EventName } from './fields.js'
 import { insertEvent, insertOutboxRow, subscriptionsForEvent } from './store.js'
 
-export interface NewEvent {
-  name: EventName
-  boardId: string | null
-  /** The payload without `actor`, which comes from `actor` (last in the payload). */
-  data: Record<string, unknown>
-  actor: Actor
-}
+/** One event to emit; `data` must match the event's payload schema exactly (one variant per event name). */
+export type NewEvent = {
+  [N in EventName]: { name: N; boardId: string | null; data: EventData<N>; actor: Actor }
+}[EventName]
 
 /** The exact body every attempt of one delivery sends. */
 export const deliveryBody = (deliveryId: string, event: string, timestamp: string, data: unknown): string =>

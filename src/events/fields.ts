@@ -1,13 +1,30 @@
-// zod pieces the families' event payload schemas share; the catalog's field lists are read off these schemas.
+// zod pieces the families' event payload schemas share, and the payload types by event name (read off those schemas).
 import { z } from 'zod'
-import type { EventName } from './names.js'
 
 /** An event's summary and the schema of the `data` it carries. */
 export interface EventDef {
   summary: string
   data: z.ZodObject
 }
-export type EventDefs = Partial<Record<EventName, EventDef>>
+/** A family's events by name (`<family>.<event>`: the part before the dot is the family a selector `<family>.*` names). */
+export type EventDefs = Readonly<Record<`${string}.${string}`, EventDef>>
+
+/** Keeps each schema's own type (a plain `EventDefs` annotation would widen it), so payload types can be inferred. */
+export const defineEvents = <const D extends EventDefs>(defs: D): D => defs
+
+/** The payload type of each event of `D`, as its schema parses it. */
+export type PayloadsOf<D extends EventDefs> = { [N in keyof D]: D[N] extends { data: infer S extends z.ZodType } ? z.output<S> : never }
+
+/**
+ * Payload types by event name. Empty here: each family's events.ts adds its own by declaration merging
+ * (`interface EventPayloads extends PayloadsOf<typeof ITS_EVENTS> {}`), so src/events never imports a family.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EventPayloads {}
+/** The events code can emit (planned ones, which nothing emits yet, are not among them). */
+export type EventName = keyof EventPayloads & string
+/** The payload of event `N` as code gives it: without `actor`, which emitEvent adds from the event's actor. */
+export type EventData<N extends EventName> = Omit<EventPayloads[N], 'actor'>
 
 export const described = <S extends z.ZodType>(schema: S, description: string): S => schema.meta({ description })
 /** `{ id, name }` of a related record; name is null when the record is gone. */
@@ -15,7 +32,13 @@ export const ref = (what: string) => described(z.object({ id: z.string(), name: 
 export const str = (description: string) => described(z.string(), description)
 
 export const BOARD = ref('board')
-export const ACTOR = ref('user or agent who caused the event')
+// A run (an incoming webhook's or an automation's) acts under its own name, and says which kind it is.
+export const ACTOR = described(
+  ref('user or agent who caused the event').extend({
+    kind: described(z.enum(['incoming_webhook', 'automation']).optional(), 'Set when a run caused the event: incoming_webhook or automation'),
+  }),
+  '{ id, name } of the user or agent who caused the event',
+)
 export const CARD_REF = described(
   z.object({ id: z.string(), key: z.string(), title: z.string(), url: z.string() }),
   '{ id, key, title, url } of the task: record id, human key, title and a link to the task',

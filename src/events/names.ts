@@ -1,61 +1,61 @@
-// The event identifiers of API-DECISIONS §6 and the subscription selectors over them (`card.created`, `card.*`, `*`).
+// The event registry: the events the families register (src/resources/index.ts fills it from the module list) and
+// the planned ones, and the subscription selectors over their names (`card.created`, `card.*`, `*`).
+import type { EventDef, EventDefs } from './fields.js'
+import { PLANNED_EVENTS } from './planned.js'
 
-export const EVENT_NAMES = [
-  'card.created',
-  'card.updated',
-  'card.deleted',
-  'card.completed',
-  'card.reopened',
-  'card.assigned',
-  'card.unassigned',
-  'card.moved',
-  'comment.added',
-  'comment.deleted',
-  'checklist.item_completed',
-  'checklist.item_uncompleted',
-  'list.created',
-  'list.deleted',
-  'board.member_added',
-  'board.member_removed',
-  'tag.created',
-  'tag.deleted',
-  'timer.started',
-  'timer.stopped',
-  'question.asked',
-  'question.answered',
-  'agent.kickoff_delivered',
-  'agent.kickoff_expired',
-  'agent.handoff',
-  'agent.needs_input',
-  'agent.blocked',
-  'agent.stalled',
-  'agent.done_proposed',
-  'agent.approved',
-  'agent.returned',
-  'agent.completed',
-  'agent.failed',
-  'agent.cancelled',
-  'audit.entry',
-  'webhook.test',
-] as const
+/**
+ * The order the catalog (and the OpenAPI `webhooks` section) has always listed families in: it is what API users
+ * see, so it does not follow the mounting order of the modules. A family not named here comes after these, in the
+ * order it registered; it needs no entry here to work.
+ */
+const LISTING_ORDER = ['card', 'comment', 'checklist', 'list', 'board', 'tag', 'timer', 'question', 'agent', 'audit', 'webhook']
 
-export type EventName = (typeof EVENT_NAMES)[number]
-
-// A family id is the event's prefix before the dot, so `<family>.*` selectors need no lookup table.
-export const EVENT_FAMILIES = ['card', 'comment', 'checklist', 'list', 'board', 'tag', 'timer', 'question', 'agent', 'audit', 'webhook'] as const
-export type EventFamily = (typeof EVENT_FAMILIES)[number]
+/** `webhook.test` is sent only by the test action, so `*` leaves it out. */
+const ONLY_ON_REQUEST = 'webhook.test'
 
 export const familyOf = (event: string): string => event.slice(0, event.indexOf('.'))
 
-const nameSet: ReadonlySet<string> = new Set(EVENT_NAMES)
-const familySet: ReadonlySet<string> = new Set(EVENT_FAMILIES)
+const emitted = new Map<string, EventDef>()
+const planned = new Map<string, EventDef>(Object.entries(PLANNED_EVENTS))
+let names: readonly string[] | undefined
+let families: ReadonlySet<string> | undefined
 
-export function isEventName(name: string): name is EventName {
-  return nameSet.has(name)
+/** Adds the events a family emits, with their payload schemas. */
+export function registerEvents(defs: EventDefs): void {
+  for (const [name, def] of Object.entries(defs)) {
+    if (emitted.has(name) && emitted.get(name) !== def) throw new Error(`event ${name} is defined twice`)
+    emitted.set(name, def)
+    planned.delete(name)
+  }
+  names = families = undefined
 }
 
-/** Events a subscription can receive from real activity: `webhook.test` is sent only by the test action, so `*` leaves it out. */
-export const SUBSCRIBABLE_EVENT_NAMES: readonly EventName[] = EVENT_NAMES.filter((e) => e !== 'webhook.test')
+const rank = (family: string): number => {
+  const i = LISTING_ORDER.indexOf(family)
+  return i === -1 ? LISTING_ORDER.length : i
+}
+
+/** Every event of the catalog, emitted and planned, families in listing order, each family's events as it defines them. */
+export function eventNames(): readonly string[] {
+  return (names ??= [...emitted.keys(), ...planned.keys()].sort((a, b) => rank(familyOf(a)) - rank(familyOf(b))))
+}
+
+/** An event's definition and whether some code emits it (a subscription to only planned events would receive nothing). */
+export function eventDef(name: string): { def: EventDef; available: boolean } | undefined {
+  const def = emitted.get(name) ?? planned.get(name)
+  return def && { def, available: emitted.has(name) }
+}
+
+export const isAvailable = (name: string): boolean => emitted.has(name)
+
+export function isEventName(name: string): boolean {
+  return emitted.has(name) || planned.has(name)
+}
+
+const isFamily = (family: string): boolean => (families ??= new Set(eventNames().map(familyOf))).has(family)
+
+/** Events a subscription can receive from real activity. */
+export const subscribableEventNames = (): readonly string[] => eventNames().filter((e) => e !== ONLY_ON_REQUEST)
 
 /** Expands event selectors (an event name, `<family>.*` or `*`) into event names; the first
  *  unknown entry is returned as `invalid:<entry>` so the API can name it in its 422. */
@@ -63,10 +63,10 @@ export function expandEventSelectors(selectors: string[]): Set<string> | `invali
   const out = new Set<string>()
   for (const sel of selectors) {
     if (sel === '*') {
-      for (const e of SUBSCRIBABLE_EVENT_NAMES) out.add(e)
-    } else if (sel.endsWith('.*') && familySet.has(sel.slice(0, -2))) {
+      for (const e of subscribableEventNames()) out.add(e)
+    } else if (sel.endsWith('.*') && isFamily(sel.slice(0, -2))) {
       const family = sel.slice(0, -2)
-      for (const e of EVENT_NAMES) if (familyOf(e) === family) out.add(e)
+      for (const e of eventNames()) if (familyOf(e) === family) out.add(e)
     } else if (isEventName(sel)) {
       out.add(sel)
     } else {
@@ -80,6 +80,6 @@ export function expandEventSelectors(selectors: string[]): Set<string> | `invali
 export function matchesSelectors(selectors: readonly string[], eventName: string): boolean {
   if (!isEventName(eventName)) return false
   return selectors.some(
-    (sel) => sel === eventName || (sel === '*' && eventName !== 'webhook.test') || (sel.endsWith('.*') && sel.slice(0, -2) === familyOf(eventName)),
+    (sel) => sel === eventName || (sel === '*' && eventName !== ONLY_ON_REQUEST) || (sel.endsWith('.*') && sel.slice(0, -2) === familyOf(eventName)),
   )
 }

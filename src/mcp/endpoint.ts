@@ -9,11 +9,13 @@ import { HttpError } from '../errors.js'
 import { toHttpError } from '../http/error-handler.js'
 import { type AnyRoute, type Api, BODY_LIMIT, checkAccess, runRoute } from '../http/route.js'
 import { VERSION } from '../version.js'
-import { type CallRoute, TOOLS } from './tools.js'
+import { type CallRoute, type Tool } from './tools.js'
 
 export const MCP_PATH = '/mcp'
 
 interface McpOptions {
+  /** The tools, in the order tools/list shows them. */
+  tools: readonly Tool[]
   authenticate: (req: Request, deps: Deps) => Promise<Actor>
   log: (msg: string, err?: unknown) => void
 }
@@ -49,7 +51,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
       import('@modelcontextprotocol/node'),
     ])
     const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
-    for (const tool of TOOLS) {
+    for (const tool of opts.tools) {
       server.registerTool(
         tool.name,
         { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },

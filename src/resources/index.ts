@@ -1,8 +1,10 @@
-// The module list: every resource family, in mounting order. Loading it registers the families' filter field maps
-// and event payloads, so the filter language and the event catalog know them before the first request.
-import { registerEvents } from '../events/catalog.js'
+// The module list: every resource family, in mounting order. Loading it registers the families' filter field maps,
+// event payloads and exported tables, so the filter language, the event catalog and export/import know them before
+// the first request. Adding a family is its folder plus one line here (and its tables in the central schema).
+import { registerEvents } from '../events/names.js'
 import { registerFilterResource } from '../filter/index.js'
 import { actions } from './actions/index.js'
+import { registerExported } from './actions/store.js'
 import { agentKickoffs } from './agent-kickoffs/index.js'
 import { agentQuestions } from './agent-questions/index.js'
 import { agentRuns } from './agent-runs/index.js'
@@ -16,6 +18,7 @@ import { comments } from './comments/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
+import type { Tool } from '../mcp/tools.js'
 import type { ResourceModule } from './module.js'
 import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
@@ -61,6 +64,17 @@ export const MODULES: readonly ResourceModule[] = [
 for (const m of MODULES) {
   for (const [name, resource] of Object.entries(m.filters ?? {})) registerFilterResource(name, resource)
   if (m.events) registerEvents(m.events)
+  registerExported(m.exports ?? [])
 }
+
+/**
+ * The families whose MCP tools come first, in the order tools/list has always shown them (clients may keep it); a
+ * family not named here follows in module order and needs no entry to work.
+ */
+const TOOL_ORDER = ['users', 'boards', 'lists', 'cards', 'comments', 'notes', 'time-entries', 'agent-kickoffs', 'search']
+const toolRank = (family: string) => (TOOL_ORDER.includes(family) ? TOOL_ORDER.indexOf(family) : TOOL_ORDER.length)
+
+/** Every family's MCP tools. */
+export const MCP_TOOLS: readonly Tool[] = [...MODULES].sort((a, b) => toolRank(a.name) - toolRank(b.name)).flatMap((m) => m.mcpTools ?? [])
 
 export { authenticate } from './tokens/authenticate.js'

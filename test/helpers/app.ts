@@ -1,4 +1,5 @@
 // Test harness: a real taskd app on a fresh database (SQLite, or PostgreSQL: see database.ts), listening on 127.0.0.1, with a fake clock and seeded users/tokens.
+import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -16,6 +17,7 @@ import { issueToken } from '../../src/resources/tokens/service.js'
 import { ensureWorkspace, insertNewUser } from '../../src/resources/users/service.js'
 import { createDeps } from '../../src/server.js'
 import { checkResponse } from './openapi-check.js'
+import { assertStoredPayloads } from './events.js'
 
 export class FakeClock {
   constructor(public t = Date.parse('2026-11-21T12:00:00.000Z')) {}
@@ -73,6 +75,11 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
     dir,
     dbFile,
     async close() {
+      // Every event the test caused must match its schema; reported after the cleanup, so a failure leaves nothing behind.
+      const invalid = await assertStoredPayloads(db).then(
+        () => undefined,
+        (err: unknown) => (err instanceof assert.AssertionError ? err : undefined),
+      )
       deps.claimWaiters.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -81,6 +88,7 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
       await db.close()
       await database.drop()
       fs.rmSync(dir, { recursive: true, force: true })
+      if (invalid) throw invalid
     },
     async user(role, name) {
       const n = ++counter

@@ -9,6 +9,7 @@ import { createDeliveryAgent, sendWebhook } from '../../src/delivery/send.js'
 import type { Sender } from '../../src/delivery/send-thread.js'
 import type { LookupAll } from '../../src/delivery/url-safety.js'
 import { seededApp } from '../helpers/app.js'
+import { assertDeliveryPayload } from '../helpers/events.js'
 
 export interface Hit {
   method: string
@@ -32,6 +33,8 @@ export interface Receiver {
  */
 export async function startReceiver(): Promise<Receiver> {
   const hits: Hit[] = []
+  /** Payload checks that failed, reported by close() (throwing inside the server would only crash it). */
+  const invalid: unknown[] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -42,6 +45,11 @@ export async function startReceiver(): Promise<Receiver> {
         json = JSON.parse(body)
       } catch {
         json = undefined
+      }
+      try {
+        assertDeliveryPayload(json)
+      } catch (err) {
+        invalid.push(err)
       }
       const path = req.url ?? '/'
       const hit: Hit = { method: req.method ?? '', path, headers: req.headers, body, json, at: Date.now(), answered: false }
@@ -67,6 +75,7 @@ export async function startReceiver(): Promise<Receiver> {
     async close() {
       server.closeAllConnections()
       await new Promise((r) => server.close(r))
+      if (invalid.length > 0) throw invalid[0]
     },
   }
 }

@@ -1,58 +1,43 @@
 // The rows of a workspace export, and their way back in (`taskd import`).
 import { sql } from 'kysely'
 import type { Db, Q } from '../../db/database.js'
+import type { DB } from '../../db/types.js'
 
-/** The exported tables, parents before children, so an import inserts them in this order. */
-export const EXPORTED = [
-  'workspace',
-  'users',
-  'teams',
-  'team_members',
-  'boards',
-  'key_prefixes',
-  'board_members',
-  'lists',
-  'cards',
-  'card_assignees',
-  'card_watchers',
-  'tags',
-  'card_tags',
-  'comments',
-  'comment_mentions',
-  'checklists',
-  'checklist_items',
-  'time_entries',
-  'timesheet_approvals',
-  'user_billing_rates',
-  'note_folders',
-  'notes',
-  'note_publications',
-] as const
-export type ExportedTable = (typeof EXPORTED)[number] | 'files'
+export type ExportedTable = keyof DB
+/** A table a family carries in an export; `key` is its primary key when that is not `id`. */
+export interface ExportedTableSpec {
+  table: ExportedTable
+  key?: readonly string[]
+}
 
+/**
+ * The exported tables, parents before children, so an import inserts them in this order. Filled from the families'
+ * `exports` by src/resources/index.ts (this file sits below the module list, so it cannot read it).
+ */
+export const EXPORTED: ExportedTable[] = []
 /** The primary key of each table without an `id`: every export lists rows in key order, the same after an import. */
-const KEY: Partial<Record<ExportedTable, string[]>> = {
-  team_members: ['team_id', 'user_id'],
-  key_prefixes: ['prefix'],
-  board_members: ['board_id', 'user_id'],
-  card_assignees: ['card_id', 'user_id'],
-  card_watchers: ['card_id', 'user_id'],
-  card_tags: ['card_id', 'tag_id'],
-  comment_mentions: ['comment_id', 'user_id'],
+const KEY = new Map<ExportedTable, readonly string[]>()
+
+export function registerExported(specs: readonly ExportedTableSpec[]): void {
+  for (const { table, key } of specs) {
+    if (EXPORTED.includes(table)) throw new Error(`table ${table} is exported twice`)
+    EXPORTED.push(table)
+    if (key) KEY.set(table, key)
+  }
 }
 
 /** One table's rows in key order, read off the event loop. `files` (with their bytes) only for `taskd export`. */
 export const exportTable = (db: Db, table: ExportedTable): Promise<Record<string, unknown>[]> =>
-  db.read((KEY[table] ?? ['id']).reduce((query, column) => query.orderBy(sql.ref(column)), db.q.selectFrom(table).selectAll()))
+  db.read((KEY.get(table) ?? ['id']).reduce((query, column) => query.orderBy(sql.ref(column)), db.q.selectFrom(table).selectAll()))
 
 /** Every record a workspace export carries; token hashes, webhooks and their secrets stay out. */
 export const exportRows = async (db: Db) =>
-  Object.fromEntries(await Promise.all(EXPORTED.map(async (table) => [table, await exportTable(db, table)]))) as Record<(typeof EXPORTED)[number], unknown[]>
+  Object.fromEntries(await Promise.all(EXPORTED.map(async (table) => [table, await exportTable(db, table)]))) as Record<ExportedTable, unknown[]>
 
 /** The exported tables (and files) that have rows, with their counts: an import goes into a database without any. */
 export async function filledTables(q: Q): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
-  for (const table of [...EXPORTED.filter((t) => t !== 'workspace'), 'files'] as const) {
+  for (const table of [...EXPORTED.filter((t) => t !== 'workspace'), 'files' as const]) {
     const { n } = await q
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))

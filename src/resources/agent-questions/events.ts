@@ -1,8 +1,8 @@
 // Events of questions an agent asks on its run.
 import { z } from 'zod'
-import { ACTOR, BOARD, CARD_REF, described, ref, str, type EventDefs } from '../../events/fields.js'
+import { ACTOR, BOARD, CARD_REF, described, ref, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 
-export const QUESTION_EVENTS: EventDefs = {
+export const QUESTION_EVENTS = defineEvents({
   'question.asked': {
     summary: 'An agent asked a question on a task and awaits an answer.',
     data: z.object({
@@ -29,4 +29,8 @@ export const QUESTION_EVENTS: EventDefs = {
       actor: ACTOR,
     }),
   },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof QUESTION_EVENTS> {}
 }

@@ -8,4 +8,5 @@ export const agentQuestions: ResourceModule = {
   routes: questionRoutes,
   filters: { agent_questions: QUESTION_FILTER },
   events: QUESTION_EVENTS,
+  notExported: { agent_questions: 'Agent setup and runs act on the outside world (wake URLs, desktop apps); a restored workspace sets its agents up again.' },
 }

@@ -1,12 +1,12 @@
 // The 12 agent events : they carry the agent as { id, name }, the run status and the task it belongs to.
 import { z } from 'zod'
-import { ACTOR, BOARD, CARD_REF, described, ref, str, type EventDefs } from '../../events/fields.js'
+import { ACTOR, BOARD, CARD_REF, described, ref, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 
 const AGENT = ref('agent')
 const RUN = described(z.object({ id: z.string(), status: z.string() }), '{ id, status } of the agent run, its status after the change')
-const base = (extra: Record<string, z.ZodType> = {}) => z.object({ agent: AGENT, run: RUN, card: CARD_REF, board: BOARD, ...extra, actor: ACTOR })
+const base = <E extends z.ZodRawShape>(extra: E) => z.object({ agent: AGENT, run: RUN, card: CARD_REF, board: BOARD, ...extra, actor: ACTOR })
 
-export const AGENT_EVENTS: EventDefs = {
+export const AGENT_EVENTS = defineEvents({
   'agent.kickoff_delivered': {
     summary: 'A kickoff was delivered to an agent.',
     data: base({ kickoff_id: str('Kickoff id'), via: str('How it was delivered: auto_start, local_access or service_ai') }),
@@ -31,7 +31,11 @@ export const AGENT_EVENTS: EventDefs = {
     summary: "A person returned an agent's done proposal with feedback.",
     data: base({ returned_by: ref('person who returned it'), feedback: str('Feedback given') }),
   },
-  'agent.completed': { summary: 'An agent run completed.', data: base() },
+  'agent.completed': { summary: 'An agent run completed.', data: base({}) },
   'agent.failed': { summary: 'An agent run failed.', data: base({ error: str('Why the run failed') }) },
   'agent.cancelled': { summary: 'An agent run was cancelled.', data: base({ cancelled_by: ref('person who cancelled') }) },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof AGENT_EVENTS> {}
 }

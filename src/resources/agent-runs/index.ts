@@ -8,4 +8,8 @@ export const agentRuns: ResourceModule = {
   routes: agentRunRoutes,
   filters: { agent_runs: AGENT_RUN_FILTER, agent_run_activity: AGENT_ACTIVITY_FILTER },
   events: AGENT_EVENTS,
+  notExported: {
+    agent_runs: 'Agent setup and runs act on the outside world (wake URLs, desktop apps); a restored workspace sets its agents up again.',
+    agent_run_activity: 'Agent setup and runs act on the outside world (wake URLs, desktop apps); a restored workspace sets its agents up again.',
+  },
 }

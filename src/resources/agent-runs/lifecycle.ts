@@ -6,8 +6,8 @@ import { isoAt } from '../../clock.js'
 import type { Tx } from '../../db/database.js'
 import type { AgentRunsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { emitEvent } from '../../events/emit.js'
-import type { EventName } from '../../events/names.js'
+import { emitEvent, type NewEvent } from '../../events/emit.js'
+import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
 import { taskEventRefs } from '../cards/present.js'
 import { getCard } from '../cards/published.js'
@@ -17,6 +17,14 @@ import { type AgentRunStatus, FINISHED } from './schema.js'
 import { insertActivity, lockRun, quietRuns, updateRunRow } from './store.js'
 
 type AgentEvent = Extract<EventName, `agent.${string}`>
+/** An agent event's own fields: its data without the agent, run, task and board every agent event carries. */
+type AgentFields<N extends AgentEvent> = Omit<EventData<N>, 'agent' | 'run' | 'card' | 'board'>
+/** The fields argument: required when the event has fields of its own. */
+type FieldsArg<N extends AgentEvent> = [keyof AgentFields<N>] extends [never] ? [fields?: AgentFields<N>] : [fields: AgentFields<N>]
+/** An event of a transition with its fields, one variant per event, so a wrong field is a compile error. */
+type TransitionEvent = {
+  [N in AgentEvent]: { event: N } & ([keyof AgentFields<N>] extends [never] ? { fields?: AgentFields<N> } : { fields: AgentFields<N> })
+}[AgentEvent]
 
 const SYSTEM_USER: UsersTable = { id: 'taskd', email: '', name: 'taskd', role: 'member', kind: 'human', created_at: '' }
 /** taskd itself, for what time alone does (a kickoff expires, a run stalls); never written as a user. */
@@ -30,25 +38,24 @@ export async function recordActivity(deps: Deps, tx: Tx, actor: Actor, runId: st
   await insertActivity(tx.q, { id: newId(), run_id: runId, type, text, by_actor: JSON.stringify(byOf(actor)), at: isoAt(deps.clock.now()) })
 }
 
-export async function emitAgentEvent(deps: Deps, tx: Tx, actor: Actor, name: AgentEvent, run: AgentRunsTable, fields: Record<string, unknown> = {}) {
+/** Emits an agent event; the signature checks its fields against the event's payload. */
+export const emitAgentEvent = <N extends AgentEvent>(deps: Deps, tx: Tx, actor: Actor, name: N, run: AgentRunsTable, ...[fields]: FieldsArg<N>) =>
+  emitWithFields(deps, tx, actor, name, run, fields)
+
+async function emitWithFields(deps: Deps, tx: Tx, actor: Actor, name: AgentEvent, run: AgentRunsTable, fields: object = {}): Promise<void> {
   const agent = await getUser(tx.q, run.agent_id)
   const refs = await taskEventRefs(tx.q, deps.config, (await getCard(tx.q, run.card_id))!)
-  await emitEvent(deps, tx, {
-    name,
-    boardId: run.board_id,
-    data: { agent: { id: run.agent_id, name: agent?.name ?? null }, run: { id: run.id, status: run.status }, ...refs, ...fields },
-    actor,
-  })
+  const data = { agent: { id: run.agent_id, name: agent?.name ?? null }, run: { id: run.id, status: run.status }, ...refs, ...fields }
+  // The callers' types checked the fields per event (emitAgentEvent, Transition); a spread cannot be followed back to one.
+  await emitEvent(deps, tx, { name, boardId: run.board_id, data, actor } as NewEvent)
 }
 
-export interface Transition {
+export type Transition = {
   status: AgentRunStatus
   /** Other columns to write (summary, error, last_activity_at). */
   set?: Partial<AgentRunsTable>
   activity?: { type: string; text?: string | null }
-  event?: AgentEvent
-  fields?: Record<string, unknown>
-}
+} & (TransitionEvent | { event?: undefined })
 
 /** Moves a run to a new status (finished_at set when it ends), records the activity and emits the event. */
 export async function moveRun(deps: Deps, tx: Tx, actor: Actor, run: AgentRunsTable, t: Transition): Promise<AgentRunsTable> {

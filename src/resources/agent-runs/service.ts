@@ -102,6 +102,7 @@ export const reportActivity = (deps: Deps, actor: Actor, id: string, input: Acti
     const at = isoAt(deps.clock.now())
     const spoke = { last_activity_at: at }
     let next: AgentRunsTable
+    // ActivityBody requires the text each type reports (reason, summary, error), hence the `!` below.
     switch (input.type) {
       case 'started':
       case 'heartbeat': {
@@ -117,7 +118,7 @@ export const reportActivity = (deps: Deps, actor: Actor, id: string, input: Acti
           set: spoke,
           activity: { type: 'blocked', text: input.reason },
           event: 'agent.blocked',
-          fields: { reason: input.reason },
+          fields: { reason: input.reason! },
         })
         break
       case 'done_proposed':
@@ -126,7 +127,7 @@ export const reportActivity = (deps: Deps, actor: Actor, id: string, input: Acti
           set: { ...spoke, summary: input.summary },
           activity: { type: 'done_proposed', text: input.summary },
           event: 'agent.done_proposed',
-          fields: { summary: input.summary },
+          fields: { summary: input.summary! },
         })
         break
       case 'failed':
@@ -135,7 +136,7 @@ export const reportActivity = (deps: Deps, actor: Actor, id: string, input: Acti
           set: { ...spoke, error: input.error },
           activity: { type: 'failed', text: input.error },
           event: 'agent.failed',
-          fields: { error: input.error },
+          fields: { error: input.error! },
         })
         break
       case 'completed':

@@ -7,4 +7,10 @@ export const automations: ResourceModule = {
   name: 'automations',
   routes: automationRoutes,
   filters: { automations: AUTOMATION_FILTER, automation_runs: RUN_FILTER },
+  notExported: {
+    automations: 'Automations hold secrets and act on the outside world; runs are history of that.',
+    automation_secrets: 'Automations hold secrets and act on the outside world; runs are history of that.',
+    automation_runs: 'Automations hold secrets and act on the outside world; runs are history of that.',
+    automation_run_steps: 'Automations hold secrets and act on the outside world; runs are history of that.',
+  },
 }

@@ -3,4 +3,9 @@ import type { ResourceModule } from '../module.js'
 import { BILLING_RATE_FILTER } from './query.js'
 import { billingRateRoutes } from './routes.js'
 
-export const billingRates: ResourceModule = { name: 'billing-rates', routes: billingRateRoutes, filters: { user_billing_rates: BILLING_RATE_FILTER } }
+export const billingRates: ResourceModule = {
+  name: 'billing-rates',
+  routes: billingRateRoutes,
+  filters: { user_billing_rates: BILLING_RATE_FILTER },
+  exports: [{ table: 'user_billing_rates' }],
+}

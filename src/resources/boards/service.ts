@@ -16,6 +16,7 @@ import { insertList, listsOfBoard, listsOfBoards } from '../lists/published.js'
 import { tagView } from '../tags/present.js'
 import { insertTag, tagsOfBoard } from '../tags/published.js'
 import { userView } from '../users/present.js'
+import type { EventData } from '../../events/fields.js'
 import { firstOwner, getUser } from '../users/published.js'
 import { pauseSubscriptionsOfBoard } from '../webhooks/service.js'
 import { boardView, boardViews } from './present.js'
@@ -315,7 +316,7 @@ export async function listMembers(deps: Deps, actor: Actor, boardId: string, par
 }
 
 // Email stays out of event data: receivers are outside the workspace and the catalog promises { id, name, kind }.
-const memberEventData = (board: { id: string; name: string }, user: UsersTable) => ({
+const memberEventData = (board: { id: string; name: string }, user: UsersTable): EventData<'board.member_added'> => ({
   board: { id: board.id, name: board.name },
   user: { id: user.id, name: user.name, kind: user.kind },
 })

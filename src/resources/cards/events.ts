@@ -1,6 +1,6 @@
 // Events of tasks (cards), with the payload their `data` carries: names and links beside the raw ids, so a receiver needs no second call.
 import { z } from 'zod'
-import { ACTOR, BOARD, described, ref, str, type EventDefs } from '../../events/fields.js'
+import { ACTOR, BOARD, described, ref, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 import { PRIORITY_NAMES } from './schema.js'
 
 const named = (what: string) => described(z.array(z.object({ id: z.string(), name: z.string().nullable() })), what)
@@ -34,10 +34,10 @@ const TASK = {
   created_by: described(z.object({ id: z.string(), name: z.string() }).nullable(), '{ id, name } of the user who created the task'),
 }
 
-const task = (extra: z.ZodRawShape = {}) => z.object({ ...TASK, ...extra, actor: ACTOR })
+const task = <E extends z.ZodRawShape>(extra: E) => z.object({ ...TASK, ...extra, actor: ACTOR })
 
-export const CARD_EVENTS: EventDefs = {
-  'card.created': { summary: 'A task was created.', data: task() },
+export const CARD_EVENTS = defineEvents({
+  'card.created': { summary: 'A task was created.', data: task({}) },
   'card.updated': {
     summary: 'Fields of a task changed.',
     data: task({ changes: described(z.array(z.string()), 'Names of the fields that changed, e.g. ["title", "due_date"]') }),
@@ -46,8 +46,8 @@ export const CARD_EVENTS: EventDefs = {
     summary: 'A task was deleted or moved to the trash.',
     data: task({ permanent: described(z.boolean(), 'True when deleted for good, false when moved to the trash') }),
   },
-  'card.completed': { summary: 'A task was marked completed.', data: task() },
-  'card.reopened': { summary: 'A completed task was reopened.', data: task() },
+  'card.completed': { summary: 'A task was marked completed.', data: task({}) },
+  'card.reopened': { summary: 'A completed task was reopened.', data: task({}) },
   'card.assigned': { summary: 'A member was assigned to a task.', data: task({ user: ref('member assigned') }) },
   'card.unassigned': { summary: 'A member was removed from a task.', data: task({ user: ref('member unassigned') }) },
   'card.moved': {
@@ -58,4 +58,8 @@ export const CARD_EVENTS: EventDefs = {
       from_board: ref('board the task left (differs from board on a cross-board move)'),
     }),
   },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof CARD_EVENTS> {}
 }

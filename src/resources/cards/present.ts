@@ -3,6 +3,7 @@ import { runViews } from '../agent-runs/present.js'
 import { runsOfCards } from '../agent-runs/published.js'
 import { publicBaseUrl, type Config } from '../../config.js'
 import type { Q } from '../../db/database.js'
+import type { EventData } from '../../events/fields.js'
 import type { CardsTable, UsersTable } from '../../db/types.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { UserRef } from '../../http/schemas.js'
@@ -195,7 +196,7 @@ export interface KnownNames {
 }
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
-export async function cardEventData(q: Q, config: Config, card: CardView, known: KnownNames = {}): Promise<Record<string, unknown>> {
+export async function cardEventData(q: Q, config: Config, card: CardView, known: KnownNames = {}): Promise<EventData<'card.created'>> {
   const board = known.board?.id === card.board ? known.board : (await getBoards(q, [card.board]))[0]
   const list = known.list?.id === card.list ? known.list : (await getLists(q, [card.list]))[0]
   const users = new Map((await getUsers(q, [...card.assignees, ...card.watchers])).map((u) => [u.id, u]))

@@ -9,8 +9,8 @@ import { distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
-import { emitEvent } from '../../events/emit.js'
-import type { EventName } from '../../events/names.js'
+import { emitEvent, type NewEvent } from '../../events/emit.js'
+import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { getBoards, memberRoles } from '../boards/published.js'
@@ -97,15 +97,22 @@ const userRef = async (q: Q, id: string) => ({ id, name: (await getUsers(q, [id]
 const listRef = async (q: Q, id: string) => ({ id, name: (await getList(q, id))?.name ?? null })
 const boardRef = async (q: Q, id: string) => ({ id, name: (await getBoards(q, [id]))[0]?.name ?? null })
 
+type CardEvent = Extract<EventName, `card.${string}`>
+/** What every task event carries. */
+type TaskData = EventData<'card.created'>
+/** A task event's own fields beside the task's: required when it has some. */
+type ExtraArg<N extends CardEvent> = [keyof Omit<EventData<N>, keyof TaskData>] extends [never] ? [] : [extra: Omit<EventData<N>, keyof TaskData>]
+
 /** Emits the events of one change of a card; their enriched data is read once and shared by all of them. */
 function cardEmitter(deps: Deps, tx: Tx, actor: Actor, view: CardView, known?: KnownNames) {
-  let base: Record<string, unknown> | undefined
+  let base: TaskData | undefined
   const data = async () => (base ??= await cardEventData(tx.q, deps.config, view, known))
-  const emit = async (name: EventName, extra: Record<string, unknown> = {}): Promise<void> => {
-    await emitEvent(deps, tx, { name, boardId: view.board, data: { ...(await data()), ...extra }, actor })
+  const emit = async <N extends CardEvent>(name: N, ...[extra]: ExtraArg<N>): Promise<void> => {
+    // The signature checked `extra` against this event's payload; a generic spread cannot be followed back to it.
+    await emitEvent(deps, tx, { name, boardId: view.board, data: { ...(await data()), ...extra }, actor } as NewEvent)
   }
   /** `{ id, name }` of an assignee, from the data already read. */
-  const assignee = async (id: string) => ((await data()).assignees as { id: string; name: string | null }[]).find((a) => a.id === id) ?? userRef(tx.q, id)
+  const assignee = async (id: string) => (await data()).assignees.find((a) => a.id === id) ?? userRef(tx.q, id)
   return { emit, assignee }
 }
 

@@ -1,6 +1,6 @@
 // Events of checklists: the item, its checklist, and the task it is on (key, title and link).
 import { z } from 'zod'
-import { ACTOR, BOARD, CARD_REF, ref, str, type EventDefs } from '../../events/fields.js'
+import { ACTOR, BOARD, CARD_REF, ref, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 
 const itemData = z.object({
   id: str('Checklist item id'),
@@ -11,7 +11,11 @@ const itemData = z.object({
   actor: ACTOR,
 })
 
-export const CHECKLIST_EVENTS: EventDefs = {
+export const CHECKLIST_EVENTS = defineEvents({
   'checklist.item_completed': { summary: 'A checklist item was ticked.', data: itemData },
   'checklist.item_uncompleted': { summary: 'A ticked checklist item was unticked.', data: itemData },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof CHECKLIST_EVENTS> {}
 }

@@ -4,4 +4,10 @@ import { CHECKLIST_EVENTS } from './events.js'
 import { CHECKLIST_FILTER } from './query.js'
 import { checklistRoutes } from './routes.js'
 
-export const checklists: ResourceModule = { name: 'checklists', routes: checklistRoutes, filters: { checklists: CHECKLIST_FILTER }, events: CHECKLIST_EVENTS }
+export const checklists: ResourceModule = {
+  name: 'checklists',
+  routes: checklistRoutes,
+  filters: { checklists: CHECKLIST_FILTER },
+  events: CHECKLIST_EVENTS,
+  exports: [{ table: 'checklists' }, { table: 'checklist_items' }],
+}

@@ -5,6 +5,7 @@ import type { UserRef } from '../../http/schemas.js'
 import { userRefsOf } from '../users/present.js'
 import type { ChecklistItemView, ChecklistView } from './schema.js'
 import { checklistsOfCards, itemsOfChecklists } from './store.js'
+import type { EventData } from '../../events/fields.js'
 
 /** Rows grouped by a key, each group in the rows' order. */
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
@@ -47,7 +48,7 @@ export async function checklistsByCard(q: Q, cardIds: readonly string[]): Promis
 }
 
 /** The `data` of checklist item events, beside the task references. */
-export const itemEventData = (item: ChecklistItemsTable, checklist: ChecklistsTable) => ({
+export const itemEventData = (item: ChecklistItemsTable, checklist: ChecklistsTable): Omit<EventData<'checklist.item_completed'>, 'card' | 'board'> => ({
   id: item.id,
   text: item.text,
   checklist: { id: checklist.id, name: checklist.title },

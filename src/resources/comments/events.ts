@@ -1,10 +1,10 @@
 // Events of comments: the comment, and the task it is on (key, title and link).
 import { z } from 'zod'
-import { ACTOR, BOARD, CARD_REF, described, str, type EventDefs } from '../../events/fields.js'
+import { ACTOR, BOARD, CARD_REF, described, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 
 const AUTHOR = described(z.object({ id: z.string(), name: z.string(), kind: z.string() }), '{ id, name, kind } of who wrote the comment')
 
-export const COMMENT_EVENTS: EventDefs = {
+export const COMMENT_EVENTS = defineEvents({
   'comment.added': {
     summary: 'A comment was added to a task.',
     data: z.object({
@@ -22,4 +22,8 @@ export const COMMENT_EVENTS: EventDefs = {
     summary: 'A comment was deleted (also when its task was deleted for good).',
     data: z.object({ id: str('Comment id'), author: AUTHOR, card: CARD_REF, board: BOARD, actor: ACTOR }),
   },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof COMMENT_EVENTS> {}
 }

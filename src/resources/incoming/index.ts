@@ -9,4 +9,10 @@ export const incoming: ResourceModule = {
   routes: incomingRoutes,
   filters: { incoming_endpoints: INCOMING_FILTER },
   receivers: [{ path: '/v1/hooks/:path', handler: receiveIncoming, doc: receiveIncomingDoc }],
+  notExported: {
+    incoming_endpoints: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
+    incoming_endpoint_boards: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
+    incoming_requests: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
+    incoming_files: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
+  },
 }

@@ -1,6 +1,7 @@
 // Lists in API shape, and the `data` of list events.
 import type { ListsTable } from '../../db/types.js'
 import type { ListView } from './schema.js'
+import type { EventData } from '../../events/fields.js'
 
 export const listView = (l: ListsTable): ListView => ({
   id: l.id,
@@ -12,7 +13,7 @@ export const listView = (l: ListsTable): ListView => ({
   updated: l.updated_at,
 })
 
-export const listEventData = (list: ListsTable, board: { id: string; name: string }) => ({
+export const listEventData = (list: ListsTable, board: { id: string; name: string }): EventData<'list.created'> => ({
   id: list.id,
   name: list.name,
   category: list.category,

@@ -9,4 +9,5 @@ export const notePublications: ResourceModule = {
   routes: notePublicationRoutes,
   filters: { note_publications: NOTE_PUBLICATION_FILTER },
   receivers: [{ path: '/v1/note-publications/public/:slug', handler: servePublicNote, doc: publicNoteDoc }],
+  exports: [{ table: 'note_publications' }],
 }

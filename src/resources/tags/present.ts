@@ -1,6 +1,7 @@
 // Tags in API shape, and the `data` of tag events.
 import type { TagsTable } from '../../db/types.js'
 import type { TagView } from './schema.js'
+import type { EventData } from '../../events/fields.js'
 
 export const tagView = (t: TagsTable): TagView => ({
   id: t.id,
@@ -11,7 +12,7 @@ export const tagView = (t: TagsTable): TagView => ({
   updated: t.updated_at,
 })
 
-export const tagEventData = (tag: TagsTable, board: { id: string; name: string }) => ({
+export const tagEventData = (tag: TagsTable, board: { id: string; name: string }): EventData<'tag.created'> => ({
   id: tag.id,
   name: tag.name,
   color: tag.color,

@@ -1,6 +1,6 @@
 // Events of timers: the time entry, and the task it is on (key, title and link).
 import { z } from 'zod'
-import { ACTOR, BOARD, CARD_REF, described, ref, str, type EventDefs } from '../../events/fields.js'
+import { ACTOR, BOARD, CARD_REF, described, ref, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 
 const timerData = z.object({
   id: str('Time entry id'),
@@ -15,7 +15,11 @@ const timerData = z.object({
   actor: ACTOR,
 })
 
-export const TIMER_EVENTS: EventDefs = {
+export const TIMER_EVENTS = defineEvents({
   'timer.started': { summary: 'A time-tracking timer started on a task.', data: timerData },
   'timer.stopped': { summary: 'A running timer stopped (also when its user started another one).', data: timerData },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof TIMER_EVENTS> {}
 }

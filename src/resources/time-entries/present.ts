@@ -4,6 +4,7 @@ import type { TimeEntriesTable } from '../../db/types.js'
 import type { UserRef } from '../../http/schemas.js'
 import { userRefsOf } from '../users/present.js'
 import type { TimeEntryView } from './schema.js'
+import type { EventData } from '../../events/fields.js'
 
 /** Whole seconds of an entry; of a running one, until `now` (ms). */
 export const secondsOf = (e: TimeEntriesTable, now: number): number => e.duration_seconds ?? Math.max(0, Math.floor((now - Date.parse(e.started_at)) / 1000))
@@ -30,7 +31,7 @@ export async function entryViews(q: Q, rows: readonly TimeEntriesTable[], now: n
 }
 
 /** A timer event's own fields (the task and board references are added beside them). */
-export const timerEventData = (e: TimeEntriesTable, user: UserRef, now: number) => {
+export const timerEventData = (e: TimeEntriesTable, user: UserRef, now: number): Omit<EventData<'timer.started'>, 'card' | 'board'> => {
   const { id, started_at, ended_at, duration_seconds, note, billable } = entryView(e, user, now)
   return { id, user, started_at, ended_at, duration_seconds, note, billable }
 }

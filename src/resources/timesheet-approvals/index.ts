@@ -7,4 +7,5 @@ export const timesheetApprovals: ResourceModule = {
   name: 'timesheet-approvals',
   routes: timesheetApprovalRoutes,
   filters: { timesheet_approvals: TIMESHEET_FILTER },
+  exports: [{ table: 'timesheet_approvals' }],
 }

@@ -3,4 +3,9 @@ import type { ResourceModule } from '../module.js'
 import { TOKEN_FILTER } from './query.js'
 import { tokenRoutes } from './routes.js'
 
-export const tokens: ResourceModule = { name: 'tokens', routes: tokenRoutes, filters: { tokens: TOKEN_FILTER } }
+export const tokens: ResourceModule = {
+  name: 'tokens',
+  routes: tokenRoutes,
+  filters: { tokens: TOKEN_FILTER },
+  notExported: { tokens: 'Token hashes are credentials: an imported workspace issues new tokens.' },
+}

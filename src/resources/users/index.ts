@@ -2,5 +2,12 @@
 import type { ResourceModule } from '../module.js'
 import { USER_FILTER } from './query.js'
 import { userRoutes } from './routes.js'
+import { USER_TOOLS } from './mcp.js'
 
-export const users: ResourceModule = { name: 'users', routes: userRoutes, filters: { users: USER_FILTER } }
+export const users: ResourceModule = {
+  name: 'users',
+  routes: userRoutes,
+  filters: { users: USER_FILTER },
+  mcpTools: USER_TOOLS,
+  exports: [{ table: 'workspace' }, { table: 'users' }, { table: 'teams' }, { table: 'team_members', key: ['team_id', 'user_id'] }],
+}

@@ -5,7 +5,7 @@ import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { eventCatalog } from '../../events/catalog.js'
 import { enqueueDelivery } from '../../events/emit.js'
-import { EVENT_NAMES, expandEventSelectors, isEventName } from '../../events/names.js'
+import { eventNames, expandEventSelectors, isEventName } from '../../events/names.js'
 import { badRequest, notFound } from '../../errors.js'
 import { boardsOfWebhooks, listLogs } from '../../delivery/store.js'
 import { getUser } from '../users/published.js'
@@ -87,7 +87,7 @@ export function sendSampleDelivery(deps: Deps, actor: Actor, id: string): Promis
 /** Recent events in the delivery shape, from boards the caller belongs to; nothing is sent. */
 export async function listSamples(deps: Deps, actor: Actor, event: string | undefined): Promise<SampleView[]> {
   if (event !== undefined && !isEventName(event))
-    throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${EVENT_NAMES.join(', ')}.` }])
+    throw badRequest(`Unknown event "${event}"; see GET /v1/webhooks/events.`, [{ path: 'event', message: `Known events: ${eventNames().join(', ')}.` }])
   // Events of no board (audit) are workspace-wide, which only owners and admins may see.
   const rows = await recentEvents(deps.db.q, actor.user, event, SAMPLES_SHOWN)
   return rows.map((e) => ({ id: e.id, event: e.name, timestamp: e.created_at, data: fromJsonColumn(JsonObject, e.data) }))

@@ -1,8 +1,8 @@
 // The one event the webhooks family emits itself: `webhook.test`, sent only by the send-test action.
 import { z } from 'zod'
-import { ref, str, type EventDefs } from '../../events/fields.js'
+import { ref, str, defineEvents, type PayloadsOf } from '../../events/fields.js'
 
-export const WEBHOOK_EVENTS: EventDefs = {
+export const WEBHOOK_EVENTS = defineEvents({
   'webhook.test': {
     summary: 'A test delivery sent by the send-test action; never emitted by real activity.',
     data: z.object({
@@ -11,4 +11,8 @@ export const WEBHOOK_EVENTS: EventDefs = {
       triggered_by: ref('user who sent the test'),
     }),
   },
+})
+
+declare module '../../events/fields.js' {
+  interface EventPayloads extends PayloadsOf<typeof WEBHOOK_EVENTS> {}
 }
