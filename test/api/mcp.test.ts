@@ -1,5 +1,5 @@
 // The MCP server at /mcp, driven by the SDK's own Client over Streamable HTTP: the tool list and its annotations, every
-// tool called and its result compared with the REST API, errors as tool errors with the §1 message, a read only token,
+// tool called and its result compared with the REST API, errors as tool errors with the API error message, a read only token,
 // a member who cannot see the board, and the HTTP edge (401 with WWW-Authenticate, 405 on GET and DELETE).
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -57,7 +57,7 @@ const TOOL_NAMES = [
 ]
 const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search'])
 
-test('tools/list: the §12 tools, each described, with an object input schema and read or write annotations', async () => {
+test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
   await withAgentApp(async (s) => {
     const client = await connect(s, s.tokens.member.read)
     try {
@@ -79,7 +79,7 @@ test('tools/list: the §12 tools, each described, with an object input schema an
         }
       }
       const listCards = tools.find((t) => t.name === 'list_cards')!
-      // The grammar in short, with two examples, and the parameters of §12.
+      // The grammar in short, with two examples, and the documented parameters.
       assert.match(listCards.description!, /Operators: = != > >= < <= ~/)
       assert.match(listCards.description!, /Examples: `[^`]+`; `[^`]+`/)
       assert.deepEqual(Object.keys(listCards.inputSchema.properties ?? {}).sort(), ['board', 'expand', 'filter', 'list', 'page', 'per_page', 'sort'])
@@ -180,7 +180,7 @@ test('every tool does what the REST API does, as the token’s user', async () =
   })
 })
 
-test('errors are tool errors with the §1 message: filter positions, validation, unknown records', async () => {
+test('errors are tool errors with the API error message: filter positions, validation, unknown records', async () => {
   await withAgentApp(async (s) => {
     const client = await connect(s, s.tokens.member.write)
     try {

@@ -42,7 +42,7 @@ test('the catalog lists exactly the events the families and the planned list def
 
 const fieldsOf = (event: string) => EVENT_CATALOG.find((e) => e.event === event)!.fields.map((f) => f.name)
 
-test('task events document the SPEC enrichment', () => {
+test('task events document their enrichment (names and links beside the ids)', () => {
   const enrichment = [
     'id',
     'key',
