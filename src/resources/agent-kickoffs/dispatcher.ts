@@ -20,7 +20,10 @@ import { getAgentProfile, getUser } from '../users/published.js'
 import { getWorkflow } from '../agent-workflows/published.js'
 import { aiTurn, callRunner, usablePowers, targetOf, type Target } from './delivery.js'
 import { kickoffViews } from './present.js'
-import type { AgentPower } from '../../access/roles.js'
+import { type AgentPower, AgentPowers } from '../../access/roles.js'
+import { fromJsonColumn } from '../../db/json.js'
+import { CommentAuthor } from '../comments/schema.js'
+import { KickoffSchema } from './schema.js'
 import { deliverIn, expireIn } from './service.js'
 import { anyDueKickoff, claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
 
@@ -79,7 +82,7 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
     const target = await targetOf(q, kickoff, profile)
     const errors: string[] = []
     let leftForClaim = false
-    for (const power of usablePowers(JSON.parse(kickoff.powers) as AgentPower[], profile, target, deps.config)) {
+    for (const power of usablePowers(fromJsonColumn(AgentPowers, kickoff.powers), profile, target, deps.config)) {
       if (power === 'auto_start') {
         const problem = await callRunner(deps, target, kickoff.id, await this.payload(kickoff, target), this.opts.dispatcher)
         if (!problem) return this.deliver(kickoff, 'auto_start')
@@ -164,9 +167,9 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
             .join('\n')}`,
       ),
       comments.length
-        ? `Recent comments:\n${comments.map((c) => `${(JSON.parse(c.author) as { name: string }).name}: ${c.body}`).join('\n\n')}`
+        ? `Recent comments:\n${comments.map((c) => `${fromJsonColumn(CommentAuthor, c.author).name}: ${c.body}`).join('\n\n')}`
         : 'No comments yet.',
-      kickoff.message ? `Message from ${(JSON.parse(kickoff.requested_by) as { name: string }).name}:\n${kickoff.message}` : '',
+      kickoff.message ? `Message from ${fromJsonColumn(KickoffSchema.shape.requested_by, kickoff.requested_by).name}:\n${kickoff.message}` : '',
     ].filter(Boolean)
     const system = [
       `You are ${agent.name}, an AI agent working on a task in taskd. Answer with the result of your work, in Markdown.`,

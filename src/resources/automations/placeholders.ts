@@ -2,21 +2,25 @@
 // `{now}`, and `{secret.<id>}` (http_request header values only, resolved only in the request being sent).
 // `{{` and `}}` write literal braces; a brace around anything that is not a dotted name (JSON, prose) stays as written.
 // A placeholder with no value becomes the empty string.
+import { z } from 'zod'
 
 /** What the placeholders of one run read. Stored with the run, so a resumed run sees what the first attempt saw. */
-export interface RunContext {
-  webhook?: {
-    name: string
-    method: string
-    /** The raw body (for multipart, the form fields as JSON). */
-    body: string
-    query: Record<string, unknown>
-    headers: Record<string, string>
-    ip: string
-    files: { id: string; name: string; size: number; type: string }[]
-  }
-  event?: { name: string; data: Record<string, unknown> }
-}
+export const RunContext = z.object({
+  webhook: z
+    .object({
+      name: z.string(),
+      method: z.string(),
+      /** The raw body (for multipart, the form fields as JSON). */
+      body: z.string(),
+      query: z.record(z.string(), z.unknown()),
+      headers: z.record(z.string(), z.string()),
+      ip: z.string(),
+      files: z.array(z.object({ id: z.string(), name: z.string(), size: z.number(), type: z.string() })),
+    })
+    .optional(),
+  event: z.object({ name: z.string(), data: z.record(z.string(), z.unknown()) }).optional(),
+})
+export type RunContext = z.infer<typeof RunContext>
 
 /** What a step sees besides the stored context: the outputs of the steps before it, the run, the time. */
 export interface StepScope {

@@ -5,12 +5,13 @@ import type { Dispatcher } from 'undici'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
+import { fromJsonColumn } from '../../db/json.js'
 import type { Deps } from '../../deps.js'
 import { JobRunner } from '../../jobs/runner.js'
 import { JobWorker } from '../../jobs/worker.js'
 import { boardInTrash } from '../boards/service.js'
-import type { RunContext, StepScope } from './placeholders.js'
-import type { RunActor, Step } from './schema.js'
+import { RunContext, type StepScope } from './placeholders.js'
+import { RunActor, type Step, StepList } from './schema.js'
 import { failureText, runCardStep, runHttpStep, StepFailed } from './steps.js'
 import {
   anyDueRun,
@@ -60,7 +61,7 @@ type Failure = { error: string; output: unknown; startedAt: string }
 
 /** The identity a run acts as: changes land on its automation's board only, attributed to what started it. */
 function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor {
-  const started = JSON.parse(run.actor) as RunActor
+  const started = fromJsonColumn(RunActor, run.actor)
   const as =
     started.type === 'user'
       ? { id: started.id, name: started.name }
@@ -142,10 +143,10 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
     if (done.some((s) => s.status !== 'succeeded')) return void (await this.finish(run, 'failed'))
     return {
       automation,
-      steps: JSON.parse(run.steps) as Step[],
+      steps: fromJsonColumn(StepList, run.steps),
       done: done.length,
       outputs: done.map((s) => (s.output === null ? null : JSON.parse(s.output))),
-      context: JSON.parse(run.context) as RunContext,
+      context: fromJsonColumn(RunContext, run.context),
       actor: runActor(automation, run),
     }
   }
