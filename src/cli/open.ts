@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import { unprocessable, zodDetails } from '../errors.js'
 import { loadConfig } from '../config.js'
 import { openDatabase } from '../db/open.js'
-import { ensureWorkspace } from '../resources/users/service.js'
+import { ensureWorkspace } from '../resources/users/setup.js'
 import type { DbFlags } from './options.js'
 
 export async function openForCli(flags: DbFlags) {

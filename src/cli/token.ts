@@ -1,7 +1,7 @@
 // taskd token create | list | revoke: personal access tokens from the shell (the commands' flags: src/cli/index.ts).
 import type { Permission } from '../access/roles.js'
 import { HttpError } from '../errors.js'
-import { issueToken } from '../resources/tokens/service.js'
+import { issueToken } from '../resources/tokens/issue.js'
 import { deleteToken, getToken, tokensWithOwners } from '../resources/tokens/store.js'
 import { getUserByEmail } from '../resources/users/store.js'
 import { CreateTokenBody } from '../resources/tokens/schema.js'

@@ -1,6 +1,6 @@
 // taskd user create: add a user and print its id (the command's flags: src/cli/index.ts).
 import type { Role } from '../access/roles.js'
-import { insertNewUser } from '../resources/users/service.js'
+import { insertNewUser } from '../resources/users/setup.js'
 import { CreateUserBody } from '../resources/users/schema.js'
 import { checked, openForCli } from './open.js'
 import type { DbFlags } from './options.js'

@@ -1,56 +1,16 @@
 // Personal access tokens: creation (value shown once), listing and revocation.
 import { type Actor, isAdmin } from '../../access/roles.js'
-import { isoAt } from '../../clock.js'
-import type { Q } from '../../db/database.js'
 import type { TokensTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
-import { newId, newTokenValue, sha256Hex } from '../../ids.js'
+import { forbidden, invalidField, notFound } from '../../errors.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { userView } from '../users/present.js'
 import { getAgentProfile, getUser, getUsers } from '../users/published.js'
 import { tokenView } from './present.js'
 import { TOKEN_LIST } from './query.js'
 import type { CreateTokenInput } from './schema.js'
-import { deleteToken, getToken, insertToken, tokensQuery } from './store.js'
-
-/** A bare date means the end of that day, UTC. */
-export function parseExpiry(value: string): number | null {
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T23:59:59.999Z`) : Date.parse(value)
-  return Number.isNaN(ms) ? null : ms
-}
-
-/** Inserts a token for a user; used by the API and the CLI. Full tokens are for owners and admins only. */
-export async function issueToken(q: Q, now: number, userId: string, input: CreateTokenInput) {
-  const user = await getUser(q, userId)
-  if (!user) throw notFound('user')
-  if (input.permission === 'full' && user.role === 'member') {
-    throw unprocessable('Only workspace owners and admins can hold a Full Access token.', [{ path: 'permission', message: 'full needs an owner or admin' }])
-  }
-  let expires: string | null = null
-  if (input.expires_at) {
-    const ms = parseExpiry(input.expires_at)
-    if (ms === null) throw unprocessable('The request body is not valid.', [{ path: 'expires_at', message: 'Must be an ISO 8601 date or date-time.' }])
-    if (ms <= now) throw unprocessable('The request body is not valid.', [{ path: 'expires_at', message: 'Must be in the future.' }])
-    expires = isoAt(ms)
-  }
-  const value = newTokenValue()
-  const row: TokensTable = {
-    id: newId(),
-    user_id: user.id,
-    name: input.name,
-    permission: input.permission,
-    hash: sha256Hex(value),
-    prefix: value.slice(0, 7),
-    expires_at: expires,
-    last_used_at: null,
-    created_at: isoAt(now),
-    rate_window_start: 0,
-    rate_count: 0,
-  }
-  await insertToken(q, row)
-  return { token: tokenView(row, { id: user.id, name: user.name }), value }
-}
+import { issueToken } from './issue.js'
+import { deleteToken, getToken, tokensQuery } from './store.js'
 
 export async function createToken(deps: Deps, actor: Actor, input: CreateTokenInput) {
   // A lesser token must not mint a Full Access one, or a leaked write token would escalate.

@@ -13,42 +13,10 @@ import { downgradeFullTokens } from '../tokens/published.js'
 import { getSigningSecrets } from '../signing-secrets/published.js'
 import { urlProblems } from '../webhooks/rules.js'
 import { userViews } from './present.js'
+import { insertNewUser } from './setup.js'
 import { USER_LIST } from './query.js'
 import type { CreateUserInput, UpdateUserInput, UserView } from './schema.js'
-import {
-  countOwners,
-  countUsers,
-  getUser,
-  getUserByEmail,
-  getWorkspace,
-  insertAgentProfile,
-  insertUser,
-  insertWorkspace,
-  updateAgentProfileRow,
-  updateUserRow,
-  usersQuery,
-} from './store.js'
-
-/** Creates the workspace row when the database is new. */
-export async function ensureWorkspace(q: Q, now: number): Promise<void> {
-  // One fixed id, so two processes starting at once on an empty database cannot both add one (the second insert is a no-op).
-  if (!(await getWorkspace(q))) await insertWorkspace(q, { id: 'workspace', name: 'Workspace', created_at: isoAt(now) })
-}
-
-export const isWorkspaceEmpty = async (q: Q): Promise<boolean> => (await countUsers(q)) === 0
-
-/** Inserts a user; used by the API, the CLI and first-run setup. */
-export async function insertNewUser(
-  q: Q,
-  now: number,
-  input: { email: string; name: string; role: Role; kind?: UsersTable['kind'] },
-  id = newId(),
-): Promise<UsersTable> {
-  if (await getUserByEmail(q, input.email)) throw conflict(`A user with email ${input.email} already exists.`)
-  const row: UsersTable = { id, email: input.email, name: input.name, role: input.role, kind: input.kind ?? 'human', created_at: isoAt(now) }
-  await insertUser(q, row)
-  return row
-}
+import { countOwners, getUser, getUserByEmail, insertAgentProfile, updateAgentProfileRow, updateUserRow, usersQuery } from './store.js'
 
 export const getMe = async (deps: Deps, actor: Actor): Promise<UserView> => (await userViews(deps.db.q, [actor.user], actor.user))[0]
 
