@@ -60,7 +60,12 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
 }
 
 /** The app on `database`; close() closes it, then runs `dispose`. */
-async function appOn(database: TestDatabase, dir: string, configOverrides: Partial<Record<keyof Config, unknown>>, dispose: () => Promise<void>): Promise<TestApp> {
+async function appOn(
+  database: TestDatabase,
+  dir: string,
+  configOverrides: Partial<Record<keyof Config, unknown>>,
+  dispose: () => Promise<void>,
+): Promise<TestApp> {
   const dbFile = database.db
   const config = loadConfig(
     { db: dbFile, databaseUrl: database.databaseUrl, masterKey: process.env.TASKD_MASTER_KEY, port: 0, baseUrl: 'http://taskd.test', ...configOverrides },
@@ -157,7 +162,8 @@ async function plantSeed(t: TestApp) {
 const seedKey = (() => {
   const hash = crypto.createHash('sha1').update(plantSeed.toString())
   const src = fileURLToPath(new URL('../../src/', import.meta.url))
-  for (const file of (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).sort()) hash.update(file).update(fs.readFileSync(path.join(src, file)))
+  for (const file of (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).sort())
+    hash.update(file).update(fs.readFileSync(path.join(src, file)))
   return `seed_${hash.digest('hex').slice(0, 12)}`
 })()
 let seedReady: Promise<{ template: Template; seed: Seed }> | undefined

@@ -113,7 +113,12 @@ async function filledSqlite(key: string, fill: (database: TestDatabase) => Promi
 
 async function filledPostgres(name: string, fill: (database: TestDatabase) => Promise<string>): Promise<Template> {
   await ensureTemplate()
-  const note = () => admin(async (c) => (await c.query('SELECT shobj_description(oid, $2) AS note FROM pg_database WHERE datname = $1', [name, 'pg_database'])).rows[0]?.note as string | undefined)
+  const note = () =>
+    admin(
+      async (c) =>
+        (await c.query('SELECT shobj_description(oid, $2) AS note FROM pg_database WHERE datname = $1', [name, 'pg_database'])).rows[0]?.note as
+          string | undefined,
+    )
   const ready = await note()
   if (ready !== undefined) return { source: name, note: ready }
   return admin(async (c) => {
