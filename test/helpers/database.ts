@@ -150,6 +150,14 @@ function postgresDatabase(dir: string, name: string, drop: () => Promise<void>):
   return { db: path.join(dir, 'taskd.db'), databaseUrl, env: { TASKD_DATABASE_URL: databaseUrl, TASKD_MASTER_KEY: process.env.TASKD_MASTER_KEY! }, drop }
 }
 
+let strategy: Promise<string> | undefined
+/**
+ * PostgreSQL 15 and later copy a template through the write-ahead log by default: for databases this small, copying
+ * the files (after a checkpoint, cheap on the test cluster, which does not fsync) is several times faster.
+ */
+const fileCopy = (c: pg.Client) =>
+  (strategy ??= c.query('SHOW server_version_num').then((r) => (Number(r.rows[0].server_version_num) >= 150000 ? ' STRATEGY FILE_COPY' : '')))
+
 /** A fresh database in `dir`: empty (migrated on first open), or a copy of a filled template. */
 export async function freshDatabase(dir: string, from?: Template): Promise<TestDatabase> {
   const db = path.join(dir, 'taskd.db')
@@ -160,7 +168,7 @@ export async function freshDatabase(dir: string, from?: Template): Promise<TestD
   }
   await ensureTemplate()
   const name = `taskd_t_${crypto.randomBytes(6).toString('hex')}`
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from?.source ?? template}`))
+  await admin(async (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from?.source ?? template}${await fileCopy(c)}`))
   // Without FORCE first: the test has closed its connections by now (a killed server's may take a moment to go), and
   // FORCE is refused (42501) when it would have to end a process of another role, such as an autovacuum worker.
   return postgresDatabase(dir, name, () =>
