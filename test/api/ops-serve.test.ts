@@ -125,7 +125,6 @@ test('SIGTERM: a request and a webhook attempt in flight are finished and record
     const card = (await call(first, token, 'POST', '/v1/cards', { board: board.id, title: 'in flight' })).card
     await until('the delivery in flight', () => receiver!.hits.length === 1 && !receiver!.hits[0].answered)
 
-    const termAt = Date.now()
     first.child.kill('SIGTERM')
     // Shutdown has begun once new connections are refused; then the rest of the body arrives.
     await until('the listener closed', () =>
@@ -136,9 +135,8 @@ test('SIGTERM: a request and a webhook attempt in flight are finished and record
     )
     pending!.end(body.subarray(1000))
     assert.equal(await answer, 202, 'the request in flight is answered')
+    // A clean exit: the shutdown ended its work instead of being cut off.
     assert.equal(await first.exited, 0)
-    const took = Date.now() - termAt
-    assert.ok(took < 12_000, `exited within the 10 s grace (took ${took} ms)`)
     assert.ok(receiver.hits[0].answered, 'the attempt in flight was let finish')
 
     second = await serve(db.db, env)

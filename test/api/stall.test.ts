@@ -1,5 +1,6 @@
 // No request stalls the server for others: while an expensive filter runs and a 20,000-card list is deleted (its
-// cards moved with events), GET /v1/users/me from another token keeps answering quickly.
+// cards moved with events), GET /v1/users/me from another token keeps answering: many answers arrive before the work
+// ends (a server that stalled would answer them all after it), and in npm run test:perf their p99 is under 100 ms.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fs from 'node:fs'
@@ -9,10 +10,11 @@ import { openDatabase } from '../../src/db/open.js'
 import { seededApp } from '../helpers/app.js'
 import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
+import { assertTiming } from '../helpers/perf.js'
 
 const CARDS = 20_000
 
-test('an expensive filter and a 20,000-card list deletion never stall /v1/users/me (p99 under 100 ms)', { timeout: 300_000 }, async () => {
+test('an expensive filter and a 20,000-card list deletion never stall /v1/users/me', { timeout: 300_000 }, async () => {
   // A real `taskd serve` in its own process: the server gets the event loop to itself, as it does for real clients.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-stall-'))
   let database: TestDatabase | undefined
@@ -76,6 +78,7 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
     let done = false
     void Promise.allSettled([deletion, search]).then(() => (done = true))
     const latencies: number[] = []
+    let answeredDuring = 0
     // A client asking about every 5 ms (not back to back: where answers take under a millisecond, as on PostgreSQL,
     // that alone would be a load test that slows the deletion down).
     const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -83,6 +86,7 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
       const t0 = performance.now()
       const probe = call('GET', '/v1/users/me').then((me) => {
         latencies.push(performance.now() - t0)
+        if (!done) answeredDuring++
         return me
       })
       const [me] = await Promise.all([probe, tick()])
@@ -95,9 +99,11 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
     latencies.sort((a, b) => a - b)
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]
     console.log(
-      `list deletion of ${CARDS} cards and the heavy read (${searched.status}) took ${Math.round(performance.now() - started)} ms; /v1/users/me meanwhile: ${latencies.length} requests, p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+      `list deletion of ${CARDS} cards and the heavy read (${searched.status}) took ${Math.round(performance.now() - started)} ms; /v1/users/me meanwhile: ${latencies.length} requests (${answeredDuring} answered during the work), p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
     )
-    assert.ok(p99 < 100, `p99 ${p99.toFixed(1)} ms`)
+    // One request at a time: a stalled server would have answered one or two of them before the work ended.
+    assert.ok(answeredDuring >= 10, `only ${answeredDuring} answers to /v1/users/me arrived while the work went on`)
+    assertTiming(p99 < 100, `p99 ${p99.toFixed(1)} ms`)
     const moved = JSON.parse((await call('GET', `/v1/cards?list=${to.id}&per_page=1`)).text)
     assert.equal(moved.totalItems, CARDS, 'every card arrived in the target list')
     const events = JSON.parse((await call('GET', '/v1/webhooks/samples?event=card.moved')).text)

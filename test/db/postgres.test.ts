@@ -18,14 +18,13 @@ test('PostgreSQL: a read past the query timeout is stopped and answers 503 query
   const database = await freshDatabase(dir)
   const db = await openDatabase({ ...database, queryTimeoutMs: 200, dbPoolSize: 1 })
   try {
-    const started = performance.now()
-    await assert.rejects(db.read(db.q.selectNoFrom(sql<number>`pg_sleep(5)`.as('x'))), (err: unknown) => {
+    // An hour's sleep: only the timeout ends it within the test's time.
+    await assert.rejects(db.read(db.q.selectNoFrom(sql<number>`pg_sleep(3600)`.as('x'))), (err: unknown) => {
       assert.ok(err instanceof HttpError)
       assert.equal(err.status, 503)
       assert.equal(err.code, 'query_timeout')
       return true
     })
-    assert.ok(performance.now() - started < 4000, 'stopped, not waited out')
     // The one connection is fine afterwards: the timeout ended with its transaction.
     assert.deepEqual(await db.read(db.q.selectNoFrom(sql<number>`1`.as('x'))), [{ x: 1 }])
   } finally {

@@ -1,9 +1,10 @@
-// Property tests: printed trees re-parse to themselves; any input either parses or fails cleanly, fast.
+// Property tests: printed trees re-parse to themselves; any input either parses or fails cleanly (fast: see behaves).
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
 import { openSqlite } from '../../src/db/sqlite.js'
 import { allSync } from '../helpers/sqlite.js'
+import { assertTiming, perfRun } from '../helpers/perf.js'
 import { FilterError } from '../../src/filter/error.js'
 import { toHttpError } from '../../src/http/error-handler.js'
 import { FILTER_LIMITS, filterExpression, parseFilter, printFilter, type CompareOp, type FilterNode } from '../../src/filter/index.js'
@@ -69,11 +70,14 @@ function once(input: string): number {
   return performance.now() - start
 }
 
-/** Under 50 ms; a slow run is timed twice more, so a GC pause or a busy machine is not mistaken for a slow input. */
+/**
+ * Fails cleanly or runs; in npm run test:perf also under 50 ms, where a slow run is timed twice more, so a GC pause is
+ * not mistaken for a slow input.
+ */
 function behaves(input: string): void {
   let ms = once(input)
-  for (let retry = 0; ms >= 50 && retry < 2; retry++) ms = Math.min(ms, once(input))
-  assert.ok(ms < 50, `${ms} ms for ${JSON.stringify(input.slice(0, 80))}`)
+  for (let retry = 0; perfRun && ms >= 50 && retry < 2; retry++) ms = Math.min(ms, once(input))
+  assertTiming(ms < 50, `${ms} ms for ${JSON.stringify(input.slice(0, 80))}`)
 }
 
 const TOKENS = [
@@ -130,7 +134,7 @@ const TOKENS = [
 const soup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }).map((t) => t.join(' '))
 const tightSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }).map((t) => t.join(''))
 
-test('random strings, token soup and bytes never crash and answer within 50 ms', () => {
+test('random strings, token soup and bytes never crash (and, in the perf run, answer within 50 ms)', () => {
   const arbitrary = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 300 }),
     fc.string({ unit: 'binary-ascii', maxLength: 300 }),
@@ -211,7 +215,7 @@ test('every well-typed card filter is accepted and runs on SQLite', () => {
   )
 })
 
-test('worst cases at the size limit stay fast', () => {
+test('worst cases at the size limit fail cleanly or run (and, in the perf run, stay fast)', () => {
   const n = FILTER_LIMITS.length
   const cases = [
     '('.repeat(n),

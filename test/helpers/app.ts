@@ -1,16 +1,18 @@
 // Test harness: a real taskd app on a fresh database (SQLite, or PostgreSQL: see database.ts), listening on 127.0.0.1, with a fake clock and seeded users/tokens.
 import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { createApp } from '../../src/app.js'
 import { answerClientErrors } from '../../src/http/client-errors.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase } from '../../src/db/open.js'
 import { createLogger } from '../../src/log.js'
-import { freshDatabase } from './database.js'
+import { filledTemplate, freshDatabase, type Template, type TestDatabase } from './database.js'
 import type { Permission, Role } from '../../src/access/roles.js'
 import type { Deps } from '../../src/deps.js'
 import { issueToken } from '../../src/resources/tokens/issue.js'
@@ -42,7 +44,7 @@ export interface TestApp {
   dbFile: string
   close(): Promise<void>
   /** Creates a user with the given role and returns its id. */
-  user(role: Role, name?: string): Promise<{ id: string; email: string }>
+  user(role: Role, name?: string, email?: string): Promise<{ id: string; email: string }>
   /** Creates a token for a user id. */
   token(userId: string, permission?: Permission, expiresAt?: string): Promise<string>
   req(method: string, urlPath: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Reply>
@@ -50,9 +52,22 @@ export interface TestApp {
 
 let counter = 0
 
-export async function startTestApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}): Promise<TestApp> {
+export async function startTestApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}, from?: Template): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-test-'))
-  const database = await freshDatabase(dir)
+  const database = await freshDatabase(dir, from)
+  return appOn(database, dir, configOverrides, async () => {
+    await database.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+}
+
+/** The app on `database`; close() closes it, then runs `dispose`. */
+async function appOn(
+  database: TestDatabase,
+  dir: string,
+  configOverrides: Partial<Record<keyof Config, unknown>>,
+  dispose: () => Promise<void>,
+): Promise<TestApp> {
   const dbFile = database.db
   const config = loadConfig(
     { db: dbFile, databaseUrl: database.databaseUrl, masterKey: process.env.TASKD_MASTER_KEY, port: 0, baseUrl: 'http://taskd.test', ...configOverrides },
@@ -86,13 +101,12 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
         server.closeAllConnections()
       })
       await db.close()
-      await database.drop()
-      fs.rmSync(dir, { recursive: true, force: true })
+      await dispose()
       if (invalid) throw invalid
     },
-    async user(role, name) {
+    async user(role, name, email) {
       const n = ++counter
-      const row = await db.tx(({ q }) => insertNewUser(q, clock.now(), { email: `${role}${n}@example.test`, name: name ?? `${role} ${n}`, role }))
+      const row = await db.tx(({ q }) => insertNewUser(q, clock.now(), { email: email ?? `${role}${n}@example.test`, name: name ?? `${role} ${n}`, role }))
       return { id: row.id, email: row.email }
     },
     async token(userId, permission = 'write', expiresAt) {
@@ -122,11 +136,22 @@ export async function startTestApp(configOverrides: Partial<Record<keyof Config,
 
 /** A workspace with an owner, an admin and a member, each with read, write and full (where allowed) tokens, and one board. */
 export async function seededApp(configOverrides: Partial<Record<keyof Config, unknown>> = {}) {
-  const t = await startTestApp(configOverrides)
-  const owner = await t.user('owner'),
-    admin = await t.user('admin'),
-    member = await t.user('member'),
-    outsider = await t.user('member')
+  const { template, seed } = await seededTemplate()
+  return { t: await startTestApp(configOverrides, template), ...seed }
+}
+
+type Seed = Awaited<ReturnType<typeof plantSeed>>
+
+/**
+ * The seeded workspace, made once (see filledTemplate) and copied for each test: its tokens' values are in the
+ * template's note. Emails of their own: a user a test adds must not take one (the counter restarts in each process).
+ */
+async function plantSeed(t: TestApp) {
+  const seeded = (role: Role, n: number) => t.user(role, `${role} ${n}`, `${role}${n}@seed.example.test`)
+  const owner = await seeded('owner', 1),
+    admin = await seeded('admin', 2),
+    member = await seeded('member', 3),
+    outsider = await seeded('member', 4)
   const tokens = {
     owner: { read: await t.token(owner.id, 'read'), write: await t.token(owner.id, 'write'), full: await t.token(owner.id, 'full') },
     admin: { read: await t.token(admin.id, 'read'), write: await t.token(admin.id, 'write'), full: await t.token(admin.id, 'full') },
@@ -137,5 +162,26 @@ export async function seededApp(configOverrides: Partial<Record<keyof Config, un
   const board = created.body.board as { id: string }
   const lists = created.body.lists as { id: string; name: string }[]
   for (const u of [admin, member]) await t.req('POST', `/v1/boards/${board.id}/members`, { token: tokens.owner.write, body: { user: u.id } })
-  return { t, owner, admin, member, outsider, tokens, board, lists }
+  return { owner, admin, member, outsider, tokens, board, lists }
 }
+
+// The seed's template is known by the code that plants it and the app that answered: changed code makes a new one (a
+// PostgreSQL cluster keeps its templates from run to run).
+const seedKey = (() => {
+  const hash = crypto.createHash('sha1').update(plantSeed.toString())
+  const src = fileURLToPath(new URL('../../src/', import.meta.url))
+  for (const file of (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).sort())
+    hash.update(file).update(fs.readFileSync(path.join(src, file)))
+  return `seed_${hash.digest('hex').slice(0, 12)}`
+})()
+let seedReady: Promise<{ template: Template; seed: Seed }> | undefined
+
+const seededTemplate = () =>
+  (seedReady ??= filledTemplate(seedKey, async (database) => {
+    const t = await appOn(database, path.dirname(database.db), {}, async () => {})
+    try {
+      return JSON.stringify(await plantSeed(t))
+    } finally {
+      await t.close()
+    }
+  }).then((template) => ({ template, seed: JSON.parse(template.note) as Seed })))

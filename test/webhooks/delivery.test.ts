@@ -140,9 +140,8 @@ test('a receiver hanging past the timeout is a transient failure, retried after 
     async (c) => {
       const { webhook } = await createSub(c, c.tokens.owner.write, { url: `${c.receiver.url}/hang` })
       await createCard(c, c.tokens.owner.write)
-      const started = performance.now()
       assert.equal(await c.scheduler.runOnce(), 1)
-      assert.ok(performance.now() - started >= 190, 'waited for the 200 ms timeout')
+      assert.equal(c.receiver.hits[0].answered, false, 'the receiver never answered: the attempt ended on its timeout')
       const [log] = await logsOf(c, webhook.id)
       assert.equal(log.outcome, 'retrying')
       assert.equal(log.status_code, null)

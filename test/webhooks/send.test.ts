@@ -121,7 +121,8 @@ test('a receiver that hangs past the timeout gives outcome timeout', async () =>
   assert.equal(r.outcome, 'timeout')
   assert.equal(r.statusCode, null)
   assert.match(String(r.error), /timed out after 200 ms/)
-  assert.ok(r.durationMs >= 150 && r.durationMs < 1500, `took ${r.durationMs} ms`)
+  // Only a lower bound: a busy machine makes an attempt longer, never shorter than the timeout it waited for.
+  assert.ok(r.durationMs >= 150, `took ${r.durationMs} ms`)
 })
 
 test('a connection reset is a network_error', async () => {
