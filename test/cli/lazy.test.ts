@@ -64,9 +64,11 @@ test('CLI: --version and token create load only what they need (compiled modules
     assert.deepEqual(among(version.urls, [...SERVER_MODULES, '/dist/src/http/', '/dist/src/config.js', '/dist/src/db/', '/dist/src/resources/']), [])
     const created = await loadedBy(dir, modules, token)
     assert.equal(created.status, 0, created.stderr)
-    assert.ok(among(created.urls, ['/node_modules/kysely/', '/dist/src/resources/tokens/service.js']).length === 2, 'the probe sees what it ran')
+    assert.ok(among(created.urls, ['/node_modules/kysely/', '/dist/src/resources/tokens/issue.js']).length === 2, 'the probe sees what it ran')
     assert.deepEqual(among(created.urls, [...SERVER_PACKAGES, '/node_modules/@asteasolutions/zod-to-openapi/']), [])
     assert.deepEqual(among(created.urls, SERVER_MODULES), [])
+    // Issuing a token needs none of the API's list machinery, nor the services around it.
+    assert.deepEqual(among(created.urls, ['/dist/src/query/', '/dist/src/resources/tokens/service.js', '/dist/src/resources/users/service.js']), [])
 
     // taskd as users run it: bin/taskd.js and its bundle, and the single binary when built.
     const bin = path.join(ROOT, 'dist/taskd-linux-x64')

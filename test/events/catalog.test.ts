@@ -22,13 +22,11 @@ test('the catalog lists exactly the events the families and the planned list def
   )
   // A spot-check of known names and of the listing order, so the test fails if the catalog empties or reorders.
   assert.deepEqual(EXPECTED.slice(0, 3), ['card.created', 'card.updated', 'card.deleted'])
-  assert.deepEqual(EXPECTED.slice(-2), ['audit.entry', 'webhook.test'])
+  // The families of the listing order come first, in it; a family added since follows them (src/events/names.ts).
+  const listed = ['card', 'comment', 'checklist', 'list', 'board', 'tag', 'timer', 'question', 'agent', 'audit', 'webhook']
+  assert.deepEqual(EXPECTED.filter((e) => listed.includes(familyOf(e))).slice(-2), ['audit.entry', 'webhook.test'])
   for (const name of ['comment.added', 'timer.stopped', 'question.answered', 'agent.cancelled']) assert.ok(EXPECTED.includes(name), name)
-  assert.deepEqual(
-    [...new Set(EXPECTED.map(familyOf))],
-    ['card', 'comment', 'checklist', 'list', 'board', 'tag', 'timer', 'question', 'agent', 'audit', 'webhook'],
-    'families keep the order the catalog has always had',
-  )
+  assert.deepEqual([...new Set(EXPECTED.map(familyOf))].slice(0, listed.length), listed, 'families keep the order the catalog has always had')
   for (const e of EVENT_CATALOG) {
     assert.equal(e.family, e.event.split('.')[0])
     assert.equal(e.available, EMITTED.includes(e.event), e.event)
