@@ -89,8 +89,8 @@ async function taskd() {
   const load = (p) => import(pathToFileURL(path.join(dist, p)).href)
   const [{ openDatabase }, { ensureWorkspace, insertNewUser }, { issueToken }] = await Promise.all([
     load('db/open.js'),
-    load('resources/users/service.js'),
-    load('resources/tokens/service.js'),
+    load('resources/users/setup.js'),
+    load('resources/tokens/issue.js'),
   ])
   return { openDatabase, ensureWorkspace, insertNewUser, issueToken }
 }

@@ -22,7 +22,7 @@ const load = (p) => import(pathToFileURL(path.join(root, 'dist', 'src', p)).href
 const taskd = Object.assign(
   {},
   ...(await Promise.all(
-    ['config.js', 'db/open.js', 'server.js', 'clock.js', 'resources/users/service.js', 'resources/boards/service.js', 'resources/cards/service.js'].map(load),
+    ['config.js', 'db/open.js', 'server.js', 'clock.js', 'resources/users/setup.js', 'resources/boards/service.js', 'resources/cards/service.js'].map(load),
   )),
 )
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-bench-wal-'))

@@ -85,12 +85,12 @@ async function loadTaskd() {
       'db/open.js',
       'server.js',
       'clock.js',
-      'resources/users/service.js',
+      'resources/users/setup.js',
       'resources/boards/service.js',
       'resources/cards/service.js',
       'resources/webhooks/service.js',
-      'webhooks/scheduler.js',
-      'webhooks/send.js',
+      'delivery/scheduler.js',
+      'delivery/send.js',
     ].map(load),
   )
   taskd = Object.assign({}, ...mods)
