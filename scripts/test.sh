@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test's runner (after npm run build and the checks): the whole suite on SQLite, then on PostgreSQL.
+# npm test's runner (after npm run build and the checks): the whole suite on SQLite and on PostgreSQL, side by side.
 #   PostgreSQL: TASKD_TEST_DATABASE_URL when set (a role that may CREATE DATABASE), else a throwaway local cluster from
 #   scripts/test-postgres.sh, stopped again at the end unless it was already running. Where no PostgreSQL server is
 #   installed, the PostgreSQL run is skipped with a notice (a failure with TASKD_TEST_REQUIRE_POSTGRES=1, as in
@@ -27,34 +27,23 @@ solo='^dist/test/api/stall\.test\.js$'
 # run does not end on one of them with the other core idle.
 slow_first='^dist/test/(cli/|binary|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
 
-# Runs the test files given: those matching $solo one at a time, after the others.
+# Runs the test files given, two at a time, leaving out those matching $solo (they run alone at the end).
 run_files() {
-  local batch=() later=() alone=() f rc=0
+  local batch=() later=() f
   for f in "$@"; do
-    if [[ $f =~ $solo ]]; then alone+=("$f"); elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
+    if [[ $f =~ $solo ]]; then continue; elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
   done
   batch+=("${later[@]}")
-  if [[ ${#batch[@]} -gt 0 ]]; then node --test --test-concurrency=2 --test-timeout=120000 "${batch[@]}" || rc=1; fi
-  if [[ ${#alone[@]} -gt 0 ]]; then node --test --test-concurrency=1 --test-timeout=120000 "${alone[@]}" || rc=1; fi
-  return $rc
+  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency=2 --test-timeout=120000 "${batch[@]}"
 }
 
-if [[ $dialects == *sqlite* ]]; then
-  echo "# taskd tests on SQLite"
-  (
-    unset TASKD_TEST_DATABASE_URL
-    run_files "${files[@]}"
-  ) || status=1
-fi
-
+# The PostgreSQL cluster first, so the two dialects' runs can go side by side: a PostgreSQL test spends much of its time
+# waiting on the server, so two runs of two files each keep two cores busier than one run after the other.
+pg_files=() url=${TASKD_TEST_DATABASE_URL:-}
 if [[ $dialects == *postgres* ]]; then
-  pg_files=()
   for f in "${files[@]}"; do [[ $f =~ $sqlite_only ]] || pg_files+=("$f"); done
-  url=${TASKD_TEST_DATABASE_URL:-}
-  stop_after=false
   if [[ -z $url ]]; then
     if ! bash scripts/test-postgres.sh status >/dev/null 2>&1; then
-      stop_after=true
       trap 'bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true' EXIT # also on Ctrl-C
     fi
     line=$(bash scripts/test-postgres.sh start)
@@ -72,12 +61,54 @@ if [[ $dialects == *postgres* ]]; then
       url=${line#TASKD_TEST_DATABASE_URL=}
     fi
   fi
-  if [[ ${#pg_files[@]} -gt 0 ]]; then
-    echo "# taskd tests on PostgreSQL"
-    (
-      export TASKD_TEST_DATABASE_URL=$url
-      run_files "${pg_files[@]}"
-    ) || status=1
-  fi
+fi
+
+# The SQLite run in the background (its report printed when it ends, in one piece), the PostgreSQL run meanwhile; the
+# files that must run alone wait for both.
+sqlite_log=$(mktemp)
+sqlite_pid=
+if [[ $dialects == *sqlite* ]]; then
+  (
+    unset TASKD_TEST_DATABASE_URL
+    run_files "${files[@]}"
+  ) >"$sqlite_log" 2>&1 &
+  sqlite_pid=$!
+fi
+pg_rc=0
+if [[ ${#pg_files[@]} -gt 0 ]]; then
+  pg_log=$(mktemp)
+  (
+    export TASKD_TEST_DATABASE_URL=$url
+    run_files "${pg_files[@]}"
+  ) >"$pg_log" 2>&1 || pg_rc=1
+fi
+if [[ -n $sqlite_pid ]]; then
+  wait "$sqlite_pid" || status=1
+  echo "# taskd tests on SQLite"
+  cat "$sqlite_log"
+fi
+if [[ ${#pg_files[@]} -gt 0 ]]; then
+  echo "# taskd tests on PostgreSQL"
+  cat "$pg_log"
+  rm -f "$pg_log"
+  [[ $pg_rc -eq 0 ]] || status=1
+fi
+rm -f "$sqlite_log"
+
+# Then the files that run alone, one dialect after the other.
+alone=()
+for f in "${files[@]}"; do [[ $f =~ $solo ]] && alone+=("$f"); done
+if [[ ${#alone[@]} -gt 0 && $dialects == *sqlite* ]]; then
+  echo "# taskd tests on SQLite, alone"
+  (
+    unset TASKD_TEST_DATABASE_URL
+    node --test --test-concurrency=1 --test-timeout=120000 "${alone[@]}"
+  ) || status=1
+fi
+pg_alone=()
+for f in "${alone[@]}"; do [[ $f =~ $sqlite_only ]] || pg_alone+=("$f"); done
+if [[ ${#pg_alone[@]} -gt 0 && ${#pg_files[@]} -gt 0 ]]; then
+  echo "# taskd tests on PostgreSQL, alone"
+  TASKD_TEST_DATABASE_URL=$url node --test --test-concurrency=1 --test-timeout=120000 "${pg_alone[@]}" || status=1
 fi
 exit $status
