@@ -131,9 +131,10 @@ export class OutboxScheduler extends JobWorker<OutboxTable> {
 
   /** Stops claiming, lets attempts in flight finish for up to graceMs, records them, and hands back unstarted claims. */
   override async stop(graceMs = 10_000): Promise<void> {
-    if (this.closed) return
-    // Attempts still running after the grace period keep their lease and are sent again after restart.
+    // Attempts still running after the grace period keep their lease and are sent again after restart. A second
+    // call waits in jobs.stop for the first, and then finds the sender closed.
     await this.jobs.stop(graceMs)
+    if (this.closed) return
     this.gates.clear()
     await this.flush()
     this.closed = true

@@ -59,6 +59,7 @@ export class JobRunner<T extends { id: string }> {
   /** Results of finished jobs still being recorded, which runOnce waits for. */
   private readonly recording = new Set<Promise<void>>()
   private stopping = false
+  private stopDone?: Promise<void>
   /** After stop: a job that outlasted the grace period and is cut short is not worth a log line. */
   private closed = false
   /** Claims one round at a time, after wake() or the poll; readiness asks it whether the worker is alive. */
@@ -103,10 +104,27 @@ export class JobRunner<T extends { id: string }> {
     try {
       const due = await queue.hasDue(db.q, now)
       jobs = due ? (await db.tx(({ q }) => queue.claim(q, now, now + this.opts.leaseMs, free))).filter((j) => !this.inflight.has(j.id)) : []
-      if (jobs.length < free && this.pump.started) await this.armDueTimer(now)
-      await this.opts.onClaimed?.(jobs)
     } catch (err) {
       log(`${name}: claim failed`, err)
+      return 0
+    }
+    try {
+      if (jobs.length < free && this.pump.started) await this.armDueTimer(now)
+    } catch (err) {
+      log(`${name}: reading the next due time failed`, err) // the poll wakes the runner all the same
+    }
+    try {
+      // Claimed while stop() began: handed back at once, so the next runner takes them without waiting for the lease.
+      if (this.stopping) throw new Error('stopping')
+      await this.opts.onClaimed?.(jobs)
+    } catch (err) {
+      if (!this.stopping) log(`${name}: preparing claimed jobs failed; handing them back`, err)
+      await queue
+        .release(
+          db.q,
+          jobs.map((j) => j.id),
+        )
+        .catch((e: unknown) => log(`${name}: handing back claims failed`, e))
       return 0
     }
     for (const job of jobs) {
@@ -126,10 +144,12 @@ export class JobRunner<T extends { id: string }> {
       if (!this.closed) this.opts.log(this.opts.failure?.(job) ?? `${this.opts.name}: job ${job.id} failed unexpectedly`, err)
     }
     if (!outcome) return this.done(job.id)
-    const recorded = outcome.recorded.finally(() => {
-      this.recording.delete(recorded)
-      this.done(job.id)
-    })
+    const recorded = outcome.recorded
+      .catch((err: unknown) => this.opts.log(`${this.opts.name}: recording job ${job.id} failed`, err))
+      .finally(() => {
+        this.recording.delete(recorded)
+        this.done(job.id)
+      })
     this.recording.add(recorded)
   }
 
@@ -169,11 +189,16 @@ export class JobRunner<T extends { id: string }> {
    * Stops claiming, hands back unstarted claims, and lets jobs in flight finish for up to graceMs; one still running
    * then keeps its lease and is run again after restart.
    */
-  async stop(graceMs = 10_000): Promise<void> {
-    if (this.stopping) return
+  stop(graceMs = 10_000): Promise<void> {
+    // A second call (a second signal) waits for the first instead of returning while jobs are still finishing.
+    return (this.stopDone ??= this.stopNow(graceMs))
+  }
+
+  private async stopNow(graceMs: number): Promise<void> {
     this.stopping = true
-    const pumped = this.pump.stop()
     clearTimeout(this.dueTimer)
+    // The round in progress ends first: what it claims from now on it hands back itself (round() checks stopping).
+    await this.pump.stop()
     this.queue.clear()
     const unstarted = [...this.waiting]
     this.waiting.clear()
@@ -186,7 +211,6 @@ export class JobRunner<T extends { id: string }> {
     let timer: NodeJS.Timeout | undefined
     await Promise.race([this.queue.onIdle(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
     clearTimeout(timer)
-    await pumped
     this.closed = true
   }
 }

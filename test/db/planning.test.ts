@@ -109,7 +109,7 @@ test('the background workers find their due rows through the partial indexes mad
       [() => purgeFinishedRows(db.q, iso), 'outbox', 'outbox_finished'],
       [() => anyDueKickoff(db.q, now), 'agent_kickoffs', 'agent_kickoffs_due'],
       [() => claimDueKickoffs(db.q, now, now + 1000, 10), 'agent_kickoffs', 'agent_kickoffs_due'],
-      [() => nextKickoffDue(db.q), 'agent_kickoffs', 'agent_kickoffs_due'],
+      [() => nextKickoffDue(db.q, now), 'agent_kickoffs', 'agent_kickoffs_due'],
       [() => anyDueRun(db.q, now), 'automation_runs', 'automation_runs_due'],
       [() => claimRuns(db.q, now, now + 1000, 10), 'automation_runs', 'automation_runs_due'],
       [() => quietRuns(db.q, iso, 10), 'agent_runs', 'agent_runs_running'],

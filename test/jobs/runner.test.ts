@@ -247,6 +247,64 @@ test('stop during an attempt: it finishes within the grace period; unstarted cla
     assert.deepEqual(w.logged, [])
   }))
 
+test('stop while a claim is under way: the jobs that claim took are handed back, and none runs after stop', () =>
+  withWorld(async (w) => {
+    await w.addJobs(2)
+    const [db] = w.dbs
+    const inClaim = gate()
+    const release = gate()
+    const queue = testQueue(db)
+    const a = w.runner(db, {
+      queue: {
+        ...queue,
+        claim: async (q, now, leaseUntil, limit) => {
+          const jobs = await queue.claim(q, now, leaseUntil, limit)
+          inClaim.open()
+          await release.wait
+          return jobs
+        },
+      },
+    })
+    const running = a.runOnce()
+    await inClaim.wait
+    const stopped = a.stop(60_000)
+    release.open()
+    await stopped
+    await running
+    assert.equal(w.runs.size, 0, 'nothing ran after stop began')
+    assert.deepEqual(
+      (await w.rows()).map((r) => [r.status, r.claims, r.lease_until]),
+      [
+        ['pending', 0, 0],
+        ['pending', 0, 0],
+      ],
+      'both claims handed back, uncounted',
+    )
+    assert.equal(await w.runner(w.dbs[1]).runOnce(), 2, 'the next runner takes them at once')
+  }))
+
+test('a claimed batch whose preparation fails is handed back at once, not left to its lease', () =>
+  withWorld(async (w) => {
+    await w.addJobs(2)
+    let failing = true
+    const a = w.runner(w.dbs[0], {
+      onClaimed: async () => {
+        if (failing) throw new Error('connection lost')
+      },
+    })
+    assert.equal(await a.runOnce(), 0)
+    assert.deepEqual(
+      (await w.rows()).map((r) => [r.status, r.claims, r.lease_until]),
+      [
+        ['pending', 0, 0],
+        ['pending', 0, 0],
+      ],
+    )
+    assert.match(w.logged.join('\n'), /preparing claimed jobs failed; handing them back: Error: connection lost/)
+    failing = false
+    assert.equal(await a.runOnce(), 2, 'claimed again without waiting for a lease')
+  }))
+
 test('an idle poll is a plain read: no write transaction, and a write held by another connection does not hold it up', () =>
   withWorld(async (w) => {
     const [db] = w.dbs

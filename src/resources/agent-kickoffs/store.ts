@@ -71,13 +71,14 @@ export const releaseKickoffs = (q: Q, ids: readonly string[]) =>
         .execute()
         .then(() => {})
 
-/** When the next undelivered kickoff falls due. */
-export const nextKickoffDue = async (q: Q): Promise<number | undefined> =>
+/** When the next undelivered kickoff falls due after `now` (one due already is claimed, or leased by an attempt). */
+export const nextKickoffDue = async (q: Q, now: number): Promise<number | undefined> =>
   (
     await q
       .selectFrom('agent_kickoffs')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
       .where('status', 'in', UNDELIVERED)
+      .where('next_attempt_at', '>', now)
       .executeTakeFirst()
   )?.at ?? undefined
 
