@@ -19,4 +19,4 @@ cat "$log"
 [[ $checked -eq 0 ]] || echo "# npm run check failed" >&2
 [[ $built -eq 0 ]] || echo "# the binary or the n8n package did not build" >&2
 [[ $checked -eq 0 && $built -eq 0 ]] || exit 1
-exec bash scripts/test.sh
+bash scripts/test.sh
