@@ -11,18 +11,9 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { agentApp, SECRET } from '../helpers/agents.js'
 import { ROOT } from '../helpers/serve.js'
+import { until } from '../helpers/until.js'
 
 const RUNNER = path.join(ROOT, 'examples/agent-runner.mjs')
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 /** A port nobody listens on now (the runner's wake URL must be known before the agent is created). */
 async function freePort(): Promise<number> {

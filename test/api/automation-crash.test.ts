@@ -9,22 +9,13 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { freshDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
+import { until } from '../helpers/until.js'
 
 async function call(s: Served, token: string, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(s.url + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const json = res.status === 204 ? undefined : await res.json()
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`)
   return json
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 test('a run survives SIGKILL and restart: it resumes at the unfinished step and never repeats a finished one', { timeout: 60_000 }, async () => {

@@ -10,20 +10,13 @@ import { test } from 'node:test'
 import { freshDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
 import { startReceiver, type Receiver } from '../webhooks/fixtures.js'
+import { until } from '../helpers/until.js'
 
 async function call(s: Served, token: string, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(s.url + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const json = await res.json()
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`)
   return json
-}
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 test('TASKD_LOG_FORMAT=json: one JSON line per request with route pattern, status, duration, request id and actor; no token, secret, incoming path or body', async () => {

@@ -12,6 +12,7 @@ import { FakeClock, seededApp } from '../helpers/app.js'
 import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { dbGet, dbRun } from '../helpers/db.js'
 import { startReceiver, type Receiver } from '../webhooks/fixtures.js'
+import { until } from '../helpers/until.js'
 
 /** taskd as `serve` runs it (the outbox scheduler, the automation runner and the kickoff dispatcher started), in-process. */
 async function started(db: TestDatabase, clock: FakeClock, settings: Record<string, unknown> = {}) {
@@ -53,14 +54,6 @@ async function call(url: string, token: string, method: string, p: string, body?
   const json = await res.json()
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`)
   return json
-}
-
-async function until(what: string, cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 /** The text of the last scrape. */

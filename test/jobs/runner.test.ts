@@ -12,6 +12,7 @@ import { openDatabase } from '../../src/db/open.js'
 import { JobRunner, type JobQueue, type JobRunnerOptions } from '../../src/jobs/runner.js'
 import { freshDatabase } from '../helpers/database.js'
 import { dbAll, dbRun } from '../helpers/db.js'
+import { until } from '../helpers/until.js'
 
 interface Job {
   id: string
@@ -146,11 +147,6 @@ function gate(): { wait: Promise<void>; open(): void } {
   return { wait, open }
 }
 
-/** Until `cond` holds: turns of the event loop, no fixed sleep. */
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 2))
-}
-
 test('two runners on two connection pools race for the same jobs: each job runs exactly once', () =>
   withWorld(async (w) => {
     await w.addJobs(60)
@@ -180,7 +176,7 @@ test('a lease that runs out mid-attempt: another runner takes the job, and the l
     })
     const b = w.runner(w.dbs[1])
     const first = a.runOnce()
-    await until(() => started)
+    await until('the attempt to start', () => started)
     assert.equal(await b.runOnce(), 0, 'the lease holds to its last millisecond')
     w.clock.t += LEASE_MS
     assert.equal(await b.runOnce(), 0)
@@ -212,7 +208,7 @@ test('stop during an attempt: it finishes within the grace period; unstarted cla
       },
     })
     const running = a.runOnce()
-    await until(() => started === 1)
+    await until('the attempt to start', () => started === 1)
     assert.deepEqual(
       (await w.rows()).map((r) => r.claims),
       [1, 1, 1],
@@ -335,7 +331,7 @@ test('an idle poll is a plain read: no write transaction, and a write held by an
       writing = true
       await held.wait
     })
-    await until(() => writing)
+    await until('the other connection to hold the write', () => writing)
     try {
       assert.equal(await runner.runOnce(), 0)
       assert.equal(await runner.runOnce(), 0)

@@ -8,6 +8,7 @@ import { verify } from '@octokit/webhooks-methods'
 import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
 import { startReceiver, type Receiver } from './fixtures.js'
+import { until } from '../helpers/until.js'
 
 const N = 40
 
@@ -19,14 +20,6 @@ async function call(s: Served, token: string, method: string, p: string, body?: 
   const json = await res.json()
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`)
   return json
-}
-
-async function until(what: string, cond: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
 }
 
 test('SIGKILL mid-delivery, restart: every event delivered at least once, repeats carry the same delivery id', { timeout: 60_000 }, async () => {
@@ -46,7 +39,7 @@ test('SIGKILL mid-delivery, restart: every event delivered at least once, repeat
     const cards: string[] = []
     for (let i = 0; i < N; i++) cards.push((await call(first, token, 'POST', '/v1/cards', { board: board.id, title: `card ${i}` })).card.id)
     const hits = receiver.hits
-    await until('deliveries in flight', () => hits.filter((h) => !h.answered).length >= 4, 10_000)
+    await until('deliveries in flight', () => hits.filter((h) => !h.answered).length >= 4)
     first.child.kill('SIGKILL')
     await first.exited
     // Received but never answered: the dead process cannot have recorded these, so they must come again.
@@ -56,8 +49,8 @@ test('SIGKILL mid-delivery, restart: every event delivered at least once, repeat
 
     second = await serveForCrash(db)
     const countOf = (card: string) => hits.filter((h) => h.json.data.id === card).length
-    await until('every event after restart', () => new Set(hits.map((h) => h.json.data.id)).size === N, 30_000)
-    await until('the cut-off deliveries again, once their lease ran out', () => [...cutOff].every((card) => countOf(card) >= 2), 30_000)
+    await until('every event after restart', () => new Set(hits.map((h) => h.json.data.id)).size === N)
+    await until('the cut-off deliveries again, once their lease ran out', () => [...cutOff].every((card) => countOf(card) >= 2))
     const byCard = new Map<string, Set<string>>()
     for (const h of hits) {
       assert.equal(h.headers['x-webhook-delivery'], h.json.id)
