@@ -24,7 +24,7 @@ export interface Deps {
    * Called inside the transaction of every event that no automation run caused (src/events/emit.ts): event
    * automations queue their runs here, so a change and the runs it starts commit together.
    */
-  onEvent: (deps: Deps, tx: Tx, event: EmittedEvent) => Promise<void>
+  onEvents: (deps: Deps, tx: Tx, events: EmittedEvent[]) => Promise<void>
 }
 
 /** An event as written, for the event hook. */

@@ -57,7 +57,7 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
     onRunsQueued: () => {},
     onKickoffsQueued: () => {},
     claimWaiters: new Waiters(),
-    onEvent: queueEventRuns,
+    onEvents: queueEventRuns,
     secrets,
   }
 }

@@ -9,7 +9,12 @@ const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
  * The next events.seq. SQLite: one more than the largest (its one writer makes that safe). PostgreSQL: the column's
  * identity sequence, since several processes insert at once.
  */
-export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
+/**
+ * The seq of the `nth` (from 0) event row of one insert: the identity sequence (PostgreSQL, in the rows' order), or the
+ * last seq + 1 + nth (SQLite, whose one writer cannot interleave; rows of one insert may all see the same last seq).
+ */
+export const nextEventSeq = (q: Q, nth: number): RawBuilder<number> =>
+  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + ${sql.lit(nth + 1)} FROM events)`
 
 /** The tables of logs whose rows are ordered per owner by `seq`. */
 export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'

@@ -64,3 +64,15 @@ export async function distinctPosition(q: Q, table: Ordered, scopeId: string, se
     WHERE ${t}.id = r.id AND ${t}.position <> r.rn * 2`.execute(q)
   return Number(before.rows[0].n) * 2 + 1
 }
+
+/**
+ * Positions for `count` rows appended in one go after the last row of a scope (a cascade moving a chunk of cards):
+ * last + 1, last + 2, ... in the rows' order, with the scope's row locked as distinctPosition does. Undefined when
+ * those are not distinct (positions near 1e308): the caller then places the rows one by one with distinctPosition.
+ */
+export async function appendedPositions(q: Q, table: Ordered, scopeId: string, count: number): Promise<number[] | undefined> {
+  await lockRows(q, q.selectFrom(SCOPE[table].parent).select('id').where('id', '=', scopeId))
+  const last = (await firstOf(q, lastPosition[table](q, scopeId, '')))?.p ?? 0
+  if (last + count - (last + count - 1) < gapAt(last + count)) return undefined
+  return Array.from({ length: count }, (_, i) => last + i + 1)
+}

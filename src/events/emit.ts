@@ -1,11 +1,11 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
 import { actorRef, type Actor } from '../access/roles.js'
 import { isoAt } from '../clock.js'
-import type { Q, Tx } from '../db/database.js'
+import type { Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
 import type { EventData, EventName } from './fields.js'
-import { insertEvent, insertOutboxRow, subscriptionsForEvent } from './store.js'
+import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, subscriptionsForEvent } from './store.js'
 
 /** One event to emit; `data` must match the event's payload schema exactly (one variant per event name). */
 export type NewEvent = {
@@ -29,9 +29,9 @@ interface QueuedDelivery {
   dueAt: number
 }
 
-async function insertDelivery(q: Q, d: QueuedDelivery & { dataJson: string; createdAt: string }): Promise<string> {
+function deliveryRow(d: QueuedDelivery & { dataJson: string; createdAt: string }): OutboxRow {
   const id = newId()
-  await insertOutboxRow(q, {
+  return {
     id,
     webhook_id: d.webhookId,
     event_id: d.eventId,
@@ -43,14 +43,15 @@ async function insertDelivery(q: Q, d: QueuedDelivery & { dataJson: string; crea
     due_at: d.dueAt,
     lease_until: 0,
     created_at: d.createdAt,
-  })
-  return id
+  }
 }
 
 /** A delivery to one subscription outside the fan-out of an event (a test or a sample); returns the delivery id. */
 export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { data: unknown }): Promise<string> {
   tx.afterCommit(deps.onOutboxWrite)
-  return insertDelivery(tx.q, { ...d, dataJson: JSON.stringify(d.data), createdAt: isoAt(deps.clock.now()) })
+  const row = deliveryRow({ ...d, dataJson: JSON.stringify(d.data), createdAt: isoAt(deps.clock.now()) })
+  await insertOutboxRow(tx.q, row)
+  return row.id
 }
 
 /**
@@ -59,17 +60,54 @@ export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { 
  * scheduler). An event an automation run caused starts no event automation, so two automations cannot loop.
  */
 export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<string> {
+  return (await emitEvents(deps, tx, [event]))[0]
+}
+
+/** Rows per multi-row insert: within both dialects' limits on bound parameters (11 columns an outbox row). */
+const ROWS_PER_INSERT = 500
+
+/**
+ * emitEvent for many events at once (a cascade's chunk), in their order: one insert for the event rows, one lookup of
+ * the receiving subscriptions per event name and board, one insert for the outbox rows.
+ */
+export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]): Promise<string[]> {
   const now = deps.clock.now()
   const timestamp = isoAt(now)
-  const id = newId()
-  const data = { ...event.data, actor: actorRef(event.actor) }
-  const dataJson = JSON.stringify(data)
-  await insertEvent(tx.q, id, event.name, event.boardId, dataJson, timestamp)
-  const subs = await subscriptionsForEvent(tx.q, event.name, event.boardId)
-  for (const webhookId of subs) {
-    await insertDelivery(tx.q, { webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp })
+  const written = events.map((event) => {
+    const data = { ...event.data, actor: actorRef(event.actor) }
+    return { id: newId(), event, data, dataJson: JSON.stringify(data) }
+  })
+  if (written.length === 1) {
+    const [{ id, event, dataJson }] = written
+    await insertEvent(tx.q, id, event.name, event.boardId, dataJson, timestamp)
+  } else {
+    for (let i = 0; i < written.length; i += ROWS_PER_INSERT) {
+      const rows = written.slice(i, i + ROWS_PER_INSERT)
+      await insertEvents(
+        tx.q,
+        rows.map(({ id, event, dataJson }) => ({ id, name: event.name, boardId: event.boardId, data: dataJson, at: timestamp })),
+      )
+    }
   }
-  if (subs.length > 0) tx.afterCommit(deps.onOutboxWrite)
-  if (!event.actor.run) await deps.onEvent(deps, tx, { id, name: event.name, boardId: event.boardId, data })
-  return id
+  const receivers = new Map<string, string[]>()
+  const deliveries: OutboxRow[] = []
+  for (const { id, event, dataJson } of written) {
+    const key = `${event.name}\n${event.boardId ?? ''}`
+    let subs = receivers.get(key)
+    if (!subs) receivers.set(key, (subs = await subscriptionsForEvent(tx.q, event.name, event.boardId)))
+    for (const webhookId of subs) {
+      deliveries.push(deliveryRow({ webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp }))
+    }
+  }
+  if (deliveries.length === 1) await insertOutboxRow(tx.q, deliveries[0])
+  else for (let i = 0; i < deliveries.length; i += ROWS_PER_INSERT) await insertOutboxRows(tx.q, deliveries.slice(i, i + ROWS_PER_INSERT))
+  if (deliveries.length > 0) tx.afterCommit(deps.onOutboxWrite)
+  const hooked = written.filter(({ event }) => !event.actor.run)
+  if (hooked.length > 0)
+    await deps.onEvents(
+      deps,
+      tx,
+      hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data })),
+    )
+  return written.map((w) => w.id)
 }

@@ -2,20 +2,37 @@
 import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import type { Q } from '../db/database.js'
+import type { DB } from '../db/types.js'
 import { nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 import { fromJsonColumn, StringList } from '../db/json.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q) }),
+  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q, 0) }),
 )
 
 /** Appends an event; seq orders the events. */
 export const insertEvent = (q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
   q.executeQuery(insert(q, id, name, boardId, data, at))
 
+/** Appends events in their order, in one statement. */
+export async function insertEvents(q: Q, rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string }[]): Promise<void> {
+  await q
+    .insertInto('events')
+    .values(rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: nextEventSeq(q, i) })))
+    .execute()
+}
+
+export type OutboxRow = DB['outbox']
 export const insertOutboxRow = rowInsert('outbox')
+/** Many outbox rows in one statement. */
+export const insertOutboxRows = async (q: Q, rows: readonly OutboxRow[]): Promise<void> => {
+  await q
+    .insertInto('outbox')
+    .values([...rows])
+    .execute()
+}
 
 /**
  * Active subscriptions that should receive an event of this board: whole-workspace ones, or ones naming

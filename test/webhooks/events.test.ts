@@ -141,3 +141,79 @@ test('a bulk change emits one event per card; a card that fails inside it emits 
     await c.t.close()
   }
 })
+
+test('a list deleted with move_to announces each card as a single move would, in order, to subscriptions and automations', async () => {
+  const c = await seededApp({ allowPrivateTargets: 'true' })
+  try {
+    const board = c.board.id
+    const [from, to] = c.lists
+    const boardName = (await ok(c, 'GET', `/v1/boards/${board}`)).board.name
+    const toCategory = (await ok(c, 'GET', `/v1/lists/${to.id}`)).list.category
+    // Active, so each event it takes gets an outbox row (to a port nothing listens on; nothing is delivered in this test).
+    await ok(c, 'POST', '/v1/webhooks', { name: 'moves', url: 'http://127.0.0.1:9/x', events: ['card.moved'], boards: [board] })
+    const before = (await ok(c, 'POST', '/v1/cards', { board, list: to.id, title: 'already there' })).card
+    // More cards than one chunk of the cascade moves at a time.
+    const made: { id: string; key: string }[] = []
+    for (let i = 0; i < 260; i++) made.push((await ok(c, 'POST', '/v1/cards', { board, list: from.id, title: `card ${i}` })).card)
+    const target = made[137]
+    await ok(c, 'POST', '/v1/automations', {
+      name: 'one card',
+      board,
+      trigger: { type: 'event', events: ['card.moved'], filter: `key = "${target.key}"` },
+      steps: [{ type: 'update_card', card: '{event.data.id}', priority: 1 }],
+      active: false,
+    })
+    const auto = (
+      await ok(c, 'POST', '/v1/automations', {
+        name: 'one card, active',
+        board,
+        trigger: { type: 'event', events: ['card.moved'], filter: `key = "${target.key}"` },
+        steps: [{ type: 'update_card', card: '{event.data.id}', priority: 1 }],
+      })
+    ).automation
+    const seq = Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT max(seq) AS n FROM events'))!.n)
+    const outbox = await outboxCount(c)
+    assert.equal((await c.t.req('DELETE', `/v1/lists/${from.id}?move_to=${to.id}`, { token: c.tokens.member.write })).status, 204)
+
+    const page = await ok(c, 'GET', `/v1/cards?list=${to.id}&sort=position&per_page=500`)
+    assert.deepEqual(
+      page.items.map((card: { id: string }) => card.id),
+      [before.id, ...made.map((m) => m.id)],
+      'the cards follow the ones already there, in their order',
+    )
+    const positions = page.items.map((card: { position: number }) => card.position)
+    assert.equal(new Set(positions).size, positions.length, 'positions stay distinct')
+    const after = await dbAll<{ name: string; data: string }>(c.t.deps.db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', seq)
+    const moves = after.filter((e) => e.name !== 'list.deleted')
+    assert.deepEqual(
+      moves.map((e) => [e.name, JSON.parse(e.data).id]),
+      made.flatMap((m) => [
+        ['card.updated', m.id],
+        ['card.moved', m.id],
+      ]),
+    )
+    assert.equal(after.at(-1)!.name, 'list.deleted')
+    const moved = JSON.parse(moves[1].data)
+    assert.deepEqual(
+      [moved.from_list, moved.to_list, moved.from_board],
+      [
+        { id: from.id, name: from.name },
+        { id: to.id, name: to.name },
+        { id: board, name: boardName },
+      ],
+    )
+    assert.deepEqual(
+      [moved.list, moved.board],
+      [
+        { id: to.id, name: to.name, category: toCategory },
+        { id: board, name: boardName },
+      ],
+    )
+    assert.deepEqual(JSON.parse(moves[0].data).changes, ['list', 'position'])
+    assert.equal((await outboxCount(c)) - outbox, made.length, 'one delivery per card.moved')
+    const runs = (await ok(c, 'GET', `/v1/automations/${auto.id}/runs`)).items
+    assert.equal(runs.length, 1, 'the automation whose filter names one card runs for that card alone')
+  } finally {
+    await c.t.close()
+  }
+})

@@ -70,24 +70,30 @@ function cardOf(event: EmittedEvent): string | undefined {
 }
 
 /**
- * The event hook (deps.onEvent): runs of the board's event automations whose selectors take the event and whose card
+ * The event hook (deps.onEvents): runs of the board's event automations whose selectors take the event and whose card
  * filter, if any, the card matches as it is in this transaction. emitEvent leaves out events a run caused (no loops).
+ * The automations of a board are read once for all the events given.
  */
-export async function queueEventRuns(deps: Deps, tx: Tx, event: EmittedEvent): Promise<void> {
-  if (!event.boardId) return
-  for (const a of await eventAutomationsOfBoard(tx.q, event.boardId)) {
-    if (!matchesSelectors(fromJsonColumn(StringList, a.events ?? '[]'), event.name)) continue
-    if (a.filter) {
-      const card = cardOf(event)
-      if (!card) continue
-      const hit = await applyFilter(tx.q.selectFrom('cards').select('cards.id').where('cards.id', '=', card), 'cards', a.filter).executeTakeFirst()
-      if (!hit) continue
+export async function queueEventRuns(deps: Deps, tx: Tx, events: EmittedEvent[]): Promise<void> {
+  const ofBoard = new Map<string, Awaited<ReturnType<typeof eventAutomationsOfBoard>>>()
+  for (const event of events) {
+    if (!event.boardId) continue
+    const automations = ofBoard.get(event.boardId) ?? (await eventAutomationsOfBoard(tx.q, event.boardId))
+    ofBoard.set(event.boardId, automations)
+    for (const a of automations) {
+      if (!matchesSelectors(fromJsonColumn(StringList, a.events ?? '[]'), event.name)) continue
+      if (a.filter) {
+        const card = cardOf(event)
+        if (!card) continue
+        const hit = await applyFilter(tx.q.selectFrom('cards').select('cards.id').where('cards.id', '=', card), 'cards', a.filter).executeTakeFirst()
+        if (!hit) continue
+      }
+      await queueRun(deps, tx, a, {
+        trigger: { type: 'event', event: event.name, event_id: event.id },
+        actor: { type: 'event', id: a.id, name: a.name },
+        context: { event: { name: event.name, data: event.data } },
+      })
     }
-    await queueRun(deps, tx, a, {
-      trigger: { type: 'event', event: event.name, event_id: event.id },
-      actor: { type: 'event', id: a.id, name: a.name },
-      context: { event: { name: event.name, data: event.data } },
-    })
   }
 }
 

@@ -197,21 +197,49 @@ export interface KnownNames {
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
 export async function cardEventData(q: Q, config: Config, card: CardView, known: KnownNames = {}): Promise<EventData<'card.created'>> {
-  const board = known.board?.id === card.board ? known.board : (await getBoards(q, [card.board]))[0]
-  const list = known.list?.id === card.list ? known.list : (await getLists(q, [card.list]))[0]
-  const users = new Map((await getUsers(q, [...card.assignees, ...card.watchers])).map((u) => [u.id, u]))
-  const tags = await getTags(q, card.tags)
-  const person = (id: string) => ({ id, name: users.get(id)?.name ?? null })
-  return {
+  return (await cardEventDatas(q, config, [card], known))[0]
+}
+
+/** cardEventData for many cards, with one query each for their boards, lists, people and tags (a cascade's chunk). */
+export async function cardEventDatas(q: Q, config: Config, cards: readonly CardView[], known: KnownNames = {}): Promise<EventData<'card.created'>[]> {
+  const unknown = <T>(ids: string[], knownOne: { id: string } | undefined) => [...new Set(ids)].filter((id) => id !== knownOne?.id) as T[]
+  const boards = new Map(
+    (
+      await getBoards(
+        q,
+        unknown(
+          cards.map((c) => c.board),
+          known.board,
+        ),
+      )
+    ).map((b) => [b.id, b.name]),
+  )
+  const lists = new Map(
+    (
+      await getLists(
+        q,
+        unknown(
+          cards.map((c) => c.list),
+          known.list,
+        ),
+      )
+    ).map((l) => [l.id, l.name]),
+  )
+  if (known.board) boards.set(known.board.id, known.board.name)
+  if (known.list) lists.set(known.list.id, known.list.name)
+  const users = new Map((await getUsers(q, [...new Set(cards.flatMap((c) => [...c.assignees, ...c.watchers]))])).map((u) => [u.id, u.name]))
+  const tags = new Map((await getTags(q, [...new Set(cards.flatMap((c) => c.tags))])).map((t) => [t.id, t.name]))
+  const person = (id: string) => ({ id, name: users.get(id) ?? null })
+  return cards.map((card) => ({
     id: card.id,
     key: card.key,
     title: card.title,
     url: cardUrl(config, card.id),
-    board: { id: card.board, name: board?.name ?? null },
-    list: { id: card.list, name: list?.name ?? null, category: card.state },
+    board: { id: card.board, name: boards.get(card.board) ?? null },
+    list: { id: card.list, name: lists.get(card.list) ?? null, category: card.state },
     assignees: card.assignees.map(person),
     watchers: card.watchers.map(person),
-    tags: card.tags.map((id) => ({ id, name: tags.find((t) => t.id === id)?.name ?? null })),
+    tags: card.tags.map((id) => ({ id, name: tags.get(id) ?? null })),
     priority: card.priority,
     priority_name: PRIORITY_NAMES[card.priority],
     start_date: card.start_date,
@@ -225,5 +253,5 @@ export async function cardEventData(q: Q, config: Config, card: CardView, known:
     created: card.created,
     updated: card.updated,
     created_by: card.created_by,
-  }
+  }))
 }

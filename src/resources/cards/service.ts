@@ -5,11 +5,11 @@ import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
-import { distinctPosition } from '../../db/positions.js'
+import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
-import { emitEvent, type NewEvent } from '../../events/emit.js'
+import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
 import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
@@ -19,7 +19,7 @@ import { getTags } from '../tags/published.js'
 import { announceCommentsOfCardGone } from '../comments/service.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
-import { cardEventData, cardView, cardViews, type KnownNames } from './present.js'
+import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
 import type { CardFields, CardListParams, CardView, CreateCardInput } from './schema.js'
 import {
@@ -34,6 +34,7 @@ import {
   getCard,
   lockCard,
   insertCard,
+  moveCardRows,
   rekeyCards,
   setTagLinks,
   setUserLinks,
@@ -317,10 +318,44 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
   })
 }
 
-/** Moves up to `limit` cards of a list to another list of the same board, each with its own events; returns how many. */
+/**
+ * Moves up to `limit` cards of a list to the end of another list of the same board, in their order; returns how many.
+ * Set-based: one update for them all, and their events (card.updated naming list and position, then card.moved, for
+ * each card) written together, as the same moves made one at a time would write them.
+ */
 export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
-  const cards = await cardsOfList(tx.q, fromList, limit)
-  for (const card of cards) await applyChange(deps, tx, actor, card, { list: toList })
+  const { q } = tx
+  const cards = await cardsOfList(q, fromList, limit)
+  if (cards.length === 0) return 0
+  const positions = await appendedPositions(q, 'cards', toList, cards.length)
+  if (!positions) {
+    for (const card of cards) await applyChange(deps, tx, actor, card, { list: toList })
+    return cards.length
+  }
+  const at = isoAt(deps.clock.now())
+  await moveCardRows(
+    q,
+    cards.map((c, i) => ({ id: c.id, position: positions[i] })),
+    toList,
+    at,
+  )
+  const from = await listRef(q, fromList)
+  const to = await listRef(q, toList)
+  const board = await boardRef(q, cards[0].board_id)
+  const views = await cardViews(
+    q,
+    cards.map((c, i) => ({ ...c, list_id: toList, position: positions[i], updated_at: at })),
+  )
+  const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name ?? '' } }
+  const data = await cardEventDatas(q, deps.config, views, known)
+  await emitEvents(
+    deps,
+    tx,
+    data.flatMap((card): NewEvent[] => [
+      { name: 'card.updated', boardId: board.id, data: { ...card, changes: ['list', 'position'] }, actor },
+      { name: 'card.moved', boardId: board.id, data: { ...card, from_list: from, to_list: to, from_board: board }, actor },
+    ]),
+  )
   return cards.length
 }
 

@@ -1,5 +1,5 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
-import type { ExpressionBuilder } from 'kysely'
+import { sql, type ExpressionBuilder } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
@@ -14,6 +14,23 @@ const cardForUpdate = fixedQuery((q: Q, id: string) => forUpdate(q, q.selectFrom
 export const lockCard = (q: Q, id: string) => firstOf(q, cardForUpdate(q, id))
 export const insertCard = rowInsert('cards')
 export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
+/** Moves cards to a list at the positions given, in one statement. */
+export async function moveCardRows(q: Q, moves: readonly { id: string; position: number }[], listId: string, at: string): Promise<void> {
+  // The positions are finite numbers this process computed: written as literals, so PostgreSQL needs no type for them.
+  const position = sql<number>`CASE id ${sql.join(
+    moves.map((m) => sql`WHEN ${m.id} THEN ${sql.lit(m.position)}`),
+    sql` `,
+  )} END`
+  await q
+    .updateTable('cards')
+    .set({ list_id: listId, position, updated_at: at })
+    .where(
+      'id',
+      'in',
+      moves.map((m) => m.id),
+    )
+    .execute()
+}
 export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
 
 const byIdempotencyKey = fixedQuery((q: Q, boardId: string, key: string) =>
