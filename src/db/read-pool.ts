@@ -1,7 +1,7 @@
 // A few read processes, each with its own read-only connection, so a slow read never stalls the event loop or other
 // reads. A read past its deadline is stopped by killing its process (a new one takes its place) and answers 503; a read
 // whose process dies or cannot start answers 503 too.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { checkoutUrl, inBinary } from '../assets.js'
 import { HttpError } from '../errors.js'
@@ -138,6 +138,8 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
+    // child_process (with net and streams) is loaded by the first pool that starts a process, not by every command.
+    const { spawn } = process.getBuiltinModule('node:child_process')
     const child = spawn(process.execPath, workerArgs, {
       env: { ...process.env, TASKD_READ_DB: this.file },
       serialization: 'advanced',
