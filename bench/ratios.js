@@ -70,11 +70,11 @@ const median = (xs) => {
  * One result per server from the rounds of a scenario (rounds[server][i]: its result in round i, missing where it did
  * not run). In each round the servers run one after the other: a slowdown of the host shorter than a round skews the
  * ratios of the one round whose servers it hit, not all of them. So a server's ratios to the limit and to the floor
- * are the medians of its ratios in each round (a round counts where both ran). Its other figures are those of its
+ * (floorOf(server) names its floor) are the medians of its ratios in each round (a round counts where both ran). Its other figures are those of its
  * round with the median req/s (the lower of two), its peak memory the highest of all rounds, and `rounds` lists its
  * req/s in each round (null where it did not run; only when there were several rounds).
  */
-export function combineRounds(rounds) {
+export function combineRounds(rounds, floorOf = () => 'floor') {
   const combined = {}
   for (const [server, rs] of Object.entries(rounds)) {
     const ran = rs.filter(Boolean)
@@ -87,7 +87,7 @@ export function combineRounds(rounds) {
       peakMemory: Math.max(...ran.map((r) => r.peakMemory)),
       peakRss: Math.max(...ran.map((r) => r.peakRss)),
       ratio: ratioTo('limit'),
-      ratioFloor: ratioTo('floor'),
+      ratioFloor: ratioTo(floorOf(server)),
       ...(rs.length > 1 ? { rounds: Array.from(rs, (r) => r?.rps ?? null) } : {}),
     }
   }

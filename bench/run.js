@@ -1,7 +1,7 @@
 // `npm run bench`: taskd against the machine's limit (bench/limit-server.js), in one run. See bench/README.md.
 //
 //   node bench/run.js [--duration 10] [--warmup 2] [--connections 32] [--list-connections 10]
-//                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,floor,taskd-pg,taskd-pg2]
+//                     [--only create,selective,selective-c1,text,create-spread,hooks] [--servers taskd,limit,floor,floor-pg,taskd-pg,taskd-pg2]
 //                     [--profile] [--reseed] [--keep-postgres] [--check] [--record] [--repeat N]
 //   node bench/run.js --print-profile bench/out/prof/taskd-create.cpuprofile
 //   node bench/run.js --check-results bench/out/results.json
@@ -9,9 +9,9 @@
 // Three processes per measurement: this orchestrator (idle while measuring), the server under test (bin/taskd.js serve,
 // as users run it; under --profile a fork of this file in --taskd-child mode; or limit-server.js) and the load
 // generator (a fork of this file in --client mode, running autocannon). Each server starts on a fresh copy of the same seeded database for every scenario, so all
-// see identical data. The servers: taskd, the limit and the floor (limit-server.js --floor) on SQLite files; taskd-pg (one taskd process) and taskd-pg2
-// (two taskd processes on one database, the load split between their ports) on a fresh PostgreSQL copy of the same
-// rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
+// see identical data. The servers: taskd, the limit and the floor (limit-server.js --floor) on SQLite files; taskd-pg (one taskd process), taskd-pg2
+// (two taskd processes on one database, the load split between their ports) and their floor, floor-pg
+// (pg-floor-server.js), on a fresh PostgreSQL copy of the same rows (bench/seed-pg.js), when PostgreSQL is installed here. --profile runs the taskd children under
 // `node --cpu-prof` and prints their hottest functions. --check compares the ratios with those recorded in
 // bench/README.md and fails on a drop of more than 15% (over 3 rounds by default: the medians of each round's ratios);
 // --record writes this run's ratios there. --repeat N: N rounds, every server of a scenario once in each.
@@ -347,10 +347,13 @@ const SERVERS = {
   taskd: { taskd: true, processes: 1 },
   limit: { taskd: false, processes: 1 },
   floor: { taskd: false, floor: true, processes: 1 },
+  'floor-pg': { taskd: false, floor: true, pg: true, processes: 1 },
   'taskd-pg': { taskd: true, pg: true, processes: 1 },
   'taskd-pg2': { taskd: true, pg: true, processes: 2 },
 }
-const DEFAULT_SERVERS = ['taskd', 'limit', 'floor', 'taskd-pg', 'taskd-pg2']
+const DEFAULT_SERVERS = ['taskd', 'limit', 'floor', 'floor-pg', 'taskd-pg', 'taskd-pg2']
+/** The floor a server's x/floor is taken against: the PostgreSQL floor for the servers on PostgreSQL. */
+const floorOf = (server) => (SERVERS[server].pg ? 'floor-pg' : 'floor')
 
 async function main(opts) {
   // Stopped by a signal, the bench still exits through 'exit', which stops the taskd servers it started.
@@ -432,7 +435,7 @@ async function main(opts) {
         compareProbes(name, sc, probes, problems)
         if (opts.repeat > 1) for (let i = problemsBefore; i < problems.length; i++) problems[i] += ` [round ${round + 1}]`
       }
-      results[name] = combineRounds(rounds)
+      results[name] = combineRounds(rounds, floorOf)
     }
   } finally {
     if (pgRun?.startedNow && !opts.keepPostgres) {
@@ -625,7 +628,8 @@ async function measure(ctx, server, name, sc, probes, problems) {
     const cardsBefore = sc.method === 'POST' ? await count() : undefined
     for (let i = 0; i < spec.processes; i++) {
       if (!spec.taskd) {
-        procs.push(forkReady(path.join(here, 'limit-server.js'), spec.floor ? ['--floor', db] : [db]))
+        if (spec.pg) procs.push(forkReady(path.join(here, 'pg-floor-server.js'), [databaseUrl]))
+        else procs.push(forkReady(path.join(here, 'limit-server.js'), spec.floor ? ['--floor', db] : [db]))
         continue
       }
       const profile = opts.profile && i === 0
