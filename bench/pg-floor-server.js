@@ -80,7 +80,19 @@ async function create(auth, body) {
     const key = `${taken.key_prefix}-${num}`
     const at = new Date().toISOString()
     const card = { id, key, title, board: body.board }
-    const inserted = await run(client, 'insert', [id, body.board, num, key, title, priority, dateValue(body.due_date), auth.user_id, at, newId(), JSON.stringify(card)])
+    const inserted = await run(client, 'insert', [
+      id,
+      body.board,
+      num,
+      key,
+      title,
+      priority,
+      dateValue(body.due_date),
+      auth.user_id,
+      at,
+      newId(),
+      JSON.stringify(card),
+    ])
     if (inserted.rowCount !== 1) throw new Fail(422, 'validation_failed', 'The board has no list.')
     await client.query('COMMIT')
     return card
