@@ -9,12 +9,21 @@ const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
  * The next events.seq. SQLite: one more than the largest (its one writer makes that safe). PostgreSQL: the column's
  * identity sequence, since several processes insert at once.
  */
+/** The seq of the next event row: the identity sequence (PostgreSQL), or the last seq + 1 (SQLite, one writer). */
+export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
+
 /**
- * The seq of the `nth` (from 0) event row of one insert: the identity sequence (PostgreSQL, in the rows' order), or the
- * last seq + 1 + nth (SQLite, whose one writer cannot interleave; rows of one insert may all see the same last seq).
+ * The seqs of `count` event rows written by one insert, in their order: the identity sequence (PostgreSQL), or the
+ * last seq read once and counted on (SQLite, whose one writer holds the database until the insert is done).
  */
-export const nextEventSeq = (q: Q, nth: number): RawBuilder<number> =>
-  isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + ${sql.lit(nth + 1)} FROM events)`
+export async function eventSeqs(q: Q, count: number): Promise<(nth: number) => RawBuilder<number>> {
+  if (isPostgres(q) || count === 0) return () => sql<number>`DEFAULT`
+  const { last } = await q
+    .selectFrom('events')
+    .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('last'))
+    .executeTakeFirstOrThrow()
+  return (nth) => sql.lit(Number(last) + nth + 1)
+}
 
 /** The tables of logs whose rows are ordered per owner by `seq`. */
 export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'

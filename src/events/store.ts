@@ -3,13 +3,13 @@ import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import type { Q } from '../db/database.js'
 import type { DB } from '../db/types.js'
-import { nextEventSeq } from '../db/dialect.js'
+import { eventSeqs, nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 import { fromJsonColumn, StringList } from '../db/json.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q, 0) }),
+  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q) }),
 )
 
 /** Appends an event; seq orders the events. */
@@ -18,9 +18,10 @@ export const insertEvent = (q: Q, id: string, name: string, boardId: string | nu
 
 /** Appends events in their order, in one statement. */
 export async function insertEvents(q: Q, rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string }[]): Promise<void> {
+  const seq = await eventSeqs(q, rows.length)
   await q
     .insertInto('events')
-    .values(rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: nextEventSeq(q, i) })))
+    .values(rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: seq(i) })))
     .execute()
 }
 

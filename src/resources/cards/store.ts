@@ -17,19 +17,10 @@ export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.u
 /** Moves cards to a list at the positions given, in one statement. */
 export async function moveCardRows(q: Q, moves: readonly { id: string; position: number }[], listId: string, at: string): Promise<void> {
   // The positions are finite numbers this process computed: written as literals, so PostgreSQL needs no type for them.
-  const position = sql<number>`CASE id ${sql.join(
-    moves.map((m) => sql`WHEN ${m.id} THEN ${sql.lit(m.position)}`),
-    sql` `,
-  )} END`
-  await q
-    .updateTable('cards')
-    .set({ list_id: listId, position, updated_at: at })
-    .where(
-      'id',
-      'in',
-      moves.map((m) => m.id),
-    )
-    .execute()
+  // Both dialects name the columns of a VALUES list column1, column2, ...
+  const values = sql.join(moves.map((m) => sql`(${m.id}, ${sql.lit(m.position)})`))
+  await sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
+    FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`.execute(q)
 }
 export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
 
