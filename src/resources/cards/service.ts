@@ -19,6 +19,7 @@ import { getTags } from '../tags/published.js'
 import { announceCommentsOfCardGone } from '../comments/service.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
+import { completionColumns, placeCard } from './completion.js'
 import { cardEventData, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
 import type { CardFields, CardListParams, CardView, CreateCardInput } from './schema.js'
@@ -127,8 +128,10 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
   }
   const named = await checkRefs(q, board.id, input)
-  const list = named ?? (await listsOfBoard(q, board.id))[0]
-  if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+  // A named list alone needs no look at the others: only a completion may send the card elsewhere.
+  const lists = named && input.completed === undefined ? [named] : await listsOfBoard(q, board.id)
+  if (lists.length === 0) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+  const { list, completed } = placeCard(lists, undefined, { list: named, completed: input.completed })
   const taken = await takeCardKey(q, board.id)
   if (!taken) throw notFound('board')
   const at = isoAt(deps.clock.now())
@@ -146,8 +149,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     priority: input.priority ?? 0,
     start_date: normalizeDate(input.start_date) ?? null,
     due_date: normalizeDate(input.due_date) ?? null,
-    completed: input.completed ? 1 : 0,
-    completed_at: input.completed ? at : null,
+    ...completionColumns(completed, at),
     archived: input.archived ? 1 : 0,
     trashed: 0,
     idempotency_key: input.idempotency_key ?? null,
@@ -213,7 +215,7 @@ async function changedColumns(q: Q, before: CardsTable, input: CardChange, targe
   if (input.start_date !== undefined) put('start_date', normalizeDate(input.start_date) ?? null)
   if (input.due_date !== undefined) put('due_date', normalizeDate(input.due_date) ?? null)
   if (input.completed !== undefined) put('completed', input.completed ? 1 : 0)
-  if (set.completed !== undefined) set.completed_at = set.completed ? at : null
+  if (set.completed !== undefined) Object.assign(set, completionColumns(set.completed === 1, at))
   if (input.archived !== undefined) put('archived', input.archived ? 1 : 0)
   if (input.trashed !== undefined) put('trashed', input.trashed ? 1 : 0)
   if (set.trashed === 1) set.idempotency_key = null // trashing frees the key
@@ -254,16 +256,29 @@ async function announceChange(deps: Deps, tx: Tx, actor: Actor, old: CardView, v
   if (view.completed && !old.completed) await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card })
 }
 
+/**
+ * A change that names a list or a completion, with both settled by the completion rule (completion.ts): completing
+ * may move the card to a completed list, a move may complete or re-open it. Other changes are returned as they are.
+ */
+async function withPlacement(q: Q, boardId: string, before: CardsTable, named: ListsTable | undefined, input: CardChange): Promise<CardChange> {
+  if (input.list === undefined && input.completed === undefined) return input
+  const lists = await listsOfBoard(q, boardId)
+  const from = lists.find((l) => l.id === before.list_id) ?? (await getList(q, before.list_id))
+  const placed = placeCard(lists, from && { list: from, completed: before.completed === 1 }, { list: named, completed: input.completed })
+  return { ...input, list: placed.list.id, completed: placed.completed }
+}
+
 /** Applies a change to a card the actor can see; emits card.updated plus the specific events. */
 async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable, input: CardChange): Promise<CardView> {
   const { q } = tx
   const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  await checkRefs(q, boardId, input, target ? [] : old.watchers)
+  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers)
   const at = isoAt(deps.clock.now())
+  const change = await withPlacement(q, boardId, before, named, input)
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
-  const set = await changedColumns(q, before, input, target, at)
+  const set = await changedColumns(q, before, change, target, at)
   const links = await nextLinks(q, old, input, target)
   const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
   const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
