@@ -92,6 +92,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
       last_at: null,
       created_at: at,
       updated_at: at,
+      paused_reason: null,
     }
     const secret = nextSecret(input)
     if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
