@@ -83,7 +83,7 @@ test('API: completing moves a card to the first completed list, re-opening moves
   }
 })
 
-test('bulk routes and a list deleted with move_to keep completion and list category together', async () => {
+test('bulk routes, a list deleted with move_to and a list recategorized keep completion and list category together', async () => {
   const c = await seededApp()
   try {
     const l = lists(c)
@@ -108,6 +108,20 @@ test('bulk routes and a list deleted with move_to keep completion and list categ
     for (const id of ids) coherent(await getCard(c, id), review.id, true, 'moved into a completed list by a list deletion')
     assert.equal((await c.t.req('DELETE', `/v1/lists/${review.id}?move_to=${l.doing}`, { token: tok })).status, 204)
     for (const id of ids) coherent(await getCard(c, id), l.doing, false, 'moved out of a completed list by a list deletion')
+
+    // A list recategorized into completed completes its cards where they are; out of completed re-opens them.
+    const recategorize = async (category: string) =>
+      assert.equal((await c.t.req('PATCH', `/v1/lists/${l.doing}`, { token: tok, body: { category } })).status, 200)
+    await recategorize('completed')
+    for (const id of ids) coherent(await getCard(c, id), l.doing, true, 'their list became completed')
+    const before = (await dbAll(c.t.deps.db, "SELECT name FROM events WHERE name IN ('card.completed', 'card.reopened')")).length
+    await recategorize('completed')
+    await recategorize('started')
+    for (const id of ids) coherent(await getCard(c, id), l.doing, false, 'their list is no longer completed')
+    const after = (await dbAll(c.t.deps.db, "SELECT name FROM events WHERE name IN ('card.completed', 'card.reopened')")).length
+    assert.equal(after - before, 2, 'one card.reopened each; the unchanged category changed nothing')
+    await recategorize('unstarted')
+    for (const id of ids) coherent(await getCard(c, id), l.doing, false, 'between two open categories nothing changes')
   } finally {
     await c.t.close()
   }

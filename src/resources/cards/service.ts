@@ -29,6 +29,7 @@ import {
   cardListQueries,
   cardsOfBoard,
   cardsOfList,
+  cardsOfListToSettle,
   cardsToRekey,
   deleteCardRow,
   findByIdempotencyKey,
@@ -336,6 +337,16 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
 export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
   const cards = await cardsOfList(tx.q, fromList, limit)
   for (const card of cards) await applyChange(deps, tx, actor, card, { list: toList })
+  return cards.length
+}
+
+/**
+ * Completes (or re-opens) up to `limit` cards of a list whose category changed into (or out of) `completed`, each with
+ * its events; returns how many. They stay in their list: the list is what moved.
+ */
+export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
+  const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
+  for (const card of cards) await applyChange(deps, tx, actor, card, { completed })
   return cards.length
 }
 

@@ -35,6 +35,17 @@ export const countCardsInList = async (q: Q, listId: string): Promise<number> =>
 /** Up to `limit` cards of a list, in order: a list deletion moves them a chunk at a time. */
 export const cardsOfList = (q: Q, listId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('list_id', '=', listId).orderBy('position').orderBy('id').limit(limit).execute()
+/** Up to `limit` cards of a list whose completion is not `completed` yet: a list's category change settles them a chunk at a time. */
+export const cardsOfListToSettle = (q: Q, listId: string, completed: boolean, limit: number): Promise<CardsTable[]> =>
+  q
+    .selectFrom('cards')
+    .selectAll()
+    .where('list_id', '=', listId)
+    .where('completed', '!=', completed ? 1 : 0)
+    .orderBy('position')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
 /** Up to `limit` cards of a board: a board deletion removes them a chunk at a time. */
 export const cardsOfBoard = (q: Q, boardId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('board_id', '=', boardId).orderBy('id').limit(limit).execute()
