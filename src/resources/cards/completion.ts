@@ -24,6 +24,23 @@ export const completionAfterMove = (from: Category | undefined, to: Category): b
 export const completionColumns = (completed: boolean, at: string): { completed: 0 | 1; completed_at: string | null } =>
   completed ? { completed: 1, completed_at: at } : { completed: 0, completed_at: null }
 
+/**
+ * For a set-based move of `cards` from a list of category `from` to one of category `to`: the cards whose completion
+ * changes and the columns they take (for one UPDATE of those ids), or undefined when none changes. Those cards' events
+ * then name `completed` among card.updated's changes and add card.completed (or card.reopened) after card.moved.
+ */
+export function completionOfMove(
+  cards: readonly { id: string; completed: number }[],
+  from: Category,
+  to: Category,
+  at: string,
+): { ids: string[]; completed: boolean; set: ReturnType<typeof completionColumns> } | undefined {
+  const completed = completionAfterMove(from, to)
+  if (completed === undefined) return undefined
+  const ids = cards.filter((c) => (c.completed === 1) !== completed).map((c) => c.id)
+  return ids.length === 0 ? undefined : { ids, completed, set: completionColumns(completed, at) }
+}
+
 /** Where a re-opened card goes: the first list of the first of these categories the board has. */
 const OPEN_CATEGORIES: readonly Category[] = ['unstarted', 'started', 'backlog']
 
