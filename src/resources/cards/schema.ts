@@ -67,13 +67,10 @@ const editable = {
   watchers: ids.optional().meta({ description: "User ids, members of the card's board; they are told of changes." }),
   start_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
   due_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
-  completed: z
-    .boolean()
-    .optional()
-    .meta({
-      description:
-        "true completes the card (moving it to the board's first `completed` list, if any), false re-opens it (out of a `completed` list, to the first `unstarted`, `started` or `backlog` list).",
-    }),
+  completed: z.boolean().optional().meta({
+    description:
+      "true completes the card (moving it to the board's first `completed` list, if any), false re-opens it (out of a `completed` list, to the first `unstarted`, `started` or `backlog` list).",
+  }),
   archived: z.boolean().optional().meta({ description: 'Archived cards stay on the board but out of the way.' }),
 }
 
@@ -112,13 +109,10 @@ export const MoveCardBody = z
   .meta({ id: 'MoveCardBody' })
 export const CompleteCardBody = z
   .strictObject({
-    completed: z
-      .boolean()
-      .default(true)
-      .meta({
-        description:
-          "true completes the card and moves it to the board's first `completed` list, if any; false re-opens it and moves it out of a `completed` list.",
-      }),
+    completed: z.boolean().default(true).meta({
+      description:
+        "true completes the card and moves it to the board's first `completed` list, if any; false re-opens it and moves it out of a `completed` list.",
+    }),
   })
   .meta({ id: 'CompleteCardBody' })
 
