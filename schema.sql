@@ -69,7 +69,10 @@ CREATE INDEX boards_purge ON boards(purge_at) WHERE purge_at IS NOT NULL;
 CREATE TABLE key_prefixes (
   prefix TEXT PRIMARY KEY,
   board_id TEXT NOT NULL,        -- no foreign key: the reservation outlives the board
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  -- the last card number the board gave while this was not yet its prefix again: keys <prefix>-<n> with n above it
+  -- never existed (NULL: the board's prefix now, or left before this was recorded)
+  last_num INTEGER
 );
 CREATE INDEX key_prefixes_board ON key_prefixes(board_id);
 
@@ -221,7 +224,10 @@ CREATE TABLE webhooks (
   last_outcome TEXT,
   last_at TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  -- why taskd made it inactive: 'board_deleted' (its only board was deleted for good; that board's deletion events
+  -- still go out); NULL when a person did, or it is active
+  paused_reason TEXT
 );
 
 CREATE TABLE webhook_boards (

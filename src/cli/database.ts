@@ -5,6 +5,7 @@ import path from 'node:path'
 import { sqliteBinding } from '../assets.js'
 import { loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
+import { backupSqliteFile } from '../db/backup.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { openDatabase } from '../db/open.js'
 import { takePidFile } from '../pid-file.js'
@@ -53,14 +54,12 @@ function openBackup(src: string): Database.Database {
 export async function backup(dest: string, o: DbFlags): Promise<void> {
   const config = sqliteOnly(o, `pg_dump --format=custom --file=${dest} "$TASKD_DATABASE_URL", and keep TASKD_MASTER_KEY with it`)
   if (!fs.existsSync(config.db)) throw new Error(`no database at ${config.db} (name it with --db)`)
-  const { db } = await openForCli(o)
+  // Read-only, not through openForCli: a backup never migrates or writes the database it copies.
   const bar = progress('backup')
-  try {
-    await db.backup(dest, (done, total) => bar.update(done, total))
-  } finally {
-    await db.close()
-  }
+  const version = await backupSqliteFile(config.db, dest, (done, total) => bar.update(done, total))
   process.stdout.write(`backup written to ${dest}\n`)
+  if (version !== SCHEMA_VERSION)
+    process.stdout.write(`the database is at schema version ${version} (this taskd's is ${SCHEMA_VERSION}); it was copied as it is, not migrated\n`)
   const key = keyFileFor(config.db)
   if (config.masterKey) process.stdout.write('stored secrets are sealed with TASKD_MASTER_KEY: keep it with the backup\n')
   else if (fs.existsSync(key)) {

@@ -62,9 +62,12 @@ function accountCommands(program: Command): void {
 
 /** The database file and its schema. */
 function databaseCommands(program: Command): void {
-  dbOption(program.command('backup').description('copy the database consistently, also while the server runs').argument('<dest>')).action(
-    async (dest: string, o) => (await import('./database.js')).backup(dest, o),
-  )
+  dbOption(
+    program
+      .command('backup')
+      .description('copy the database consistently, also while the server runs; read-only: it is copied as it is, never migrated')
+      .argument('<dest>'),
+  ).action(async (dest: string, o) => (await import('./database.js')).backup(dest, o))
   dbOption(
     program
       .command('restore')

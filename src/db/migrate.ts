@@ -22,6 +22,11 @@ UPDATE board_members SET role = 'admin'
  WHERE NOT EXISTS (SELECT 1 FROM board_members a WHERE a.board_id = board_members.board_id AND a.role = 'admin')
    AND user_id = (SELECT f.user_id FROM board_members f WHERE f.board_id = board_members.board_id ORDER BY f.created_at, f.user_id LIMIT 1);`
 
+const KEYS_AND_PAUSES = `ALTER TABLE key_prefixes ADD COLUMN last_num INTEGER;
+UPDATE key_prefixes SET last_num = (SELECT b.next_key - 1 FROM boards b WHERE b.id = key_prefixes.board_id)
+ WHERE NOT EXISTS (SELECT 1 FROM boards b WHERE b.id = key_prefixes.board_id AND b.key_prefix = key_prefixes.prefix);
+ALTER TABLE webhooks ADD COLUMN paused_reason TEXT;`
+
 const SIGNING_SECRETS = `CREATE TABLE signing_secrets (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -486,6 +491,10 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 13: across boards too, every sortable field in page order with the tie-break (owners and admins read a page from
   // these and stop at its end); the dates most cards lack break ties by creation time (a new card's entry is appended).
   { sqlite: CARD_GLOBAL_ORDER_INDEXES, postgres: CARD_GLOBAL_ORDER_INDEXES },
+  // 14: the last card number given under each prefix a board left, so an old key names only cards numbered before the
+  // change (the prefixes boards have already left get their board's last number now: no card numbered later matches);
+  // and why a subscription was made inactive by taskd.
+  { sqlite: KEYS_AND_PAUSES, postgres: KEYS_AND_PAUSES },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -17,6 +17,7 @@ import {
   type SqliteStatement,
 } from 'kysely'
 import { sqliteBinding } from '../assets.js'
+import { type BackupProgress, copyPages, writeBackup } from './backup.js'
 import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit, type Tx } from './database.js'
 import { setUpConnection } from './connection.js'
 import { migrateSqlite } from './migrate.js'
@@ -287,36 +288,26 @@ async function groupTx<T>(
 }
 
 /** Db.backup: the database copied to dest through an owner-only file beside it, renamed when complete. */
-async function backupTo(q: Kysely<DB>, raw: Database.Database, file: string, dest: string, onProgress?: (done: number, total: number) => void) {
-  if (file !== ':memory:' && path.resolve(dest) === path.resolve(file)) throw new Error('the backup cannot be the database itself')
-  // Never readable by others, never half-written.
-  fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true })
-  const partial = `${dest}.partial-${process.pid}`
-  fs.closeSync(fs.openSync(partial, 'w', 0o600))
-  try {
+function backupTo(q: Kysely<DB>, raw: Database.Database, file: string, dest: string, onProgress?: BackupProgress) {
+  return writeBackup(
+    file,
+    dest,
     // Under one read transaction on the write connection (held meanwhile): every step copies the same snapshot,
     // so writes another process commits during the copy never make SQLite start over, and it always ends.
-    await alone.run(true, () =>
-      q.connection().execute(async (conn) => {
-        await run(conn, 'BEGIN')
-        try {
-          await run(conn, 'SELECT 1 FROM sqlite_master LIMIT 1') // takes the snapshot now
-          await raw.backup(partial, {
-            progress: ({ totalPages, remainingPages }) => {
-              onProgress?.(totalPages - remainingPages, totalPages)
-              return Math.ceil(totalPages / 100)
-            },
-          })
-        } finally {
-          await run(conn, 'COMMIT')
-        }
-      }),
-    )
-    onProgress?.(1, 1)
-    fs.renameSync(partial, dest)
-  } finally {
-    fs.rmSync(partial, { force: true })
-  }
+    (partial) =>
+      alone.run(true, () =>
+        q.connection().execute(async (conn) => {
+          await run(conn, 'BEGIN')
+          try {
+            await run(conn, 'SELECT 1 FROM sqlite_master LIMIT 1') // takes the snapshot now
+            await copyPages(raw, partial, onProgress)
+          } finally {
+            await run(conn, 'COMMIT')
+          }
+        }),
+      ),
+    onProgress,
+  )
 }
 
 /** Opens (and creates, and migrates) the SQLite file with the pragmas taskd relies on. */

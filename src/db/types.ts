@@ -58,6 +58,7 @@ export interface KeyPrefixesTable {
   prefix: string
   board_id: string
   created_at: string
+  last_num: number | null
 }
 
 export interface BoardMembersTable {
@@ -161,6 +162,7 @@ export interface WebhooksTable {
   last_at: string | null
   created_at: string
   updated_at: string
+  paused_reason: string | null
 }
 
 export interface WebhookBoardsTable {

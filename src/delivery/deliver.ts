@@ -12,7 +12,7 @@ import { judgeAttempt } from './policy.js'
 import { retryAt } from '../jobs/retry.js'
 import { RESPONSE_EXCERPT_BYTES } from './send.js'
 import type { Sender } from './send-thread.js'
-import { boardsOfWebhooks, creatorRoles, getWebhooks, membershipKey, membershipPairs } from './store.js'
+import { boardsOfWebhooks, creatorRoles, existingBoards, getWebhooks, membershipKey, membershipPairs } from './store.js'
 import { fromJsonColumn, StringList, StringMap } from '../db/json.js'
 
 export interface DeliveryEnv {
@@ -71,6 +71,10 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
   })
   const members = await membershipPairs(q, pairs)
   const boards = await boardsOfWebhooks(q, [...subs.keys()])
+  const existing = await existingBoards(
+    q,
+    rows.flatMap((r) => (r.board_id === null ? [] : [r.board_id])),
+  )
   // A subscription edited after the event was queued is judged as it is now: events and boards it no longer wants stay unsent.
   const stillWanted = (sub: WebhooksTable, row: OutboxTable) =>
     matchesSelectors(fromJsonColumn(StringList, sub.events), row.event) &&
@@ -81,6 +85,7 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
     // A test delivery is an explicit request to try the endpoint, so it goes out even while the subscription is paused.
     if (!sub) gates.set(row.id, { gone: true })
     else if (row.event === 'webhook.test') gates.set(row.id, { sub })
+    else if (row.board_id !== null && !existing.has(row.board_id) && row.event.endsWith('.deleted')) gates.set(row.id, farewell(sub, row))
     else if (!sub.active) gates.set(row.id, { drop: 'the subscription is inactive; not sent' })
     else if (!stillWanted(sub, row)) gates.set(row.id, { drop: 'the subscription no longer covers this event or board; not sent' })
     else if (row.board_id !== null && !exempt(sub) && !members.has(membershipKey(row.board_id, sub.created_by))) {
@@ -88,6 +93,19 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
     } else gates.set(row.id, { sub })
   }
   return gates
+}
+
+/**
+ * A deletion event of a board deleted for good. The board's link to the subscription, its members and (for a
+ * subscription that named only it) the subscription's activity went with the board, but the row was queued while the
+ * board was covered and the creator a member: it goes out, so the receiver can drop its copies, unless a person has
+ * paused the subscription or taken the event out of it since. Other events of that board are judged as usual (and so
+ * reach only subscriptions to every board).
+ */
+function farewell(sub: WebhooksTable, row: OutboxTable): Gate {
+  if (!sub.active && sub.paused_reason !== 'board_deleted') return { drop: 'the subscription is inactive; not sent' }
+  if (!matchesSelectors(fromJsonColumn(StringList, sub.events), row.event)) return { drop: 'the subscription no longer covers this event or board; not sent' }
+  return { sub }
 }
 
 const REDACTED = '[redacted]'

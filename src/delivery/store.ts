@@ -99,6 +99,20 @@ export async function releaseLeases(q: Q, ids: readonly string[]): Promise<void>
 
 export const getWebhooks = (q: Q, ids: readonly string[]) => rowsByIds(q, 'webhooks', ids)
 
+/** Which of these boards still exist (a board deleted for good is gone; one in the trash is not). */
+export const existingBoards = async (q: Q, boardIds: readonly string[]): Promise<Set<string>> =>
+  boardIds.length === 0
+    ? new Set()
+    : new Set(
+        (
+          await q
+            .selectFrom('boards')
+            .select('id')
+            .where('id', 'in', [...new Set(boardIds)])
+            .execute()
+        ).map((b) => b.id),
+      )
+
 /** Board ids of several subscriptions in one query (no N+1 on a page). */
 export async function boardsOfWebhooks(q: Q, webhookIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>()

@@ -127,13 +127,15 @@ function fromWhere(table: string, hops: Hop[], membership?: MultiField) {
 
 /**
  * `key = "OLD-3"` finds the card that was OLD-3 before its board's prefix changed: the current key, or the number under
- * any prefix ever reserved for the row's board. Undefined when the field keeps no history or the value is no key.
+ * any prefix ever reserved for the row's board, as long as that number was given before the board left the prefix (a
+ * card numbered after the change never had the old key). Undefined when the field keeps no history or the value is no key.
  */
 function withKeyHistory(table: string, f: ScalarField, n: Comparison): Cond | undefined {
   const h = f.keyHistory
   const parts = typeof n.value === 'string' ? /^([A-Za-z][A-Za-z0-9]*)-([0-9]{1,15})$/.exec(n.value) : null
   if (!h || !parts || (n.op !== '=' && n.op !== '!=')) return undefined
-  const test = sql<SqlBool>`(${ref(table, f.column)} = ${n.value} or (${ref(table, h.num)} = ${Number(parts[2])} and ${ref(table, h.owner)} in (select ${sql.raw(quote(h.owner))} from ${sql.raw(quote(h.prefixes))} where ${sql.raw(quote('prefix'))} = ${parts[1].toUpperCase()})))`
+  const num = Number(parts[2])
+  const test = sql<SqlBool>`(${ref(table, f.column)} = ${n.value} or (${ref(table, h.num)} = ${num} and ${ref(table, h.owner)} in (select ${sql.raw(quote(h.owner))} from ${sql.raw(quote(h.prefixes))} where ${sql.raw(quote('prefix'))} = ${parts[1].toUpperCase()} and (${sql.raw(quote(h.last))} is null or ${sql.raw(quote(h.last))} >= ${num}))))`
   return n.op === '=' ? test : sql<SqlBool>`not ${test}`
 }
 

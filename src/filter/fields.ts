@@ -20,10 +20,11 @@ export interface ScalarField {
   /** A `text` column whose `=` and `!=` ignore ASCII case (users.email). */
   nocase?: boolean
   /**
-   * A key `<PREFIX>-<n>` that also matches under the row's earlier prefixes: the table `prefixes` (columns `prefix` and
-   * `owner`) holds every prefix ever used with its owner's id, and the row holds that owner (`owner`) and its number (`num`).
+   * A key `<PREFIX>-<n>` that also matches under the row's earlier prefixes: the table `prefixes` (columns `prefix`,
+   * `owner` and `last`) holds every prefix ever used with its owner's id and the last number the owner gave before leaving
+   * it (null: unknown, or the owner's prefix now), and the row holds that owner (`owner`) and its number (`num`).
    */
-  keyHistory?: { prefixes: string; owner: string; num: string }
+  keyHistory?: { prefixes: string; owner: string; num: string; last: string }
   /** An `id` column that is also a to-one relation: `field.x` reads field x of resource `to` where its id = column. */
   to?: string
 }

@@ -105,7 +105,8 @@ test('an accepted request runs create_card with every placeholder filled in, as 
     const cardId = run.steps[0].output.card.id
     const card = (await c.t.req('GET', `/v1/cards/${cardId}`, { token: c.tokens.member.read })).body.card
     assert.equal(card.title, `Printer on fire (${card.key})`)
-    assert.deepEqual([card.list, card.priority, card.assignees, card.due_date, card.completed], [c.lists[1].id, 3, [c.member.id], '2026-12-01', true])
+    // Completed by the second step, so moved to the board's completed list.
+    assert.deepEqual([card.list, card.priority, card.assignees, card.due_date, card.completed], [c.lists[2].id, 3, [c.member.id], '2026-12-01', true])
     assert.equal(card.created_by, null, 'made by an endpoint, not a user')
     assert.equal(
       card.description,
@@ -141,7 +142,7 @@ test('an accepted request runs create_card with every placeholder filled in, as 
     const events = await dbAll<{ name: string; data: string }>(c.t.deps.db, "SELECT name, data FROM events WHERE name LIKE 'card.%' ORDER BY seq")
     assert.deepEqual(
       events.map((e) => e.name),
-      ['card.created', 'card.assigned', 'card.updated', 'card.completed'],
+      ['card.created', 'card.assigned', 'card.updated', 'card.moved', 'card.completed'],
     )
     for (const e of events) assert.deepEqual(JSON.parse(e.data).actor, { id: ep.id, name: 'Support form', kind: 'incoming_webhook' })
   } finally {

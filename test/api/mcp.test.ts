@@ -130,9 +130,9 @@ test('every tool does what the REST API does, as the token’s user', async () =
       const moved = (await ok(client, 'move_card', { id: card.id, list: s.lists[1].id })).card
       assert.equal(moved.list, s.lists[1].id)
       const done = (await ok(client, 'complete_card', { id: card.id })).card
-      assert.equal(done.completed, true)
+      assert.deepEqual([done.completed, done.list], [true, s.lists[2].id], 'completing moves the card to the completed list')
       assert.equal((await ok(client, 'complete_card', { id: card.id, completed: false })).card.completed, false)
-      assert.deepEqual((await t.req('GET', `/v1/cards/${card.id}`, { token: tokens.member.read })).body.card.list, s.lists[1].id)
+      assert.deepEqual((await t.req('GET', `/v1/cards/${card.id}`, { token: tokens.member.read })).body.card.list, s.lists[0].id, 're-opened into To do')
 
       const page = await ok(client, 'list_cards', { filter: 'priority >= 3 && title ~ "launch"', board: s.board.id, sort: '-created', per_page: 5 })
       assert.equal(page.totalItems, 1)

@@ -2,6 +2,7 @@
 // the server runs, and for files that are not sound taskd databases), setup's config file, and doctor's checks.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -95,6 +96,48 @@ test('backup while cards are being created: the copy passes integrity_check and 
     writing = false
     await writer?.catch(() => {})
     await server?.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+const fingerprint = (file: string) => ({ sha256: crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'), mtime: fs.statSync(file).mtimeMs })
+
+test('backup opens the database read-only: an older schema is copied as it is (not migrated), and no file it copies is written', async () => {
+  const dir = tempDir()
+  try {
+    // A database of schema version 1 (as people back up before an upgrade), in SQLite's default rollback-journal mode.
+    const old = path.join(dir, 'old.db')
+    const v1 = new Database(old)
+    v1.exec(fs.readFileSync(path.resolve('test/fixtures/schema-v1.sql'), 'utf8'))
+    v1.exec(`INSERT INTO users (id, email, name, role, kind, created_at) VALUES ('u1', 'a@x.test', 'A', 'owner', 'human', '2026-01-01T00:00:00.000Z')`)
+    v1.pragma('user_version = 1')
+    v1.close()
+    // And a current one, made by a command.
+    const current = path.join(dir, 'current.db')
+    assert.equal((await runCli(['user', 'create', '--db', current, '--email', 'a@example.test', '--name', 'A'])).status, 0)
+    for (const [src, version] of [
+      [old, 1],
+      [current, SCHEMA_VERSION],
+    ] as const) {
+      const before = fingerprint(src)
+      const dest = path.join(dir, 'backups', `${path.basename(src)}.bak`)
+      const r = await runCli(['backup', '--db', src, dest])
+      assert.equal(r.status, 0, r.stderr)
+      assert.deepEqual(fingerprint(src), before, `${src}: neither its bytes nor its modification time changed`)
+      const copy = new Database(dest, { readonly: true })
+      try {
+        assert.equal(copy.pragma('user_version', { simple: true }), version, 'the copy has the schema version of the original')
+        assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok')
+        const keyPrefixes = copy.prepare("SELECT 1 FROM sqlite_master WHERE name = 'key_prefixes'").get()
+        assert.equal(Boolean(keyPrefixes), version > 1, 'a table a later migration adds is in the copy only when it was in the original')
+        assert.equal((copy.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n, 1)
+      } finally {
+        copy.close()
+      }
+      if (version !== SCHEMA_VERSION)
+        assert.match(r.stdout, new RegExp(`schema version 1 \\(this taskd's is ${SCHEMA_VERSION}\\); it was copied as it is, not migrated`))
+    }
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -126,9 +126,15 @@ test('the action node: every task operation does what it says in taskd', async (
     await execute(s, { resource: 'task', operation: 'move', taskId: card.id, boardId: s.board.id, listId: s.lists[0].id })
     assert.equal((await read(card.id)).list, s.lists[0].id)
     await execute(s, { resource: 'task', operation: 'complete', taskId: card.id, completed: true })
-    assert.equal((await read(card.id)).completed, true)
+    const completed = await read(card.id)
+    assert.deepEqual(
+      [completed.completed, completed.state, completed.list],
+      [true, 'completed', s.lists[2].id],
+      "completing moves it to the board's completed list",
+    )
     await execute(s, { resource: 'task', operation: 'complete', taskId: card.id, completed: false })
-    assert.equal((await read(card.id)).completed, false)
+    const reopened = await read(card.id)
+    assert.deepEqual([reopened.completed, reopened.state, reopened.list], [false, 'unstarted', s.lists[0].id], 're-opening moves it out of it')
     const [got] = await execute(s, { resource: 'task', operation: 'get', taskId: card.id })
     assert.deepEqual(got, await read(card.id))
 

@@ -37,11 +37,19 @@ export const actionRoutes = [
   bulk('bulk-update-cards', 'bulkUpdateCards', 'Update fields on many cards', BulkUpdateBody, ({ deps, actor, body }) =>
     bulkUpdate(deps, actor, body.cards, body.set),
   ),
-  bulk('bulk-move-cards', 'bulkMoveCards', 'Move many cards to a list', BulkMoveBody, ({ deps, actor, body }) =>
-    bulkMove(deps, actor, body.cards, { list: body.list, board: body.board }),
+  bulk(
+    'bulk-move-cards',
+    'bulkMoveCards',
+    'Move many cards to a list (into a `completed` list completes them, out of one re-opens them)',
+    BulkMoveBody,
+    ({ deps, actor, body }) => bulkMove(deps, actor, body.cards, { list: body.list, board: body.board }),
   ),
-  bulk('bulk-complete-cards', 'bulkCompleteCards', 'Complete or reopen many cards', BulkCompleteBody, ({ deps, actor, body }) =>
-    bulkUpdate(deps, actor, body.cards, { completed: body.completed }),
+  bulk(
+    'bulk-complete-cards',
+    'bulkCompleteCards',
+    "Complete or reopen many cards (moving them into the board's first `completed` list, or out of one)",
+    BulkCompleteBody,
+    ({ deps, actor, body }) => bulkUpdate(deps, actor, body.cards, { completed: body.completed }),
   ),
   bulk('bulk-archive-cards', 'bulkArchiveCards', 'Archive or unarchive many cards', BulkArchiveBody, ({ deps, actor, body }) =>
     bulkUpdate(deps, actor, body.cards, { archived: body.archived }),

@@ -27,7 +27,7 @@ const keyPrefix = z
   .meta({
     description:
       'Card keys are <prefix>-<n>. Unique in the workspace for good: a prefix another board has (or had, also a deleted one) is a 422; a board may go back to one of its own. ' +
-      'On create without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters (key = "OLD-3").',
+      'On create without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters and the MCP tool get_card (key = "OLD-3"), and only those: a card numbered after the change never had an old key, so key = "OLD-9" does not find NEW-9.',
   })
 const description = z.string().max(20000)
 

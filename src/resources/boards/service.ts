@@ -35,6 +35,7 @@ import {
   memberRoles,
   membersOfBoards,
   prefixesStartingWith,
+  leavePrefix,
   prefixHolder,
   removeBoardMember,
   reservePrefix,
@@ -192,6 +193,8 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
     if (asked && asked !== current.key_prefix && !(await reservePrefix(q, asked, id, at)) && (await prefixHolder(q, asked)) !== id) {
       throw prefixTaken(asked)
     }
+    // Under the board's lock, so no card takes a number meanwhile: the old prefix's keys end at the last number given.
+    if (asked && asked !== current.key_prefix) await leavePrefix(q, current.key_prefix, id, current.next_key - 1)
     await updateBoardRow(q, id, { ...input, updated_at: at })
     return (await getBoard(q, id))!
   })

@@ -127,6 +127,12 @@ export const reservePrefix = async (q: Q, prefix: string, boardId: string, at: s
     .execute()
   return Number(r?.numInsertedOrUpdatedRows ?? 0) > 0
 }
+/**
+ * Records that a board leaves `prefix` after giving card numbers up to `lastNum`: its old keys name those cards only.
+ * A prefix the board takes back and leaves again records its later number.
+ */
+export const leavePrefix = (q: Q, prefix: string, boardId: string, lastNum: number) =>
+  q.updateTable('key_prefixes').set({ last_num: lastNum }).where('prefix', '=', prefix).where('board_id', '=', boardId).execute()
 /** Reserved prefixes that start with `start` (capital letters and digits only, so no LIKE wildcards). */
 export const prefixesStartingWith = async (q: Q, start: string): Promise<string[]> =>
   (await q.selectFrom('key_prefixes').select('prefix').where('prefix', 'like', `${start}%`).execute()).map((r) => r.prefix)

@@ -62,7 +62,8 @@ export const CARD_TOOLS: readonly Tool[] = [
   {
     name: 'move_card',
     title: 'Move a card',
-    description: 'Moves a card to a list (record id), optionally on another board (the card then gets a key of that board) and at a position.',
+    description:
+      'Moves a card to a list (record id), optionally on another board (the card then gets a key of that board) and at a position. A list of category completed completes the card; moving out of one re-opens it.',
     input: fieldsFrom(MoveCardBody, { id: recordId('card') }),
     annotations: write({ destructive: false, idempotent: true }),
     run: (call, { id, ...body }) => call('moveCard', { params: { id }, body }),
@@ -70,7 +71,8 @@ export const CARD_TOOLS: readonly Tool[] = [
   {
     name: 'complete_card',
     title: 'Complete a card',
-    description: 'Marks a card completed (or reopens it with completed: false).',
+    description:
+      "Marks a card completed, which moves it to its board's first list of category completed when there is one (or reopens it with completed: false, which moves it out of a completed list to the first unstarted, started or backlog list).",
     input: z.strictObject({ id: recordId('card'), completed: z.boolean().default(true).describe('false reopens the card.') }),
     annotations: write({ destructive: false, idempotent: true }),
     run: (call, { id, ...body }) => call('completeCard', { params: { id }, body }),

@@ -6,7 +6,7 @@ export const CARD_FILTER: FilterResource = {
   table: 'cards',
   fields: {
     id: field.id('id'),
-    key: field.key('key', { prefixes: 'key_prefixes', owner: 'board_id', num: 'key_num' }),
+    key: field.key('key', { prefixes: 'key_prefixes', owner: 'board_id', num: 'key_num', last: 'last_num' }),
     title: field.text('title'),
     description: field.text('description'),
     board: field.id('board_id', 'boards'),

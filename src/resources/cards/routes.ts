@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.js'
 import { envelope, idParam, queryBool } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { CARD_LIST } from './query.js'
-import { CardListQuery, CardSchema, CompleteCardBody, CreateCardBody, MoveCardBody, UpdateCardBody } from './schema.js'
+import { CardListQuery, CardSchema, COMPLETION_RULE, CompleteCardBody, CreateCardBody, MoveCardBody, UpdateCardBody } from './schema.js'
 import { createCard, getCardFor, listCards, moveCard, trashCard, updateCard } from './service.js'
 
 const Card = envelope('card', CardSchema)
@@ -30,7 +30,8 @@ export const cardRoutes = [
     access: 'write',
     summary: 'Create a card',
     description:
-      "With an `idempotency_key` already used by a card of the same board (not trashed), that card is returned with `existing: true` and status 200; nothing is created. `list` defaults to the board's first list.",
+      "With an `idempotency_key` already used by a card of the same board (not trashed), that card is returned with `existing: true` and status 200; nothing is created. `list` defaults to the board's first list (with `completed: true`, its first `completed` list). " +
+      COMPLETION_RULE,
     body: CreateCardBody,
     errors: [404],
     responses: {
@@ -61,6 +62,7 @@ export const cardRoutes = [
     tag: 'Cards',
     access: 'write',
     summary: 'Update a card; `assignees`, `tags` and `watchers` replace the whole set',
+    description: COMPLETION_RULE,
     params: idParam,
     body: UpdateCardBody,
     responses: { 200: { description: 'The card', schema: Card } },
@@ -88,6 +90,7 @@ export const cardRoutes = [
     tag: 'Cards',
     access: 'write',
     summary: 'Move a card to a list, optionally on another board (it then gets a key of that board)',
+    description: COMPLETION_RULE,
     params: idParam,
     body: MoveCardBody,
     responses: { 200: { description: 'The card', schema: Card } },
@@ -100,6 +103,7 @@ export const cardRoutes = [
     tag: 'Cards',
     access: 'write',
     summary: 'Complete or reopen a card',
+    description: COMPLETION_RULE,
     params: idParam,
     body: CompleteCardBody,
     responses: { 200: { description: 'The card', schema: Card } },

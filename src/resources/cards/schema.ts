@@ -8,6 +8,10 @@ export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as con
 const MAX_PRIORITY = PRIORITY_NAMES.length - 1
 export const PRIORITY_HELP = PRIORITY_NAMES.map((n, i) => `${i} ${n}`).join(', ')
 
+/** The completion rule (completion.ts) as the API document states it. */
+export const COMPLETION_RULE =
+  "A card's completion follows its list: moving a card into a list of category `completed` completes it, and moving it out of one into a list of another category re-opens it. Completing a card moves it to its board's first `completed` list when the board has one (else it stays where it is); re-opening a card that is in a `completed` list moves it to the board's first `unstarted` list (else `started`, else `backlog`). A request naming both a list and a completion that contradict each other answers 422. The same rule holds for every path: create, PATCH, move, complete, the bulk routes, automation steps, approved agent runs, MCP tools and a list deleted with `move_to`."
+
 export const CardSchema = z
   .strictObject({
     id: z.string(),
@@ -23,8 +27,8 @@ export const CardSchema = z
     watchers: z.array(z.string()),
     start_date: z.string().nullable(),
     due_date: z.string().nullable(),
-    completed: z.boolean(),
-    completed_at: z.string().nullable(),
+    completed: z.boolean().meta({ description: `Whether the card is completed. ${COMPLETION_RULE}` }),
+    completed_at: z.string().nullable().meta({ description: 'When it was completed; null while it is not.' }),
     archived: z.boolean(),
     trashed: z.boolean(),
     state: ListCategory.meta({ description: "The category of the card's list." }),
@@ -45,7 +49,11 @@ const title = z.string().trim().min(1).max(500).meta({ description: 'The title, 
 const position = z.number().finite()
 const editable = {
   description: z.string().max(100_000).optional().meta({ description: 'Markdown, up to 100,000 characters.' }),
-  list: z.string().min(1).optional().meta({ description: "A list (record id) of the card's board." }),
+  list: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "A list (record id) of the card's board. A list of category `completed` completes the card; moving out of one re-opens it." }),
   position: position.optional().meta({ description: 'Order within the list, ascending; default: the end.' }),
   priority: z
     .number()
@@ -59,7 +67,10 @@ const editable = {
   watchers: ids.optional().meta({ description: "User ids, members of the card's board; they are told of changes." }),
   start_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
   due_date: dateOrDateTime.nullable().optional().meta({ description: '`YYYY-MM-DD` or ISO 8601; null clears it.' }),
-  completed: z.boolean().optional().meta({ description: 'true completes the card, false reopens it.' }),
+  completed: z.boolean().optional().meta({
+    description:
+      "true completes the card (moving it to the board's first `completed` list, if any), false re-opens it (out of a `completed` list, to the first `unstarted`, `started` or `backlog` list).",
+  }),
   archived: z.boolean().optional().meta({ description: 'Archived cards stay on the board but out of the way.' }),
 }
 
@@ -88,12 +99,22 @@ export const UpdateCardBody = z
 export type CardFields = z.infer<typeof UpdateCardBody>
 export const MoveCardBody = z
   .strictObject({
-    list: z.string().min(1).meta({ description: 'The list (record id) to move to.' }),
+    list: z
+      .string()
+      .min(1)
+      .meta({ description: 'The list (record id) to move to. Into a list of category `completed` completes the card; out of one re-opens it.' }),
     position: position.optional().meta({ description: 'Order within the list; default: the end.' }),
     board: z.string().min(1).optional().meta({ description: "Another board (record id), the list's board." }),
   })
   .meta({ id: 'MoveCardBody' })
-export const CompleteCardBody = z.strictObject({ completed: z.boolean().default(true) }).meta({ id: 'CompleteCardBody' })
+export const CompleteCardBody = z
+  .strictObject({
+    completed: z.boolean().default(true).meta({
+      description:
+        "true completes the card and moves it to the board's first `completed` list, if any; false re-opens it and moves it out of a `completed` list.",
+    }),
+  })
+  .meta({ id: 'CompleteCardBody' })
 
 /** The card list's own parameters; they combine with `filter` by AND. */
 export const CardListQuery = z.object({

@@ -19,6 +19,7 @@ import { getTags } from '../tags/published.js'
 import { announceCommentsOfCardGone } from '../comments/service.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
+import { completionColumns, completionOfMove, placeCard } from './completion.js'
 import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
 import type { CardFields, CardListParams, CardView, CreateCardInput } from './schema.js'
@@ -28,6 +29,7 @@ import {
   cardListQueries,
   cardsOfBoard,
   cardsOfList,
+  cardsOfListToSettle,
   cardsToRekey,
   deleteCardRow,
   findByIdempotencyKey,
@@ -35,6 +37,7 @@ import {
   lockCard,
   insertCard,
   moveCardRows,
+  setCardColumns,
   rekeyCards,
   setTagLinks,
   setUserLinks,
@@ -128,8 +131,10 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
   }
   const named = await checkRefs(q, board.id, input)
-  const list = named ?? (await listsOfBoard(q, board.id))[0]
-  if (!list) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+  // A named list alone needs no look at the others: only a completion may send the card elsewhere.
+  const lists = named && input.completed === undefined ? [named] : await listsOfBoard(q, board.id)
+  if (lists.length === 0) throw invalid([{ path: 'list', message: 'The board has no list.' }])
+  const { list, completed } = placeCard(lists, undefined, { list: named, completed: input.completed })
   const taken = await takeCardKey(q, board.id)
   if (!taken) throw notFound('board')
   const at = isoAt(deps.clock.now())
@@ -147,8 +152,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     priority: input.priority ?? 0,
     start_date: normalizeDate(input.start_date) ?? null,
     due_date: normalizeDate(input.due_date) ?? null,
-    completed: input.completed ? 1 : 0,
-    completed_at: input.completed ? at : null,
+    ...completionColumns(completed, at),
     archived: input.archived ? 1 : 0,
     trashed: 0,
     idempotency_key: input.idempotency_key ?? null,
@@ -214,7 +218,7 @@ async function changedColumns(q: Q, before: CardsTable, input: CardChange, targe
   if (input.start_date !== undefined) put('start_date', normalizeDate(input.start_date) ?? null)
   if (input.due_date !== undefined) put('due_date', normalizeDate(input.due_date) ?? null)
   if (input.completed !== undefined) put('completed', input.completed ? 1 : 0)
-  if (set.completed !== undefined) set.completed_at = set.completed ? at : null
+  if (set.completed !== undefined) Object.assign(set, completionColumns(set.completed === 1, at))
   if (input.archived !== undefined) put('archived', input.archived ? 1 : 0)
   if (input.trashed !== undefined) put('trashed', input.trashed ? 1 : 0)
   if (set.trashed === 1) set.idempotency_key = null // trashing frees the key
@@ -255,16 +259,29 @@ async function announceChange(deps: Deps, tx: Tx, actor: Actor, old: CardView, v
   if (view.completed && !old.completed) await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card })
 }
 
+/**
+ * A change that names a list or a completion, with both settled by the completion rule (completion.ts): completing
+ * may move the card to a completed list, a move may complete or re-open it. Other changes are returned as they are.
+ */
+async function withPlacement(q: Q, boardId: string, before: CardsTable, named: ListsTable | undefined, input: CardChange): Promise<CardChange> {
+  if (input.list === undefined && input.completed === undefined) return input
+  const lists = await listsOfBoard(q, boardId)
+  const from = lists.find((l) => l.id === before.list_id) ?? (await getList(q, before.list_id))
+  const placed = placeCard(lists, from && { list: from, completed: before.completed === 1 }, { list: named, completed: input.completed })
+  return { ...input, list: placed.list.id, completed: placed.completed }
+}
+
 /** Applies a change to a card the actor can see; emits card.updated plus the specific events. */
 async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable, input: CardChange): Promise<CardView> {
   const { q } = tx
   const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  await checkRefs(q, boardId, input, target ? [] : old.watchers)
+  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers)
   const at = isoAt(deps.clock.now())
+  const change = await withPlacement(q, boardId, before, named, input)
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
-  const set = await changedColumns(q, before, input, target, at)
+  const set = await changedColumns(q, before, change, target, at)
   const links = await nextLinks(q, old, input, target)
   const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
   const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
@@ -320,8 +337,9 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
 
 /**
  * Moves up to `limit` cards of a list to the end of another list of the same board, in their order; returns how many.
- * Set-based: one update for them all, and their events (card.updated naming list and position, then card.moved, for
- * each card) written together, as the same moves made one at a time would write them.
+ * Set-based: one update for them all (and one more for those whose completion the move changes, by the completion
+ * rule), and their events written together, as the same moves made one at a time would write them: card.updated
+ * naming list and position (and completed), card.moved, and card.completed or card.reopened where it changed.
  */
 export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
   const { q } = tx
@@ -333,29 +351,51 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
     return cards.length
   }
   const at = isoAt(deps.clock.now())
+  const from = (await getList(q, fromList))!
+  const to = (await getList(q, toList))!
   await moveCardRows(
     q,
     cards.map((c, i) => ({ id: c.id, position: positions[i] })),
     toList,
     at,
   )
-  const from = await listRef(q, fromList)
-  const to = await listRef(q, toList)
+  const completion = completionOfMove(cards, from.category, to.category, at)
+  const changed = new Set(completion?.ids)
+  if (completion) await setCardColumns(q, completion.ids, completion.set)
   const board = await boardRef(q, cards[0].board_id)
   const views = await cardViews(
     q,
-    cards.map((c, i) => ({ ...c, list_id: toList, position: positions[i], updated_at: at })),
+    cards.map((c, i) => ({ ...c, list_id: toList, position: positions[i], updated_at: at, ...(changed.has(c.id) ? completion!.set : {}) })),
   )
-  const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name ?? '' } }
+  const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name } }
   const data = await cardEventDatas(q, deps.config, views, known)
+  const fromRef = { id: from.id, name: from.name }
+  const toRef = { id: to.id, name: to.name }
   await emitEvents(
     deps,
     tx,
-    data.flatMap((card): NewEvent[] => [
-      { name: 'card.updated', boardId: board.id, data: { ...card, changes: ['list', 'position'] }, actor },
-      { name: 'card.moved', boardId: board.id, data: { ...card, from_list: from, to_list: to, from_board: board }, actor },
-    ]),
+    data.flatMap((card): NewEvent[] => {
+      const completes = changed.has(card.id)
+      return [
+        { name: 'card.updated', boardId: board.id, data: { ...card, changes: completes ? ['list', 'position', 'completed'] : ['list', 'position'] }, actor },
+        { name: 'card.moved', boardId: board.id, data: { ...card, from_list: fromRef, to_list: toRef, from_board: board }, actor },
+        ...(completes ? [{ name: card.completed ? 'card.completed' : 'card.reopened', boardId: board.id, data: card, actor } as NewEvent] : []),
+      ]
+    }),
   )
+  for (const view of views)
+    if (changed.has(view.id) && view.completed)
+      await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card: { id: view.id, board_id: view.board } })
+  return cards.length
+}
+
+/**
+ * Completes (or re-opens) up to `limit` cards of a list whose category changed into (or out of) `completed`, each with
+ * its events; returns how many. They stay in their list: the list is what moved.
+ */
+export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
+  const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
+  for (const card of cards) await applyChange(deps, tx, actor, card, { completed })
   return cards.length
 }
 

@@ -22,6 +22,13 @@ export async function moveCardRows(q: Q, moves: readonly { id: string; position:
   await sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
     FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`.execute(q)
 }
+/** The same columns set on many cards, in one statement. */
+export const setCardColumns = (q: Q, ids: readonly string[], set: Partial<CardsTable>) =>
+  q
+    .updateTable('cards')
+    .set(set)
+    .where('id', 'in', [...ids])
+    .execute()
 export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
 
 const byIdempotencyKey = fixedQuery((q: Q, boardId: string, key: string) =>
@@ -43,6 +50,17 @@ export const countCardsInList = async (q: Q, listId: string): Promise<number> =>
 /** Up to `limit` cards of a list, in order: a list deletion moves them a chunk at a time. */
 export const cardsOfList = (q: Q, listId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('list_id', '=', listId).orderBy('position').orderBy('id').limit(limit).execute()
+/** Up to `limit` cards of a list whose completion is not `completed` yet: a list's category change settles them a chunk at a time. */
+export const cardsOfListToSettle = (q: Q, listId: string, completed: boolean, limit: number): Promise<CardsTable[]> =>
+  q
+    .selectFrom('cards')
+    .selectAll()
+    .where('list_id', '=', listId)
+    .where('completed', '!=', completed ? 1 : 0)
+    .orderBy('position')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
 /** Up to `limit` cards of a board: a board deletion removes them a chunk at a time. */
 export const cardsOfBoard = (q: Q, boardId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('board_id', '=', boardId).orderBy('id').limit(limit).execute()

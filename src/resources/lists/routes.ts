@@ -54,6 +54,8 @@ export const listRoutes = [
     tag: 'Lists',
     access: 'write',
     summary: 'Rename, reorder or recategorize a list',
+    description:
+      "A card's completion follows its list's category: a list recategorized into `completed` completes its cards, one recategorized out of `completed` re-opens them.",
     params: idParam,
     body: UpdateListBody,
     responses: { 200: { description: 'The list', schema: List } },
@@ -67,7 +69,13 @@ export const listRoutes = [
     access: 'write',
     summary: "Delete a list; 409 for a board's last list, or a list that holds cards unless move_to names another list of the board",
     params: idParam,
-    query: z.object({ move_to: z.string().min(1).optional().meta({ description: "Move the list's cards to this list first." }) }),
+    query: z.object({
+      move_to: z
+        .string()
+        .min(1)
+        .optional()
+        .meta({ description: "Move the list's cards to this list first; into a `completed` list completes them, out of one re-opens them." }),
+    }),
     errors: [409, 422],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ deps, actor, params, query }) => {

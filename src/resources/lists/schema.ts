@@ -27,6 +27,12 @@ export const CreateListBody = z
   .meta({ id: 'CreateListBody' })
 export type CreateListInput = z.infer<typeof CreateListBody>
 export const UpdateListBody = z
-  .strictObject({ name: name.optional(), position: position.optional(), category: ListCategory.optional() })
+  .strictObject({
+    name: name.optional(),
+    position: position.optional(),
+    category: ListCategory.optional().meta({
+      description: "A change into `completed` completes the list's cards, one out of it re-opens them (each with its events); they stay in the list.",
+    }),
+  })
   .meta({ id: 'UpdateListBody' })
 export type UpdateListInput = z.infer<typeof UpdateListBody>

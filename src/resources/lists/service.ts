@@ -12,7 +12,8 @@ import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
-import { moveCardsOfList } from '../cards/service.js'
+import { completionAfterMove } from '../cards/completion.js'
+import { moveCardsOfList, settleCardsOfList } from '../cards/service.js'
 import { countCardsInList } from '../cards/published.js'
 import { listEventData, listView } from './present.js'
 import { LIST_LIST } from './query.js'
@@ -58,14 +59,26 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
   })
 }
 
-export function updateList(deps: Deps, actor: Actor, id: string, input: UpdateListInput) {
-  return deps.db.tx(async ({ q }) => {
+/**
+ * A category changed into or out of `completed` completes or re-opens the list's cards (the completion rule of the
+ * cards family), a chunk per transaction, each card with its events; each chunk stops unless the list's category
+ * still asks for it (another change may have undone this one).
+ */
+export async function updateList(deps: Deps, actor: Actor, id: string, input: UpdateListInput) {
+  const { view, from } = await deps.db.tx(async ({ q }) => {
     const list = await visibleList(q, actor, id)
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
     if (input.position !== undefined) set.position = await distinctPosition(q, 'lists', list.board_id, id, input.position)
     await updateListRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
-    return listView((await getList(q, id))!)
+    return { view: listView((await getList(q, id))!), from: list.category }
   })
+  const completed = input.category === undefined ? undefined : completionAfterMove(from, input.category)
+  if (completed !== undefined) {
+    await inChunks(deps.db, MOVE_CHUNK, async (tx, size) =>
+      ((await visibleList(tx.q, actor, id)).category === 'completed') === completed ? settleCardsOfList(deps, tx, actor, id, completed, size) : 0,
+    )
+  }
+  return view
 }
 
 /**

@@ -22,6 +22,7 @@ export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<Webhook
     boards: boards.get(r.id) ?? [],
     headers: redactStaticHeaders(fromJsonColumn(StringMap, r.headers)),
     active: r.active === 1,
+    paused_reason: r.paused_reason === 'board_deleted' ? 'board_deleted' : null,
     has_secret: r.secret_enc !== null,
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },
     created_by: creator(r.created_by)!,

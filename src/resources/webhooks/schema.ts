@@ -22,6 +22,10 @@ export const WebhookSchema = z
     boards: z.array(z.string()),
     headers: z.record(z.string(), z.string()),
     active: z.boolean(),
+    paused_reason: z.enum(['board_deleted']).nullable().meta({
+      description:
+        'Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). Setting `active` clears it.',
+    }),
     has_secret: z.boolean(),
     auth: z.strictObject({ type: AuthType, header_name: z.string().optional() }),
     created_by: UserRef,

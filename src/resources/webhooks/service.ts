@@ -37,7 +37,10 @@ export function listWebhooks(deps: Deps, actor: Actor, params: ListParams) {
   )
 }
 
-/** Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted. */
+/**
+ * Pauses the subscriptions that name this board and no other, before the board (and their link to it) is deleted for
+ * good, marked `board_deleted`: the board's deletion events queued for them still go out (see gateBatch).
+ */
 export const pauseSubscriptionsOfBoard = (deps: Deps, q: Q, boardId: string) => pauseSubscriptionsOnlyOn(q, boardId, isoAt(deps.clock.now()))
 
 const invalid = (details: ErrorDetail[]) => unprocessable('The webhook is not valid.', details)
@@ -92,6 +95,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
       last_at: null,
       created_at: at,
       updated_at: at,
+      paused_reason: null,
     }
     const secret = nextSecret(input)
     if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
@@ -130,7 +134,7 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
     if (input.method !== undefined) set.method = input.method
     if (input.events !== undefined) set.events = JSON.stringify([...new Set(input.events)])
     if (input.headers !== undefined) set.headers = JSON.stringify(input.headers)
-    if (input.active !== undefined) set.active = input.active ? 1 : 0
+    if (input.active !== undefined) Object.assign(set, { active: input.active ? 1 : 0, paused_reason: null })
     if (input.boards !== undefined) set.all_boards = input.boards.length === 0 ? 1 : 0
     const secret = nextSecret(input)
     if (secret.value !== undefined) set.secret_enc = secret.value === null ? null : sealSecret(deps.secrets, row.id, secret.value)

@@ -23,7 +23,7 @@ export async function setWebhookBoards(q: Q, webhookId: string, boardIds: readon
 export const pauseSubscriptionsOnlyOn = (q: Q, boardId: string, at: string) =>
   q
     .updateTable('webhooks')
-    .set({ active: 0, updated_at: at })
+    .set({ active: 0, paused_reason: 'board_deleted', updated_at: at })
     .where('all_boards', '=', 0)
     .where('id', 'in', q.selectFrom('webhook_boards').select('webhook_id').where('board_id', '=', boardId))
     .where(rawSql<boolean>`NOT EXISTS (SELECT 1 FROM webhook_boards other WHERE other.webhook_id = webhooks.id AND other.board_id != ${boardId})`)
