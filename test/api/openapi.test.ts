@@ -123,7 +123,7 @@ test('operations have stable camelCase ids, list only the errors they can answer
       Object.keys(byKey[key].responses)
         .filter((s) => Number(s) >= 400)
         .join(',')
-    assert.equal(statuses('get /v1/users/me'), '401,429,500', 'no body, no query, no id: only auth, rate limit and internal errors')
+    assert.equal(statuses('get /v1/users/me'), '400,401,429,500', 'no body, no id: an unknown query parameter, auth, rate limit and internal errors')
     assert.equal(statuses('get /v1/cards/{id}'), '400,401,404,429,500')
     assert.equal(statuses('post /v1/boards'), '400,401,403,413,415,422,429,500')
     assert.equal(statuses('post /v1/tags'), '400,401,403,404,409,413,415,422,429,500')
