@@ -108,6 +108,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
     throw listenFailure(err, config)
   }
   const port = (server.address() as AddressInfo).port
+  // `--port 0` picks a free port: links and incoming URLs name the one it picked (the services read deps.config).
+  if (config.port !== port) deps.config = Object.freeze({ ...config, port })
   // Only once the port is ours: a start that cannot listen must not make the one-time token it could never show.
   const setup = await firstRunSetup(db, clock.now())
   if (setup) {

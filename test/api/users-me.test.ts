@@ -14,7 +14,10 @@ test('PATCH /v1/users/me: any user changes their own name and email; a taken ema
   try {
     const changed = await t.req('PATCH', '/v1/users/me', { token: tokens.member.write, body: { name: 'Carol', email: 'carol@localhost' } })
     assert.equal(changed.status, 200, changed.text)
-    assert.deepEqual([changed.body.user.id, changed.body.user.name, changed.body.user.email, changed.body.user.role], [member.id, 'Carol', 'carol@localhost', 'member'])
+    assert.deepEqual(
+      [changed.body.user.id, changed.body.user.name, changed.body.user.email, changed.body.user.role],
+      [member.id, 'Carol', 'carol@localhost', 'member'],
+    )
     const me = await t.req('GET', '/v1/users/me', { token: tokens.member.read })
     assert.deepEqual([me.body.user.name, me.body.user.email], ['Carol', 'carol@localhost'])
     const seen = await t.req('GET', `/v1/users/${member.id}`, { token: tokens.owner.read })

@@ -30,7 +30,7 @@ export const userRoutes = [
     access: 'write',
     summary: 'Change your own name or email',
     description:
-      "Any user, with a token that may write. An email another user has (in any case) is a 409. Your role is changed by an owner or admin through `PATCH /v1/users/{id}`. Like that route, it emits no webhook event.",
+      'Any user, with a token that may write. An email another user has (in any case) is a 409. Your role is changed by an owner or admin through `PATCH /v1/users/{id}`. Like that route, it emits no webhook event.',
     body: UpdateMeBody,
     errors: [409],
     responses: { 200: { description: 'You, changed', schema: User } },
