@@ -98,6 +98,7 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       description: [
         'Self-hosted task and project management. Every error has the shape `{ "error": { "code", "message", "details"? } }`.',
         'Lists answer `{ page, perPage, totalItems, totalPages, items }`.',
+        'A query parameter an operation does not list is refused with 400 `bad_request` naming it, never ignored.',
         'Timestamps are named `created` and `updated` on every record; `created_at` on users and tokens is a deprecated alias kept until v2.',
       ].join(' '),
     },
