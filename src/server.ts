@@ -12,7 +12,7 @@ import type { Deps } from './deps.js'
 import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { Metrics } from './ops/metrics.js'
-import { issueToken } from './resources/tokens/issue.js'
+import { issueToken, ownerBeforeFirstUse } from './resources/tokens/issue.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/setup.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
@@ -125,6 +125,14 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   if (setup) {
     print(`API docs: ${(config.baseUrl ?? listening).replace(/\/+$/, '')}/v1/docs/`)
     print(`Try it: curl -s ${listening}/v1/users/me -H "Authorization: Bearer ${setup.token}"`)
+  } else {
+    // The setup token is shown once; until some token has been used, each start says how to make another.
+    const owner = await ownerBeforeFirstUse(db.q)
+    if (owner) {
+      const where = config.databaseUrl ? ' (on the same database as this server)' : config.db === './data/taskd.db' ? '' : ` --db ${config.db}`
+      print(`No token has been used yet. The setup token was shown on the first start; to make another:`)
+      print(`  taskd token create --user ${owner} --name cli --permission full${where}`)
+    }
   }
   print(`taskd listening on ${listening}`)
   let closing: Promise<void> | undefined
