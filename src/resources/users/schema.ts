@@ -29,12 +29,12 @@ export type UserView = z.infer<typeof UserSchema>
  * An email address as a self-hosted workspace has them: a local part, `@` and a host, where the host may be a local name
  * without a dot (`carol@localhost`, `ana@nas`) as well as a domain. The one check for the API and the CLI alike.
  */
-export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u
+const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u
 const email = z
   .string()
   .trim()
   .max(320)
-  .regex(EMAIL_PATTERN, 'Must be an email address: a name, @ and a host, e.g. carol@localhost or ana@example.com.')
+  .regex(EMAIL_PATTERN, 'email must be an address with a name, @ and a host, e.g. carol@localhost or ana@example.com.')
   .meta({ description: 'An email address: a local part and a host; a local host name without a dot (`carol@localhost`) is taken.' })
 const powers = z
   .array(AgentPower)
