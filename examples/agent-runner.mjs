@@ -59,7 +59,7 @@ async function ask(run, question) {
   const asked = (await api('POST', `/v1/agent-runs/${run}/questions`, { question })).question
   log(`run ${run}: asked "${question}", waiting for an answer`)
   for (;;) {
-    const { items } = await api('GET', `/v1/agent-runs/${run}/questions?perPage=100`)
+    const { items } = await api('GET', `/v1/agent-runs/${run}/questions?per_page=100`)
     const q = items.find((i) => i.id === asked.id)
     if (q && q.status !== 'open') return q.answer // null when dismissed
     await sleep(POLL_MS, undefined, { signal: stopping.signal })

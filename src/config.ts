@@ -5,6 +5,8 @@ import ipaddr from 'ipaddr.js'
 import { parse as parseToml, TomlError } from 'smol-toml'
 import { z } from 'zod'
 import { isMasterKey } from './crypto.js'
+import { WITH_INPUT } from './errors.js'
+import { issueMessage } from './zod-messages.js'
 
 /** Comma-separated seconds, e.g. `60,120,300,1800`. */
 const delays = (fallback: string) =>
@@ -221,9 +223,11 @@ export function loadConfig(flags: Partial<Record<Key, unknown>> & { config?: str
       (file[key] !== undefined && !(key === 'databaseUrl' && dbFlagWins) ? { value: file[key], from: `${located!.file}: ${fileKey(key)}` } : undefined)
     if (s) [raw[key], from[key]] = [s.value, s.from]
   }
-  const parsed = ConfigSchema.safeParse(raw)
+  const parsed = ConfigSchema.safeParse(raw, WITH_INPUT)
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `${from[i.path[0] as Key] ?? (String(i.path[0] ?? '') || 'config')}: ${i.message}`).join('; ')
+    // The value as given (before coercion: `--port abc`, not NaN) when the issue is about the setting itself.
+    const reason = (i: z.core.$ZodIssue) => issueMessage(i, '', i.path.length === 1 ? raw[i.path[0] as Key] : (i as { input?: unknown }).input)
+    const msg = parsed.error.issues.map((i) => `${from[i.path[0] as Key] ?? (String(i.path[0] ?? '') || 'config')}: ${reason(i)}`).join('; ')
     throw new Error(`invalid configuration: ${msg}`)
   }
   // `--db postgres://...` (or TASKD_DB) names a PostgreSQL database too.

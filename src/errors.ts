@@ -1,5 +1,6 @@
 // The one error type services throw; src/http/error-handler.ts turns it into the API's JSON error shape.
 import type { z } from 'zod'
+import { issueMessage } from './zod-messages.js'
 export interface ErrorDetail {
   path: string
   message: string
@@ -28,12 +29,24 @@ export const unprocessable = (message: string, details?: ErrorDetail[]) => new H
 /** A 422 about one field, its reason as the message too. */
 export const invalidField = (path: string, message: string) => unprocessable(message, [{ path, message }])
 
-/** One detail per problem; an unknown key is named by its own path, so clients see which field to drop. */
+/** Parse options for input a person or client sent: each issue keeps its value, so a missing field reads "is required". */
+export const WITH_INPUT = { reportInput: true } as const
+
+/**
+ * One detail per problem, each a sentence naming its field (`title is required.`, `priority must be at most 4.`); an
+ * unknown key is named by its own path, so clients see which field to drop.
+ */
 export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
   const at = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(root)'
   return error.issues.flatMap((i) =>
     i.code === 'unrecognized_keys'
       ? i.keys.map((key) => ({ path: at([...i.path, key]), message: `Unknown field "${key}".` }))
-      : [{ path: at(i.path), message: i.message }],
+      : [{ path: at(i.path), message: issueMessage(i, i.path.length ? at(i.path) : 'The value') }],
   )
+}
+
+/** A 422 for a body: the first problem in the message too, since many clients show only the message. */
+export function invalidBody(details: ErrorDetail[]): HttpError {
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''} in details)` : ''
+  return unprocessable(details.length ? `The request body is not valid: ${details[0].message}${more}` : 'The request body is not valid.', details)
 }

@@ -12,7 +12,7 @@ import type { Deps } from './deps.js'
 import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { Metrics } from './ops/metrics.js'
-import { issueToken } from './resources/tokens/issue.js'
+import { issueToken, ownerBeforeFirstUse } from './resources/tokens/issue.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/setup.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
@@ -65,6 +65,17 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
 /** The secret box: TASKD_MASTER_KEY, or (SQLite only) the key file beside the database. */
 const secretsFor = (config: Config) => loadSecretBox(config.databaseUrl ? undefined : config.db, config.masterKey)
 
+/** Why the server could not take its address, said so that the reader knows what to change. */
+function listenFailure(err: unknown, config: Config): Error {
+  const code = (err as NodeJS.ErrnoException)?.code
+  const at = `${config.host}:${config.port}`
+  if (code === 'EADDRINUSE')
+    return new Error(`cannot listen on ${at}: the port is already in use. Stop what uses it, or choose another port with --port (or TASKD_PORT).`)
+  if (code === 'EACCES') return new Error(`cannot listen on ${at}: not allowed to use this port. Choose one above 1023 with --port (or TASKD_PORT).`)
+  if (code === 'EADDRNOTAVAIL') return new Error(`cannot listen on ${at}: this machine has no such address. Choose another with --host (or TASKD_HOST).`)
+  return err instanceof Error ? err : new Error(String(err))
+}
+
 export async function startServer(config: Config, opts: { clock?: Clock; print?: (line: string) => void } = {}): Promise<Running> {
   const clock = opts.clock ?? systemClock
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`))
@@ -73,7 +84,6 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   // One server per SQLite file, and `taskd restore` refuses to replace the file under it (taken before it is opened).
   const removePidFile = config.databaseUrl || config.db === ':memory:' ? undefined : takePidFile(config.db, 'stop it first, or serve another --db')
   const db = await openDatabase({ ...config, log: logger.error })
-  const setup = await firstRunSetup(db, clock.now())
   const deps = createDeps(db, config, clock, secrets)
   const metrics = new Metrics(deps)
   const scheduler = new OutboxScheduler(deps, { log: logger.error, onRecorded: (batch) => metrics.countDeliveries(batch) })
@@ -87,11 +97,21 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const server = http.createServer(app)
   answerClientErrors(server)
   server.keepAliveTimeout = 5000
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => resolve())
+    })
+  } catch (err) {
+    await db.close()
+    removePidFile?.()
+    throw listenFailure(err, config)
+  }
   const port = (server.address() as AddressInfo).port
+  // `--port 0` picks a free port: links and incoming URLs name the one it picked (the services read deps.config).
+  if (config.port !== port) deps.config = Object.freeze({ ...config, port })
+  // Only once the port is ours: a start that cannot listen must not make the one-time token it could never show.
+  const setup = await firstRunSetup(db, clock.now())
   if (setup) {
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
@@ -103,8 +123,16 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   housekeeping.start()
   const listening = httpUrl(config.host, port)
   if (setup) {
-    print(`API docs: ${(config.baseUrl ?? listening).replace(/\/+$/, '')}/v1/docs`)
+    print(`API docs: ${(config.baseUrl ?? listening).replace(/\/+$/, '')}/v1/docs/`)
     print(`Try it: curl -s ${listening}/v1/users/me -H "Authorization: Bearer ${setup.token}"`)
+  } else {
+    // The setup token is shown once; until some token has been used, each start says how to make another.
+    const owner = await ownerBeforeFirstUse(db.q)
+    if (owner) {
+      const where = config.databaseUrl ? ' (on the same database as this server)' : config.db === './data/taskd.db' ? '' : ` --db ${config.db}`
+      print(`No token has been used yet. The setup token was shown on the first start; to make another:`)
+      print(`  taskd token create --user ${owner} --name cli --permission full${where}`)
+    }
   }
   print(`taskd listening on ${listening}`)
   let closing: Promise<void> | undefined

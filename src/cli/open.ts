@@ -1,7 +1,7 @@
 // What every command that uses the database does first: the config from flags and environment, and the database,
 // created and migrated if new; and the API's own checks of a command's input.
 import type { z } from 'zod'
-import { unprocessable, zodDetails } from '../errors.js'
+import { invalidBody, WITH_INPUT, zodDetails } from '../errors.js'
 import { loadConfig } from '../config.js'
 import { openDatabase } from '../db/open.js'
 import { ensureWorkspace } from '../resources/users/setup.js'
@@ -17,7 +17,7 @@ export async function openForCli(flags: DbFlags) {
 
 /** The API's own body schema, so a command refuses what the API refuses, for the same reasons. */
 export function checked<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const parsed = schema.safeParse(input)
-  if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
+  const parsed = schema.safeParse(input, WITH_INPUT)
+  if (!parsed.success) throw invalidBody(zodDetails(parsed.error))
   return parsed.data
 }

@@ -32,10 +32,16 @@ const FLAG_OF: Record<string, string> = {
   user: '--user',
 }
 
-/** An error as a command prints it: the message, then each reason as "--flag: reason" (the API's 422 details). */
+/** One reason as a command prints it, under the flag's name: `--expires must be a date YYYY-MM-DD or ...`. */
+function reasonOf(d: { path: string; message: string }): string {
+  const flag = FLAG_OF[d.path] ?? d.path
+  return d.message.startsWith(`${d.path} `) ? `  ${flag}${d.message.slice(d.path.length)}` : `  ${flag}: ${d.message}`
+}
+
+/** An error as a command prints it: the message, then each reason under its flag (the API's 422 details). */
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
   if (!(err instanceof HttpError) || !err.details?.length) return err.message
-  const reasons = err.details.map((d) => `  ${FLAG_OF[d.path] ?? d.path}: ${d.message}`)
-  return [err.message.replace('The request body is not valid.', 'Invalid arguments.'), ...reasons].join('\n')
+  const head = err.message.startsWith('The request body is not valid') ? 'Invalid arguments:' : err.message
+  return [head, ...err.details.map(reasonOf)].join('\n')
 }

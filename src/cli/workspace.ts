@@ -3,6 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { WITH_INPUT } from '../errors.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
 // Loading the module list fills EXPORTED with the tables the families export, before TABLES below reads it.
@@ -10,6 +11,7 @@ import '../resources/index.js'
 import { openForCli } from './open.js'
 import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
+import { issueMessage } from '../zod-messages.js'
 
 const TABLES: readonly ExportedTable[] = [...EXPORTED, 'files']
 
@@ -53,10 +55,10 @@ function readExport(file: string) {
     throw new Error(
       `${file} comes from schema version ${theirs}, older than this taskd's ${SCHEMA_VERSION}: import it with the taskd that wrote it, then upgrade taskd and export again`,
     )
-  const parsed = ExportFile.safeParse(json)
+  const parsed = ExportFile.safeParse(json, WITH_INPUT)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw new Error(`${file} is not a taskd export: ${issue.path.join('.') || 'the file'}: ${issue.message}`)
+    throw new Error(`${file} is not a taskd export: ${issue.path.join('.') || 'the file'}: ${issueMessage(issue, '')}`)
   }
   return parsed.data as unknown as Record<ExportedTable, Record<string, unknown>[]>
 }

@@ -21,6 +21,11 @@ export const DOCS_FILES: Record<string, string> = {
   '/v1/redoc/redoc.standalone.js': 'node_modules/redoc/bundles/redoc.standalone.js',
 }
 
+const splitUrl = (url: string): [string, string] => {
+  const at = url.indexOf('?')
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)]
+}
+
 export function docsRouter(): express.Router {
   const router = express.Router()
   const selfOnly = (_req: express.Request, res: express.Response, next: express.NextFunction) => {
@@ -39,6 +44,14 @@ export function docsRouter(): express.Router {
   const options = { swaggerOptions: { url: '/v1/openapi.json', validatorUrl: null } }
   // serveFiles() is [the swagger-ui-init.js handler, a static handler for swagger-ui-dist's folder]: the files come from above.
   const [swaggerInit] = swaggerUi.serveFiles(undefined, options)
+  // The page names its files relatively (./swagger-ui.css): under /v1/docs, without the slash, they would resolve one level
+  // up and the page would stay blank, so that address moves to the slash form (relative Location: a path prefix added by a
+  // proxy is kept).
+  router.get('/v1/docs', (req, res, next) => {
+    const [pathname, search] = splitUrl(req.originalUrl)
+    if (pathname.endsWith('/')) return next()
+    res.redirect(301, `docs/${search}`)
+  })
   router.use('/v1/docs', selfOnly, swaggerInit, swaggerUi.setup(undefined, { ...options, customSiteTitle: 'taskd API' }))
   router.get('/v1/redoc', selfOnly, (_req, res) => {
     res.type('html').send(redocHtml)

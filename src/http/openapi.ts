@@ -6,7 +6,7 @@ import type { AnyRoute } from './route.js'
 import { ErrorSchema } from './schemas.js'
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Bad query parameter, malformed JSON, unknown sort field or invalid filter',
+  400: 'Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter',
   401: 'Missing, malformed, unknown, revoked or expired token',
   403: 'Token permission too low, or not allowed for your role',
   404: 'No such record, or not visible to the token',
@@ -25,7 +25,8 @@ export function errorStatuses(spec: AnyRoute): number[] {
     s.add(401).add(429)
     if (spec.method !== 'get' || spec.access === 'full') s.add(403)
   }
-  if (spec.query || spec.body) s.add(400)
+  // Every route behind a token refuses a query parameter it does not define, so each can answer 400.
+  if (spec.access !== 'public' || spec.query || spec.body) s.add(400)
   if (spec.params) s.add(404)
   if (spec.body) s.add(413).add(415).add(422)
   s.add(500)
@@ -97,6 +98,7 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       description: [
         'Self-hosted task and project management. Every error has the shape `{ "error": { "code", "message", "details"? } }`.',
         'Lists answer `{ page, perPage, totalItems, totalPages, items }`.',
+        'A query parameter an operation does not list is refused with 400 `bad_request` naming it, never ignored.',
         'Timestamps are named `created` and `updated` on every record; `created_at` on users and tokens is a deprecated alias kept until v2.',
       ].join(' '),
     },

@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
 import type { Deps } from '../deps.js'
-import { badRequest, forbidden, HttpError, notFound, unprocessable, zodDetails } from '../errors.js'
+import { badRequest, forbidden, HttpError, invalidBody, notFound, unprocessable, WITH_INPUT, zodDetails } from '../errors.js'
 
 export type Access = 'public' | Permission
 
@@ -147,14 +147,15 @@ export async function runRoute(
   if (nulAt(raw.params, '')) throw notFound()
   const inQuery = nulAt(raw.query, '')
   if (inQuery) throw badRequest(`The query parameter ${inQuery} must not contain a NUL character.`)
+  refuseUnknownQuery(spec.query, raw.query)
   const params = parsePart(spec.params, raw.params, 'path parameter')
   const query = parsePart(spec.query, raw.query, 'query parameter')
   let body: unknown = undefined
   const inBody = spec.body && nulAt(raw.body, '')
   if (inBody) throw unprocessable('The request body is not valid.', [{ path: inBody, message: 'Must not contain a NUL character.' }])
   if (spec.body) {
-    const parsed = spec.body.safeParse(raw.body ?? {})
-    if (!parsed.success) throw unprocessable('The request body is not valid.', zodDetails(parsed.error))
+    const parsed = spec.body.safeParse(raw.body ?? {}, WITH_INPUT)
+    if (!parsed.success) throw invalidBody(zodDetails(parsed.error))
     body = parsed.data
   }
   return spec.handler({ actor, params, query, body, deps, req })
@@ -186,10 +187,29 @@ function nulAt(value: unknown, path: string): string | undefined {
   return undefined
 }
 
+/**
+ * A query parameter the route does not define is refused, never ignored: a misspelt filter (`filtr=`) would otherwise
+ * answer everything as if it had matched. One check for every route, from the route's own query schema.
+ */
+function refuseUnknownQuery(schema: ZodObject | undefined, query: unknown): void {
+  if (query === null || typeof query !== 'object') return
+  const known = Object.keys(schema?.shape ?? {})
+  const unknown = Object.keys(query).filter((k) => !Object.hasOwn(schema?.shape ?? {}, k))
+  if (unknown.length === 0) return
+  const takes = known.length ? `This route takes ${known.join(', ')}.` : 'This route takes no query parameters.'
+  throw badRequest(
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}. ${takes}`,
+    unknown.map((k) => ({ path: k, message: 'Unknown query parameter.' })),
+  )
+}
+
 function parsePart(schema: ZodObject | undefined, value: unknown, what: string): unknown {
   if (!schema) return {}
-  const parsed = schema.safeParse(value ?? {})
-  if (!parsed.success) throw badRequest(`Invalid ${what}.`, zodDetails(parsed.error))
+  const parsed = schema.safeParse(value ?? {}, WITH_INPUT)
+  if (!parsed.success) {
+    const details = zodDetails(parsed.error)
+    throw badRequest(`Invalid ${what}: ${details[0]?.message ?? 'not valid.'}`, details)
+  }
   return parsed.data
 }
 

@@ -76,19 +76,25 @@ test('the document covers every route with parameters, bodies, responses, the er
 test('/v1/docs and /v1/redoc render from assets served by taskd itself', async () => {
   const t = await startTestApp()
   try {
-    for (const page of ['/v1/docs/', '/v1/redoc']) {
-      const r = await t.req('GET', page)
-      assert.equal(r.status, 200)
+    // Each address as a person types it (the startup banner prints one): the page and every file it names, relative to
+    // the address the browser ends up at after any redirect.
+    for (const page of ['/v1/docs', '/v1/docs/', '/v1/docs?x=1', '/v1/redoc']) {
+      const r = await fetch(t.url + page)
+      assert.equal(r.status, 200, page)
       assert.match(r.headers.get('content-type') ?? '', /text\/html/)
       assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/)
-      const refs = [...r.text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map((m) => m[1])
+      const text = await r.text()
+      const refs = [...text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map((m) => m[1])
       assert.ok(refs.length > 0)
       for (const ref of refs) {
         assert.ok(!/^(https?:)?\/\//.test(ref), `${page} loads ${ref} from another host`)
-        const asset = await fetch(new URL(ref, t.url + page))
-        assert.equal(asset.status, 200, `${page} asset ${ref}`)
+        const asset = await fetch(new URL(ref, r.url))
+        assert.equal(asset.status, 200, `${page} (at ${r.url}) asset ${ref}`)
       }
     }
+    const bare = await fetch(`${t.url}/v1/docs?x=1`, { redirect: 'manual' })
+    assert.equal(bare.status, 301)
+    assert.equal(bare.headers.get('location'), 'docs/?x=1')
     const init = await fetch(`${t.url}/v1/docs/swagger-ui-init.js`)
     assert.match(await init.text(), /\/v1\/openapi\.json/)
   } finally {
@@ -117,7 +123,7 @@ test('operations have stable camelCase ids, list only the errors they can answer
       Object.keys(byKey[key].responses)
         .filter((s) => Number(s) >= 400)
         .join(',')
-    assert.equal(statuses('get /v1/users/me'), '401,429,500', 'no body, no query, no id: only auth, rate limit and internal errors')
+    assert.equal(statuses('get /v1/users/me'), '400,401,429,500', 'no body, no id: an unknown query parameter, auth, rate limit and internal errors')
     assert.equal(statuses('get /v1/cards/{id}'), '400,401,404,429,500')
     assert.equal(statuses('post /v1/boards'), '400,401,403,413,415,422,429,500')
     assert.equal(statuses('post /v1/tags'), '400,401,403,404,409,413,415,422,429,500')

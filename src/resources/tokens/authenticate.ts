@@ -32,9 +32,14 @@ async function actorOf(req: Request, deps: Deps): Promise<Actor> {
   const header = req.headers.authorization
   if (!header) throw unauthorized('The Authorization header is missing; send "Authorization: Bearer tt_...".')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-  if (!match || !TOKEN_SHAPE.test(match[1])) throw unauthorized('The Authorization header must be "Bearer tt_..." with a taskd token.')
+  if (!match) throw unauthorized('The Authorization header must be the word Bearer, a space and the token: "Bearer tt_...".')
+  // A placeholder pasted as it stands, or a token cut short: say what is wrong with the token, not with the header.
+  if (!TOKEN_SHAPE.test(match[1]))
+    throw unauthorized(
+      'The token is unknown: a taskd token is tt_ followed by at least 40 letters and digits, and this one is not (cut short, or a placeholder?).',
+    )
   const found = await findTokenByHash(deps.db.q, sha256Hex(match[1]))
-  if (!found) throw unauthorized('The token is unknown or has been revoked.')
+  if (!found) throw unauthorized('The token is unknown or has been revoked: make a new one (POST /v1/tokens, or taskd token create).')
   const now = deps.clock.now()
   if (found.token.expires_at !== null && Date.parse(found.token.expires_at) <= now) throw unauthorized('The token has expired.')
   const limit = deps.config.rateLimit

@@ -10,6 +10,8 @@ import { tokenView } from './present.js'
 import type { CreateTokenInput } from './schema.js'
 import { insertToken } from './store.js'
 
+export { ownerBeforeFirstUse } from './store.js'
+
 /** A bare date means the end of that day, UTC. */
 export function parseExpiry(value: string): number | null {
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T23:59:59.999Z`) : Date.parse(value)

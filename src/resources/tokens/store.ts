@@ -101,3 +101,19 @@ export const tokensWithOwners = (q: Q, email?: string) => {
   if (email) query = query.where((eb) => eb(eb.fn('lower', ['users.email']), '=', eb.fn('lower', [eb.val(email)])))
   return query.execute()
 }
+
+/** The email of an owner holding a token, while no token has ever been used (a fresh workspace's setup token unused). */
+export async function ownerBeforeFirstUse(q: Q): Promise<string | undefined> {
+  const used = await q.selectFrom('tokens').select('id').where('last_used_at', 'is not', null).limit(1).executeTakeFirst()
+  if (used) return undefined
+  const holder = await q
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .select('users.email')
+    .where('users.role', '=', 'owner')
+    .orderBy('tokens.created_at')
+    .orderBy('tokens.id')
+    .limit(1)
+    .executeTakeFirst()
+  return holder?.email
+}

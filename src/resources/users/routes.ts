@@ -5,8 +5,8 @@ import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { BoardSchema } from '../boards/schema.js'
 import { USER_LIST } from './query.js'
-import { CreateUserBody, UpdateUserBody, UserSchema } from './schema.js'
-import { createUser, getMe, getUserFor, listUsers, updateUser } from './service.js'
+import { CreateUserBody, UpdateMeBody, UpdateUserBody, UserSchema } from './schema.js'
+import { createUser, getMe, getUserFor, listUsers, updateMe, updateUser } from './service.js'
 
 const User = envelope('user', UserSchema)
 
@@ -20,6 +20,21 @@ export const userRoutes = [
     summary: "The token's user",
     responses: { 200: { description: 'The user', schema: User } },
     handler: async ({ deps, actor }) => ({ status: 200, body: { user: await getMe(deps, actor) } }),
+  }),
+  // Before PATCH /v1/users/{id}, which would otherwise take `me` for an id.
+  defineRoute({
+    method: 'patch',
+    path: '/v1/users/me',
+    operationId: 'updateMe',
+    tag: 'Users',
+    access: 'write',
+    summary: 'Change your own name or email',
+    description:
+      'Any user, with a token that may write. An email another user has (in any case) is a 409. Your role is changed by an owner or admin through `PATCH /v1/users/{id}`. Like that route, it emits no webhook event.',
+    body: UpdateMeBody,
+    errors: [409],
+    responses: { 200: { description: 'You, changed', schema: User } },
+    handler: async ({ deps, actor, body }) => ({ status: 200, body: { user: await updateMe(deps, actor, body) } }),
   }),
   defineRoute({
     method: 'get',

@@ -25,7 +25,17 @@ export const UserSchema = z
   .meta({ id: 'User' })
 export type UserView = z.infer<typeof UserSchema>
 
-const email = z.string().email().max(320)
+/**
+ * An email address as a self-hosted workspace has them: a local part, `@` and a host, where the host may be a local name
+ * without a dot (`carol@localhost`, `ana@nas`) as well as a domain. The one check for the API and the CLI alike.
+ */
+const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u
+const email = z
+  .string()
+  .trim()
+  .max(320)
+  .regex(EMAIL_PATTERN, 'email must be an address with a name, @ and a host, e.g. carol@localhost or ana@example.com.')
+  .meta({ description: 'An email address: a local part and a host; a local host name without a dot (`carol@localhost`) is taken.' })
 const powers = z
   .array(AgentPower)
   .min(1)
@@ -78,3 +88,7 @@ export const UpdateUserBody = z
   })
   .meta({ id: 'UpdateUserBody' })
 export type UpdateUserInput = z.infer<typeof UpdateUserBody>
+export const UpdateMeBody = z
+  .strictObject({ email: email.optional(), name: name.optional() })
+  .meta({ id: 'UpdateMeBody', description: 'Your own name and email; your role is changed by an owner or admin.' })
+export type UpdateMeInput = z.infer<typeof UpdateMeBody>

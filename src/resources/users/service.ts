@@ -15,7 +15,7 @@ import { urlProblems } from '../webhooks/rules.js'
 import { userViews } from './present.js'
 import { insertNewUser } from './setup.js'
 import { USER_LIST } from './query.js'
-import type { CreateUserInput, UpdateUserInput, UserView } from './schema.js'
+import type { CreateUserInput, UpdateMeInput, UpdateUserInput, UserView } from './schema.js'
 import { countOwners, getUser, getUserByEmail, insertAgentProfile, updateAgentProfileRow, updateUserRow, usersQuery } from './store.js'
 
 export const getMe = async (deps: Deps, actor: Actor): Promise<UserView> => (await userViews(deps.db.q, [actor.user], actor.user))[0]
@@ -84,6 +84,22 @@ export async function createUser(deps: Deps, actor: Actor, input: CreateUserInpu
   return (await userViews(deps.db.q, [row], actor.user))[0]
 }
 
+/** An email is one user's (in any case): taking another's is a conflict, as when creating a user. */
+async function refuseTakenEmail(q: Q, id: string, email: string | undefined): Promise<void> {
+  const clash = email ? await getUserByEmail(q, email) : undefined
+  if (clash && clash.id !== id) throw conflict(`A user with email ${email} already exists.`)
+}
+
+/** The caller's own name and email: any token that may write, whatever the role. */
+export function updateMe(deps: Deps, actor: Actor, input: UpdateMeInput): Promise<UserView> {
+  return deps.db.tx(async ({ q }) => {
+    await refuseTakenEmail(q, actor.user.id, input.email)
+    const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+    if (Object.keys(set).length) await updateUserRow(q, actor.user.id, set)
+    return (await userViews(q, [(await getUser(q, actor.user.id))!], actor.user))[0]
+  })
+}
+
 export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
   return deps.db.tx(async ({ q }) => {
     const user = await getUser(q, id)
@@ -92,10 +108,7 @@ export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUs
     if (user.role === 'owner' && input.role && input.role !== 'owner' && (await countOwners(q)) === 1) {
       throw conflict('The workspace must keep at least one owner.')
     }
-    const clash = input.email ? await getUserByEmail(q, input.email) : undefined
-    if (clash && clash.id !== id) {
-      throw unprocessable('The request body is not valid.', [{ path: 'email', message: 'This email is already used by another user.' }])
-    }
+    await refuseTakenEmail(q, id, input.email)
     if (user.kind === 'agent' && input.role && input.role !== 'member') throw invalidField('role', 'An agent is always a member.')
     if (input.agent) {
       if (user.kind !== 'agent') throw invalidField('agent', 'Only agents have an agent profile.')
