@@ -2,7 +2,7 @@
 import type { ExpressionBuilder } from 'kysely'
 import type { Q } from '../db/database.js'
 import type { DB } from '../db/types.js'
-import { isAdminRole, type Role } from './roles.js'
+import { type Actor, isAdminRole, type Role } from './roles.js'
 import { visibleBoardIds, type Viewer } from './visibility.js'
 
 /**
@@ -47,3 +47,10 @@ export const tokenHoldersOf = (q: Q, viewer: Viewer) =>
           eb('tokens.user_id', '=', viewer.id),
           eb('tokens.user_id', 'in', q.selectFrom('agent_profiles').select('agent_profiles.user_id').where('agent_profiles.owner_id', '=', viewer.id)),
         ])
+
+/**
+ * Whether the actor sees what an automation run's steps sent and got back (their outputs and errors), or only how the run
+ * went: those who may manage the automation (a write token on a board they see), and where the run's steps use signing
+ * secrets, owners and admins only, the only ones who may save such steps. Others see each step's status alone.
+ */
+export const seesRunDetails = (actor: Actor, usesSecrets: boolean): boolean => actor.permission !== 'read' && (!usesSecrets || isAdminRole(actor.user.role))
