@@ -13,6 +13,7 @@ const hexPattern = (n: number, width: number): string =>
     .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`)
 
 const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' }
+const OVERLAPPING = new Set(['\\', '%', '&'])
 const HTML_NAMED: Record<string, string[]> = { '<': ['lt'], '>': ['gt'], '&': ['amp'], '"': ['quot'], "'": ['apos'] }
 
 /**
@@ -23,12 +24,12 @@ const HTML_NAMED: Record<string, string[]> = { '<': ['lt'], '>': ['gt'], '&': ['
 function charPattern(ch: string): string {
   const alts = [escapeRe(ch)]
   const units = Array.from({ length: ch.length }, (_, i) => ch.charCodeAt(i))
-  alts.push(units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join(''))
-  if (JSON_SHORT[ch]) alts.push(`\\\\+${escapeRe(JSON_SHORT[ch])}`)
-  alts.push([...Buffer.from(ch, 'utf8')].map((b) => `%(?:25)*${hexPattern(b, 2)}`).join(''))
+  alts.push(units.map((u) => `\\\\{1,3}u${hexPattern(u, 4)}`).join(''))
+  if (JSON_SHORT[ch]) alts.push(`\\\\{1,3}${escapeRe(JSON_SHORT[ch])}`)
+  alts.push([...Buffer.from(ch, 'utf8')].map((b) => `%(?:25){0,3}${hexPattern(b, 2)}`).join(''))
   if (ch === ' ') alts.push('\\+')
   const code = ch.codePointAt(0)!
-  alts.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code, 1)};`, ...(HTML_NAMED[ch] ?? []).map((n) => `&${n};`))
+  alts.push(`&#0{0,4}${code};`, `&#[xX]0{0,4}${hexPattern(code, 1)};`, ...(HTML_NAMED[ch] ?? []).map((n) => `&${n};`))
   return `(?:${alts.join('|')})`
 }
 
@@ -65,7 +66,11 @@ function matcherFor(sensitive: readonly string[]): Matcher {
   for (const value of new Set(sensitive)) {
     if (!value) continue
     const bytes = Buffer.from(value, 'utf8')
-    alts.push([...value].map(charPattern).join(''))
+    // Backslashes, percent signs and ampersands have spellings that overlap (a run of backslashes splits many ways): a
+    // value with more than a few of them keeps only their plain spelling, so matching stays linear whatever the answer.
+    const overlapping = [...value].filter((c) => OVERLAPPING.has(c)).length > 4
+    alts.push([...value].map((c) => (overlapping && OVERLAPPING.has(c) ? escapeRe(c) : charPattern(c))).join(''))
+    if (overlapping) alts.push(escapeRe(JSON.stringify(value).slice(1, -1)))
     if (bytes.length * 2 >= MIN_BLOCK) alts.push(encodedPattern(bytes.toString('hex'), true))
     for (const core of base64Cores(bytes)) alts.push(encodedPattern(core, false))
     // Every character escaped as \uXXXX (a surrogate pair for one beyond the BMP), or as %XX per UTF-8 byte, is the longest.

@@ -95,4 +95,10 @@ test('redactEchoes: whole echoes go, a cut excerpt always loses its tail, and wh
   const withoutGuess = redactEchoes(`${filler}abcdefg`, [token], RESPONSE_EXCERPT_BYTES)
   assert.equal(withGuess, withoutGuess)
   assert.ok(!withGuess.includes('tok/'))
+  // Spellings that overlap (runs of backslashes, percent signs) never make the matching blow up: a value full of them
+  // against an answer full of them ends (a regular expression that backtracked would not, within the test's timeout).
+  const awkward = '\\%&'.repeat(8) + 'x'
+  const answer = '\\'.repeat(30_000) + '%25'.repeat(5_000)
+  assert.ok(redactEchoes(answer, [awkward, 'a\\b%c'], RESPONSE_EXCERPT_BYTES).length > 0)
+  assert.equal(redactEchoes(`x${awkward}y`, [awkward], 1_000_000), 'x[redacted]y')
 })
