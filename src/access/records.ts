@@ -2,7 +2,7 @@
 import type { ExpressionBuilder } from 'kysely'
 import type { Q } from '../db/database.js'
 import type { DB } from '../db/types.js'
-import { isAdminRole, type Role } from './roles.js'
+import { type Actor, isAdminRole, type Role } from './roles.js'
 import { visibleBoardIds, type Viewer } from './visibility.js'
 
 /**
@@ -27,3 +27,30 @@ export const notesInSightOf = (q: Q, viewer: Viewer, table: 'notes' | 'note_fold
     eb(`${table}.board_id`, 'in', visibleBoardIds(q, viewer)),
     isAdminRole(viewer.role) ? eb(`${table}.board_id`, 'is', null) : eb.and([eb(`${table}.board_id`, 'is', null), eb(`${table}.created_by`, '=', viewer.id)]),
   ])
+
+/**
+ * Whether a viewer manages (makes, lists, revokes) the tokens of a holder: their own, those of an agent they own
+ * (`agentOwnerId` is the holder's owner when the holder is an agent), and every token for owners and admins.
+ */
+export const managesTokensOf = (viewer: Viewer, holderId: string, agentOwnerId: string | undefined): boolean =>
+  isAdminRole(viewer.role) || holderId === viewer.id || agentOwnerId === viewer.id
+
+/**
+ * The tokens a viewer lists, by the same rule as `managesTokensOf`: their own and those of the agents they own;
+ * undefined (no limit) for owners and admins. Stores take this as a plain filter on `tokens.user_id`.
+ */
+export const tokenHoldersOf = (q: Q, viewer: Viewer) =>
+  isAdminRole(viewer.role)
+    ? undefined
+    : (eb: ExpressionBuilder<DB, 'tokens'>) =>
+        eb.or([
+          eb('tokens.user_id', '=', viewer.id),
+          eb('tokens.user_id', 'in', q.selectFrom('agent_profiles').select('agent_profiles.user_id').where('agent_profiles.owner_id', '=', viewer.id)),
+        ])
+
+/**
+ * Whether the actor sees what an automation run's steps sent and got back (their outputs and errors), or only how the run
+ * went: those who may manage the automation (a write token on a board they see), and where the run's steps use signing
+ * secrets, owners and admins only, the only ones who may save such steps. Others see each step's status alone.
+ */
+export const seesRunDetails = (actor: Actor, usesSecrets: boolean): boolean => actor.permission !== 'read' && (!usesSecrets || isAdminRole(actor.user.role))

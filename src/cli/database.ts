@@ -7,7 +7,8 @@ import { loadConfig, type Config } from '../config.js'
 import { keyFileFor } from '../crypto.js'
 import { backupSqliteFile } from '../db/backup.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
-import { openDatabase } from '../db/open.js'
+import { foreignObjects, shapeDifferences } from '../db/schema-check.js'
+import { openSqlite } from '../db/sqlite.js'
 import { takePidFile } from '../pid-file.js'
 import { openForCli } from './open.js'
 import type { DbFlags } from './options.js'
@@ -43,6 +44,9 @@ function openBackup(src: string): Database.Database {
     if (version > SCHEMA_VERSION) throw new Error(`${src} is at schema version ${version}, newer than this taskd's ${SCHEMA_VERSION}: upgrade taskd first`)
     const check = copy.pragma('integrity_check', { simple: true })
     if (check !== 'ok') throw new Error(`${src} fails the integrity check: ${String(check)}`)
+    // A trigger or view (taskd makes none), or a table or index of another name, would act in the restored database.
+    const foreign = foreignObjects(copy, version)
+    if (foreign.length) throw new Error(`${src} holds schema objects taskd does not create (${foreign.join(', ')}); nothing was restored`)
     return copy
   } catch (err) {
     copy.close()
@@ -83,12 +87,17 @@ export async function restore(src: string, o: DbFlags): Promise<void> {
     fs.closeSync(fs.openSync(partial, 'w', 0o600))
     await copy.backup(partial)
     copy.close()
+    // The copy is migrated (an older backup), then compared whole with a new database: a table altered (a column's
+    // default, a constraint dropped) or an index changed is refused before the copy takes the database's place.
+    const migrated = openSqlite({ file: partial, readWorkers: 0 })
+    const differences = shapeDifferences(migrated.raw)
+    await migrated.close()
+    if (differences.length) throw new Error(`${src} has a schema taskd does not create (${differences.join(', ')}); nothing was restored`)
     for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true })
     fs.renameSync(partial, target)
-    await (await openDatabase({ db: target, readWorkers: 0 })).close() // an older backup is migrated now
   } finally {
     if (copy?.open) copy.close()
-    fs.rmSync(partial, { force: true })
+    for (const file of [partial, `${partial}-wal`, `${partial}-shm`]) fs.rmSync(file, { force: true })
     release()
   }
   process.stdout.write(`restored ${src} to ${target} (schema at version ${SCHEMA_VERSION})\n`)

@@ -499,6 +499,12 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
 
+/** The tables and indexes (`type name`) the SQLite steps after `version` drop: a database at that version may hold them. */
+export const droppedAfter = (version: number): string[] =>
+  MIGRATIONS.slice(Math.max(0, version - 1)).flatMap((m) =>
+    [...m.sqlite.matchAll(/DROP (INDEX|TABLE) (?:IF EXISTS )?(\w+)/g)].map((d) => `${d[1].toLowerCase()} ${d[2]}`),
+  )
+
 const tooNew = (from: number) => new Error(`database schema version ${from} is newer than this taskd (${SCHEMA_VERSION})`)
 
 export function migrateSqlite(raw: Database.Database): { from: number; to: number } {

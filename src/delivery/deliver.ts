@@ -10,6 +10,7 @@ import { authHeaders, openAuth, openSecret } from './credentials.js'
 import { deliveryHeaders, sensitiveStaticValues } from './headers.js'
 import { judgeAttempt } from './policy.js'
 import { retryAt } from '../jobs/retry.js'
+import { redactEchoes } from './redact.js'
 import { RESPONSE_EXCERPT_BYTES } from './send.js'
 import type { Sender } from './send-thread.js'
 import { boardsOfWebhooks, creatorRoles, existingBoards, getWebhooks, membershipKey, membershipPairs } from './store.js'
@@ -108,25 +109,6 @@ function farewell(sub: WebhooksTable, row: OutboxTable): Gate {
   return { sub }
 }
 
-const REDACTED = '[redacted]'
-
-/**
- * The response excerpt with every echo of the subscription's credentials replaced, as sent and as a JSON encoder may
- * write it. An excerpt cut at its size limit also loses as many trailing characters as the longest value has, whatever
- * they are, so a value cut in half is never shown and a guess never changes what is shown.
- */
-export function redactEchoes(excerpt: string, sensitive: readonly string[], limit = RESPONSE_EXCERPT_BYTES): string {
-  if (sensitive.length === 0) return excerpt
-  const forms = [...new Set(sensitive.flatMap((v) => [v, JSON.stringify(v).slice(1, -1), JSON.stringify(v).slice(1, -1).replaceAll('/', '\\/')]))]
-  let out = excerpt
-  for (const value of forms.sort((a, b) => b.length - a.length)) out = out.replaceAll(value, REDACTED)
-  if (Buffer.byteLength(excerpt) >= limit) {
-    const longest = Math.max(...forms.map((f) => f.length))
-    out = `${out.slice(0, Math.max(0, out.length - longest))}${REDACTED}`
-  }
-  return out
-}
-
 /** Decrypting per delivery would cost more than the signature; the key includes the sealed values, so any edit misses. */
 function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
   const key = [sub.secret_enc, sub.auth_enc, sub.auth_type, sub.auth_header_name, sub.headers].join('\u0000')
@@ -218,7 +200,7 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
       outcome: verdict.outcome,
       error: verdict.error ?? null,
       duration_ms: result.durationMs,
-      response_excerpt: redactEchoes(result.responseExcerpt, material.sensitive),
+      response_excerpt: redactEchoes(result.responseExcerpt, material.sensitive, RESPONSE_EXCERPT_BYTES),
     }),
   }
 }

@@ -9,6 +9,7 @@ import { HttpError } from '../errors.js'
 import { toHttpError } from '../http/error-handler.js'
 import { type AnyRoute, type Api, BODY_LIMIT, checkAccess, runRoute } from '../http/route.js'
 import { VERSION } from '../version.js'
+import { type AnswerOne, answerBatch } from './batch.js'
 import { type CallRoute, type Tool } from './tools.js'
 
 export const MCP_PATH = '/mcp'
@@ -36,6 +37,8 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
     })
   })
 
+  const toolsByName = new Map(opts.tools.map((t) => [t.name, t]))
+
   async function serve(req: Request, res: Response, actor: Actor): Promise<void> {
     const call: CallRoute = async (operationId, input) => {
       const route = routes.get(operationId)
@@ -46,25 +49,55 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
     // Loaded by the first request to /mcp, as app.ts loads the OpenAPI document's builder: the SDK's protocol schemas
     // and its HTTP transport (with Node's own fetch implementation) are some 9 MB a server nobody asks over MCP never
     // needs (bench/README.md).
-    const [{ McpServer }, { NodeStreamableHTTPServerTransport }] = await Promise.all([
+    const [{ McpServer, WebStandardStreamableHTTPServerTransport }, { NodeStreamableHTTPServerTransport }] = await Promise.all([
       import('@modelcontextprotocol/server'),
       import('@modelcontextprotocol/node'),
     ])
-    const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
-    for (const tool of opts.tools) {
-      server.registerTool(
-        tool.name,
-        { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-        async (args: unknown): Promise<CallToolResult> => {
-          try {
-            const result = (await tool.run(call, args)) as Record<string, unknown>
-            return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
-          } catch (err) {
-            return toolError(err, opts.log)
-          }
-        },
-      )
+    const newServer = () => {
+      const server = new McpServer({ name: 'taskd', version: VERSION }, { capabilities: { tools: {} } })
+      for (const tool of opts.tools) {
+        server.registerTool(
+          tool.name,
+          { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+          async (args: unknown): Promise<CallToolResult> => {
+            try {
+              const result = (await tool.run(call, args)) as Record<string, unknown>
+              return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
+            } catch (err) {
+              return toolError(err, opts.log)
+            }
+          },
+        )
+      }
+      return server
     }
+
+    if (Array.isArray(req.body)) {
+      // A batch: each message a request of its own (the stateless transport answers one request), within one budget.
+      const url = `http://${req.headers.host ?? 'localhost'}${req.originalUrl}`
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+      const answerOne: AnswerOne = async (message) => {
+        const server = newServer()
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        try {
+          await server.connect(transport)
+          const response = await transport.handleRequest(new Request(url, { method: 'POST', headers }), { parsedBody: message })
+          return { status: response.status, text: response.status === 202 ? undefined : await response.text() }
+        } finally {
+          void transport.close()
+          void server.close()
+        }
+      }
+      const answer = await answerBatch(req.body as unknown[], toolsByName, answerOne, () => res.destroyed)
+      if (res.destroyed) return
+      res.status(answer.status)
+      if (answer.body === undefined) res.end()
+      else res.type('application/json').send(answer.body)
+      return
+    }
+
+    const server = newServer()
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     res.on('close', () => {
       void transport.close()

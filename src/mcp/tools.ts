@@ -32,20 +32,52 @@ export const filterHelp = (cards: FilterResource) =>
     'Examples: `priority >= 3 && tags ~ "bug"`; `state = "started" && due_date < "2026-12-01" && !(assignees.name = "Ana")`.',
   ].join(' ')
 
+/** The most records one page holds, over REST as over MCP, and how many it holds unless asked. */
+export const MAX_PER_PAGE = 500
+const DEFAULT_PER_PAGE = 30
+
 export const pageArgs = {
   page: z.number().int().min(1).optional().describe('Page number, from 1 (default 1).'),
-  per_page: z.number().int().min(1).max(500).optional().describe('Records per page, 1 to 500 (default 30).'),
+  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe('Records per page, 1 to 500 (default 30).'),
 }
 export const sortArg = (spec: ListSpec) =>
   z
     .string()
     .optional()
     .describe(`Comma-separated sort fields, a leading - for descending (default ${spec.defaultSort}). Sortable: ${Object.keys(spec.sort).join(', ')}.`)
-export const expandArg = (spec: ListSpec) =>
-  z
+/** The most relations one list may expand inline, over the tools made so far (every family's, once they are loaded). */
+let widestExpansion = 0
+
+export const expandArg = (spec: ListSpec) => {
+  widestExpansion = Math.max(widestExpansion, spec.expand.length)
+  return z
     .string()
     .optional()
     .describe(`Comma-separated relations to return inline: ${spec.expand.join(', ')}.`)
+}
+
+/**
+ * What one tool call may cost, as the REST cost of a request: the records it may answer (a page of `per_page`, default
+ * 30, for a tool that pages; else one), each once more per relation it expands inline.
+ */
+export function callCost(tool: Tool, args: unknown): number {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as { per_page?: unknown; expand?: unknown }
+  const pages = 'per_page' in tool.input.shape
+  const rows = pages ? (typeof a.per_page === 'number' && a.per_page >= 1 ? Math.min(a.per_page, MAX_PER_PAGE) : DEFAULT_PER_PAGE) : 1
+  const expansions =
+    typeof a.expand === 'string'
+      ? new Set(
+          a.expand
+            .split(',')
+            .map((e) => e.trim())
+            .filter(Boolean),
+        ).size
+      : 0
+  return rows * (1 + expansions)
+}
+
+/** The most one REST request may cost (a full page with every relation expanded), and so a whole batch of calls. */
+export const batchCostLimit = (): number => MAX_PER_PAGE * (1 + widestExpansion)
 export const recordId = (what: string) => z.string().min(1).describe(`The ${what}'s record id (the "id" field).`)
 
 /**

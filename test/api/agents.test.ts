@@ -239,7 +239,7 @@ test('the kickoff_agent automation step hands a card an incoming webhook made to
     })
     assert.equal(sent.status, 202)
     await runner.runOnce()
-    const [run] = (await c.t.req('GET', `/v1/automations/${a.body.automation.id}/runs`, { token: c.tokens.admin.read })).body.items
+    const [run] = (await c.t.req('GET', `/v1/automations/${a.body.automation.id}/runs`, { token: c.tokens.admin.write })).body.items
     assert.equal(run.status, 'succeeded', JSON.stringify(run))
     const kickoff = run.steps[1].output.kickoff
     assert.deepEqual([kickoff.agent.id, kickoff.message, kickoff.requested_by.kind], [robo.id, 'Triage Printer on fire', 'incoming_webhook'])

@@ -289,3 +289,73 @@ test('a timer cannot start into an approved period, and a period with a running 
     await c.t.close()
   }
 })
+
+test('time that crosses into an approved period is refused on every path: crossing its start, crossing its end, enclosing it; create, edit, timer stop', async () => {
+  const c = await fixture()
+  try {
+    await post(c.t, c.tokens.admin.write, approve(c), {}) // 2026-11-01 to 2026-11-15
+    const tok = c.tokens.member.write
+    const short = (await post(c.t, tok, '/v1/timesheet-approvals', { period_start: '2026-11-18', period_end: '2026-11-18' })).timesheet_approval
+    await post(c.t, c.tokens.admin.write, `/v1/timesheet-approvals/${short.id}/approve`, {})
+    const refused = (r: { status: number; text: string; body: any }, why: string) => {
+      assert.equal(r.status, 409, `${why}: ${r.text}`)
+      assert.equal(r.body.error.code, 'conflict')
+      assert.match(r.body.error.message, /is in an approved timesheet \(2026-11-\d\d to 2026-11-\d\d\): its time entries are locked/)
+    }
+    const create = (started_at: string, duration_seconds: number) =>
+      c.t.req('POST', '/v1/time-entries', { token: tok, body: { card: c.card.id, started_at, duration_seconds } })
+    const entries = async () => (await c.t.req('GET', '/v1/time-entries?per_page=500', { token: tok })).body.totalItems as number
+    const before = await entries()
+
+    // Create: from the evening before the period into it, from inside it past its end, and around a whole period.
+    refused(await create('2026-10-31T23:00:00Z', 7200), 'crossing the start')
+    refused(await create('2026-11-15T23:00:00Z', 7200), 'crossing the end')
+    refused(await create('2026-11-17T20:00:00Z', 36 * 3600), 'enclosing the period')
+    assert.equal(await entries(), before, 'nothing was stored')
+    // Time that ends as the period begins, or begins as it ends, is not in it.
+    const evening = (await create('2026-10-31T23:00:00Z', 3600)).body.time_entry
+    assert.ok(evening, 'an hour ending at the period’s first midnight is not in it')
+    assert.equal((await create('2026-11-16T00:00:00Z', 3600)).status, 201)
+
+    // Edit: lengthening an entry of the day before into the period, moving one so that it crosses, or so that it encloses.
+    refused(await c.t.req('PATCH', `/v1/time-entries/${evening.id}`, { token: tok, body: { duration_seconds: 7200 } }), 'lengthened across the start')
+    refused(await c.t.req('PATCH', `/v1/time-entries/${evening.id}`, { token: tok, body: { ended_at: '2026-11-01T00:30:00Z' } }), 'ended inside')
+    refused(
+      await c.t.req('PATCH', `/v1/time-entries/${c.outside.id}`, { token: tok, body: { started_at: '2026-11-17T20:00:00Z', duration_seconds: 36 * 3600 } }),
+      'moved around the short period',
+    )
+    refused(await c.t.req('PATCH', `/v1/time-entries/${c.outside.id}`, { token: tok, body: { started_at: '2026-11-17T23:30:00Z' } }), 'moved across its start')
+    const unchanged = (await c.t.req('GET', `/v1/time-entries/${evening.id}`, { token: tok })).body.time_entry
+    assert.deepEqual([unchanged.started_at, unchanged.duration_seconds], ['2026-10-31T23:00:00.000Z', 3600])
+
+    // Timer: a period approved ahead of time; a timer started the day before runs into it and cannot be stopped there.
+    const tomorrow = (await post(c.t, tok, '/v1/timesheet-approvals', { period_start: '2026-11-22', period_end: '2026-11-22' })).timesheet_approval
+    await post(c.t, c.tokens.admin.write, `/v1/timesheet-approvals/${tomorrow.id}/approve`, {})
+    const timer = (await post(c.t, tok, '/v1/time-entries/timer/start', { card: c.card.id })).time_entry
+    c.t.clock.advance(13 * 3600_000) // 2026-11-22T01:00Z
+    refused(await c.t.req('POST', '/v1/time-entries/timer/stop', { token: tok }), 'a timer stopped inside the period')
+    refused(await c.t.req('POST', '/v1/time-entries/timer/start', { token: tok, body: { card: c.card.id } }), 'a new timer stops the old one inside the period')
+    assert.equal((await c.t.req('GET', '/v1/time-entries/timer', { token: tok })).body.time_entry.id, timer.id, 'the timer still runs, unrecorded')
+    // Withdrawing the approval unlocks it.
+    assert.equal((await c.t.req('DELETE', `/v1/timesheet-approvals/${tomorrow.id}`, { token: c.tokens.admin.write })).status, 204)
+    assert.equal((await c.t.req('POST', '/v1/time-entries/timer/stop', { token: tok })).status, 200)
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('a period is not approved while a timer of its user that started before its end still runs (it would run into it)', async () => {
+  const c = await fixture()
+  try {
+    const tok = c.tokens.member.write
+    const tomorrow = (await post(c.t, tok, '/v1/timesheet-approvals', { period_start: '2026-11-22', period_end: '2026-11-22' })).timesheet_approval
+    await post(c.t, tok, '/v1/time-entries/timer/start', { card: c.card.id }) // 2026-11-21
+    const r = await c.t.req('POST', `/v1/timesheet-approvals/${tomorrow.id}/approve`, { token: c.tokens.admin.write, body: {} })
+    assert.equal(r.status, 409, r.text)
+    assert.match(r.body.error.message, /timer/)
+    await post(c.t, tok, '/v1/time-entries/timer/stop')
+    await post(c.t, c.tokens.admin.write, `/v1/timesheet-approvals/${tomorrow.id}/approve`, {})
+  } finally {
+    await c.t.close()
+  }
+})

@@ -176,6 +176,98 @@ test('restore refuses what is not a sound taskd database, and the database stays
   }
 })
 
+test('restore refuses a backup holding schema objects taskd does not create (a trigger, a view, an altered table or index), and restores nothing', async () => {
+  const dir = tempDir()
+  const db = path.join(dir, 'taskd.db')
+  const backup = path.join(dir, 'good.db')
+  const schemaOf = (file: string) => {
+    const raw = new Database(file, { readonly: true })
+    try {
+      return raw.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all()
+    } finally {
+      raw.close()
+    }
+  }
+  try {
+    for (const [email, role] of [
+      ['owner@example.test', 'owner'],
+      ['mallory@example.test', 'member'],
+    ])
+      assert.equal((await runCli(['user', 'create', '--db', db, '--email', email, '--name', email, '--role', role])).status, 0)
+    assert.equal((await runCli(['backup', '--db', db, backup])).status, 0)
+    // The database to protect: one user more than the backup, so a restore would show.
+    assert.equal((await runCli(['user', 'create', '--db', db, '--email', 'late@example.test', '--name', 'Late'])).status, 0)
+    const before = schemaOf(db)
+    const crafted = (name: string, sql: string, writable = false) => {
+      const file = path.join(dir, `${name}.db`)
+      fs.copyFileSync(backup, file)
+      const raw = new Database(file)
+      if (writable) {
+        raw.unsafeMode(true) // lets writable_schema edit the stored definitions, as an attacker's own SQLite would
+        raw.pragma('writable_schema = ON')
+      }
+      raw.exec(sql)
+      raw.close()
+      return file
+    }
+    const cases: [string, RegExp][] = [
+      [
+        crafted('trigger', `CREATE TRIGGER promote AFTER INSERT ON cards BEGIN UPDATE users SET role = 'owner' WHERE email = 'mallory@example.test'; END`),
+        /holds schema objects taskd does not create \(trigger promote\); nothing was restored/,
+      ],
+      [crafted('view', 'CREATE VIEW every_token AS SELECT * FROM tokens'), /holds schema objects taskd does not create \(view every_token\)/],
+      [crafted('table', 'CREATE TABLE notes_of_mine (id TEXT)'), /holds schema objects taskd does not create \(table notes_of_mine\)/],
+      [
+        crafted('column', 'ALTER TABLE users ADD COLUMN is_root INTEGER DEFAULT 1'),
+        /has a schema taskd does not create \(table users \(defined differently\)\)/,
+      ],
+      [
+        // A new user becomes an owner unless told otherwise: the stored definition edited in place.
+        crafted(
+          'default',
+          `UPDATE sqlite_master SET sql = replace(sql, 'role TEXT NOT NULL CHECK', 'role TEXT NOT NULL DEFAULT ''owner'' CHECK') WHERE name = 'users'`,
+          true,
+        ),
+        /table users \(defined differently\)/,
+      ],
+      [
+        crafted('check', `UPDATE sqlite_master SET sql = replace(sql, 'CHECK (role IN (''owner'', ''admin'', ''member''))', '') WHERE name = 'users'`, true),
+        /table users \(defined differently\)/,
+      ],
+      [crafted('index', 'DROP INDEX users_email_lower; CREATE INDEX users_email_lower ON users(name)'), /index users_email_lower \(defined differently\)/],
+      [crafted('missing', 'DROP INDEX users_email_lower'), /index users_email_lower \(missing\)/],
+    ]
+    for (const [src, reason] of cases) {
+      const r = await runCli(['restore', '--db', db, src])
+      assert.equal(r.status, 1, `${src}: ${r.stdout}`)
+      assert.match(r.stderr, reason)
+      assert.equal(r.stderr.split('\n').length, 2, 'one line')
+      assert.deepEqual(schemaOf(db), before, 'the database is as it was')
+      const check = new Database(db, { readonly: true })
+      assert.equal((check.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n, 3, 'nothing was restored')
+      check.close()
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((f) => f.includes('.restore-')),
+        [],
+        'no partial copy is left',
+      )
+    }
+    // The backup as taskd made it restores, and so does one of the first schema version (migrated as it is restored).
+    const good = await runCli(['restore', '--db', db, backup])
+    assert.equal(good.status, 0, good.stderr)
+    const v1 = path.join(dir, 'v1.db')
+    const old = new Database(v1)
+    old.exec(fs.readFileSync(path.resolve('test/fixtures/schema-v1.sql'), 'utf8'))
+    old.pragma('user_version = 1')
+    old.close()
+    const migrated = await runCli(['restore', '--db', db, v1])
+    assert.equal(migrated.status, 0, migrated.stderr)
+    assert.match(migrated.stdout, new RegExp(`schema at version ${SCHEMA_VERSION}`))
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('setup writes taskd.toml (rate limit on) owner-only beside a new database, refuses to overwrite it without --force; doctor then passes', async () => {
   const dir = tempDir()
   const db = path.join(dir, 'data', 'taskd.db')

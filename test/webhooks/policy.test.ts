@@ -82,17 +82,23 @@ test("headerNameProblem refuses framing, hop-by-hop and taskd's own headers", ()
 })
 
 test('redactEchoes: whole echoes go, a cut excerpt always loses its tail, and what is shown never depends on a partial guess', async () => {
-  const { redactEchoes } = await import('../../src/delivery/deliver.js')
+  const { redactEchoes } = await import('../../src/delivery/redact.js')
   const { RESPONSE_EXCERPT_BYTES } = await import('../../src/delivery/send.js')
   const token = 'tok/en-12345'
-  assert.equal(redactEchoes(`a ${token} b`, [token]), 'a [redacted] b')
-  assert.equal(redactEchoes(`{"x":"tok\\/en-12345"}`, [token]), '{"x":"[redacted]"}', 'as a JSON encoder may escape it')
+  assert.equal(redactEchoes(`a ${token} b`, [token], RESPONSE_EXCERPT_BYTES), 'a [redacted] b')
+  assert.equal(redactEchoes(`{"x":"tok\\/en-12345"}`, [token], RESPONSE_EXCERPT_BYTES), '{"x":"[redacted]"}', 'as a JSON encoder may escape it')
   // Not cut: a text that merely starts like the token is shown as it is (no oracle for guesses).
-  assert.equal(redactEchoes('ends with tok/en', [token]), 'ends with tok/en')
+  assert.equal(redactEchoes('ends with tok/en', [token], RESPONSE_EXCERPT_BYTES), 'ends with tok/en')
   // Cut at the size limit: the tail goes whatever it holds, a guess or not.
   const filler = 'x'.repeat(RESPONSE_EXCERPT_BYTES - 7)
-  const withGuess = redactEchoes(`${filler}tok/en-`, [token])
-  const withoutGuess = redactEchoes(`${filler}abcdefg`, [token])
+  const withGuess = redactEchoes(`${filler}tok/en-`, [token], RESPONSE_EXCERPT_BYTES)
+  const withoutGuess = redactEchoes(`${filler}abcdefg`, [token], RESPONSE_EXCERPT_BYTES)
   assert.equal(withGuess, withoutGuess)
   assert.ok(!withGuess.includes('tok/'))
+  // Spellings that overlap (runs of backslashes, percent signs) never make the matching blow up: a value full of them
+  // against an answer full of them ends (a regular expression that backtracked would not, within the test's timeout).
+  const awkward = '\\%&'.repeat(8) + 'x'
+  const answer = '\\'.repeat(30_000) + '%25'.repeat(5_000)
+  assert.ok(redactEchoes(answer, [awkward, 'a\\b%c'], RESPONSE_EXCERPT_BYTES).length > 0)
+  assert.equal(redactEchoes(`x${awkward}y`, [awkward], 1_000_000), 'x[redacted]y')
 })

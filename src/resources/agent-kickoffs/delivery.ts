@@ -7,6 +7,7 @@ import type { Q } from '../../db/database.js'
 import type { AgentKickoffsTable, AgentProfilesTable, AgentWorkflowStepsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { VERSION } from '../../version.js'
+import { redactEchoes } from '../../delivery/redact.js'
 import { sendWebhook } from '../../delivery/send.js'
 import { signedCallHeaders } from '../../delivery/signing.js'
 import { stepsOfWorkflow } from '../agent-workflows/published.js'
@@ -96,5 +97,6 @@ export async function aiTurn(deps: Deps, messages: { role: 'system' | 'user'; co
     reply = undefined // not JSON
   }
   if (reply === undefined || reply.trim() === '') throw new AiTurnFailed('service_ai: the AI endpoint gave no reply text.')
-  return reply
+  // The reply becomes a comment every board member reads: an echo of the endpoint's key is taken out, as from any answer.
+  return config.aiKey ? redactEchoes(reply, [config.aiKey], Infinity) : reply
 }

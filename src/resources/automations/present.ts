@@ -37,7 +37,11 @@ export async function automationViews(q: Q, rows: readonly AutomationsTable[]): 
   })
 }
 
-export async function runViews(q: Q, rows: readonly AutomationRunsTable[]): Promise<AutomationRunView[]> {
+/**
+ * Runs in API shape. `detailsShown` says of each run whether the viewer sees its steps' outputs and errors; where not,
+ * both are null and the run says `details_hidden: true` (a receiver's answer may hold what a step sent).
+ */
+export async function runViews(q: Q, rows: readonly AutomationRunsTable[], detailsShown: (run: AutomationRunsTable) => boolean): Promise<AutomationRunView[]> {
   const steps = new Map<string, RunStepView[]>()
   for (const s of await stepsOfRuns(
     q,
@@ -55,16 +59,20 @@ export async function runViews(q: Q, rows: readonly AutomationRunsTable[]): Prom
     })
     steps.set(s.run_id, list)
   }
-  return rows.map((r) => ({
-    id: r.id,
-    automation: r.automation_id,
-    status: r.status,
-    trigger: fromJsonColumn(RunTrigger, r.trigger_data),
-    actor: fromJsonColumn(RunActor, r.actor),
-    steps: steps.get(r.id) ?? [],
-    error: r.error,
-    created: r.created_at,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-  }))
+  return rows.map((r) => {
+    const shown = detailsShown(r)
+    return {
+      id: r.id,
+      automation: r.automation_id,
+      status: r.status,
+      trigger: fromJsonColumn(RunTrigger, r.trigger_data),
+      actor: fromJsonColumn(RunActor, r.actor),
+      steps: shown ? (steps.get(r.id) ?? []) : (steps.get(r.id) ?? []).map((step) => ({ ...step, output: null, error: null })),
+      ...(shown ? {} : { details_hidden: true as const }),
+      error: r.error,
+      created: r.created_at,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
+    }
+  })
 }

@@ -10,6 +10,10 @@ import { createAutomation, deleteAutomation, getAutomationFor, getRunFor, listAu
 const Automation = envelope('automation', AutomationSchema)
 const TAG = 'Automations'
 
+/** Who sees what a run's steps sent and got back. */
+const RUN_DETAILS =
+  "Everyone who sees the automation sees each run's status and each step's status and times. What the steps sent and got back (each step's `output` and `error`) is shown only to those who may manage the automation: a write or Full Access token on its board, and where the run's steps use signing secrets, owners and admins only. Others get them as null, and the run says `details_hidden: true`. Echoes of a secret in a receiver's answer are taken out in any case."
+
 export const automationRoutes = [
   defineRoute({
     method: 'get',
@@ -47,6 +51,7 @@ export const automationRoutes = [
     tag: TAG,
     access: 'read',
     summary: 'Get a run with the outcome of each step',
+    description: RUN_DETAILS,
     params: idParam,
     responses: { 200: { description: 'The run', schema: envelope('run', AutomationRunSchema) } },
     handler: async ({ deps, actor, params }) => ({ status: 200, body: { run: await getRunFor(deps, actor, params.id) } }),
@@ -95,6 +100,7 @@ export const automationRoutes = [
     tag: TAG,
     access: 'read',
     summary: "The automation's runs, newest first (the newest 200 finished ones are kept, and every unfinished one)",
+    description: RUN_DETAILS,
     params: idParam,
     query: listQuery(RUN_LIST),
     responses: { 200: { description: 'A page of runs', schema: pageSchema(AutomationRunSchema, 'AutomationRunPage') } },

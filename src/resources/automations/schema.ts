@@ -143,8 +143,11 @@ export const RunStepSchema = z.strictObject({
   index: z.number().int().meta({ description: '1-based, as in `{steps.<n>...}`.' }),
   type: z.enum(STEP_TYPES),
   status: StepStatus,
-  output: z.unknown().meta({ description: 'create/update/move/complete: { card }; http_request: { status, headers, body }.' }),
-  error: z.string().nullable(),
+  output: z.unknown().meta({
+    description:
+      'create/update/move/complete: { card }; http_request: { status, headers, body }, with every echo of a secret the step sent taken out (as sent, JSON-escaped, percent-encoded, HTML-escaped, hex, base64 or base64url). null for a viewer who may not manage the automation (see `details_hidden`).',
+  }),
+  error: z.string().nullable().meta({ description: 'Why the step failed; null also for a viewer who may not manage the automation.' }),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
 })
@@ -156,6 +159,10 @@ export const AutomationRunSchema = z
     trigger: RunTrigger,
     actor: RunActor,
     steps: z.array(RunStepSchema),
+    details_hidden: z.literal(true).optional().meta({
+      description:
+        "Present when the viewer sees how the run went but not what its steps sent and got back: each step's `output` and `error` are then null. They are shown to those who may manage the automation (a write or Full Access token on its board), and where the run's steps use signing secrets, to owners and admins only.",
+    }),
     error: z
       .string()
       .nullable()

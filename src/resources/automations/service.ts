@@ -1,11 +1,12 @@
 // Automations: owners, admins and members of the automation's board manage them with a write token; read tokens see
 // them. Using a signing secret in a step (which sends its value, or a signature made with it, to the step's URL) is for
 // owners and admins only, so a member cannot point a workspace secret at a server of their own.
+import { seesRunDetails } from '../../access/records.js'
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardInSight, visibleBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
-import type { AutomationsTable } from '../../db/types.js'
+import type { AutomationRunsTable, AutomationsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { type ErrorDetail, forbidden, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
@@ -147,7 +148,7 @@ export function deleteAutomation(deps: Deps, actor: Actor, id: string): Promise<
 export async function listRuns(deps: Deps, actor: Actor, id: string, params: ListParams) {
   const { q } = deps.db
   await visibleAutomation(q, actor, id)
-  return listPage(deps.db, runsQuery(q, id), RUN_LIST, params, (rows: Parameters<typeof runViews>[1][number][]) => runViews(q, rows), { anchored: true })
+  return listPage(deps.db, runsQuery(q, id), RUN_LIST, params, (rows: AutomationRunsTable[]) => runViews(q, rows, detailsShownTo(actor)), { anchored: true })
 }
 
 export async function getRunFor(deps: Deps, actor: Actor, runId: string): Promise<AutomationRunView> {
@@ -157,5 +158,8 @@ export async function getRunFor(deps: Deps, actor: Actor, runId: string): Promis
   await visibleAutomation(q, actor, run.automation_id).catch(() => {
     throw notFound('run')
   })
-  return (await runViews(q, [run]))[0]
+  return (await runViews(q, [run], detailsShownTo(actor)))[0]
 }
+
+/** Whether the actor sees a run's step outputs and errors, by the steps it ran (a later edit of the automation does not change it). */
+const detailsShownTo = (actor: Actor) => (run: AutomationRunsTable) => seesRunDetails(actor, secretsOf(fromJsonColumn(StepList, run.steps)).length > 0)

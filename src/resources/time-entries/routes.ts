@@ -11,7 +11,8 @@ import { createEntry, deleteEntry, getEntryFor, getTimer, listEntries, startTime
 
 const Entry = envelope('time_entry', TimeEntrySchema)
 const Expanded = TimeEntrySchema.extend({ expand: z.strictObject({ card: CardSchema.optional(), user: UserSchema.optional() }).optional() })
-const LOCKED = 'Entries that start on a day of an approved timesheet of their user are locked (409).'
+const LOCKED =
+  'Time on a day of an approved timesheet of its user is locked (409): an entry is refused when any part of it falls on such a day, whichever day it starts on.'
 
 // The timer's fixed paths come before /v1/time-entries/{id}, which would otherwise take "timer" for an id.
 export const timeEntryRoutes = [
@@ -47,7 +48,8 @@ export const timeEntryRoutes = [
     tag: 'Time entries',
     access: 'write',
     summary: 'Stop your running timer (timer.stopped); 404 when none runs',
-    errors: [404],
+    description: `409 when the timer ran into a day of an approved timesheet of yours (approved while it ran): ${LOCKED} An owner or admin can withdraw the approval.`,
+    errors: [404, 409],
     responses: { 200: { description: 'The finished entry', schema: Entry } },
     handler: async ({ deps, actor }) => ({ status: 200, body: { time_entry: await stopTimer(deps, actor) } }),
   }),
@@ -105,7 +107,7 @@ export const timeEntryRoutes = [
     tag: 'Time entries',
     access: 'write',
     summary: 'Edit a time entry (yours; owners and admins any)',
-    description: `\`started_at\` alone moves the entry (its duration stays); \`ended_at\` or \`duration_seconds\` (one of them) sets its end, within the same limits as on create. A running timer takes a new start (not in the future) but ends only through POST /v1/time-entries/timer/stop. ${LOCKED} This holds for the day it starts on and the day it would move to.`,
+    description: `\`started_at\` alone moves the entry (its duration stays); \`ended_at\` or \`duration_seconds\` (one of them) sets its end, within the same limits as on create. A running timer takes a new start (not in the future) but ends only through POST /v1/time-entries/timer/stop. ${LOCKED} This holds for the entry as it is and as it would become.`,
     params: idParam,
     body: UpdateTimeEntryBody,
     errors: [403, 409],

@@ -1,9 +1,10 @@
 // Time entries and timers. Entries are seen through their card's board; a user changes their own, owners and admins
 // any. A user has one running timer at most: starting one stops the other, with both events, in one transaction.
-// Entries that start on a day of an approved timesheet of their user are locked (timesheet-approvals).
+// Entries with time on a day of an approved timesheet of their user are locked (timesheet-approvals), whichever day
+// they start on.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardsSeenAmong, seesBoard, visibleOnBoard } from '../../access/visibility.js'
-import { DAY_MS, dayOf, isoAt } from '../../clock.js'
+import { DAY_MS, isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, TimeEntriesTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -17,7 +18,7 @@ import { expandCard, taskEventRefs } from '../cards/present.js'
 import type { CardView } from '../cards/schema.js'
 import { visibleCard } from '../cards/service.js'
 import { getCard } from '../cards/published.js'
-import { refuseLockedDay } from '../timesheet-approvals/service.js'
+import { refuseLockedTime } from '../timesheet-approvals/service.js'
 import { userView } from '../users/present.js'
 import type { UserView } from '../users/schema.js'
 import { getUser, getUsers } from '../users/published.js'
@@ -76,6 +77,8 @@ async function emitTimer(deps: Deps, tx: Tx, actor: Actor, name: 'timer.started'
 /** Stops a running entry now, with its timer.stopped event; false when it had stopped already (a stop at the same time). */
 async function stopIn(deps: Deps, tx: Tx, actor: Actor, entry: TimeEntriesTable, now: number): Promise<boolean> {
   const at = isoAt(now)
+  // A timer that ran into an approved period would add time to it: refused like any other write there.
+  await refuseLockedTime(tx.q, entry.user_id, entry.started_at, at)
   const stopped = { ...entry, ended_at: at, duration_seconds: secondsOf(entry, now), updated_at: at }
   if (!(await endEntry(tx.q, entry.id, stopped))) return false
   await emitTimer(deps, tx, actor, 'timer.stopped', stopped, (await getCard(tx.q, entry.card_id))!, now)
@@ -101,7 +104,7 @@ export const startTimer = (deps: Deps, actor: Actor, input: StartTimerInput): Pr
     const card = await visibleCard(q, actor, input.card)
     const now = deps.clock.now()
     const at = isoAt(now)
-    await refuseLockedDay(q, actor.user.id, dayOf(at))
+    await refuseLockedTime(q, actor.user.id, at)
     const running = await runningEntryOf(q, actor.user.id)
     if (running) await stopIn(deps, tx, actor, running, now)
     const row: TimeEntriesTable = {
@@ -233,7 +236,7 @@ export const createEntry = (deps: Deps, actor: Actor, input: CreateTimeEntryInpu
     const userId = input.user ?? actor.user.id
     if (userId !== actor.user.id) await mayRecordFor(q, actor, userId, card.board_id)
     const span = finishedSpan(input.started_at, input)
-    await refuseLockedDay(q, userId, dayOf(span.started_at))
+    await refuseLockedTime(q, userId, span.started_at, span.ended_at!)
     const at = isoAt(deps.clock.now())
     const id = newId()
     await insertEntry(q, {
@@ -257,8 +260,8 @@ export const updateEntry = (deps: Deps, actor: Actor, id: string, input: UpdateT
   deps.db.tx(async ({ q }) => {
     const { entry } = await visibleEntry(q, actor, id, true)
     mustChange(actor, entry)
-    await refuseLockedDay(q, entry.user_id, dayOf(entry.started_at))
     const now = deps.clock.now()
+    await refuseLockedTime(q, entry.user_id, entry.started_at, entry.ended_at ?? isoAt(now))
     const set: Partial<TimeEntriesTable> = {}
     if (input.card !== undefined && input.card !== entry.card_id) set.card_id = (await visibleCard(q, actor, input.card)).id
     if (input.note !== undefined) set.note = input.note
@@ -280,7 +283,8 @@ export const updateEntry = (deps: Deps, actor: Actor, id: string, input: UpdateT
     } else if (newEnd || input.started_at !== undefined) {
       Object.assign(set, finishedSpan(input.started_at ?? entry.started_at, newEnd ? input : { duration_seconds: entry.duration_seconds }))
     }
-    if (set.started_at !== undefined && dayOf(set.started_at) !== dayOf(entry.started_at)) await refuseLockedDay(q, entry.user_id, dayOf(set.started_at))
+    if (set.started_at !== undefined || set.ended_at !== undefined)
+      await refuseLockedTime(q, entry.user_id, set.started_at ?? entry.started_at, set.ended_at ?? entry.ended_at ?? isoAt(now))
     if (Object.keys(set).length) await updateEntryRow(q, id, { ...set, updated_at: isoAt(now) })
     return viewOf(deps, q, id)
   })
@@ -290,6 +294,6 @@ export const deleteEntry = (deps: Deps, actor: Actor, id: string): Promise<void>
   deps.db.tx(async ({ q }) => {
     const { entry } = await visibleEntry(q, actor, id, true)
     mustChange(actor, entry)
-    await refuseLockedDay(q, entry.user_id, dayOf(entry.started_at))
+    await refuseLockedTime(q, entry.user_id, entry.started_at, entry.ended_at ?? isoAt(deps.clock.now()))
     await deleteEntryRow(q, id)
   })

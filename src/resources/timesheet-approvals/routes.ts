@@ -28,7 +28,7 @@ export const timesheetApprovalRoutes = [
     access: 'write',
     summary: 'Submit a period of your own time for approval (status `submitted`)',
     description:
-      'The period is inclusive and at most 366 days. 409 when it shares a day with one of your submitted or approved periods (a rejected one can be submitted again). Once approved, your time entries that start on a day of the period are locked: creating, editing or deleting them, or starting a timer on such a day, answers 409.',
+      'The period is inclusive and at most 366 days. 409 when it shares a day with one of your submitted or approved periods (a rejected one can be submitted again). Once approved, your time on a day of the period is locked: creating, editing or deleting an entry with any time on such a day (one that starts the day before included), or starting or stopping a timer that would put time there, answers 409.',
     body: SubmitTimesheetBody,
     errors: [409],
     responses: { 201: { description: 'The submitted timesheet', schema: Approval } },
@@ -52,7 +52,8 @@ export const timesheetApprovalRoutes = [
     tag: 'Timesheet approvals',
     access: 'write',
     summary: 'Approve a submitted timesheet (owners and admins); its time entries lock',
-    description: '409 unless it is `submitted`, and while a timer of its user that started in the period still runs. Owners and admins may approve their own.',
+    description:
+      '409 unless it is `submitted`, and while a timer of its user that started before the end of the period still runs (it would run into the period). Owners and admins may approve their own.',
     params: idParam,
     body: ApproveTimesheetBody,
     errors: [409],

@@ -1,5 +1,5 @@
 // Timesheet approvals. Anyone submits a period of their own time; owners and admins see every submission and approve
-// or reject it. The time entries of a user that start on a day of one of their approved periods are locked.
+// or reject it. The time entries of a user that have time on a day of one of their approved periods are locked.
 import { sightLimitedTo } from '../../access/records.js'
 import { type Actor, creatorId, isAdmin } from '../../access/roles.js'
 import { seesUsersRecord } from '../../access/visibility.js'
@@ -15,7 +15,7 @@ import { approvalViews } from './present.js'
 import { TIMESHEET_LIST } from './query.js'
 import type { SubmitTimesheetInput, TimesheetApprovalView } from './schema.js'
 import {
-  approvedPeriodOn,
+  approvedPeriodWithin,
   deleteApprovalRow,
   getApproval,
   insertApproval,
@@ -35,15 +35,19 @@ async function visibleApproval(q: Q, actor: Actor, id: string): Promise<Timeshee
 const viewOf = async (q: Q, id: string): Promise<TimesheetApprovalView> => (await approvalViews(q, [(await getApproval(q, id))!]))[0]
 
 /**
- * Before a change of a user's time entries that start on `day` (`YYYY-MM-DD`): locks their timesheet for the rest of the
- * transaction and refuses (409) when an approved period holds the day.
+ * Before a change of a user's time between `startedAt` and `endedAt` (ISO date-times; the end not included, the same as
+ * the start for a moment): locks their timesheet for the rest of the transaction and refuses (409) when an approved
+ * period holds any day of that time. An entry that starts the day before a period and runs into it is refused too.
  */
-export async function refuseLockedDay(q: Q, userId: string, day: string): Promise<void> {
+export async function refuseLockedTime(q: Q, userId: string, startedAt: string, endedAt: string = startedAt): Promise<void> {
   await lockTimesheet(q, userId)
-  const period = await approvedPeriodOn(q, userId, day)
+  const first = dayOf(startedAt)
+  const endMs = Date.parse(endedAt)
+  const last = endMs > Date.parse(startedAt) ? dayOf(isoAt(endMs - 1)) : first
+  const period = await approvedPeriodWithin(q, userId, first, last)
   if (period)
     throw conflict(
-      `${day} is in an approved timesheet (${period.period_start} to ${period.period_end}): its time entries are locked. An owner or admin can withdraw the approval.`,
+      `${first === last ? first : `Time from ${startedAt} to ${endedAt}`} is in an approved timesheet (${period.period_start} to ${period.period_end}): its time entries are locked. An owner or admin can withdraw the approval.`,
     )
 }
 
@@ -91,9 +95,10 @@ export const reviewTimesheet = (deps: Deps, actor: Actor, id: string, status: 'a
     const current = await getApproval(q, id) // as it is now that its user's timesheet is locked
     if (!current) throw notFound('timesheet approval')
     if (current.status !== 'submitted') throw conflict(`The timesheet is ${current.status} already; only a submitted one can be reviewed.`)
+    // A timer that started before the period's end may run into it (one started the day before has), so it is stopped first.
     const running = status === 'approved' ? await runningEntryOf(q, row.user_id) : undefined
-    if (running && dayOf(running.started_at) >= row.period_start && dayOf(running.started_at) <= row.period_end)
-      throw conflict('A timer of the user started in this period and still runs; it must stop before the period is approved.')
+    if (running && dayOf(running.started_at) <= row.period_end)
+      throw conflict('A timer of the user started before the end of this period and still runs; it must stop before the period is approved.')
     const at = isoAt(deps.clock.now())
     await updateApprovalRow(q, id, { status, comment: comment ?? null, reviewed_by: creatorId(actor), reviewed_at: at, updated_at: at })
     return viewOf(q, id)

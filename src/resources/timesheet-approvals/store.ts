@@ -26,15 +26,15 @@ export const overlappingApproval = (q: Q, userId: string, start: string, end: st
     .where('period_end', '>=', start)
     .executeTakeFirst()
 
-/** The user's approved period that holds this day (`YYYY-MM-DD`), if any: their time entries of that day are locked. */
-export const approvedPeriodOn = (q: Q, userId: string, day: string) =>
+/** The user's approved period that shares a day with [first, last] (`YYYY-MM-DD`), if any: their time on those days is locked. */
+export const approvedPeriodWithin = (q: Q, userId: string, first: string, last: string) =>
   q
     .selectFrom('timesheet_approvals')
     .selectAll()
     .where('user_id', '=', userId)
     .where('status', '=', 'approved')
-    .where('period_start', '<=', day)
-    .where('period_end', '>=', day)
+    .where('period_start', '<=', last)
+    .where('period_end', '>=', first)
     .executeTakeFirst()
 
 /** Base query of the approval list: one user's approvals, or everyone's (`userId` undefined). */

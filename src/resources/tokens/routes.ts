@@ -15,7 +15,7 @@ export const tokenRoutes = [
     operationId: 'listTokens',
     tag: 'Tokens',
     access: 'read',
-    summary: 'List tokens: your own, or every token of the workspace for owners and admins',
+    summary: 'List tokens: your own and those of the agents you own, or every token of the workspace for owners and admins',
     query: listQuery(TOKEN_LIST),
     responses: {
       200: {
@@ -47,7 +47,8 @@ export const tokenRoutes = [
     operationId: 'revokeToken',
     tag: 'Tokens',
     access: 'write',
-    summary: 'Revoke a token (its creator, or any token for owners and admins); it answers 401 at once',
+    summary: 'Revoke a token (your own, one of an agent you own, or any token for owners and admins); it answers 401 at once',
+    description: 'A token you may not manage answers 404, as one that does not exist.',
     params: idParam,
     responses: { 204: { description: 'Revoked' } },
     handler: async ({ deps, actor, params }) => {

@@ -1,4 +1,5 @@
 // Personal access tokens: creation (value shown once), listing and revocation.
+import { managesTokensOf, tokenHoldersOf } from '../../access/records.js'
 import { type Actor, isAdmin } from '../../access/roles.js'
 import type { TokensTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -23,17 +24,17 @@ export async function createToken(deps: Deps, actor: Actor, input: CreateTokenIn
       const user = await getUser(tx.q, holder)
       if (!user) throw notFound('user')
       if (user.kind !== 'agent') throw invalidField('user', 'Tokens are made for yourself, or for an agent.')
-      if (!isAdmin(actor) && (await getAgentProfile(tx.q, holder))?.owner_id !== actor.user.id)
+      if (!managesTokensOf(actor.user, holder, (await getAgentProfile(tx.q, holder))?.owner_id))
         throw forbidden("Only the agent's owner, owners and admins make tokens for an agent.")
     }
     return issueToken(tx.q, deps.clock.now(), holder, input)
   })
 }
 
-/** Your own tokens; owners and admins see every token of the workspace. */
+/** Your own tokens and those of the agents you own; owners and admins see every token of the workspace. */
 export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
   const { q } = deps.db
-  return listPage(deps.db, tokensQuery(q, isAdmin(actor) ? undefined : actor.user.id), TOKEN_LIST, params, async (rows: TokensTable[], expand) => {
+  return listPage(deps.db, tokensQuery(q, tokenHoldersOf(q, actor.user)), TOKEN_LIST, params, async (rows: TokensTable[], expand) => {
     const owners = new Map(
       (
         await getUsers(
@@ -53,7 +54,8 @@ export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
 export function revokeToken(deps: Deps, actor: Actor, id: string): Promise<void> {
   return deps.db.tx(async ({ q }) => {
     const token = await getToken(q, id)
-    if (!token || (token.user_id !== actor.user.id && !isAdmin(actor))) throw notFound('token')
+    // Who may not manage a token does not learn that it exists.
+    if (!token || !managesTokensOf(actor.user, token.user_id, (await getAgentProfile(q, token.user_id))?.owner_id)) throw notFound('token')
     await deleteToken(q, id)
   })
 }

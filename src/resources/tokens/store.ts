@@ -1,7 +1,8 @@
 // Token queries: lookup by hash (with its user), the throttled last-use mark, CRUD and the list's base query.
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely'
 import type { Q } from '../../db/database.js'
 import { firstOf, fixedQuery } from '../../db/sql.js'
-import type { TokensTable, UsersTable } from '../../db/types.js'
+import type { DB, TokensTable, UsersTable } from '../../db/types.js'
 
 const byHash = fixedQuery((q: Q, hash: string) =>
   q
@@ -88,8 +89,9 @@ export const insertToken = (q: Q, row: TokensTable) => q.insertInto('tokens').va
 export const getToken = (q: Q, id: string) => q.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()
 export const deleteToken = (q: Q, id: string) => q.deleteFrom('tokens').where('id', '=', id).execute()
 
-/** Base query of the token list: one owner's tokens, or every token. */
-export const tokensQuery = (q: Q, ownerId?: string) => (ownerId ? q.selectFrom('tokens').where('tokens.user_id', '=', ownerId) : q.selectFrom('tokens'))
+/** Base query of the token list: the tokens whose holders `scope` (decided by access) takes, or every token. */
+export const tokensQuery = (q: Q, scope?: (eb: ExpressionBuilder<DB, 'tokens'>) => Expression<SqlBool>) =>
+  scope ? q.selectFrom('tokens').where(scope) : q.selectFrom('tokens')
 
 /** Tokens with their owners' emails, oldest first, for the CLI's table. */
 export const tokensWithOwners = (q: Q, email?: string) => {
