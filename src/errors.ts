@@ -28,6 +28,16 @@ export const unprocessable = (message: string, details?: ErrorDetail[]) => new H
 /** A 422 about one field, its reason as the message too. */
 export const invalidField = (path: string, message: string) => unprocessable(message, [{ path, message }])
 
+/**
+ * Input checked by the schema its route uses, for a write that does not come through a route (an agent's reply, an
+ * automation step, a tool): the same limits hold on every path, and a breach is the same 422.
+ */
+export function checkedInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input)
+  if (!parsed.success) throw unprocessable('The input is not valid.', zodDetails(parsed.error))
+  return parsed.data
+}
+
 /** One detail per problem; an unknown key is named by its own path, so clients see which field to drop. */
 export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
   const at = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(root)'

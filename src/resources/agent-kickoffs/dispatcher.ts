@@ -22,7 +22,7 @@ import { aiTurn, callRunner, usablePowers, targetOf, type Target } from './deliv
 import { kickoffViews } from './present.js'
 import { type AgentPower, AgentPowers } from '../../access/roles.js'
 import { fromJsonColumn } from '../../db/json.js'
-import { CommentAuthor } from '../comments/schema.js'
+import { COMMENT_MAX_CHARS, CommentAuthor } from '../comments/schema.js'
 import { KickoffSchema } from './schema.js'
 import { deliverIn, expireIn } from './service.js'
 import { anyDueKickoff, claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
@@ -39,6 +39,12 @@ export interface DispatcherOptions {
 const RECENT_COMMENTS = 10
 /** A proposal's summary keeps this much of the AI's reply (the whole reply is the comment). */
 const SUMMARY_CHARS = 2000
+const CUT_NOTE = '\n\n…(the reply was cut here: a comment holds at most 100,000 characters)'
+
+/** The AI's reply as a comment: a reply longer than any comment may be is cut, and says so, rather than lost. */
+export function replyAsComment(reply: string): string {
+  return reply.length <= COMMENT_MAX_CHARS ? reply : reply.slice(0, COMMENT_MAX_CHARS - CUT_NOTE.length) + CUT_NOTE
+}
 
 export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
   protected readonly jobs: JobRunner<AgentKickoffsTable>
@@ -186,7 +192,7 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
     const actor = actingAgent(agent)
     await deps.db.tx(async (tx) => {
       if (!(await deliverIn(deps, tx, actor, kickoff, 'service_ai'))) return
-      await createCommentIn(deps, tx, actor, { card: card.id, body: reply })
+      await createCommentIn(deps, tx, actor, { card: card.id, body: replyAsComment(reply) })
       const run = (await lockRun(tx.q, kickoff.run_id))!
       if (run.status === 'pending' || run.status === 'running') {
         const summary = reply.slice(0, SUMMARY_CHARS)

@@ -15,7 +15,7 @@ import { signedCallHeaders } from '../../delivery/signing.js'
 import { kickoffViews } from '../agent-kickoffs/present.js'
 import { CreateKickoffBody } from '../agent-kickoffs/schema.js'
 import { startKickoffIn } from '../agent-kickoffs/service.js'
-import { CreateCardBody, UpdateCardBody } from '../cards/schema.js'
+import { CreateCardBody, MoveCardBody, UpdateCardBody } from '../cards/schema.js'
 import { createCardIn, moveCardIn, updateCardIn } from '../cards/service.js'
 import { CreateCommentBody } from '../comments/schema.js'
 import { createCommentIn } from '../comments/service.js'
@@ -119,7 +119,7 @@ export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclud
     case 'update_card':
       return { card: await updateCardIn(deps, tx, actor, cardId(s.card), parsed(UpdateCardBody, cardInput(s))) }
     case 'move_card':
-      return { card: await moveCardIn(deps, tx, actor, cardId(s.card), { list: s.list.trim() }) }
+      return { card: await moveCardIn(deps, tx, actor, cardId(s.card), parsed(MoveCardBody, { list: s.list.trim() })) }
     case 'complete_card':
       return { card: await updateCardIn(deps, tx, actor, cardId(s.card), parsed(UpdateCardBody, { completed: bool(s.completed) ?? true })) }
     case 'add_comment':
