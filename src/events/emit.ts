@@ -56,7 +56,8 @@ export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { 
 /**
  * Runs inside the transaction of the change: a rolled-back change then leaves neither the event nor its deliveries
  * (nor the automation runs it starts) behind. Delivery itself starts after the commit (onOutboxWrite wakes the
- * scheduler). An event an automation run caused starts no event automation, so two automations cannot loop.
+ * scheduler). An event an automation run caused starts no event automation, so two automations cannot loop; an event
+ * caused further down a run's chain (an agent answering its kickoff) carries the chain, and starts none of its automations.
  */
 export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<string> {
   const now = deps.clock.now()
@@ -70,6 +71,6 @@ export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<st
     await insertDelivery(tx.q, { webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp })
   }
   if (subs.length > 0) tx.afterCommit(deps.onOutboxWrite)
-  if (!event.actor.run) await deps.onEvent(deps, tx, { id, name: event.name, boardId: event.boardId, data })
+  if (!event.actor.run) await deps.onEvent(deps, tx, { id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })
   return id
 }

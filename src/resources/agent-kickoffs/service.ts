@@ -112,6 +112,8 @@ export async function startKickoffIn(deps: Deps, tx: Tx, actor: Actor, input: Cr
     delivered_at: null,
     created_at: at,
     updated_at: at,
+    // A kickoff an automation run made (or that came of one) hands its chain on to what the agent does with it.
+    chain: JSON.stringify(actor.chain ?? []),
   }
   await insertRun(q, run)
   await insertKickoff(q, kickoff)

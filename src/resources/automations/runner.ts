@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
-import { fromJsonColumn } from '../../db/json.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
 import type { Deps } from '../../deps.js'
 import { JobRunner } from '../../jobs/runner.js'
 import { JobWorker } from '../../jobs/worker.js'
@@ -45,6 +45,12 @@ const PRUNE_EVERY = 20
 /** Claims after which a run that never finishes (an unexpected error, a crash) fails instead of being tried forever. */
 const MAX_CLAIMS = 5
 
+/** Why taskd paused an automation, as a run it stopped says. */
+const PAUSED = {
+  chain_too_deep: 'a chain of automations starting one another grew too long.',
+  too_many_runs: 'it started more runs in a minute than TASKD_AUTOMATION_RUNS_PER_MINUTE allows.',
+} as const
+
 /** A run ready for its next step: what it acts as and on, and the outputs of the steps already done. */
 interface Resumed {
   automation: AutomationsTable
@@ -70,7 +76,9 @@ function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor
         : { id: automation.id, name: automation.name, kind: 'automation' as const }
   // A stand-in that matches no member row and is never written: visibility and attribution read `run`.
   const user: UsersTable = { id: `automation:${automation.id}`, email: '', name: as.name, role: 'member', kind: 'human', created_at: automation.created_at }
-  return { user, tokenId: '', permission: 'write', run: { id: run.id, board: automation.board_id, as } }
+  // What the run does carries its chain, its own automation last: none of them starts again from it.
+  const chain = [...fromJsonColumn(StringList, run.chain), automation.id]
+  return { user, tokenId: '', permission: 'write', run: { id: run.id, board: automation.board_id, as }, chain }
 }
 
 export class AutomationRunner extends JobWorker<AutomationRunsTable> {
@@ -166,7 +174,10 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
    */
   private async refusal(automation: AutomationsTable): Promise<string | undefined> {
     const { q } = this.deps.db
-    if (!automation.active) return 'The automation was turned off before the run finished.'
+    if (!automation.active)
+      return automation.paused_reason
+        ? `taskd paused the automation: ${PAUSED[automation.paused_reason]}`
+        : 'The automation was turned off before the run finished.'
     if (await boardInTrash(q, automation.board_id)) return "The automation's board is in the trash."
     if (!(await creatorStillAllowed(q, automation))) return "The automation's creator is no longer a member of its board."
     return undefined
@@ -190,7 +201,7 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
     })
     try {
       if (step.type === 'http_request') {
-        const output = await runHttpStep(deps, step, scope, this.opts.dispatcher)
+        const output = await runHttpStep(deps, step, scope, resumed.actor.chain ?? [], this.opts.dispatcher)
         await insertRunStep(deps.db.q, succeeded(output))
         resumed.outputs.push(output)
       } else {

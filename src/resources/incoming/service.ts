@@ -248,7 +248,7 @@ export async function logIncomingRequest(
   deps: Deps,
   endpoint: IncomingEndpointsTable,
   row: Omit<IncomingRequestsTable, 'seq'>,
-  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor },
+  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor; chain?: readonly string[] },
 ): Promise<void> {
   const n = (sincePrune.get(row.endpoint_id) ?? 0) + 1
   const prune = n >= PRUNE_EVERY
@@ -284,7 +284,7 @@ export async function logIncomingRequest(
       }
       // Read again inside the transaction: an automation deleted since gets no run.
       const listeners = await listenersFor(tx.q)
-      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook }, by && { id: by.user.id, name: by.user.name })
+      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook, chain: accepted.chain }, by && { id: by.user.id, name: by.user.name })
     }
     if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
   })
