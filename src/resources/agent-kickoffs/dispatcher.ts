@@ -26,7 +26,7 @@ import { fromJsonColumn, StringList } from '../../db/json.js'
 import { COMMENT_MAX_CHARS, CommentAuthor } from '../comments/schema.js'
 import { KickoffSchema } from './schema.js'
 import { deliverIn, expireIn } from './service.js'
-import { anyDueKickoff, claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
+import { anyDueKickoff, claimDueKickoffs, claimWaitOpen, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
 
 export interface DispatcherOptions {
   concurrency?: number
@@ -98,8 +98,9 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
         if (!problem) return this.deliver(kickoff, 'auto_start')
         errors.push(problem)
       } else if (power === 'local_access') {
-        // An app of the owner is waiting on the claim route: the kickoff is left for it (released below, then told).
-        if (deps.claimWaiters.has(kickoff.agent_id)) {
+        // An app of the owner is waiting on the claim route, in this process or another on the database: the kickoff is
+        // left for it (released below, then told here; a wait elsewhere finds it on its next look, within a second).
+        if (deps.claimWaiters.has(kickoff.agent_id) || (await claimWaitOpen(q, kickoff.agent_id, now))) {
           leftForClaim = true
           break
         }
