@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
+import { nextTurn } from '../../db/database.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 import type { Deps } from '../../deps.js'
@@ -123,6 +124,8 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
     const resumed = await this.resume(run)
     if (!resumed) return
     for (let i = resumed.done; i < resumed.steps.length; i++) {
+      // A turn of the event loop between steps: requests are read and answered between a flood of runs' steps.
+      if (i > resumed.done) await nextTurn()
       if (this.jobs.stopped) return releaseRuns(this.deps.db.q, [run.id]) // the run goes on after restart, from this step
       await renewLease(this.deps.db.q, run.id, this.deps.clock.now() + this.leaseMs)
       // Between steps the automation is read again: deleted, turned off, or its creator gone, the run stops here.

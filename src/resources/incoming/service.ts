@@ -4,7 +4,7 @@ import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardsSeenAmong, visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { publicBaseUrl } from '../../config.js'
-import type { Db, Q } from '../../db/database.js'
+import { type Db, inBackground, type Q } from '../../db/database.js'
 import { WriteBatch } from '../../db/write-batch.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -245,6 +245,16 @@ const PRUNE_EVERY = 20
  * log keeps 64 KB of it) and, for the trigger route, the user who fired it.
  */
 export async function logIncomingRequest(
+  deps: Deps,
+  endpoint: IncomingEndpointsTable,
+  row: Omit<IncomingRequestsTable, 'seq'>,
+  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor; chain?: readonly string[] },
+): Promise<void> {
+  // Background work for the database: a flood of calls to incoming endpoints never queues far ahead of API requests.
+  return inBackground(() => logRequest(deps, endpoint, row, accepted))
+}
+
+async function logRequest(
   deps: Deps,
   endpoint: IncomingEndpointsTable,
   row: Omit<IncomingRequestsTable, 'seq'>,
