@@ -150,3 +150,38 @@ test('an automation past its runs per minute is paused, says why in GET, and run
     await c.close()
   }
 })
+
+test('a chain of different automations calling one another stops at 8 and pauses the next with chain_too_deep', async () => {
+  const c = await agentApp()
+  const runner = new AutomationRunner(c.t.deps, { log: () => {} })
+  try {
+    const tok = c.tokens.admin.write
+    const LINKS = 10
+    const eps = []
+    for (let i = 0; i < LINKS; i++)
+      eps.push((await c.t.req('POST', '/v1/webhooks/incoming', { token: tok, body: { name: `Link ${i}` } })).body.incoming_webhook)
+    const urls = eps.map((ep) => ep.url.replace('http://taskd.test', c.t.url) as string)
+    const ids: string[] = []
+    for (let i = 0; i < LINKS; i++) {
+      // Each automation calls the next one's endpoint: a loop no single automation shows.
+      const steps = i + 1 < LINKS ? [{ type: 'http_request', method: 'POST', url: urls[i + 1], body: '{}' }] : [{ type: 'create_card', title: 'End' }]
+      const made = await c.t.req('POST', '/v1/automations', {
+        token: tok,
+        body: { name: `Link ${i}`, board: c.board.id, trigger: { type: 'incoming_webhook', endpoint: eps[i].id }, steps },
+      })
+      assert.equal(made.status, 201, made.text)
+      ids.push(made.body.automation.id)
+    }
+    assert.equal((await fetch(urls[0], { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 202)
+    await settle(c, runner)
+    const counts = await Promise.all(ids.map(async (id) => (await runsOf(c, id)).length))
+    assert.deepEqual(counts, [1, 1, 1, 1, 1, 1, 1, 1, 0, 0], 'eight links ran; the ninth was not started')
+    const ninth = (await c.t.req('GET', `/v1/automations/${ids[8]}`, { token: c.tokens.member.read })).body.automation
+    assert.deepEqual([ninth.active, ninth.paused_reason], [false, 'chain_too_deep'])
+    const tenth = (await c.t.req('GET', `/v1/automations/${ids[9]}`, { token: c.tokens.member.read })).body.automation
+    assert.deepEqual([tenth.active, tenth.paused_reason], [true, null])
+  } finally {
+    await runner.stop(1000)
+    await c.close()
+  }
+})
