@@ -9,10 +9,11 @@
 --     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
 --     needed or the number is unbounded: outbox.due_at and outbox.lease_until (epoch ms, past int4), files.size,
 --     boards.next_key, cards.key_num, events.seq, webhook_logs.seq, automations.next_run_at, automation_runs.due_at
---     and lease_until, agent_kickoffs.next_attempt_at and lease_until, agent_run_activity.seq. pg returns int8 (BIGINT, and COUNT(*)) as a string:
+--     and lease_until, agent_kickoffs.next_attempt_at and lease_until, agent_run_activity.seq, automations.run_window_at, agent_claim_waits.until. pg returns int8 (BIGINT, and COUNT(*)) as a string:
 --     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
 --  2. WITHOUT ROWID dropped (team_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
---     incoming_endpoint_boards, automation_secrets, automation_run_steps, comment_mentions, agent_workflow_steps); a
+--     incoming_endpoint_boards, automation_secrets, automation_run_steps, comment_mentions, agent_workflow_steps,
+--     agent_claim_waits); a
 --     PostgreSQL table is a heap with its primary key as a separate index either way.
 --  3. COLLATE NOCASE becomes lower(...) expression indexes:
 --       users.email: the column is plain TEXT NOT NULL; UNIQUE ... COLLATE NOCASE becomes UNIQUE INDEX users_email_lower
@@ -409,7 +410,10 @@ CREATE TABLE automations (
   steps TEXT NOT NULL,           -- JSON array of steps, as written ({secret.<id>} kept as text)
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  paused_reason TEXT CHECK (paused_reason IN ('chain_too_deep', 'too_many_runs')), -- why taskd turned it off itself; NULL otherwise
+  run_window_at BIGINT NOT NULL DEFAULT 0, -- epoch ms: the minute its runs are being counted in (the runs-per-minute cap)
+  run_window_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX automations_board ON automations(board_id, trigger_type);
 CREATE INDEX automations_endpoint ON automations(endpoint_id) WHERE endpoint_id IS NOT NULL;
@@ -436,7 +440,8 @@ CREATE TABLE automation_runs (
   created_at TEXT NOT NULL,
   started_at TEXT,
   finished_at TEXT,
-  claims INTEGER NOT NULL DEFAULT 0 -- times a runner claimed it; past MAX_CLAIMS it fails (src/resources/automations/runner.ts)
+  claims INTEGER NOT NULL DEFAULT 0, -- times a runner claimed it; past MAX_CLAIMS it fails (src/resources/automations/runner.ts)
+  chain TEXT NOT NULL DEFAULT '[]' -- JSON array: the automations whose runs led to this one, oldest first
 );
 CREATE INDEX automation_runs_due ON automation_runs(due_at) WHERE status IN ('queued', 'running');
 CREATE INDEX automation_runs_automation ON automation_runs(automation_id, seq);
@@ -667,7 +672,8 @@ CREATE TABLE agent_kickoffs (
   requester_id TEXT REFERENCES users(id) ON DELETE SET NULL,
   delivered_at TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  chain TEXT NOT NULL DEFAULT '[]' -- JSON array: the automations whose runs led to this kickoff (what the agent does carries it)
 );
 CREATE INDEX agent_kickoffs_due ON agent_kickoffs(next_attempt_at) WHERE status IN ('pending', 'queued');
 CREATE INDEX agent_kickoffs_agent ON agent_kickoffs(agent_id, created_at);
@@ -698,3 +704,12 @@ CREATE TABLE agent_questions (
 );
 CREATE INDEX agent_questions_run ON agent_questions(run_id, created_at);
 CREATE INDEX agent_questions_card ON agent_questions(card_id);
+
+-- Claim long polls waiting now, in any process on this database (a row per waiting poll and agent, until its wait ends
+-- or, if its process died, `until` passes): a dispatcher elsewhere leaves a kickoff for the app waiting here.
+CREATE TABLE agent_claim_waits (
+  id TEXT NOT NULL,
+  agent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  until BIGINT NOT NULL,         -- epoch ms
+  PRIMARY KEY (agent_id, id)
+);

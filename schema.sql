@@ -354,7 +354,10 @@ CREATE TABLE automations (
   steps TEXT NOT NULL,           -- JSON array of steps, as written ({secret.<id>} kept as text)
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  paused_reason TEXT CHECK (paused_reason IN ('chain_too_deep', 'too_many_runs')), -- why taskd turned it off itself; NULL otherwise
+  run_window_at INTEGER NOT NULL DEFAULT 0, -- epoch ms: the minute its runs are being counted in (the runs-per-minute cap)
+  run_window_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX automations_board ON automations(board_id, trigger_type);
 CREATE INDEX automations_endpoint ON automations(endpoint_id) WHERE endpoint_id IS NOT NULL;
@@ -381,7 +384,8 @@ CREATE TABLE automation_runs (
   created_at TEXT NOT NULL,
   started_at TEXT,
   finished_at TEXT,
-  claims INTEGER NOT NULL DEFAULT 0 -- times a runner claimed it; past MAX_CLAIMS it fails (src/resources/automations/runner.ts)
+  claims INTEGER NOT NULL DEFAULT 0, -- times a runner claimed it; past MAX_CLAIMS it fails (src/resources/automations/runner.ts)
+  chain TEXT NOT NULL DEFAULT '[]' -- JSON array: the automations whose runs led to this one, oldest first
 );
 CREATE INDEX automation_runs_due ON automation_runs(due_at) WHERE status IN ('queued', 'running');
 CREATE INDEX automation_runs_automation ON automation_runs(automation_id, seq);
@@ -612,7 +616,8 @@ CREATE TABLE agent_kickoffs (
   requester_id TEXT REFERENCES users(id) ON DELETE SET NULL,
   delivered_at TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  chain TEXT NOT NULL DEFAULT '[]' -- JSON array: the automations whose runs led to this kickoff (what the agent does carries it)
 );
 CREATE INDEX agent_kickoffs_due ON agent_kickoffs(next_attempt_at) WHERE status IN ('pending', 'queued');
 CREATE INDEX agent_kickoffs_agent ON agent_kickoffs(agent_id, created_at);
@@ -643,3 +648,12 @@ CREATE TABLE agent_questions (
 );
 CREATE INDEX agent_questions_run ON agent_questions(run_id, created_at);
 CREATE INDEX agent_questions_card ON agent_questions(card_id);
+
+-- Claim long polls waiting now, in any process on this database (a row per waiting poll and agent, until its wait ends
+-- or, if its process died, `until` passes): a dispatcher elsewhere leaves a kickoff for the app waiting here.
+CREATE TABLE agent_claim_waits (
+  id TEXT NOT NULL,
+  agent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  until INTEGER NOT NULL,        -- epoch ms
+  PRIMARY KEY (agent_id, id)
+) WITHOUT ROWID;

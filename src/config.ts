@@ -91,6 +91,8 @@ const ConfigSchema = z.object({
   /** How long a claimed automation run stays reserved per step; a crashed process's runs resume after it. Unset: 50 s
    *  (the longest step timeout, 30 s, plus a margin). */
   automationLeaseMs: z.coerce.number().int().min(100).optional(),
+  /** Runs one automation may start in a minute; past it taskd pauses the automation (`paused_reason: too_many_runs`). */
+  automationRunsPerMinute: z.coerce.number().int().min(1).default(1000),
   /** Seconds between delivery attempts of a kickoff not yet delivered (the last repeats until it expires). */
   agentRetryDelays: delays('60,120,300,1800'),
   /** A running agent run with no activity for this long is flagged stalled. */
@@ -132,6 +134,7 @@ const ENV: Record<Key, string> = {
   webhookTimeoutMs: 'TASKD_WEBHOOK_TIMEOUT_MS',
   webhookLeaseMs: 'TASKD_WEBHOOK_LEASE_MS',
   automationLeaseMs: 'TASKD_AUTOMATION_LEASE_MS',
+  automationRunsPerMinute: 'TASKD_AUTOMATION_RUNS_PER_MINUTE',
   agentRetryDelays: 'TASKD_AGENT_RETRY_DELAYS',
   agentStallMinutes: 'TASKD_AGENT_STALL_MINUTES',
   agentLeaseMs: 'TASKD_AGENT_LEASE_MS',

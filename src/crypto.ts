@@ -26,6 +26,15 @@ export class SecretBox {
     return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64url')
   }
 
+  /**
+   * An HMAC-SHA256 tag (base64url) of `data` under a key derived from the master key for `purpose`: for values taskd
+   * hands out and must recognise when they come back (every process with the same master key agrees).
+   */
+  mac(data: string, purpose: string): string {
+    const key = crypto.createHmac('sha256', this.#key).update(`taskd mac key: ${purpose}`).digest()
+    return crypto.createHmac('sha256', key).update(data).digest('base64url')
+  }
+
   open(sealed: string, context: string): string {
     if (!sealed.startsWith(PREFIX)) throw new Error('unknown secret format')
     const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url')

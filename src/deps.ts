@@ -33,4 +33,6 @@ export interface EmittedEvent {
   name: string
   boardId: string | null
   data: Record<string, unknown>
+  /** The automations whose runs led to the event (see Actor.chain): none of them starts again from it. */
+  chain: readonly string[]
 }

@@ -33,6 +33,16 @@ export const invalidField = (path: string, message: string) => unprocessable(mes
 export const WITH_INPUT = { reportInput: true } as const
 
 /**
+ * Input checked by the schema its route uses, for a write that does not come through a route (an agent's reply, an
+ * automation step, a tool, a command): the same limits hold on every path, and a breach is the same 422.
+ */
+export function checkedInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input, WITH_INPUT)
+  if (!parsed.success) throw invalidBody(zodDetails(parsed.error))
+  return parsed.data
+}
+
+/**
  * One detail per problem, each a sentence naming its field (`title is required.`, `priority must be at most 4.`); an
  * unknown key is named by its own path, so clients see which field to drop.
  */

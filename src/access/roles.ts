@@ -40,6 +40,11 @@ export interface Actor {
   tokenId: string
   permission: Permission
   run?: { id: string; board: string; as: ActorRef }
+  /**
+   * The automations whose runs led to what this actor does, oldest first: a run's own (its automation last), or, for an
+   * agent answering a kickoff a run made, that kickoff's. An automation in it is never started again by what follows.
+   */
+  chain?: readonly string[]
 }
 
 /** The actor as events and records name it. */

@@ -1,15 +1,15 @@
 // taskd token create | list | revoke: personal access tokens from the shell (the commands' flags: src/cli/index.ts).
 import type { Permission } from '../access/roles.js'
-import { HttpError } from '../errors.js'
+import { checkedInput, HttpError } from '../errors.js'
 import { issueToken } from '../resources/tokens/issue.js'
 import { deleteToken, getToken, tokensWithOwners } from '../resources/tokens/store.js'
 import { getUserByEmail } from '../resources/users/store.js'
 import { CreateTokenBody } from '../resources/tokens/schema.js'
-import { checked, openForCli } from './open.js'
+import { openForCli } from './open.js'
 import type { DbFlags } from './options.js'
 
 export async function createToken(o: DbFlags & { user: string; name: string; permission: Permission; expires?: string }): Promise<void> {
-  const input = checked(CreateTokenBody, { name: o.name, permission: o.permission, expires_at: o.expires })
+  const input = checkedInput(CreateTokenBody, { name: o.name, permission: o.permission, expires_at: o.expires })
   const { db } = await openForCli(o)
   const u = await getUserByEmail(db.q, o.user)
   if (!u) throw new HttpError(404, 'not_found', `No user with email ${o.user}.`)

@@ -8,6 +8,7 @@ import { SCHEMA_VERSION } from '../db/migrate.js'
 import { EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
 // Loading the module list fills EXPORTED with the tables the families export, before TABLES below reads it.
 import '../resources/index.js'
+import { limitProblems } from './import-limits.js'
 import { openForCli } from './open.js'
 import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
@@ -93,6 +94,8 @@ export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
   const data = readExport(file)
   data.note_folders = parentsFirst(data.note_folders)
   data.files = data.files.map((f) => ({ ...f, data: Buffer.from(f.data as string, 'base64') }))
+  const problems = limitProblems(data)
+  if (problems.length) throw new Error(`${file} holds what the API would refuse, so nothing was imported: ${problems.join('; ')}`)
   const { db } = await openForCli(o)
   try {
     const filled = Object.entries(await filledTables(db.q))

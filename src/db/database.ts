@@ -122,6 +122,14 @@ export const runAfterCommit = (after: readonly (() => void)[]) =>
     for (const f of after) f()
   })
 
+/**
+ * Set while background work runs (a job runner's job, the automation runs an incoming request queues): on SQLite, the
+ * one connection goes to requests first, and to background work every other turn while both wait (src/db/sqlite.ts),
+ * so a flood of runs or of incoming calls never queues ahead of a person's request for long.
+ */
+export const backgroundWork = new AsyncLocalStorage<true>()
+export const inBackground = <T>(fn: () => Promise<T>): Promise<T> => backgroundWork.run(true, fn)
+
 /** Lets the event loop read sockets and timers: a chain of SQLite statements alone never gives it a turn. */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 

@@ -427,6 +427,22 @@ CREATE INDEX cards_completed_at ON cards(completed_at, created_at, id);
 CREATE INDEX cards_key ON cards(key_num, id);
 `
 
+/** Version 14. `ms` is INTEGER or BIGINT (epoch milliseconds). */
+const causalChains = (
+  ms: string,
+  withoutRowid: string,
+) => `ALTER TABLE automations ADD COLUMN paused_reason TEXT CHECK (paused_reason IN ('chain_too_deep', 'too_many_runs'));
+ALTER TABLE automations ADD COLUMN run_window_at ${ms} NOT NULL DEFAULT 0;
+ALTER TABLE automations ADD COLUMN run_window_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE automation_runs ADD COLUMN chain TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE agent_kickoffs ADD COLUMN chain TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE agent_claim_waits (
+  id TEXT NOT NULL,
+  agent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  until ${ms} NOT NULL,
+  PRIMARY KEY (agent_id, id)
+)${withoutRowid};`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -495,6 +511,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // change (the prefixes boards have already left get their board's last number now: no card numbered later matches);
   // and why a subscription was made inactive by taskd.
   { sqlite: KEYS_AND_PAUSES, postgres: KEYS_AND_PAUSES },
+  // 15: causal chains (what led to a run or a kickoff, so an automation cannot start itself again through it), the
+  // runs-per-minute count and pause reason of automations, and claim long polls visible to every process.
+  { sqlite: causalChains('INTEGER', ' WITHOUT ROWID'), postgres: causalChains('BIGINT', '') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

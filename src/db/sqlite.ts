@@ -18,7 +18,7 @@ import {
 } from 'kysely'
 import { sqliteBinding } from '../assets.js'
 import { type BackupProgress, copyPages, writeBackup } from './backup.js'
-import { type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit, type Tx } from './database.js'
+import { backgroundWork, type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit, type Tx } from './database.js'
 import { setUpConnection } from './connection.js'
 import { migrateSqlite } from './migrate.js'
 import { ReadPool } from './read-pool.js'
@@ -66,6 +66,13 @@ class StatementCache implements SqliteDatabase {
 /** Set while something asks for the connection that must not find a transaction open on it (a backup, close). */
 const alone = new AsyncLocalStorage<true>()
 
+/**
+ * How long the connection goes from waiter to waiter without the event loop getting a turn. better-sqlite3 answers at
+ * once, so hand-offs are promise callbacks only: without a break, a queue of waiters (automation runs going step after
+ * step, a burst of incoming requests) would keep the event loop from reading any socket until the queue ran dry.
+ */
+const SLICE_MS = 10
+
 /** Transactions sharing one COMMIT at most: bounds how long the first of them waits for its answer. */
 const MAX_GROUP = 32
 
@@ -100,10 +107,16 @@ class CommitGroup {
  */
 class FairDriver extends GuardedDriver {
   private held = false
+  /** Requests (and commits) waiting for the connection, first come, first served. */
   private readonly waiting: { go: () => void; alone: boolean }[] = []
+  /** Background work waiting (see backgroundWork): it gets every other hand-off while requests wait too. */
+  private readonly background: { go: () => void; alone: boolean }[] = []
+  private lastWentToBackground = false
   /** The group whose transaction is open on the connection, if any. */
   private group: CommitGroup | undefined
   private commitScheduled = false
+  /** performance.now() at the first hand-off since the event loop last had a turn; undefined after that turn. */
+  private sliceStart: number | undefined
 
   constructor(
     inner: Driver,
@@ -114,7 +127,11 @@ class FairDriver extends GuardedDriver {
 
   override acquireConnection = async (): Promise<DatabaseConnection> => {
     guardConnection()
-    if (this.held) await new Promise<void>((go) => this.waiting.push({ go, alone: alone.getStore() === true }))
+    if (this.held) {
+      const isAlone = alone.getStore() === true
+      const queue = backgroundWork.getStore() && !isAlone ? this.background : this.waiting
+      await new Promise<void>((go) => queue.push({ go, alone: isAlone }))
+    }
     this.held = true
     const c = await this.inner.acquireConnection()
     if (alone.getStore()) this.commit()
@@ -130,10 +147,31 @@ class FairDriver extends GuardedDriver {
       }
     }
     await this.inner.releaseConnection(c)
-    const next = this.waiting.shift()
+    const next = this.nextWaiter()
     // Handed straight to the next waiter: `held` stays true, so nobody can slip in between.
-    if (next) next.go()
+    if (next) this.handOver(next.go)
     else this.held = false
+  }
+
+  /** Requests first, but background work every other time while both wait: neither waits behind the other for long. */
+  private nextWaiter() {
+    const toBackground = this.background.length > 0 && (this.waiting.length === 0 || !this.lastWentToBackground)
+    this.lastWentToBackground = toBackground
+    return toBackground ? this.background.shift() : this.waiting.shift()
+  }
+
+  /**
+   * Gives the connection to the next waiter: at once, or, once hand-offs have gone on for SLICE_MS without a turn of
+   * the event loop, after that turn (sockets read, timers run), so requests get in between runs' steps.
+   */
+  private handOver(go: () => void): void {
+    const now = performance.now()
+    if (this.sliceStart === undefined) {
+      this.sliceStart = now
+      inTransaction.exit(() => setImmediate(() => (this.sliceStart = undefined)))
+    }
+    if (now - this.sliceStart < SLICE_MS) return go()
+    inTransaction.exit(() => setImmediate(go))
   }
 
   private async commitLater(): Promise<void> {

@@ -272,6 +272,9 @@ export interface AutomationsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  paused_reason: 'chain_too_deep' | 'too_many_runs' | null
+  run_window_at: number
+  run_window_count: number
 }
 
 export interface AutomationSecretsTable {
@@ -296,6 +299,7 @@ export interface AutomationRunsTable {
   started_at: string | null
   finished_at: string | null
   claims: number
+  chain: string
 }
 
 export interface AutomationRunStepsTable {
@@ -500,6 +504,7 @@ export interface AgentKickoffsTable {
   delivered_at: string | null
   created_at: string
   updated_at: string
+  chain: string
 }
 
 export interface AgentRunActivityTable {
@@ -524,6 +529,12 @@ export interface AgentQuestionsTable {
   answered_by: string | null
   created_at: string
   answered_at: string | null
+}
+
+export interface AgentClaimWaitsTable {
+  id: string
+  agent_id: string
+  until: number
 }
 
 export interface DB {
@@ -574,4 +585,5 @@ export interface DB {
   agent_kickoffs: AgentKickoffsTable
   agent_run_activity: AgentRunActivityTable
   agent_questions: AgentQuestionsTable
+  agent_claim_waits: AgentClaimWaitsTable
 }

@@ -57,7 +57,8 @@ export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { 
 /**
  * Runs inside the transaction of the change: a rolled-back change then leaves neither the event nor its deliveries
  * (nor the automation runs it starts) behind. Delivery itself starts after the commit (onOutboxWrite wakes the
- * scheduler). An event an automation run caused starts no event automation, so two automations cannot loop.
+ * scheduler). An event an automation run caused starts no event automation, so two automations cannot loop; an event
+ * caused further down a run's chain (an agent answering its kickoff) carries the chain, and starts none of its automations.
  */
 export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<string> {
   return (await emitEvents(deps, tx, [event]))[0]
@@ -107,7 +108,7 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
     await deps.onEvents(
       deps,
       tx,
-      hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data })),
+      hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
     )
   return written.map((w) => w.id)
 }

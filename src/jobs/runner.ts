@@ -2,7 +2,7 @@
 // concurrency, wakes for the next due time, hands back unstarted claims on stop, and drives everything by hand in tests.
 import PQueue from 'p-queue'
 import type { Clock } from '../clock.js'
-import type { Db, Q } from '../db/database.js'
+import { type Db, inBackground, type Q } from '../db/database.js'
 import { Pump } from './pump.js'
 
 /**
@@ -139,7 +139,8 @@ export class JobRunner<T extends { id: string }> {
     this.waiting.delete(job.id)
     let outcome: void | Deferred = undefined
     try {
-      outcome = await this.opts.run(job)
+      // Background work: on SQLite, requests waiting for the connection get every other turn (db/database.ts).
+      outcome = await inBackground(() => this.opts.run(job))
     } catch (err) {
       if (!this.closed) this.opts.log(this.opts.failure?.(job) ?? `${this.opts.name}: job ${job.id} failed unexpectedly`, err)
     }

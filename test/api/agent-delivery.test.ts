@@ -3,10 +3,9 @@
 // OpenAI-compatible endpoint for the service AI turn. The dispatcher is driven by hand at the fake clock's time.
 import assert from 'node:assert/strict'
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { test } from 'node:test'
-import { agentApp, SECRET } from '../helpers/agents.js'
+import { agentApp, fakeAi, SECRET } from '../helpers/agents.js'
 import type { Hit } from '../webhooks/fixtures.js'
 
 const MIN = 60_000
@@ -194,29 +193,6 @@ test('auto_start first, then local_access: a claim takes the kickoff only after 
     await c.close()
   }
 })
-
-/** A fake OpenAI-compatible endpoint: records each request, answers with `reply` (or the status given). */
-async function fakeAi(answer: { status: number; reply?: string }) {
-  const requests: { path: string; auth: string | undefined; body: any }[] = []
-  const server = http.createServer((req, res) => {
-    let body = ''
-    req.on('data', (d) => (body += d))
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(body) })
-      res.writeHead(answer.status, { 'content-type': 'application/json' })
-      res.end(
-        JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answer.reply ?? '' } }] }),
-      )
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    answer,
-    close: () => new Promise((r) => server.close(r)),
-  }
-}
 
 test('service_ai: one chat-completions turn with the card as context; the reply is the agent’s comment and its done proposal', async () => {
   const ai = await fakeAi({ status: 200, reply: 'Drafted the post:\n\n# Launch\nIt ships today.' })

@@ -1,6 +1,8 @@
 // Agents in tests: a seeded app whose webhooks and runners may be on 127.0.0.1, a kickoff dispatcher driven by hand, a
 // local receiver, a signing secret, and helpers to make agents (owned by the member, on the board, with a token).
 import assert from 'node:assert/strict'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { KickoffDispatcher } from '../../src/resources/agent-kickoffs/dispatcher.js'
 import { startReceiver } from '../webhooks/fixtures.js'
 import { seededApp } from './app.js'
@@ -55,5 +57,33 @@ export async function withAgentApp(fn: (s: Awaited<ReturnType<typeof agentApp>>)
     await fn(s)
   } finally {
     await s.close()
+  }
+}
+
+/**
+ * A fake OpenAI-compatible endpoint on 127.0.0.1: records each request and answers with `reply` (a text, or made per
+ * call), or with the status given.
+ */
+export async function fakeAi(answer: { status: number; reply?: string | ((n: number) => string) }) {
+  const requests: { path: string; auth: string | undefined; body: any }[] = []
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (d) => (body += d))
+    req.on('end', () => {
+      requests.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(body) })
+      const content = typeof answer.reply === 'function' ? answer.reply(requests.length) : (answer.reply ?? '')
+      res.writeHead(answer.status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content } }] }))
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    answer,
+    close: () => {
+      server.closeAllConnections()
+      return new Promise((r) => server.close(r))
+    },
   }
 }

@@ -13,7 +13,8 @@ import { signedCallHeaders } from '../../delivery/signing.js'
 import { stepsOfWorkflow } from '../agent-workflows/published.js'
 import { openSigningSecrets } from '../signing-secrets/service.js'
 import { type AgentPower, AgentPowers, POWERS } from '../../access/roles.js'
-import { fromJsonColumn } from '../../db/json.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
+import { CHAIN_HEADER, chainHeaderValue } from '../../delivery/chain.js'
 
 /** The part of an OpenAI-style chat completion an AI turn reads: the first choice's message text. */
 const ChatCompletion = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })) })
@@ -49,9 +50,18 @@ export function usablePowers(asked: readonly AgentPower[], profile: AgentProfile
 }
 
 /** POSTs the kickoff to the runner; undefined when a 2xx answered, else why not. */
-export async function callRunner(deps: Deps, target: Target, kickoffId: string, payload: unknown, dispatcher?: Dispatcher): Promise<string | undefined> {
+export async function callRunner(
+  deps: Deps,
+  target: Target,
+  kickoff: Pick<AgentKickoffsTable, 'id' | 'chain'>,
+  payload: unknown,
+  dispatcher?: Dispatcher,
+): Promise<string | undefined> {
   const body = JSON.stringify(payload)
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': `taskd-agents/${VERSION}`, 'X-Kickoff-Id': kickoffId }
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': `taskd-agents/${VERSION}`, 'X-Kickoff-Id': kickoff.id }
+  // A runner URL that is one of taskd's own incoming endpoints starts none of the automations that led to the kickoff.
+  const chained = chainHeaderValue(deps.secrets, fromJsonColumn(StringList, kickoff.chain), deps.clock.now())
+  if (chained) headers[CHAIN_HEADER] = chained
   if (target.secretId) {
     const key = (await openSigningSecrets(deps, [target.secretId])).get(target.secretId)
     if (key === undefined) return `The signing secret ${target.secretId} no longer exists.`

@@ -4,7 +4,8 @@
 // same id; once delivered it is never sent again. Each round also flags quiet runs as stalled.
 import type { Dispatcher } from 'undici'
 import { isoAt } from '../../clock.js'
-import type { AgentKickoffsTable } from '../../db/types.js'
+import type { Actor } from '../../access/roles.js'
+import type { AgentKickoffsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { JobRunner } from '../../jobs/runner.js'
 import { JobWorker } from '../../jobs/worker.js'
@@ -21,11 +22,11 @@ import { getWorkflow } from '../agent-workflows/published.js'
 import { aiTurn, callRunner, usablePowers, targetOf, type Target } from './delivery.js'
 import { kickoffViews } from './present.js'
 import { type AgentPower, AgentPowers } from '../../access/roles.js'
-import { fromJsonColumn } from '../../db/json.js'
-import { CommentAuthor } from '../comments/schema.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
+import { COMMENT_MAX_CHARS, CommentAuthor } from '../comments/schema.js'
 import { KickoffSchema } from './schema.js'
 import { deliverIn, expireIn } from './service.js'
-import { anyDueKickoff, claimDueKickoffs, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
+import { anyDueKickoff, claimDueKickoffs, claimWaitOpen, getKickoff, nextKickoffDue, releaseKickoffs, settleUndelivered } from './store.js'
 
 export interface DispatcherOptions {
   concurrency?: number
@@ -39,6 +40,15 @@ export interface DispatcherOptions {
 const RECENT_COMMENTS = 10
 /** A proposal's summary keeps this much of the AI's reply (the whole reply is the comment). */
 const SUMMARY_CHARS = 2000
+const CUT_NOTE = '\n\n…(the reply was cut here: a comment holds at most 100,000 characters)'
+
+/** The AI's reply as a comment: a reply longer than any comment may be is cut, and says so, rather than lost. */
+export function replyAsComment(reply: string): string {
+  return reply.length <= COMMENT_MAX_CHARS ? reply : reply.slice(0, COMMENT_MAX_CHARS - CUT_NOTE.length) + CUT_NOTE
+}
+
+/** The agent acting on a kickoff: what it does carries the kickoff's chain, so it starts none of those automations again. */
+const agentFor = (agent: UsersTable, kickoff: AgentKickoffsTable): Actor => ({ ...actingAgent(agent), chain: fromJsonColumn(StringList, kickoff.chain) })
 
 export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
   protected readonly jobs: JobRunner<AgentKickoffsTable>
@@ -84,12 +94,13 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
     let leftForClaim = false
     for (const power of usablePowers(fromJsonColumn(AgentPowers, kickoff.powers), profile, target, deps.config)) {
       if (power === 'auto_start') {
-        const problem = await callRunner(deps, target, kickoff.id, await this.payload(kickoff, target), this.opts.dispatcher)
+        const problem = await callRunner(deps, target, kickoff, await this.payload(kickoff, target), this.opts.dispatcher)
         if (!problem) return this.deliver(kickoff, 'auto_start')
         errors.push(problem)
       } else if (power === 'local_access') {
-        // An app of the owner is waiting on the claim route: the kickoff is left for it (released below, then told).
-        if (deps.claimWaiters.has(kickoff.agent_id)) {
+        // An app of the owner is waiting on the claim route, in this process or another on the database: the kickoff is
+        // left for it (released below, then told here; a wait elsewhere finds it on its next look, within a second).
+        if (deps.claimWaiters.has(kickoff.agent_id) || (await claimWaitOpen(q, kickoff.agent_id, now))) {
           leftForClaim = true
           break
         }
@@ -108,7 +119,7 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
 
   private async deliver(kickoff: AgentKickoffsTable, via: AgentPower): Promise<void> {
     const agent = (await getUser(this.deps.db.q, kickoff.agent_id))!
-    await this.deps.db.tx((tx) => deliverIn(this.deps, tx, actingAgent(agent), kickoff, via))
+    await this.deps.db.tx((tx) => deliverIn(this.deps, tx, agentFor(agent, kickoff), kickoff, via))
   }
 
   /** Not delivered: the next attempt after the retry delay for this attempt (the last delay repeats), at most at expiry. */
@@ -183,10 +194,10 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
       ],
       this.opts.dispatcher,
     )
-    const actor = actingAgent(agent)
+    const actor = agentFor(agent, kickoff)
     await deps.db.tx(async (tx) => {
       if (!(await deliverIn(deps, tx, actor, kickoff, 'service_ai'))) return
-      await createCommentIn(deps, tx, actor, { card: card.id, body: reply })
+      await createCommentIn(deps, tx, actor, { card: card.id, body: replyAsComment(reply) })
       const run = (await lockRun(tx.q, kickoff.run_id))!
       if (run.status === 'pending' || run.status === 'running') {
         const summary = reply.slice(0, SUMMARY_CHARS)

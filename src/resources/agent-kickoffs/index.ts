@@ -8,5 +8,8 @@ export const agentKickoffs: ResourceModule = {
   routes: kickoffRoutes,
   filters: { agent_kickoffs: KICKOFF_FILTER },
   mcpTools: KICKOFF_TOOLS,
-  notExported: { agent_kickoffs: 'Agent setup and runs act on the outside world (wake URLs, desktop apps); a restored workspace sets its agents up again.' },
+  notExported: {
+    agent_kickoffs: 'Agent setup and runs act on the outside world (wake URLs, desktop apps); a restored workspace sets its agents up again.',
+    agent_claim_waits: 'Claim long polls waiting right now: state of running processes, gone when they end.',
+  },
 }

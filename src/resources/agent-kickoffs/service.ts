@@ -21,7 +21,7 @@ import { kickoffViews } from './present.js'
 import { KICKOFF_LIST } from './query.js'
 import type { AgentPower } from '../../access/roles.js'
 import type { CreateKickoffInput, KickoffListParams, KickoffView } from './schema.js'
-import { claimableKickoffs, getKickoff, insertKickoff, lockKickoff, settleUndelivered, visibleKickoffsQuery } from './store.js'
+import { claimableKickoffs, endClaimWait, getKickoff, insertKickoff, lockKickoff, recordClaimWait, settleUndelivered, visibleKickoffsQuery } from './store.js'
 import { fromJsonColumn } from '../../db/json.js'
 
 const MINUTE = 60_000
@@ -112,6 +112,8 @@ export async function startKickoffIn(deps: Deps, tx: Tx, actor: Actor, input: Cr
     delivered_at: null,
     created_at: at,
     updated_at: at,
+    // A kickoff an automation run made (or that came of one) hands its chain on to what the agent does with it.
+    chain: JSON.stringify(actor.chain ?? []),
   }
   await insertRun(q, run)
   await insertKickoff(q, kickoff)
@@ -200,22 +202,37 @@ export async function claimKickoff(deps: Deps, actor: Actor, waitSeconds: number
   const agents = actor.user.kind === 'agent' ? [actor.user.id] : await agentsOwnedBy(deps.db.q, actor.user.id)
   if (agents.length === 0) throw forbidden('Only an agent, or the owner of one, claims kickoffs.')
   const deadline = Date.now() + waitSeconds * 1000
-  for (;;) {
-    const claimed = await deps.db.tx(async (tx) => {
-      const now = deps.clock.now()
-      for (const k of await claimableKickoffs(tx.q, actor.user, agents, now, isoAt(now))) {
-        const profile = await getAgentProfile(tx.q, k.agent_id)
-        const usable = usablePowers(fromJsonColumn(AgentPowers, k.powers), profile, await targetOf(tx.q, k, profile), deps.config)
-        if (!usable.includes('local_access') || (usable[0] === 'auto_start' && k.attempts === 0)) continue
-        if (await deliverIn(deps, tx, actor, k, 'local_access')) {
-          const card = (await cardViews(tx.q, [(await getCard(tx.q, k.card_id))!]))[0]
-          return { kickoff: (await kickoffViews(tx.q, [(await getKickoff(tx.q, k.id))!]))[0], card }
-        }
-      }
-      return undefined
-    })
-    const left = deadline - Date.now()
-    if (claimed || left <= 0 || signal?.aborted || deps.claimWaiters.closed) return claimed
-    await deps.claimWaiters.wait(agents, Math.min(left, CLAIM_POLL_MS), signal)
+  if (waitSeconds <= 0) return claimOnce(deps, actor, agents)
+  // Seen by the dispatchers of every process on this database, not only this one's (deps.claimWaiters).
+  const waitId = newId()
+  const { q } = deps.db
+  await recordClaimWait(q, waitId, agents, deps.clock.now() + waitSeconds * 1000 + CLAIM_POLL_MS, deps.clock.now())
+  try {
+    for (;;) {
+      const claimed = await claimOnce(deps, actor, agents)
+      const left = deadline - Date.now()
+      if (claimed || left <= 0 || signal?.aborted || deps.claimWaiters.closed) return claimed
+      await deps.claimWaiters.wait(agents, Math.min(left, CLAIM_POLL_MS), signal)
+    }
+  } finally {
+    // When this fails (the database is closing), the rows end by themselves at their `until`.
+    await endClaimWait(q, waitId, agents).catch(() => {})
   }
+}
+
+/** One look for a kickoff the caller may claim; it is delivered to the caller in the same transaction. */
+function claimOnce(deps: Deps, actor: Actor, agents: readonly string[]) {
+  return deps.db.tx(async (tx) => {
+    const now = deps.clock.now()
+    for (const k of await claimableKickoffs(tx.q, actor.user, agents, now, isoAt(now))) {
+      const profile = await getAgentProfile(tx.q, k.agent_id)
+      const usable = usablePowers(fromJsonColumn(AgentPowers, k.powers), profile, await targetOf(tx.q, k, profile), deps.config)
+      if (!usable.includes('local_access') || (usable[0] === 'auto_start' && k.attempts === 0)) continue
+      if (await deliverIn(deps, tx, actor, k, 'local_access')) {
+        const card = (await cardViews(tx.q, [(await getCard(tx.q, k.card_id))!]))[0]
+        return { kickoff: (await kickoffViews(tx.q, [(await getKickoff(tx.q, k.id))!]))[0], card }
+      }
+    }
+    return undefined
+  })
 }

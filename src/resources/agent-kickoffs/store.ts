@@ -100,6 +100,31 @@ export const claimableKickoffs = (q: Q, viewer: Viewer, agentIds: readonly strin
     .limit(100)
     .execute()
 
+/**
+ * A claim long poll starts waiting for these agents until `until`, in the database so that a dispatcher in any process
+ * sees it; rows a dead process left behind (their `until` passed) go at the same time.
+ */
+export async function recordClaimWait(q: Q, id: string, agentIds: readonly string[], until: number, now: number): Promise<void> {
+  await q
+    .deleteFrom('agent_claim_waits')
+    .where('agent_id', 'in', [...agentIds])
+    .where('until', '<', now)
+    .execute()
+  await q
+    .insertInto('agent_claim_waits')
+    .values(agentIds.map((agent_id) => ({ id, agent_id, until })))
+    .execute()
+}
+export const endClaimWait = (q: Q, id: string, agentIds: readonly string[]) =>
+  q
+    .deleteFrom('agent_claim_waits')
+    .where('agent_id', 'in', [...agentIds])
+    .where('id', '=', id)
+    .execute()
+/** Whether a claim long poll, in any process, waits for the agent now. */
+export const claimWaitOpen = async (q: Q, agentId: string, now: number): Promise<boolean> =>
+  (await q.selectFrom('agent_claim_waits').select('id').where('agent_id', '=', agentId).where('until', '>', now).limit(1).executeTakeFirst()) !== undefined
+
 /** Base of the kickoff list: kickoffs on the boards the viewer sees. */
 export function visibleKickoffsQuery(q: Q, viewer: Viewer, params: KickoffListParams) {
   let query = q.selectFrom('agent_kickoffs').where('agent_kickoffs.board_id', 'in', visibleBoardIds(q, viewer))

@@ -8,7 +8,9 @@ import type { AgentRunActivityTable, AgentRunsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { conflict, forbidden, invalidField, notFound } from '../../errors.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
+import { getKickoff } from '../agent-kickoffs/published.js'
 import { startKickoffIn } from '../agent-kickoffs/service.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
 import { stepsOfWorkflow } from '../agent-workflows/published.js'
 import { expandCard } from '../cards/present.js'
 import { updateCardIn } from '../cards/service.js'
@@ -84,7 +86,10 @@ async function completeRun(
   if (how.approved) await emitAgentEvent(deps, tx, actor, 'agent.approved', done, { approved_by: { id: actor.user.id, name: actor.user.name } })
   await emitAgentEvent(deps, tx, actor, 'agent.completed', done)
   if (step) {
-    const next = await startKickoffIn(deps, tx, actor, { card: run.card_id, workflow: run.workflow_id!, step: step.idx })
+    // The next step's kickoff goes on with this one's chain: an automation that led here does not start again from it.
+    const chain = fromJsonColumn(StringList, (await getKickoff(tx.q, run.kickoff_id))?.chain ?? '[]')
+    const handing = { ...actor, chain: [...new Set([...(actor.chain ?? []), ...chain])] }
+    const next = await startKickoffIn(deps, tx, handing, { card: run.card_id, workflow: run.workflow_id!, step: step.idx })
     const from = { id: run.agent_id, name: (await getUser(tx.q, run.agent_id))?.name ?? null }
     await emitAgentEvent(deps, tx, actor, 'agent.handoff', next.run, { from_agent: from, step: step.name, kickoff_id: next.kickoff.id })
   } else if (how.approved) {

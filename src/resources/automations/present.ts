@@ -26,6 +26,7 @@ export async function automationViews(q: Q, rows: readonly AutomationsTable[]): 
       name: r.name,
       board: r.board_id,
       active: r.active === 1,
+      paused_reason: r.paused_reason,
       trigger: triggerOf(r),
       steps: fromJsonColumn(StepList, r.steps),
       next_run_at: r.next_run_at === null ? null : isoAt(r.next_run_at),

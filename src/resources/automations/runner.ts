@@ -4,8 +4,9 @@
 import type { Dispatcher } from 'undici'
 import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
+import { nextTurn } from '../../db/database.js'
 import type { AutomationRunsTable, AutomationsTable, UsersTable } from '../../db/types.js'
-import { fromJsonColumn } from '../../db/json.js'
+import { fromJsonColumn, StringList } from '../../db/json.js'
 import type { Deps } from '../../deps.js'
 import { JobRunner } from '../../jobs/runner.js'
 import { JobWorker } from '../../jobs/worker.js'
@@ -45,6 +46,12 @@ const PRUNE_EVERY = 20
 /** Claims after which a run that never finishes (an unexpected error, a crash) fails instead of being tried forever. */
 const MAX_CLAIMS = 5
 
+/** Why taskd paused an automation, as a run it stopped says. */
+const PAUSED = {
+  chain_too_deep: 'a chain of automations starting one another grew too long.',
+  too_many_runs: 'it started more runs in a minute than TASKD_AUTOMATION_RUNS_PER_MINUTE allows.',
+} as const
+
 /** A run ready for its next step: what it acts as and on, and the outputs of the steps already done. */
 interface Resumed {
   automation: AutomationsTable
@@ -70,7 +77,9 @@ function runActor(automation: AutomationsTable, run: AutomationRunsTable): Actor
         : { id: automation.id, name: automation.name, kind: 'automation' as const }
   // A stand-in that matches no member row and is never written: visibility and attribution read `run`.
   const user: UsersTable = { id: `automation:${automation.id}`, email: '', name: as.name, role: 'member', kind: 'human', created_at: automation.created_at }
-  return { user, tokenId: '', permission: 'write', run: { id: run.id, board: automation.board_id, as } }
+  // What the run does carries its chain, its own automation last: none of them starts again from it.
+  const chain = [...fromJsonColumn(StringList, run.chain), automation.id]
+  return { user, tokenId: '', permission: 'write', run: { id: run.id, board: automation.board_id, as }, chain }
 }
 
 export class AutomationRunner extends JobWorker<AutomationRunsTable> {
@@ -115,6 +124,8 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
     const resumed = await this.resume(run)
     if (!resumed) return
     for (let i = resumed.done; i < resumed.steps.length; i++) {
+      // A turn of the event loop between steps: requests are read and answered between a flood of runs' steps.
+      if (i > resumed.done) await nextTurn()
       if (this.jobs.stopped) return releaseRuns(this.deps.db.q, [run.id]) // the run goes on after restart, from this step
       await renewLease(this.deps.db.q, run.id, this.deps.clock.now() + this.leaseMs)
       // Between steps the automation is read again: deleted, turned off, or its creator gone, the run stops here.
@@ -166,7 +177,10 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
    */
   private async refusal(automation: AutomationsTable): Promise<string | undefined> {
     const { q } = this.deps.db
-    if (!automation.active) return 'The automation was turned off before the run finished.'
+    if (!automation.active)
+      return automation.paused_reason
+        ? `taskd paused the automation: ${PAUSED[automation.paused_reason]}`
+        : 'The automation was turned off before the run finished.'
     if (await boardInTrash(q, automation.board_id)) return "The automation's board is in the trash."
     if (!(await creatorStillAllowed(q, automation))) return "The automation's creator is no longer a member of its board."
     return undefined
@@ -190,7 +204,7 @@ export class AutomationRunner extends JobWorker<AutomationRunsTable> {
     })
     try {
       if (step.type === 'http_request') {
-        const output = await runHttpStep(deps, step, scope, this.opts.dispatcher)
+        const output = await runHttpStep(deps, step, scope, resumed.actor.chain ?? [], this.opts.dispatcher)
         await insertRunStep(deps.db.q, succeeded(output))
         resumed.outputs.push(output)
       } else {

@@ -97,18 +97,25 @@ export const CreateAutomationBody = z
   .meta({ id: 'CreateAutomationBody' })
 export type CreateAutomationInput = z.infer<typeof CreateAutomationBody>
 export const UpdateAutomationBody = z
-  .strictObject({ name: name.optional(), active: z.boolean().optional(), trigger: Trigger.optional(), steps: steps.optional() })
+  .strictObject({
+    name: name.optional(),
+    active: z.boolean().optional().meta({ description: 'On or off; turning on an automation taskd paused clears its `paused_reason`.' }),
+    trigger: Trigger.optional(),
+    steps: steps.optional(),
+  })
   .meta({ id: 'UpdateAutomationBody' })
 export type UpdateAutomationInput = z.infer<typeof UpdateAutomationBody>
 
 export const RunStatus = z.enum(['queued', 'running', 'succeeded', 'failed'])
 export const StepStatus = z.enum(['succeeded', 'failed', 'skipped'])
 export const TriggerType = z.enum(['incoming_webhook', 'event', 'schedule'])
+export const PausedReason = z.enum(['chain_too_deep', 'too_many_runs'])
 // The enums and the CHECK constraints of schema.sql agree, or the build fails.
 agrees<z.infer<typeof RunStatus>, AutomationRunsTable['status']>()
 agrees<z.infer<typeof StepStatus>, AutomationRunStepsTable['status']>()
 agrees<z.infer<typeof TriggerType>, AutomationsTable['trigger_type']>()
 agrees<Trigger['type'], AutomationsTable['trigger_type']>()
+agrees<z.infer<typeof PausedReason>, NonNullable<AutomationsTable['paused_reason']>>()
 
 export const AutomationSchema = z
   .strictObject({
@@ -116,6 +123,10 @@ export const AutomationSchema = z
     name: z.string(),
     board: z.string(),
     active: z.boolean(),
+    paused_reason: PausedReason.nullable().meta({
+      description:
+        'Why taskd turned the automation off itself, when it did: `chain_too_deep`, a chain of automations starting one another (through their changes, agents they kicked off, or calls to incoming endpoints) grew past 8; `too_many_runs`, it started more runs in a minute than the server allows (`TASKD_AUTOMATION_RUNS_PER_MINUTE`, default 1,000). Null otherwise; turning the automation on again clears it.',
+    }),
     trigger: Trigger,
     steps: z.array(Step),
     next_run_at: z.string().nullable().meta({ description: 'Schedule triggers: the next slot; null otherwise.' }),

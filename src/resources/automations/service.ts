@@ -103,6 +103,9 @@ export async function createAutomation(deps: Deps, actor: Actor, input: CreateAu
       created_by: actor.user.id,
       created_at: at,
       updated_at: at,
+      paused_reason: null,
+      run_window_at: 0,
+      run_window_count: 0,
     }
     await insertAutomation(q, row)
     await setAutomationSecrets(q, row.id, secretsOf(input.steps))
@@ -124,6 +127,8 @@ export async function updateAutomation(deps: Deps, actor: Actor, id: string, inp
     const set: Partial<AutomationsTable> = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       active: active ? 1 : 0,
+      // Turned on or off by a person: taskd's reason for a pause no longer holds, and the minute's count starts again.
+      ...(input.active !== undefined ? { paused_reason: null, run_window_count: 0 } : {}),
       ...(reschedule ? triggerColumns(trigger, active, now) : {}),
       ...(input.steps ? { steps: JSON.stringify(input.steps) } : {}),
       updated_at: isoAt(now),

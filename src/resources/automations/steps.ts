@@ -9,13 +9,14 @@ import type { Deps } from '../../deps.js'
 import { HttpError } from '../../errors.js'
 import { VERSION } from '../../version.js'
 import { redactEchoes } from '../../delivery/redact.js'
+import { CHAIN_HEADER, chainHeaderValue } from '../../delivery/chain.js'
 import { headerValueProblem } from '../../delivery/headers.js'
 import { sendWebhook } from '../../delivery/send.js'
 import { signedCallHeaders } from '../../delivery/signing.js'
 import { kickoffViews } from '../agent-kickoffs/present.js'
 import { CreateKickoffBody } from '../agent-kickoffs/schema.js'
 import { startKickoffIn } from '../agent-kickoffs/service.js'
-import { CreateCardBody, UpdateCardBody } from '../cards/schema.js'
+import { CreateCardBody, MoveCardBody, UpdateCardBody } from '../cards/schema.js'
 import { createCardIn, moveCardIn, updateCardIn } from '../cards/service.js'
 import { CreateCommentBody } from '../comments/schema.js'
 import { createCommentIn } from '../comments/service.js'
@@ -119,7 +120,7 @@ export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclud
     case 'update_card':
       return { card: await updateCardIn(deps, tx, actor, cardId(s.card), parsed(UpdateCardBody, cardInput(s))) }
     case 'move_card':
-      return { card: await moveCardIn(deps, tx, actor, cardId(s.card), { list: s.list.trim() }) }
+      return { card: await moveCardIn(deps, tx, actor, cardId(s.card), parsed(MoveCardBody, { list: s.list.trim() })) }
     case 'complete_card':
       return { card: await updateCardIn(deps, tx, actor, cardId(s.card), parsed(UpdateCardBody, { completed: bool(s.completed) ?? true })) }
     case 'add_comment':
@@ -143,10 +144,11 @@ const KEPT_BODY = 65_536
 
 /**
  * Sends an http_request step: `{secret.<id>}` filled in here only, the V2 signature when it names a signing secret,
+ * the run's chain in X-Taskd-Chain (so a call back to one of taskd's incoming endpoints starts none of its automations),
  * the outgoing URL rules, no redirects, its timeout. Its output is `{ status, headers, body }`, with every echo of a
  * secret value taken out; a 3xx, 4xx or 5xx, a timeout or a refused connection fails it.
  */
-export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: StepScope, dispatcher?: Dispatcher): Promise<unknown> {
+export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: StepScope, chain: readonly string[], dispatcher?: Dispatcher): Promise<unknown> {
   const values = await openSigningSecrets(deps, secretsOf([step]))
   const missing = (id: string) => new StepFailed(`The signing secret ${id} no longer exists.`)
   const sensitive: string[] = []
@@ -171,6 +173,10 @@ export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: Step
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['Content-Type'] = isJson(body) ? 'application/json' : 'text/plain; charset=utf-8'
   }
+  // Set last: a step's own header of that name cannot stand in for taskd's.
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === CHAIN_HEADER.toLowerCase()) delete headers[name]
+  const chained = chainHeaderValue(deps.secrets, chain, deps.clock.now())
+  if (chained) headers[CHAIN_HEADER] = chained
   if (step.signing_secret) {
     const key = values.get(step.signing_secret)
     if (key === undefined) throw missing(step.signing_secret)

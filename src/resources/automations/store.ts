@@ -85,6 +85,42 @@ export async function creatorStillAllowed(q: Q, automation: Pick<AutomationsTabl
   return row !== undefined && roleSeesBoard(row.role, row.member !== null)
 }
 
+/**
+ * Counts one more run of the automation in the minute starting at `windowAt` (a new minute starts the count again);
+ * the count so far, this run included, or undefined when the automation is gone.
+ */
+export async function countRunInWindow(q: Q, id: string, windowAt: number): Promise<number | undefined> {
+  const row = await q
+    .updateTable('automations')
+    .set((eb) => ({
+      // Both read the row as it was: a count of another minute restarts at 1.
+      run_window_count: eb
+        .case()
+        .when('run_window_at', '=', windowAt)
+        .then(eb('run_window_count', '+', 1))
+        .else(1)
+        .end(),
+      run_window_at: windowAt,
+    }))
+    .where('id', '=', id)
+    .returning('run_window_count')
+    .execute()
+  return row[0]?.run_window_count
+}
+
+/** Turns the automation off for a reason of taskd's own (it stays off until someone turns it on again). */
+export const pauseAutomationRow = async (q: Q, id: string, reason: NonNullable<AutomationsTable['paused_reason']>, at: string): Promise<boolean> =>
+  Number(
+    (
+      await q
+        .updateTable('automations')
+        .set({ active: 0, paused_reason: reason, next_run_at: null, updated_at: at })
+        .where('id', '=', id)
+        .where('active', '=', 1)
+        .executeTakeFirst()
+    ).numUpdatedRows,
+  ) > 0
+
 /** Active event automations of a board. */
 const boardEventAutomations = fixedQuery((q: Q, boardId: string) =>
   q

@@ -9,16 +9,45 @@ import { applyFilter } from '../../filter/index.js'
 import { newId } from '../../ids.js'
 import type { RunContext } from './placeholders.js'
 import type { RunActor, RunTrigger } from './schema.js'
-import { advanceSchedule, eventAutomationsOfBoard, insertRun } from './store.js'
+import { advanceSchedule, countRunInWindow, eventAutomationsOfBoard, insertRun, pauseAutomationRow } from './store.js'
 import { nextSlot } from './rules.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
+
+/**
+ * Automations in a chain this long start no run from it: a cascade through this many different automations is a loop
+ * no single automation shows (one already in the chain never starts again from it anyway).
+ */
+export const MAX_CHAIN_DEPTH = 8
+const MINUTE = 60_000
+
+/**
+ * Whether a run of the automation may be queued for what `chain` led to. An automation already in the chain is left
+ * out (it caused this). Past the depth cap, or past its runs per minute (TASKD_AUTOMATION_RUNS_PER_MINUTE), taskd
+ * pauses the automation, saying why (`paused_reason`), and queues nothing: a loop that gets past the chain, or a
+ * flood, stops there until someone turns it on again.
+ */
+async function admitted(deps: Deps, tx: Tx, automation: { id: string }, chain: readonly string[]): Promise<boolean> {
+  if (chain.includes(automation.id)) return false
+  const now = deps.clock.now()
+  const pause = async (reason: 'chain_too_deep' | 'too_many_runs') => {
+    await pauseAutomationRow(tx.q, automation.id, reason, isoAt(now))
+    return false
+  }
+  if (chain.length >= MAX_CHAIN_DEPTH) return pause('chain_too_deep')
+  const count = await countRunInWindow(tx.q, automation.id, now - (now % MINUTE))
+  if (count === undefined) return false
+  if (count > deps.config.automationRunsPerMinute) return pause('too_many_runs')
+  return true
+}
 
 async function queueRun(
   deps: Deps,
   tx: Tx,
   automation: { id: string; steps: string },
-  run: { trigger: RunTrigger; actor: RunActor; context: RunContext; requestId?: string },
-): Promise<string> {
+  run: { trigger: RunTrigger; actor: RunActor; context: RunContext; requestId?: string; chain?: readonly string[] },
+): Promise<string | undefined> {
+  const chain = run.chain ?? []
+  if (!(await admitted(deps, tx, automation, chain))) return undefined
   const now = deps.clock.now()
   const id = newId()
   await insertRun(tx.q, {
@@ -37,18 +66,22 @@ async function queueRun(
     started_at: null,
     finished_at: null,
     claims: 0,
+    chain: JSON.stringify(chain),
   })
   tx.afterCommit(deps.onRunsQueued)
   return id
 }
 
-/** An accepted request to an incoming endpoint: one run per listening automation (see listeningToEndpoint). */
+/**
+ * An accepted request to an incoming endpoint: one run per listening automation (see listeningToEndpoint), but none
+ * for an automation in the request's chain (a run's own http_request step calling back, see delivery/chain.ts).
+ */
 export async function queueIncomingRuns(
   deps: Deps,
   tx: Tx,
   listeners: readonly { id: string; steps: string }[],
   endpoint: { id: string; name: string },
-  request: { id: string; webhook: NonNullable<RunContext['webhook']> },
+  request: { id: string; webhook: NonNullable<RunContext['webhook']>; chain?: readonly string[] },
   by?: { id: string; name: string },
 ): Promise<void> {
   const actor: RunActor = by ? { type: 'user', ...by } : { type: 'incoming_webhook', id: endpoint.id, name: endpoint.name }
@@ -58,6 +91,7 @@ export async function queueIncomingRuns(
       actor,
       context: { webhook: request.webhook },
       requestId: request.id,
+      chain: request.chain,
     })
   }
 }
@@ -71,8 +105,8 @@ function cardOf(event: EmittedEvent): string | undefined {
 
 /**
  * The event hook (deps.onEvents): runs of the board's event automations whose selectors take the event and whose card
- * filter, if any, the card matches as it is in this transaction. emitEvent leaves out events a run caused (no loops).
- * The automations of a board are read once for all the events given.
+ * filter, if any, the card matches as it is in this transaction. emitEvent leaves out events a run caused (no loops);
+ * an event further down a chain (an agent's reply to a run's kickoff) starts none of the chain's automations. The automations of a board are read once for all the events given.
  */
 export async function queueEventRuns(deps: Deps, tx: Tx, events: EmittedEvent[]): Promise<void> {
   const ofBoard = new Map<string, Awaited<ReturnType<typeof eventAutomationsOfBoard>>>()
@@ -81,6 +115,7 @@ export async function queueEventRuns(deps: Deps, tx: Tx, events: EmittedEvent[])
     const automations = ofBoard.get(event.boardId) ?? (await eventAutomationsOfBoard(tx.q, event.boardId))
     ofBoard.set(event.boardId, automations)
     for (const a of automations) {
+      if (event.chain.includes(a.id)) continue
       if (!matchesSelectors(fromJsonColumn(StringList, a.events ?? '[]'), event.name)) continue
       if (a.filter) {
         const card = cardOf(event)
@@ -92,6 +127,7 @@ export async function queueEventRuns(deps: Deps, tx: Tx, events: EmittedEvent[])
         trigger: { type: 'event', event: event.name, event_id: event.id },
         actor: { type: 'event', id: a.id, name: a.name },
         context: { event: { name: event.name, data: event.data } },
+        chain: event.chain,
       })
     }
   }

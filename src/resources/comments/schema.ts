@@ -19,9 +19,11 @@ export const CommentSchema = z
   .meta({ id: 'Comment' })
 export type CommentView = z.infer<typeof CommentSchema>
 
+/** The longest comment body, on every path that writes one. */
+export const COMMENT_MAX_CHARS = 100_000
 const body = z
   .string()
-  .max(100_000, 'At most 100,000 characters.')
+  .max(COMMENT_MAX_CHARS, 'At most 100,000 characters.')
   .refine((s) => s.trim().length > 0, 'Must not be empty.')
   .meta({ description: "Markdown, 1 to 100,000 characters. `@name` (a member's name or the part of their email before the @) mentions them." })
 export const CreateCommentBody = z

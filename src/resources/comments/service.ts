@@ -6,7 +6,7 @@ import { isoAt } from '../../clock.js'
 import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, CommentsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { forbidden, notFound } from '../../errors.js'
+import { checkedInput, forbidden, notFound } from '../../errors.js'
 import { emitEvent } from '../../events/emit.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
@@ -15,7 +15,7 @@ import { getCard, watchersOf } from '../cards/published.js'
 import { notify } from '../inbox/service.js'
 import { commentViews } from './present.js'
 import { COMMENT_LIST } from './query.js'
-import { CommentAuthor, type CommentView, type CreateCommentInput } from './schema.js'
+import { CommentAuthor, type CommentView, CreateCommentBody, type CreateCommentInput, UpdateCommentBody } from './schema.js'
 import {
   commentsOfCard,
   deleteCommentRow,
@@ -92,8 +92,10 @@ export async function getCommentFor(deps: Deps, actor: Actor, id: string, expand
 export const createComment = (deps: Deps, actor: Actor, input: CreateCommentInput): Promise<CommentView> =>
   deps.db.tx((tx) => createCommentIn(deps, tx, actor, input))
 
-export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, input: CreateCommentInput): Promise<CommentView> {
+export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, given: CreateCommentInput): Promise<CommentView> {
   const { q } = tx
+  // Checked here too, not only by the route: an agent's reply or an automation step writes through this function.
+  const input = checkedInput(CreateCommentBody, given)
   const card = await visibleCard(q, actor, input.card)
   const at = isoAt(deps.clock.now())
   const author = actorWithKind(actor)
@@ -126,9 +128,10 @@ export async function createCommentIn(deps: Deps, tx: Tx, actor: Actor, input: C
 const mayChange = (actor: Actor, comment: CommentsTable) => isAdmin(actor) || (!actor.run && comment.author_id === actor.user.id)
 
 /** The author edits a comment; owners and admins any. Members it newly mentions are told. */
-export const updateComment = (deps: Deps, actor: Actor, id: string, input: { body: string }): Promise<CommentView> =>
+export const updateComment = (deps: Deps, actor: Actor, id: string, given: { body: string }): Promise<CommentView> =>
   deps.db.tx(async (tx) => {
     const { q } = tx
+    const input = checkedInput(UpdateCommentBody, given)
     const { comment, card } = await visibleComment(q, actor, id, true)
     if (!mayChange(actor, comment)) throw forbidden('Only the author, owners and admins may edit a comment.')
     const before = new Set((await mentionsOf(q, [id])).map((m) => m.id))

@@ -7,6 +7,7 @@ import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import type { AuthCredentials } from '../../delivery/credentials.js'
+import { CHAIN_HEADER, chainFromHeader } from '../../delivery/chain.js'
 import { timingSafeEqualStr } from '../../delivery/signing.js'
 import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
 import { type Outcome, type ReceivedFile, receivedFrom, requestRow, STATUS } from './requests.js'
@@ -239,7 +240,9 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       const sender = senderOf(deps, req)
       const judged = await judge(deps, windows, endpoint, req, sender)
       const row = requestRow(deps, endpoint, receivedFrom(req, sender), judged.outcome, judged.body, judged.files)
-      await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files } : undefined)
+      // A call an automation run made (its http_request step) names the run's chain: those automations do not start again.
+      const chain = chainFromHeader(deps.secrets, req.headers[CHAIN_HEADER.toLowerCase()], deps.clock.now())
+      await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files, chain } : undefined)
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
         res.status(202).json({ accepted: true, request_id: row.id })

@@ -4,7 +4,7 @@ import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardsSeenAmong, visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import { publicBaseUrl } from '../../config.js'
-import type { Db, Q } from '../../db/database.js'
+import { type Db, inBackground, type Q } from '../../db/database.js'
 import { WriteBatch } from '../../db/write-batch.js'
 import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -248,7 +248,17 @@ export async function logIncomingRequest(
   deps: Deps,
   endpoint: IncomingEndpointsTable,
   row: Omit<IncomingRequestsTable, 'seq'>,
-  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor },
+  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor; chain?: readonly string[] },
+): Promise<void> {
+  // Background work for the database: a flood of calls to incoming endpoints never queues far ahead of API requests.
+  return inBackground(() => logRequest(deps, endpoint, row, accepted))
+}
+
+async function logRequest(
+  deps: Deps,
+  endpoint: IncomingEndpointsTable,
+  row: Omit<IncomingRequestsTable, 'seq'>,
+  accepted?: { body: string; files?: readonly ReceivedFile[]; by?: Actor; chain?: readonly string[] },
 ): Promise<void> {
   const n = (sincePrune.get(row.endpoint_id) ?? 0) + 1
   const prune = n >= PRUNE_EVERY
@@ -284,7 +294,7 @@ export async function logIncomingRequest(
       }
       // Read again inside the transaction: an automation deleted since gets no run.
       const listeners = await listenersFor(tx.q)
-      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook }, by && { id: by.user.id, name: by.user.name })
+      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook, chain: accepted.chain }, by && { id: by.user.id, name: by.user.name })
     }
     if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
   })
