@@ -9,9 +9,10 @@ import type { Deps } from '../../deps.js'
 import type { AuthCredentials } from '../../delivery/credentials.js'
 import { timingSafeEqualStr } from '../../delivery/signing.js'
 import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
-import { type Outcome, type ReceivedFile, receivedFrom, requestRow, STATUS } from './requests.js'
+import { type Outcome, type ReceivedFile, receivedFrom, requestRow } from './requests.js'
 import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../json-depth.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
@@ -93,6 +94,9 @@ const CODE: Record<Exclude<Outcome, 'accepted'>, string> = {
 
 interface Judged {
   outcome: Outcome
+  /** The answer's status and error code when they are not the outcome's usual ones (a body too deep is a 400). */
+  status?: number
+  code?: string
   message?: string
   headers?: Record<string, string>
   body?: string
@@ -194,6 +198,10 @@ async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndp
   if (raw === 'drained') return { ...tooLarge(limit), cut: false }
   const text = raw.toString('utf8')
   if (type === 'application/json') {
+    // Measured before it is parsed: automations dig into this body, and a run must never meet 20,000 levels of it.
+    if (jsonTooDeep(raw)) {
+      return { outcome: 'unsupported_body', status: 400, code: 'bad_request', message: `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, body: text }
+    }
     try {
       JSON.parse(text)
     } catch {
@@ -239,6 +247,7 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       const sender = senderOf(deps, req)
       const judged = await judge(deps, windows, endpoint, req, sender)
       const row = requestRow(deps, endpoint, receivedFrom(req, sender), judged.outcome, judged.body, judged.files)
+      if (judged.status) row.status = judged.status
       await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files } : undefined)
       for (const [k, v] of Object.entries(judged.headers ?? {})) res.setHeader(k, v)
       if (judged.outcome === 'accepted') {
@@ -247,7 +256,7 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       }
       // A body left unread (too large, or never looked at) is not read to its end: the connection closes after the answer.
       if (judged.cut || !req.complete) res.setHeader('Connection', 'close')
-      res.status(STATUS[judged.outcome]).json({ error: { code: CODE[judged.outcome], message: judged.message } })
+      res.status(row.status).json({ error: { code: judged.code ?? CODE[judged.outcome], message: judged.message } })
       if (judged.cut || !req.complete) res.on('finish', () => closeAfterAnswer(req))
     } catch (err) {
       if (err instanceof Aborted) return void req.socket.destroy()
