@@ -10,7 +10,7 @@ import type { AuthCredentials } from '../../delivery/credentials.js'
 import { timingSafeEqualStr } from '../../delivery/signing.js'
 import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
 import { type Outcome, type ReceivedFile, receivedFrom, requestRow } from './requests.js'
-import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
+import { endpointHasListeners, incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../../json-depth.js'
 
@@ -43,6 +43,19 @@ const BODY_DEADLINE_MS = 30_000
 class Aborted extends Error {}
 
 /**
+ * Calls `gone` once if the request's body will never arrive whole: it failed, or it closed before its end. A request
+ * that went away while the handler awaited the database (before anything listened to it) is already destroyed and
+ * emits nothing more, so that is checked at once; without this a read would wait for its deadline.
+ */
+function onGone(req: Request, gone: () => void): void {
+  if (req.destroyed && !req.complete) return void queueMicrotask(gone)
+  req.on('error', gone)
+  req.on('close', () => {
+    if (!req.complete) gone()
+  })
+}
+
+/**
  * Bytes past the limit still read (and thrown away) before a 413, so that a client whose body is only a little too
  * large has sent it all and reads the answer, rather than meeting a closed connection mid-write. Past that, the
  * connection is cut: a huge upload is never read to its end.
@@ -72,7 +85,7 @@ function readBody(req: Request, limit: number): Promise<Buffer | 'drained' | 'cu
     }
     req.on('data', onData)
     req.on('end', () => stop(size > limit ? 'drained' : Buffer.concat(chunks)))
-    req.on('error', () => {
+    onGone(req, () => {
       clearTimeout(timer)
       reject(new Aborted())
     })
@@ -110,9 +123,10 @@ const tooLarge = (limit: number): Judged => ({ outcome: 'too_large', message: `T
 /**
  * multipart/form-data for an endpoint that takes files: every part with a filename is a file, whatever its field name.
  * The whole body is counted against `limit` as it streams; the (max_files + 1)th file refuses the request. The fields
- * become the body (as JSON), the files are kept in memory until the request is recorded.
+ * become the body (as JSON). The files' bytes are kept until the request is recorded only when `keepFiles` (an
+ * automation listens); otherwise they are counted and thrown away as they arrive, and the log keeps their names and sizes.
  */
-function readMultipart(req: Request, limit: number, maxFiles: number): Promise<Judged> {
+function readMultipart(req: Request, limit: number, maxFiles: number, keepFiles: boolean): Promise<Judged> {
   return new Promise((resolve, reject) => {
     let settled = false
     const finish = (judged: Judged) => {
@@ -142,17 +156,23 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
     parser.on('field', (name, value) => fields.set(name, value))
     parser.on('file', (_name, stream, info) => {
       const chunks: Buffer[] = []
-      stream.on('data', (c: Buffer) => chunks.push(c))
+      let fileSize = 0
+      stream.on('data', (c: Buffer) => {
+        fileSize += c.length
+        if (keepFiles) chunks.push(c)
+      })
+      // A body that ends inside this part fails the part's stream as well as the parser: the parser's error answers
+      // (415), and this listener keeps the stream's copy of it from being an uncaught error that ends the process.
+      stream.on('error', () => {})
       stream.on('end', () => {
-        const data = Buffer.concat(chunks)
-        files.push({ name: info.filename ?? '', type: info.mimeType, size: data.length, data })
+        files.push({ name: info.filename ?? '', type: info.mimeType, size: fileSize, data: keepFiles ? Buffer.concat(chunks) : null })
       })
     })
     parser.on('filesLimit', () => finish({ outcome: 'files_refused', message: `More than ${maxFiles} files.`, cut: true }))
     for (const event of ['fieldsLimit', 'partsLimit'] as const) parser.on(event, () => finish(tooLarge(limit)))
     parser.on('error', () => finish({ outcome: 'unsupported_body', message: 'The multipart body is malformed.', cut: true }))
     parser.on('close', () => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files }))
-    req.on('error', () => {
+    onGone(req, () => {
       clearTimeout(timer)
       if (!settled) {
         settled = true
@@ -164,8 +184,48 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
   })
 }
 
+/** Uploads (multipart bodies) read at once per endpoint, and in all, by this process. */
+export const UPLOADS_PER_ENDPOINT = 4
+export const UPLOADS_IN_ALL = 16
+
+/**
+ * Counts the uploads being read and recorded, so that many large bodies at once can neither hold hundreds of MB nor
+ * take the event loop from everyone else: past a bound the request is refused unread (429, Retry-After: 1).
+ */
+class UploadSlots {
+  private readonly perEndpoint = new Map<string, number>()
+  private all = 0
+  take(endpointId: string): boolean {
+    const n = this.perEndpoint.get(endpointId) ?? 0
+    if (n >= UPLOADS_PER_ENDPOINT || this.all >= UPLOADS_IN_ALL) return false
+    this.perEndpoint.set(endpointId, n + 1)
+    this.all++
+    return true
+  }
+  release(endpointId: string): void {
+    const n = (this.perEndpoint.get(endpointId) ?? 1) - 1
+    if (n > 0) this.perEndpoint.set(endpointId, n)
+    else this.perEndpoint.delete(endpointId)
+    this.all--
+  }
+}
+
+const uploadsBusy = (): Judged => ({
+  outcome: 'rate_limited',
+  message: `This endpoint is receiving ${UPLOADS_PER_ENDPOINT} uploads already (or the server ${UPLOADS_IN_ALL} in all); send again in a moment.`,
+  headers: { 'Retry-After': '1' },
+  cut: true,
+})
+
 /** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
-async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndpointsTable, req: Request, sender: string): Promise<Judged> {
+async function judge(
+  deps: Deps,
+  windows: SlidingWindows,
+  uploads: { slots: UploadSlots; taken: boolean },
+  endpoint: IncomingEndpointsTable,
+  req: Request,
+  sender: string,
+): Promise<Judged> {
   if (endpoint.paused) return { outcome: 'paused', message: 'This endpoint is paused.' }
   const methods = fromJsonColumn(StringList, endpoint.methods)
   if (!methods.includes(req.method)) {
@@ -190,7 +250,9 @@ async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndp
   if (declared > limit + (type === 'multipart/form-data' ? 0 : DRAIN_BYTES)) return tooLarge(limit)
   if (type === 'multipart/form-data') {
     if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
-    return readMultipart(req, limit, endpoint.max_files)
+    if (!uploads.slots.take(endpoint.id)) return uploadsBusy()
+    uploads.taken = true
+    return readMultipart(req, limit, endpoint.max_files, await endpointHasListeners(deps, endpoint))
   }
   const raw = await readBody(req, limit)
   if (raw === 'late') return late()
@@ -236,7 +298,11 @@ function closeAfterAnswer(req: Request): void {
 /** `ALL /v1/hooks/:path`. */
 export function receiveIncoming(deps: Deps): RequestHandler {
   const windows = new SlidingWindows(RATE_LIMIT)
+  const slots = new UploadSlots()
   return async (req: Request, res: Response, next) => {
+    // An upload's slot is held until its files are recorded (or it failed): that is when its bytes are let go.
+    const uploads = { slots, taken: false }
+    let endpointId: string | undefined
     try {
       const endpoint = await incomingAt(deps, String(req.params.path))
       if (!endpoint) {
@@ -244,8 +310,9 @@ export function receiveIncoming(deps: Deps): RequestHandler {
         res.status(404).json({ error: { code: 'not_found', message: 'No such incoming webhook.' } })
         return
       }
+      endpointId = endpoint.id
       const sender = senderOf(deps, req)
-      const judged = await judge(deps, windows, endpoint, req, sender)
+      const judged = await judge(deps, windows, uploads, endpoint, req, sender)
       const row = requestRow(deps, endpoint, receivedFrom(req, sender), judged.outcome, judged.body, judged.files)
       if (judged.status) row.status = judged.status
       await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files } : undefined)
@@ -261,6 +328,8 @@ export function receiveIncoming(deps: Deps): RequestHandler {
     } catch (err) {
       if (err instanceof Aborted) return void req.socket.destroy()
       next(err)
+    } finally {
+      if (uploads.taken) slots.release(endpointId!)
     }
   }
 }
