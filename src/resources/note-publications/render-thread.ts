@@ -70,6 +70,8 @@ export class RenderThread {
       this.settle(null, true, id)
     }, RENDER_DEADLINE_MS)
     this.current = { id, job, timer }
+    // Held while it renders (a page is waiting on it), let go when idle so an idle thread never keeps a process alive.
+    worker.ref()
     worker.postMessage({ id, body: job.body })
   }
 
@@ -79,6 +81,7 @@ export class RenderThread {
     clearTimeout(current.timer)
     this.current = undefined
     current.job.resolve({ html, final })
+    if (this.queue.length === 0) this.worker?.unref()
     this.next()
   }
 
