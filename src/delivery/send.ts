@@ -3,7 +3,7 @@
 import { isIP, type Socket } from 'node:net'
 import { StringDecoder } from 'node:string_decoder'
 import type * as Undici from 'undici'
-import { TargetRefusedError, checkWebhookUrl, createPinnedLookup, isPrivateAddress, type LookupAll } from './url-safety.js'
+import { TargetRefusedError, checkWebhookUrl, createPinnedLookup, isPrivateAddress, type LookupAll, requestTarget } from './url-safety.js'
 
 export const RESPONSE_EXCERPT_BYTES = 1024
 
@@ -158,10 +158,9 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   })
   if (!checked.ok) return failed('refused_target', checked.reason)
   // The HTTP client loads with a process's first call: not part of the attempt's time, nor of its deadline.
-  let request: typeof Undici.request
   let dispatcher: Undici.Dispatcher
   try {
-    ;({ request } = await loadUndici())
+    await loadUndici()
     dispatcher = req.dispatcher ?? (await deliveryAgent(req.allowPrivate))
   } catch (err) {
     return failed('network_error', `the HTTP client did not load: ${err instanceof Error ? err.message : String(err)}`)
@@ -176,11 +175,14 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     controller.abort(new Error(`timed out after ${req.timeoutMs} ms`))
   }, req.timeoutMs)
   try {
-    const res = await request(checked.url.href, {
+    // Origin and path apart, so that the path goes out as requestTarget wrote it (undici's request(url) would parse
+    // the URL again and resolve an encoded `..`).
+    const res = await dispatcher.request({
+      origin: checked.url.origin,
+      path: requestTarget(req.url, checked.url),
       method: req.method,
       headers: req.headers,
       body: req.body,
-      dispatcher,
       signal: controller.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,

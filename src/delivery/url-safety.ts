@@ -51,6 +51,34 @@ export function checkWebhookUrl(raw: string): UrlCheck {
   return { ok: true, url }
 }
 
+/**
+ * The path and query to send for a checked URL, as written: `.` and `..` segments written out are resolved as a browser
+ * would, but a percent-encoded dot (`%2E`) stays part of its segment. The WHATWG parser would read `%2E%2E` as `..` and
+ * climb, so a placeholder that filled a segment with `..` (encoded by the automation as `%2E%2E`) could reach another
+ * path; sent this way a filled-in value is one segment, and the path keeps the number of segments its template has.
+ */
+export function requestTarget(raw: string, url: URL): string {
+  const afterScheme = raw.indexOf('//') + 2
+  const pathStart = raw.slice(afterScheme).search(/[/?]/)
+  const rest = pathStart < 0 ? '' : raw.slice(afterScheme + pathStart)
+  const query = rest.indexOf('?')
+  const rawPath = query < 0 ? rest : rest.slice(0, query)
+  const segments: string[] = []
+  const written = rawPath.split('/').slice(1)
+  for (const [i, segment] of written.entries()) {
+    const last = i === written.length - 1
+    if (segment === '.' || segment === '..') {
+      if (segment === '..') segments.pop()
+      if (last) segments.push('')
+      continue
+    }
+    // The segment encoded as the WHATWG parser encodes one (spaces, quotes, non-ASCII...), behind a letter so that it
+    // is never read as a dot segment.
+    segments.push(new URL(`http://h/x${segment}`).pathname.slice(2))
+  }
+  return `/${segments.join('/')}${url.search}`
+}
+
 function parseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip
   if (!ipaddr.isValid(bare)) return null

@@ -4,6 +4,7 @@ import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
 import type { Deps } from '../deps.js'
 import { badRequest, forbidden, HttpError, invalidBody, notFound, unprocessable, WITH_INPUT, zodDetails } from '../errors.js'
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../json-depth.js'
 
 export type Access = 'public' | Permission
 
@@ -162,7 +163,17 @@ export async function runRoute(
 }
 
 export const BODY_LIMIT = '1mb'
-const jsonBody = express.json({ limit: BODY_LIMIT, type: () => true })
+/**
+ * Reads a JSON body of at most BODY_LIMIT: a body nested deeper than MAX_JSON_DEPTH is refused (400) before it is
+ * parsed, so nothing that walks the value later can overflow the stack. The MCP endpoint reads its bodies with it too.
+ */
+export const jsonBody = express.json({
+  limit: BODY_LIMIT,
+  type: () => true,
+  verify: (_req, _res, buf) => {
+    if (jsonTooDeep(buf)) throw badRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
+  },
+})
 
 /** A body must be JSON (415 otherwise); an empty body is read as {}. */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {

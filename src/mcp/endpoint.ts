@@ -7,7 +7,7 @@ import type { Actor } from '../access/roles.js'
 import type { Deps } from '../deps.js'
 import { HttpError } from '../errors.js'
 import { toHttpError } from '../http/error-handler.js'
-import { type AnyRoute, type Api, BODY_LIMIT, checkAccess, runRoute } from '../http/route.js'
+import { type AnyRoute, type Api, checkAccess, jsonBody, runRoute } from '../http/route.js'
 import { VERSION } from '../version.js'
 import { type AnswerOne, answerBatch } from './batch.js'
 import { type CallRoute, type Tool } from './tools.js'
@@ -28,9 +28,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
     res.locals.actor = await opts.authenticate(req, deps)
     next()
   }
-  router.post(MCP_PATH, authorize, express.json({ limit: BODY_LIMIT, type: () => true }), (req: Request, res: Response) =>
-    api.track(() => serve(req, res, res.locals.actor as Actor)),
-  )
+  router.post(MCP_PATH, authorize, jsonBody, (req: Request, res: Response) => api.track(() => serve(req, res, res.locals.actor as Actor)))
   router.all(MCP_PATH, (req) => {
     throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${MCP_PATH}; this MCP server is stateless: use POST.`, undefined, {
       Allow: 'POST',

@@ -346,7 +346,7 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
     assert.equal((await c.runs(encoded.id))[0].status, 'succeeded')
     assert.deepEqual(
       c.receiver.hits.filter((h) => h.path.startsWith('/ok/')).map((h) => h.path),
-      ['/ok/..%2F..%2Fadmin%3Fall%3D1?t=x%20%26%20y'],
+      ['/ok/%2E%2E%2F%2E%2E%2Fadmin%3Fall%3D1?t=x%20%26%20y'],
     )
     assert.equal(c.receiver.hits.filter((h) => h.path === '/status/500').length, 0, 'a skipped step sends nothing')
     const failures: Record<string, [string, number | null, RegExp]> = {
@@ -364,6 +364,42 @@ test('http_request: the V2 signature checks out independently, {secret.<id>} is 
     assert.equal((await c.runs(form.id))[0].status, 'succeeded')
     const sentForm = c.receiver.hits.find((h) => h.path === '/form')!
     assert.deepEqual([sentForm.method, sentForm.headers['content-type'], sentForm.body], ['PUT', 'application/x-www-form-urlencoded', 'a=1&t=x & y'])
+  } finally {
+    await c.close()
+  }
+})
+
+test('http_request: a placeholder fills exactly one path segment: `..`, `.` and `/` never change the number of segments', async () => {
+  const c = await automationApp()
+  try {
+    const ep = await c.endpoint()
+    const a = await c.automation({
+      trigger: { type: 'incoming_webhook', endpoint: ep.id },
+      steps: [{ type: 'http_request', method: 'GET', url: `${c.receiver.url}/tenant/123/{webhook.body.a}/{webhook.body.b}/admin?q={webhook.body.a}` }],
+    })
+    const cases: [unknown, unknown, string][] = [
+      ['..', '..', '/tenant/123/%2E%2E/%2E%2E/admin?q=%2E%2E'],
+      ['.', '.', '/tenant/123/%2E/%2E/admin?q=%2E'],
+      ['../..', 'x/y', '/tenant/123/%2E%2E%2F%2E%2E/x%2Fy/admin?q=%2E%2E%2F%2E%2E'],
+      ['%2e%2e', '', '/tenant/123/%252e%252e//admin?q=%252e%252e'],
+    ]
+    for (const [x, y] of cases) {
+      const res = await fetch(ep.url.replace('http://taskd.test', c.t.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ a: x, b: y }),
+      })
+      assert.equal(res.status, 202)
+    }
+    await c.runner.runOnce()
+    const runs = await c.runs(a.id)
+    assert.deepEqual(
+      runs.map((r: { status: string }) => r.status),
+      cases.map(() => 'succeeded'),
+    )
+    // The receiver on 127.0.0.1 records the request target exactly as it arrived.
+    assert.deepEqual(c.receiver.hits.map((h) => h.path).sort(), cases.map(([, , path]) => path).sort())
+    for (const hit of c.receiver.hits) assert.equal(hit.path.split('?')[0].split('/').length, 6, `${hit.path} keeps the template's segments`)
   } finally {
     await c.close()
   }

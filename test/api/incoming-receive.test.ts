@@ -5,6 +5,7 @@ import http from 'node:http'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
 import { dbAll } from '../helpers/db.js'
+import { AutomationRunner } from '../../src/resources/automations/runner.js'
 
 type Fixture = Awaited<ReturnType<typeof seededApp>>
 const MB = 1_048_576
@@ -274,6 +275,22 @@ test('files: multipart to an endpoint that takes them keeps every part with a fi
       ]),
     })
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 255])
+    // No automation listens yet: the request is accepted and logged with its files' names and sizes, but their bytes
+    // are not kept.
+    const unheard = await send(c.t.url, path, multipart([{ field: 'scan', filename: 'unheard.png', type: 'image/png', data: png }]))
+    assert.equal(unheard.status, 202, JSON.stringify(unheard.body))
+    assert.deepEqual((await logs(c, id))[0].files, [{ name: 'unheard.png', size: png.length, type: 'image/png' }])
+    assert.deepEqual(await dbAll(c.t.deps.db, 'SELECT name FROM incoming_files'), [], 'no automation listens: no file kept')
+    const listener = await c.t.req('POST', '/v1/automations', {
+      token: c.tokens.owner.write,
+      body: {
+        name: 'files',
+        board: c.board.id,
+        trigger: { type: 'incoming_webhook', endpoint: id },
+        steps: [{ type: 'create_card', title: '{webhook.files}' }],
+      },
+    })
+    assert.equal(listener.status, 201, listener.text)
     const ok = await send(
       c.t.url,
       path,
@@ -308,9 +325,64 @@ test('files: multipart to an endpoint that takes them keeps every part with a fi
     assert.equal(huge.status, 413, 'past 25 MB')
     assert.deepEqual(
       (await logs(c, id)).map((l: { outcome: string }) => l.outcome),
-      ['too_large', 'unsupported_body', 'files_refused', 'accepted'],
+      ['too_large', 'unsupported_body', 'files_refused', 'accepted', 'accepted'],
     )
   } finally {
+    await c.t.close()
+  }
+})
+
+test('kept files have a cap per endpoint (TASKD_INCOMING_FILES_KEPT_BYTES): the oldest go, and on SQLite their space is reused', async () => {
+  const FILE = 64 * 1024
+  const c = await seededApp({ incomingFilesKeptBytes: String(3 * FILE) })
+  const runner = new AutomationRunner(c.t.deps, { log: () => {} })
+  try {
+    const { id, path } = await endpoint(c, { name: 'Scans', accept_files: true })
+    // A comment step: a create_card step would copy each file onto its card, and the files' bytes would stay there.
+    const card = (await c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board: c.board.id, title: 'Scans' } })).body.card
+    const listener = await c.t.req('POST', '/v1/automations', {
+      token: c.tokens.owner.write,
+      body: {
+        name: 'scans',
+        board: c.board.id,
+        trigger: { type: 'incoming_webhook', endpoint: id },
+        steps: [{ type: 'add_comment', card: card.id, body: 'got {webhook.files}' }],
+      },
+    })
+    assert.equal(listener.status, 201, listener.text)
+    const boundary = 'cap-boundary'
+    const upload = (name: string) =>
+      send(c.t.url, path, {
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="${name}"\r\n\r\n`),
+          Buffer.alloc(FILE, name),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      })
+    const kept = async () => (await dbAll<{ name: string }>(c.t.deps.db, 'SELECT name FROM incoming_files ORDER BY name')).map((f) => f.name)
+    const sqlite = c.t.deps.db.dialect === 'sqlite'
+    const fileBytes = async () =>
+      Number((await dbAll<{ n: number }>(c.t.deps.db, 'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()'))[0].n)
+    let sizeAfterCap = 0
+    for (let i = 1; i <= 24; i++) {
+      const sent = await upload(`f${String(i).padStart(2, '0')}`)
+      assert.equal(sent.status, 202, JSON.stringify(sent.body))
+      // The run finishes, so its request's files may go (the files of a request whose runs are still queued stay).
+      await runner.runOnce()
+      if (i === 4) assert.deepEqual(await kept(), ['f02', 'f03', 'f04'], 'the oldest file went')
+      if (i === 6 && sqlite) sizeAfterCap = await fileBytes()
+    }
+    assert.deepEqual(await kept(), ['f22', 'f23', 'f24'])
+    if (sqlite) {
+      // 18 more files went through: the database grew by far less than one of them each, its freed pages reused.
+      const grown = (await fileBytes()) - sizeAfterCap
+      assert.ok(grown < 4 * FILE, `the database grew by ${grown} bytes after the cap was reached`)
+    }
+    // The log still names every file.
+    assert.equal((await logs(c, id)).filter((l: { files: unknown[] }) => l.files.length === 1).length, 24)
+  } finally {
+    await runner.stop(1000)
     await c.t.close()
   }
 })

@@ -15,6 +15,7 @@ import { openSigningSecrets } from '../signing-secrets/service.js'
 import { type AgentPower, AgentPowers, POWERS } from '../../access/roles.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 import { CHAIN_HEADER, chainHeaderValue } from '../../delivery/chain.js'
+import { parseJson } from '../../json-depth.js'
 
 /** The part of an OpenAI-style chat completion an AI turn reads: the first choice's message text. */
 const ChatCompletion = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })) })
@@ -102,9 +103,9 @@ export async function aiTurn(deps: Deps, messages: { role: 'system' | 'user'; co
     throw new AiTurnFailed(`service_ai: ${sent.statusCode === null ? (sent.error ?? sent.outcome) : `the AI endpoint answered ${sent.statusCode}`}`)
   let reply: string | undefined
   try {
-    reply = ChatCompletion.safeParse(JSON.parse(sent.responseExcerpt)).data?.choices[0]?.message.content
+    reply = ChatCompletion.safeParse(parseJson(sent.responseExcerpt)).data?.choices[0]?.message.content
   } catch {
-    reply = undefined // not JSON
+    reply = undefined // not JSON, or nested too deep
   }
   if (reply === undefined || reply.trim() === '') throw new AiTurnFailed('service_ai: the AI endpoint gave no reply text.')
   // The reply becomes a comment every board member reads: an echo of the endpoint's key is taken out, as from any answer.

@@ -3,6 +3,7 @@
 // `{{` and `}}` write literal braces; a brace around anything that is not a dotted name (JSON, prose) stays as written.
 // A placeholder with no value becomes the empty string.
 import { z } from 'zod'
+import { parseJson } from '../../json-depth.js'
 
 /** What the placeholders of one run read. Stored with the run, so a resumed run sees what the first attempt saw. */
 export const RunContext = z.object({
@@ -65,8 +66,9 @@ function webhookFields(webhook: NonNullable<RunContext['webhook']>): unknown {
     fields = form
   } else {
     try {
-      fields = JSON.parse(webhook.body)
+      fields = parseJson(webhook.body)
     } catch {
+      // Not JSON, or nested too deep to dig into safely: no fields.
       fields = undefined
     }
   }
@@ -107,19 +109,27 @@ function valueOf(path: readonly string[], scope: StepScope): unknown {
   }
 }
 
-/**
- * The text with its placeholders filled in; `secret` answers `{secret.<id>}` (header values of the request sent).
- * `encode` percent-encodes each filled-in value (URLs: a value fills one path segment or query value, and can never
- * add `/`, `..`, `?` or `&` of its own).
- */
-export function fillIn(text: string, scope: StepScope, opts: { secret?: (id: string) => string; encode?: boolean } = {}): string {
+/** The text with its placeholders filled in; `secret` answers `{secret.<id>}` (header values of the request sent). */
+export function fillIn(text: string, scope: StepScope, opts: { secret?: (id: string) => string; encode?: (value: string) => string } = {}): string {
   return text.replace(TOKEN, (whole, name: string | undefined) => {
     if (name === undefined) return whole[0]
     const path = name.split('.')
     const value = path[0] === 'secret' ? (opts.secret && path.length === 2 ? opts.secret(path[1]) : '') : render(valueOf(path, scope))
-    return opts.encode ? encodeURIComponent(value) : value
+    return opts.encode ? opts.encode(value) : value
   })
 }
+
+/**
+ * A filled-in value as one piece of a URL: percent-encoded, dots included (`.` → `%2E`, `/` → `%2F`), so that inside a
+ * path segment it stays that one segment (`..` cannot climb, `/` cannot add one) and in the query one value.
+ */
+export const urlPiece = (value: string): string => encodeURIComponent(value).replace(/\./g, '%2E')
+
+/**
+ * A URL template filled in: every place that sends a request to a templated URL goes through here (the outgoing side
+ * then sends the path as written, see requestTarget in delivery/url-safety.ts).
+ */
+export const fillInUrl = (template: string, scope: StepScope): string => fillIn(template, scope, { encode: urlPiece })
 
 /** Every string inside a value filled in (objects and arrays copied). */
 export function fillInDeep<T>(value: T, scope: StepScope): T {

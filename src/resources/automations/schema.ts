@@ -54,7 +54,10 @@ export const KickoffAgentStep = z.strictObject({
 export const HttpRequestStep = z.strictObject({
   type: z.literal('http_request'),
   method: HttpStepMethod,
-  url: text(2048).min(1).meta({ description: 'http(s) URL. Placeholders may fill its path and query, never its scheme, host or port.' }),
+  url: text(2048).min(1).meta({
+    description:
+      'http(s) URL. Placeholders may fill its path and query, never its scheme, host or port. A filled-in value is percent-encoded, dots and slashes included (`..` → `%2E%2E`, `/` → `%2F`), and sent as written: inside a path segment it stays that one segment, so `/tenant/{a}/admin` never climbs out of `/tenant/`.',
+  }),
   headers: z
     .record(text(100), text(4096))
     .optional()

@@ -21,10 +21,11 @@ import { createCardIn, moveCardIn, updateCardIn } from '../cards/service.js'
 import { CreateCommentBody } from '../comments/schema.js'
 import { createCommentIn } from '../comments/service.js'
 import { openSigningSecrets } from '../signing-secrets/service.js'
-import { fillIn, fillInDeep, type StepScope } from './placeholders.js'
+import { fillIn, fillInDeep, fillInUrl, type StepScope } from './placeholders.js'
 import type { HttpRequestStep, Step } from './schema.js'
 import { secretsOf } from './rules.js'
 import { attachRequestFiles } from './store.js'
+import { parseJson } from '../../json-depth.js'
 
 /** A step that did not do its work; the message is what the run log shows. */
 export class StepFailed extends Error {
@@ -56,9 +57,9 @@ function idList(v: unknown): unknown {
   if (typeof v !== 'string') return v
   if (v.trim().startsWith('[')) {
     try {
-      return JSON.parse(v)
+      return parseJson(v)
     } catch {
-      // not JSON after all: commas
+      // not JSON after all (or nested too deep to be a list of ids): commas
     }
   }
   return v
@@ -183,7 +184,7 @@ export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: Step
     Object.assign(headers, signedCallHeaders(key, body ?? '', deps.clock.now() / 1000))
   }
   const sent = await sendWebhook({
-    url: fillIn(step.url, scope, { encode: true }),
+    url: fillInUrl(step.url, scope),
     method: step.method,
     headers,
     body,
@@ -204,9 +205,10 @@ export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: Step
   return output
 }
 
+/** Whether the text is JSON the run may keep as a value: an answer nested too deep stays text. */
 function isJson(text: string): boolean {
   try {
-    JSON.parse(text)
+    parseJson(text)
     return true
   } catch {
     return false

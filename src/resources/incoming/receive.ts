@@ -10,9 +10,10 @@ import type { AuthCredentials } from '../../delivery/credentials.js'
 import { CHAIN_HEADER, chainFromHeader } from '../../delivery/chain.js'
 import { timingSafeEqualStr } from '../../delivery/signing.js'
 import { rateKey, senderOf, SlidingWindows } from '../../http/rate-limit.js'
-import { type Outcome, type ReceivedFile, receivedFrom, requestRow, STATUS } from './requests.js'
-import { incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
+import { type Outcome, type ReceivedFile, receivedFrom, requestRow } from './requests.js'
+import { endpointHasListeners, incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../json-depth.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
@@ -41,6 +42,19 @@ function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials,
 const BODY_DEADLINE_MS = 30_000
 /** Thrown when the client went away mid-body: there is no one left to answer or to log for. */
 class Aborted extends Error {}
+
+/**
+ * Calls `gone` once if the request's body will never arrive whole: it failed, or it closed before its end. A request
+ * that went away while the handler awaited the database (before anything listened to it) is already destroyed and
+ * emits nothing more, so that is checked at once; without this a read would wait for its deadline.
+ */
+function onGone(req: Request, gone: () => void): void {
+  if (req.destroyed && !req.complete) return void queueMicrotask(gone)
+  req.on('error', gone)
+  req.on('close', () => {
+    if (!req.complete) gone()
+  })
+}
 
 /**
  * Bytes past the limit still read (and thrown away) before a 413, so that a client whose body is only a little too
@@ -72,7 +86,7 @@ function readBody(req: Request, limit: number): Promise<Buffer | 'drained' | 'cu
     }
     req.on('data', onData)
     req.on('end', () => stop(size > limit ? 'drained' : Buffer.concat(chunks)))
-    req.on('error', () => {
+    onGone(req, () => {
       clearTimeout(timer)
       reject(new Aborted())
     })
@@ -94,6 +108,9 @@ const CODE: Record<Exclude<Outcome, 'accepted'>, string> = {
 
 interface Judged {
   outcome: Outcome
+  /** The answer's status and error code when they are not the outcome's usual ones (a body too deep is a 400). */
+  status?: number
+  code?: string
   message?: string
   headers?: Record<string, string>
   body?: string
@@ -107,9 +124,10 @@ const tooLarge = (limit: number): Judged => ({ outcome: 'too_large', message: `T
 /**
  * multipart/form-data for an endpoint that takes files: every part with a filename is a file, whatever its field name.
  * The whole body is counted against `limit` as it streams; the (max_files + 1)th file refuses the request. The fields
- * become the body (as JSON), the files are kept in memory until the request is recorded.
+ * become the body (as JSON). The files' bytes are kept until the request is recorded only when `keepFiles` (an
+ * automation listens); otherwise they are counted and thrown away as they arrive, and the log keeps their names and sizes.
  */
-function readMultipart(req: Request, limit: number, maxFiles: number): Promise<Judged> {
+function readMultipart(req: Request, limit: number, maxFiles: number, keepFiles: boolean): Promise<Judged> {
   return new Promise((resolve, reject) => {
     let settled = false
     const finish = (judged: Judged) => {
@@ -139,17 +157,23 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
     parser.on('field', (name, value) => fields.set(name, value))
     parser.on('file', (_name, stream, info) => {
       const chunks: Buffer[] = []
-      stream.on('data', (c: Buffer) => chunks.push(c))
+      let fileSize = 0
+      stream.on('data', (c: Buffer) => {
+        fileSize += c.length
+        if (keepFiles) chunks.push(c)
+      })
+      // A body that ends inside this part fails the part's stream as well as the parser: the parser's error answers
+      // (415), and this listener keeps the stream's copy of it from being an uncaught error that ends the process.
+      stream.on('error', () => {})
       stream.on('end', () => {
-        const data = Buffer.concat(chunks)
-        files.push({ name: info.filename ?? '', type: info.mimeType, size: data.length, data })
+        files.push({ name: info.filename ?? '', type: info.mimeType, size: fileSize, data: keepFiles ? Buffer.concat(chunks) : null })
       })
     })
     parser.on('filesLimit', () => finish({ outcome: 'files_refused', message: `More than ${maxFiles} files.`, cut: true }))
     for (const event of ['fieldsLimit', 'partsLimit'] as const) parser.on(event, () => finish(tooLarge(limit)))
     parser.on('error', () => finish({ outcome: 'unsupported_body', message: 'The multipart body is malformed.', cut: true }))
     parser.on('close', () => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files }))
-    req.on('error', () => {
+    onGone(req, () => {
       clearTimeout(timer)
       if (!settled) {
         settled = true
@@ -161,8 +185,48 @@ function readMultipart(req: Request, limit: number, maxFiles: number): Promise<J
   })
 }
 
+/** Uploads (multipart bodies) read at once per endpoint, and in all, by this process. */
+export const UPLOADS_PER_ENDPOINT = 4
+export const UPLOADS_IN_ALL = 16
+
+/**
+ * Counts the uploads being read and recorded, so that many large bodies at once can neither hold hundreds of MB nor
+ * take the event loop from everyone else: past a bound the request is refused unread (429, Retry-After: 1).
+ */
+class UploadSlots {
+  private readonly perEndpoint = new Map<string, number>()
+  private all = 0
+  take(endpointId: string): boolean {
+    const n = this.perEndpoint.get(endpointId) ?? 0
+    if (n >= UPLOADS_PER_ENDPOINT || this.all >= UPLOADS_IN_ALL) return false
+    this.perEndpoint.set(endpointId, n + 1)
+    this.all++
+    return true
+  }
+  release(endpointId: string): void {
+    const n = (this.perEndpoint.get(endpointId) ?? 1) - 1
+    if (n > 0) this.perEndpoint.set(endpointId, n)
+    else this.perEndpoint.delete(endpointId)
+    this.all--
+  }
+}
+
+const uploadsBusy = (): Judged => ({
+  outcome: 'rate_limited',
+  message: `This endpoint is receiving ${UPLOADS_PER_ENDPOINT} uploads already (or the server ${UPLOADS_IN_ALL} in all); send again in a moment.`,
+  headers: { 'Retry-After': '1' },
+  cut: true,
+})
+
 /** What a request to this endpoint comes to, reading its body only once everything before it has passed. */
-async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndpointsTable, req: Request, sender: string): Promise<Judged> {
+async function judge(
+  deps: Deps,
+  windows: SlidingWindows,
+  uploads: { slots: UploadSlots; taken: boolean },
+  endpoint: IncomingEndpointsTable,
+  req: Request,
+  sender: string,
+): Promise<Judged> {
   if (endpoint.paused) return { outcome: 'paused', message: 'This endpoint is paused.' }
   const methods = fromJsonColumn(StringList, endpoint.methods)
   if (!methods.includes(req.method)) {
@@ -187,7 +251,9 @@ async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndp
   if (declared > limit + (type === 'multipart/form-data' ? 0 : DRAIN_BYTES)) return tooLarge(limit)
   if (type === 'multipart/form-data') {
     if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
-    return readMultipart(req, limit, endpoint.max_files)
+    if (!uploads.slots.take(endpoint.id)) return uploadsBusy()
+    uploads.taken = true
+    return readMultipart(req, limit, endpoint.max_files, await endpointHasListeners(deps, endpoint))
   }
   const raw = await readBody(req, limit)
   if (raw === 'late') return late()
@@ -195,6 +261,10 @@ async function judge(deps: Deps, windows: SlidingWindows, endpoint: IncomingEndp
   if (raw === 'drained') return { ...tooLarge(limit), cut: false }
   const text = raw.toString('utf8')
   if (type === 'application/json') {
+    // Measured before it is parsed: automations dig into this body, and a run must never meet 20,000 levels of it.
+    if (jsonTooDeep(raw)) {
+      return { outcome: 'unsupported_body', status: 400, code: 'bad_request', message: `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, body: text }
+    }
     try {
       JSON.parse(text)
     } catch {
@@ -229,7 +299,11 @@ function closeAfterAnswer(req: Request): void {
 /** `ALL /v1/hooks/:path`. */
 export function receiveIncoming(deps: Deps): RequestHandler {
   const windows = new SlidingWindows(RATE_LIMIT)
+  const slots = new UploadSlots()
   return async (req: Request, res: Response, next) => {
+    // An upload's slot is held until its files are recorded (or it failed): that is when its bytes are let go.
+    const uploads = { slots, taken: false }
+    let endpointId: string | undefined
     try {
       const endpoint = await incomingAt(deps, String(req.params.path))
       if (!endpoint) {
@@ -237,9 +311,11 @@ export function receiveIncoming(deps: Deps): RequestHandler {
         res.status(404).json({ error: { code: 'not_found', message: 'No such incoming webhook.' } })
         return
       }
+      endpointId = endpoint.id
       const sender = senderOf(deps, req)
-      const judged = await judge(deps, windows, endpoint, req, sender)
+      const judged = await judge(deps, windows, uploads, endpoint, req, sender)
       const row = requestRow(deps, endpoint, receivedFrom(req, sender), judged.outcome, judged.body, judged.files)
+      if (judged.status) row.status = judged.status
       // A call an automation run made (its http_request step) names the run's chain: those automations do not start again.
       const chain = chainFromHeader(deps.secrets, req.headers[CHAIN_HEADER.toLowerCase()], deps.clock.now())
       await logIncomingRequest(deps, endpoint, row, judged.outcome === 'accepted' ? { body: judged.body ?? '', files: judged.files, chain } : undefined)
@@ -250,11 +326,13 @@ export function receiveIncoming(deps: Deps): RequestHandler {
       }
       // A body left unread (too large, or never looked at) is not read to its end: the connection closes after the answer.
       if (judged.cut || !req.complete) res.setHeader('Connection', 'close')
-      res.status(STATUS[judged.outcome]).json({ error: { code: CODE[judged.outcome], message: judged.message } })
+      res.status(row.status).json({ error: { code: judged.code ?? CODE[judged.outcome], message: judged.message } })
       if (judged.cut || !req.complete) res.on('finish', () => closeAfterAnswer(req))
     } catch (err) {
       if (err instanceof Aborted) return void req.socket.destroy()
       next(err)
+    } finally {
+      if (uploads.taken) slots.release(endpointId!)
     }
   }
 }

@@ -75,10 +75,10 @@ export function requestRow(
   }
 }
 
-/** A file of an accepted multipart request. */
+/** A file of an accepted multipart request; `data` is null when its bytes were not kept (no automation listened). */
 export interface ReceivedFile {
   name: string
   type: string
   size: number
-  data: Buffer
+  data: Buffer | null
 }

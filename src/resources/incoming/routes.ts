@@ -130,12 +130,14 @@ export const receiveIncomingDoc = defineRoute({
     'No bearer token: the random path is the key, with the header or basic credentials the endpoint asks for.',
     'Bodies: application/json, application/x-www-form-urlencoded, none, or multipart/form-data when the endpoint accepts files (every part with a filename is a file); a query string is kept too.',
     'Judged in this order, each request to a known endpoint is logged with its outcome: paused 503, method 405 (with Allow), more than 120 requests a minute from the sender 429 (with Retry-After),',
-    'credentials 401, body past 1 MB (25 MB for multipart on a file endpoint; counted while it streams) 413, another body type or invalid JSON 415,',
+    'credentials 401, more than 4 uploads (multipart bodies) to the endpoint at once (or 16 to the server) 429 with Retry-After: 1, unread,',
+    'body past 1 MB (25 MB for multipart on a file endpoint; counted while it streams) 413, JSON nested deeper than 64 levels 400 (bad_request), another body type or invalid JSON 415,',
     'files the endpoint does not take or more than max_files 422, else 202 once the request is recorded, also when no automation listens.',
+    'Files are kept for the automations listening when the request arrives; with none, only their names, sizes and types are logged. An endpoint keeps at most TASKD_INCOMING_FILES_KEPT_BYTES (256 MB) of files: past it the oldest go, except those of requests whose runs have not finished.',
     'An unknown or regenerated-away path is 404 and logged against nothing. Behind a reverse proxy, TASKD_TRUST_PROXY lets X-Forwarded-For name the sender.',
   ].join(' '),
   params: z.object({ path: z.string().meta({ description: 'The random part of the endpoint URL.' }) }),
-  errors: [401, 404, 405, 413, 415, 422, 429, 503],
+  errors: [400, 401, 404, 405, 413, 415, 422, 429, 503],
   responses: { 202: { description: 'Accepted and recorded', schema: IncomingAccepted } },
   handler: () => {
     throw new Error('documented only: receive.ts answers /v1/hooks/{path}')

@@ -19,6 +19,7 @@ import { INCOMING_LIST } from './query.js'
 import { type CreateIncomingInput, IncomingLogSchema, type IncomingLogView, type IncomingWebhookView, type UpdateIncomingInput } from './schema.js'
 import { KEPT_HEADERS, type ReceivedFile, type ReceivedRequest, requestRow } from './requests.js'
 import {
+  capIncomingFiles,
   deleteIncomingRow,
   getIncoming,
   getIncomingByPath,
@@ -38,6 +39,10 @@ function assertManager(actor: Actor): void {
 
 /** The endpoint answering at /v1/hooks/<path>, if any (receive.ts). */
 export const incomingAt = (deps: Deps, path: string) => getIncomingByPath(deps.db.q, path)
+
+/** Whether any active automation runs on the endpoint's requests (receive.ts keeps the bytes of files only then). */
+export const endpointHasListeners = async (deps: Deps, endpoint: IncomingEndpointsTable): Promise<boolean> =>
+  (await listeningToEndpoint(deps.db.q, endpoint.id, endpoint.all_boards === 1)).length > 0
 
 /** The credentials a sender must present (opened per request by receive.ts). */
 export const openIncomingAuth = (deps: Deps, row: IncomingEndpointsTable): AuthCredentials => openAuth(deps.secrets, row, 'incoming')
@@ -263,7 +268,6 @@ async function logRequest(
   const n = (sincePrune.get(row.endpoint_id) ?? 0) + 1
   const prune = n >= PRUNE_EVERY
   sincePrune.set(row.endpoint_id, prune ? 0 : n)
-  const files = (accepted?.files ?? []).map((f) => ({ ...f, id: newId() }))
   const allBoards = endpoint.all_boards === 1
   // Fired through the trigger route by a member: only the automations of boards they see run.
   const by = accepted?.by
@@ -278,6 +282,11 @@ async function logRequest(
     return all.filter((a) => seen.has(a.board_id))
   }
   const listening = accepted ? await listenersFor(deps.db.q) : []
+  // Files are kept for the automations that run on them: with none listening (or bytes not kept) only the log's names and sizes remain.
+  const files =
+    listening.length === 0
+      ? []
+      : (accepted?.files ?? []).flatMap((f) => (f.data === null ? [] : [{ name: f.name, type: f.type, size: f.size, data: f.data, id: newId() }]))
   // The usual case without files or automations: one INSERT, committed together with the others of the moment.
   if (files.length === 0 && listening.length === 0) return logBatchOf(deps).add({ row, prune })
   await deps.db.tx(async (tx) => {
@@ -296,6 +305,7 @@ async function logRequest(
       const listeners = await listenersFor(tx.q)
       await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook, chain: accepted.chain }, by && { id: by.user.id, name: by.user.name })
     }
+    if (files.length > 0) await capIncomingFiles(tx.q, row.endpoint_id, deps.config.incomingFilesKeptBytes)
     if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
   })
 }

@@ -1,20 +1,15 @@
 // The public page of a published note, /v1/note-publications/public/<slug>: no token, the random slug is the key.
-// JSON by default; with Accept: text/html, a page with the Markdown rendered by markdown-it, which escapes raw HTML
-// (`html: false`) and refuses javascript:, vbscript:, file: and most data: links; the CSP forbids scripts on top of that.
-// Every answer is no-store, so an unpublished note is gone at once.
-import MarkdownIt from 'markdown-it'
+// JSON by default; with Accept: text/html, a page with the Markdown rendered (markdown.ts: raw HTML escaped, no
+// script links) on a worker thread under a deadline (render-thread.ts), or shown as plain text when it is too long or
+// takes too long; the CSP forbids scripts on top of that. Every answer is no-store, so an unpublished note is gone at once.
 import { createHash } from 'node:crypto'
 import type { RequestHandler } from 'express'
 import type { Deps } from '../../deps.js'
+import { RenderThread } from './render-thread.js'
 import { publicNote } from './service.js'
 
-const md = new MarkdownIt({ html: false })
-const renderLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options))
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  tokens[idx].attrSet('rel', 'nofollow noopener noreferrer')
-  return renderLinkOpen(tokens, idx, options, env, self)
-}
-const escape = md.utils.escapeHtml
+const ESCAPED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
+const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => ESCAPED[c])
 
 const HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', Vary: 'Accept' }
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -28,24 +23,31 @@ const page = (title: string, content: string): string =>
   `<title>${escape(title)}</title><style>${STYLE}</style></head>\n<body><main><article><h1>${escape(title)}</h1>\n${content}</article></main></body></html>\n`
 
 /**
- * The Markdown of a published note as HTML that carries no script. Rendering a large body can take seconds on the
- * event loop, and the page needs no token: each body is rendered once and kept (by its SHA-256), the most recently
- * served RENDERED_KEPT of them, so asking for a page again and again costs a hash and a lookup.
+ * The note's body as safe HTML: its Markdown rendered on the rendering thread, or, when that is not possible in time
+ * (too long, past the deadline), the text itself escaped in a <pre>. Each body's answer is kept (by its SHA-256), the
+ * most recently served RENDERED_KEPT of them, so asking for a page again and again costs a hash and a lookup, and a
+ * body that ran out of time is not rendered again.
  */
 const RENDERED_KEPT = 64
-const rendered = new Map<string, string>()
-function renderMarkdown(body: string): string {
-  const key = createHash('sha256').update(body).digest('base64')
-  let html = rendered.get(key)
-  if (html === undefined) {
-    html = md.render(body)
-    if (rendered.size >= RENDERED_KEPT) rendered.delete(rendered.keys().next().value!)
-  } else rendered.delete(key) // re-inserted below: the Map's order is the order of last use
-  rendered.set(key, html)
-  return html
+function noteHtml(renderer: RenderThread): (body: string) => Promise<string> {
+  const rendered = new Map<string, string | null>()
+  const plain = (body: string) => `<pre style="white-space:pre-wrap">${escape(body)}</pre>`
+  return async (body) => {
+    const key = createHash('sha256').update(body).digest('base64')
+    let html = rendered.get(key)
+    if (html === undefined) {
+      const result = await renderer.render(body)
+      if (!result.final) return plain(body)
+      html = result.html
+      if (rendered.size >= RENDERED_KEPT) rendered.delete(rendered.keys().next().value!)
+    } else rendered.delete(key) // re-inserted below: the Map's order is the order of last use
+    rendered.set(key, html)
+    return html ?? plain(body)
+  }
 }
 
 export function servePublicNote(deps: Deps): RequestHandler {
+  const toHtml = noteHtml(new RenderThread())
   return async (req, res, next) => {
     try {
       res.set(HEADERS)
@@ -59,7 +61,7 @@ export function servePublicNote(deps: Deps): RequestHandler {
       if (req.accepts(['application/json', 'text/html']) === 'text/html') {
         res.set('Content-Security-Policy', CSP)
         res.status(note ? 200 : 404).type('html')
-        res.send(note ? page(note.title, renderMarkdown(note.body)) : page('Not found', '<p>No note is published at this address.</p>'))
+        res.send(note ? page(note.title, await toHtml(note.body)) : page('Not found', '<p>No note is published at this address.</p>'))
       } else if (note) res.json({ note_publication: note })
       else res.status(404).json({ error: { code: 'not_found', message: 'No note is published at this address.' } })
     } catch (err) {
