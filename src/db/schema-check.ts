@@ -1,6 +1,7 @@
 // Whether a SQLite file's schema is exactly what taskd's migrations make: no table, index, trigger or view taskd does not
 // create, and none of its own altered. `taskd restore` asks this of a backup before anything of it is put in place.
 import Database from 'better-sqlite3'
+import { sqliteBinding } from '../assets.js'
 import { setUpConnection } from './connection.js'
 import { droppedAfter, migrateSqlite } from './migrate.js'
 
@@ -89,7 +90,7 @@ let expected: Map<string, string> | undefined
 /** The schema objects of a new database at this taskd's schema version, by `type name`. */
 function expectedObjects(): Map<string, string> {
   if (!expected) {
-    const raw = new Database(':memory:')
+    const raw = new Database(':memory:', { nativeBinding: sqliteBinding() })
     try {
       setUpConnection(raw)
       migrateSqlite(raw)
