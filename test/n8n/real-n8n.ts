@@ -245,7 +245,7 @@ interface ActionContext {
   n8nUrl: string
   creds: object
   board: { id: string }
-  lists: { id: string }[]
+  lists: { id: string; category: string }[]
   card: { id: string }
   token: string
 }
@@ -323,7 +323,8 @@ async function runActions(c: ActionContext): Promise<void> {
     const made = out('Create task')[0]
     const rest = (await c.api('GET', `/v1/cards/${made.id}`)).card
     assert.equal(rest.title, 'Made and renamed by n8n')
-    assert.equal(rest.list, c.lists[1].id)
+    // Moved to the second list, then completed: completing moves a card to the board's first list of category completed.
+    assert.equal(rest.list, c.lists.find((l) => l.category === 'completed')!.id)
     assert.equal(rest.completed, true)
     assert.equal(rest.priority, 2)
     assert.equal(rest.due_date, '2026-12-24')
