@@ -25,6 +25,21 @@ export default defineConfig(
   },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 
+  // In the single binary better-sqlite3 cannot find its addon by itself: every connection taskd opens names the one
+  // sqliteBinding() gives (src/assets.ts). A connection without it works from the checkout and fails only in the binary.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Database']:not(:has(Property[key.name='nativeBinding']))",
+          message: 'Open SQLite with { nativeBinding: sqliteBinding() } (src/assets.ts), or the single binary cannot load it.',
+        },
+      ],
+    },
+  },
+
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommended],
