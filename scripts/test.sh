@@ -27,6 +27,13 @@ solo='^dist/test/api/(stall|automation-flood|markdown-stall|upload-stall)\.test\
 # run does not end on one of them with the other core idle.
 slow_first='^dist/test/(cli/|binary|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
 
+# TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt.
+report=()
+times_for() {
+  report=()
+  [[ -n ${TASKD_TEST_TIMES:-} ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$TASKD_TEST_TIMES/$1.txt")
+}
+
 # Runs the test files given, two at a time, leaving out those matching $solo (they run alone at the end).
 run_files() {
   local batch=() later=() f
@@ -34,7 +41,7 @@ run_files() {
     if [[ $f =~ $solo ]]; then continue; elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
   done
   batch+=("${later[@]}")
-  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency=2 --test-timeout=120000 "${batch[@]}"
+  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency=2 --test-timeout=120000 "${report[@]}" "${batch[@]}"
 }
 
 # The PostgreSQL cluster first, so the two dialects' runs can go side by side: a PostgreSQL test spends much of its time
@@ -70,6 +77,7 @@ sqlite_pid=
 if [[ $dialects == *sqlite* ]]; then
   (
     unset TASKD_TEST_DATABASE_URL
+    times_for sqlite
     run_files "${files[@]}"
   ) >"$sqlite_log" 2>&1 &
   sqlite_pid=$!
@@ -79,6 +87,7 @@ if [[ ${#pg_files[@]} -gt 0 ]]; then
   pg_log=$(mktemp)
   (
     export TASKD_TEST_DATABASE_URL=$url
+    times_for postgres
     run_files "${pg_files[@]}"
   ) >"$pg_log" 2>&1 || pg_rc=1
 fi

@@ -8,7 +8,7 @@ import type { Q, Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
+import { HttpError, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
 import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
@@ -35,6 +35,7 @@ import {
   findByIdempotencyKey,
   getCard,
   lockCard,
+  lockCards,
   insertCard,
   moveCardRows,
   setCardColumns,
@@ -297,6 +298,77 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
 
 export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
   applyChange(deps, tx, actor, await cardToChange(tx.q, actor, id), input)
+
+/** The card's own columns that change nothing else (no move, no completion, no links): what updateCardsIn takes. */
+const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived'] satisfies (keyof CardFields)[]
+
+/** Whether a change touches only the card's own columns, so updateCardsIn can make it to many cards at once. */
+export const ownColumnsOnly = (input: CardChange): boolean => Object.entries(input).every(([k, v]) => v === undefined || OWN_COLUMNS.includes(k))
+
+/**
+ * The same change of the cards' own columns (ownColumnsOnly) to many cards, set-based: the rows locked in one read, the
+ * boards checked once each, one UPDATE per set of changed columns, and their card.updated events written together,
+ * as updateCardIn would write them one by one (a card the change leaves as it was gets none). Returns each card refused
+ * (missing, or on a board the actor cannot see) with the error updateCardIn would have thrown.
+ */
+export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], input: CardChange): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const rows = new Map((await lockCards(q, ids)).map((r) => [r.id, r]))
+  const boards = new Map<string, HttpError | undefined>()
+  const refusalOf = async (row: CardsTable | undefined): Promise<HttpError | undefined> => {
+    if (!row) return notFound('card')
+    if (!boards.has(row.board_id))
+      boards.set(
+        row.board_id,
+        await visibleBoard(q, actor, row.board_id, 'card').then(
+          () => undefined,
+          (err: unknown) => {
+            if (err instanceof HttpError) return err
+            throw err
+          },
+        ),
+      )
+    return boards.get(row.board_id)
+  }
+  const at = isoAt(deps.clock.now())
+  const refused = new Map<string, HttpError>()
+  const changed: { row: CardsTable; set: Partial<CardsTable>; changes: string[] }[] = []
+  for (const id of ids) {
+    const row = rows.get(id)
+    const refusal = await refusalOf(row)
+    if (refusal) refused.set(id, refusal)
+    else {
+      const set = await changedColumns(q, row!, input, undefined, at)
+      const changes = (Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? [])
+      if (changes.length) changed.push({ row: row!, set, changes })
+    }
+  }
+  // The values come from the one input: cards whose changed columns are the same get the same SET.
+  const bySet = new Map<string, typeof changed>()
+  for (const c of changed) {
+    const columns = Object.keys(c.set).sort().join()
+    const group = bySet.get(columns)
+    if (group) group.push(c)
+    else bySet.set(columns, [c])
+  }
+  for (const group of bySet.values())
+    await setCardColumns(
+      q,
+      group.map((c) => c.row.id),
+      { ...group[0].set, updated_at: at },
+    )
+  const views = await cardViews(
+    q,
+    changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
+  )
+  const data = await cardEventDatas(q, deps.config, views)
+  await emitEvents(
+    deps,
+    tx,
+    data.map((card, i): NewEvent => ({ name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor })),
+  )
+  return refused
+}
 
 export const updateCard = (deps: Deps, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
   deps.db.tx((tx) => updateCardIn(deps, tx, actor, id, input))

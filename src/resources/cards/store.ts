@@ -12,6 +12,8 @@ export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
 const cardForUpdate = fixedQuery((q: Q, id: string) => forUpdate(q, q.selectFrom('cards').selectAll().where('id', '=', id)))
 /** A card about to change, locked until the transaction ends (see forUpdate). */
 export const lockCard = (q: Q, id: string) => firstOf(q, cardForUpdate(q, id))
+/** Cards about to change (those of `ids` that exist), locked as lockCard locks one. */
+export const lockCards = (q: Q, ids: readonly string[]) => forUpdate(q, q.selectFrom('cards').selectAll().where('id', 'in', [...ids])).execute()
 export const insertCard = rowInsert('cards')
 export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
 /** Moves cards to a list at the positions given, in one statement. */
