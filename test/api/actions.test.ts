@@ -104,7 +104,11 @@ test('bulk update of the cards’ own fields (set-based) announces what single u
     for (const id of ids) assert.deepEqual(((await get(c, id)) as any).title, 'b')
     const again = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: ids, set } })
     assert.equal(again.body.updated, 3)
-    assert.equal(Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM events WHERE seq > ?', since))!.n), 4, 'nothing changed, nothing announced')
+    assert.equal(
+      Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM events WHERE seq > ?', since))!.n),
+      4,
+      'nothing changed, nothing announced',
+    )
   } finally {
     await c.t.close()
   }
