@@ -16,7 +16,7 @@ import { listPage, parseExpand, type ListParams } from '../../query/list-page.js
 import { getBoards, memberRoles } from '../boards/published.js'
 import { getList, listsOfBoard } from '../lists/published.js'
 import { getTags } from '../tags/published.js'
-import { announceCommentsOfCardGone } from '../comments/service.js'
+import { commentsGoneEvents } from '../comments/service.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
@@ -31,7 +31,7 @@ import {
   cardsOfList,
   cardsOfListToSettle,
   cardsToRekey,
-  deleteCardRow,
+  deleteCardRows,
   findByIdempotencyKey,
   getCard,
   lockCard,
@@ -387,22 +387,32 @@ export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: st
   deps.db.tx((tx) => moveCardIn(deps, tx, actor, id, input))
 
 /** Deletes a card for good with its card.deleted event. */
-async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
-  const data = await cardEventData(tx.q, deps.config, (await cardViews(tx.q, [card]))[0])
-  await announceCommentsOfCardGone(deps, tx, actor, card)
-  await deleteCardRow(tx.q, card.id)
-  await emitEvent(deps, tx, {
-    name: 'card.deleted',
-    boardId: card.board_id,
-    data: { ...data, permanent: true },
-    actor,
-  })
+/**
+ * Deletes cards for good, set-based: one DELETE (what they own goes with them), then each card's comment.deleted events
+ * and its card.deleted, written together in the order single deletions would write them.
+ */
+async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[]): Promise<void> {
+  const { q } = tx
+  const data = await cardEventDatas(q, deps.config, await cardViews(q, [...cards]))
+  const comments = await commentsGoneEvents(deps, q, actor, cards)
+  await deleteCardRows(
+    q,
+    cards.map((c) => c.id),
+  )
+  await emitEvents(
+    deps,
+    tx,
+    cards.flatMap((card, i): NewEvent[] => [
+      ...(comments.get(card.id) ?? []),
+      { name: 'card.deleted', boardId: card.board_id, data: { ...data[i], permanent: true }, actor },
+    ]),
+  )
 }
 
 export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
   return deps.db.tx(async (tx) => {
     const card = await cardToChange(tx.q, actor, id)
-    if (permanent) await deleteForGood(deps, tx, actor, card)
+    if (permanent) await deleteForGood(deps, tx, actor, [card])
     else if (card.trashed === 0) await applyChange(deps, tx, actor, card, { trashed: true })
   })
 }
@@ -471,26 +481,37 @@ export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId
   return cards.length
 }
 
-/** Deletes up to `limit` cards of a board for good, each with its card.deleted event; returns how many. */
+/** Deletes up to `limit` cards of a board for good, set-based, with their events (deleteForGood); returns how many. */
 export async function deleteCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardId: string, limit: number): Promise<number> {
   const cards = await cardsOfBoard(tx.q, boardId, limit)
-  for (const card of cards) await deleteForGood(deps, tx, actor, card)
+  if (cards.length) await deleteForGood(deps, tx, actor, cards)
   return cards.length
 }
 
-/** Gives up to `limit` cards of a board the board's new key prefix (numbers kept), each announced with card.updated (changes: key). */
+/**
+ * Gives up to `limit` cards of a board the board's new key prefix (numbers kept), set-based: one UPDATE, and their
+ * card.updated events (changes: key) written together.
+ */
 export async function rekeyCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardId: string, prefix: string, limit: number): Promise<number> {
-  const cards = await cardsToRekey(tx.q, boardId, prefix, limit)
+  const { q } = tx
+  const cards = await cardsToRekey(q, boardId, prefix, limit)
   await rekeyCards(
-    tx.q,
+    q,
     cards.map((c) => c.id),
     prefix,
   )
-  for (const view of await cardViews(
-    tx.q,
-    cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
-  )) {
-    await cardEmitter(deps, tx, actor, view).emit('card.updated', { changes: ['key'] })
-  }
+  const data = await cardEventDatas(
+    q,
+    deps.config,
+    await cardViews(
+      q,
+      cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
+    ),
+  )
+  await emitEvents(
+    deps,
+    tx,
+    data.map((card): NewEvent => ({ name: 'card.updated', boardId, data: { ...card, changes: ['key'] }, actor })),
+  )
   return cards.length
 }
