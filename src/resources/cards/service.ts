@@ -386,7 +386,6 @@ export async function moveCardIn(deps: Deps, tx: Tx, actor: Actor, id: string, i
 export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): Promise<CardView> =>
   deps.db.tx((tx) => moveCardIn(deps, tx, actor, id, input))
 
-/** Deletes a card for good with its card.deleted event. */
 /**
  * Deletes cards for good, set-based: one DELETE (what they own goes with them), then each card's comment.deleted events
  * and its card.deleted, written together in the order single deletions would write them.
