@@ -24,6 +24,7 @@ export const dependencyRoutes = [
     summary: 'List dependencies (of one card, both directions, with `card`); oldest first',
     description:
       'A dependency is visible to whoever sees either of its cards. With `card` (a card you see, else 404), the dependencies where it blocks or is blocked.',
+    errors: [404],
     query: listQuery(DEPENDENCY_LIST).extend({ card: z.string().optional().meta({ description: 'Only the dependencies of this card, either way.' }) }),
     responses: { 200: { description: 'A page of dependencies', schema: pageSchema(Expanded, 'DependencyPage') } },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listDependencies(deps, actor, query) }),

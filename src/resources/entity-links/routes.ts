@@ -25,6 +25,7 @@ export const entityLinkRoutes = [
     access: 'read',
     summary: 'List links (from or to one card with `card`); oldest first',
     description: 'A link is visible to whoever sees its source card or its target card. With `card` (a card you see, else 404), the links from or to it.',
+    errors: [404],
     query: listQuery(ENTITY_LINK_LIST).extend({ card: z.string().optional().meta({ description: 'Only the links from or to this card.' }) }),
     responses: { 200: { description: 'A page of links', schema: pageSchema(Expanded, 'EntityLinkPage') } },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listLinks(deps, actor, query) }),
