@@ -13,10 +13,10 @@ export const DependencySchema = z
   .meta({
     id: 'Dependency',
     example: {
-      id: '01JD5X3T8Y4Q2W6E9R0T1Y2U3I',
-      blocker: '01JD5X2M0A1B2C3D4E5F6G7H8J',
-      blocked: '01JD5X2P9K8L7M6N5P4Q3R2S1T',
-      created_by: { id: '01JD5W0000000000000000USER', name: 'Ana' },
+      id: '2s4vwyf0a8kq3m1x',
+      blocker: '2s4vwyd1zzcel93k',
+      blocked: '2s4vwydjhblds2lz',
+      created_by: { id: '2s4vwy9c2hq7n4pd', name: 'Ana' },
       created: '2026-11-21T12:00:00.000Z',
     },
   })
@@ -29,7 +29,7 @@ export const CreateDependencyBody = z
   })
   .meta({
     id: 'CreateDependencyBody',
-    example: { blocker: '01JD5X2M0A1B2C3D4E5F6G7H8J', blocked: '01JD5X2P9K8L7M6N5P4Q3R2S1T' },
+    example: { blocker: '2s4vwyd1zzcel93k', blocked: '2s4vwydjhblds2lz' },
   })
 export type CreateDependencyInput = z.infer<typeof CreateDependencyBody>
 

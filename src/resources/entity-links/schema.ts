@@ -46,11 +46,11 @@ export const EntityLinkSchema = z
   .meta({
     id: 'EntityLink',
     example: {
-      id: '01JD5Y0R6E5W4Q3A2S1D0F9G8H',
+      id: '2s4vwyg5t2rj8w0e',
       kind: 'relates_to',
-      source: { type: 'card', id: '01JD5X2M0A1B2C3D4E5F6G7H8J' },
+      source: { type: 'card', id: '2s4vwyd1zzcel93k' },
       target: { type: 'url', url: 'https://example.com/spec', title: 'The spec' },
-      created_by: { id: '01JD5W0000000000000000USER', name: 'Ana' },
+      created_by: { id: '2s4vwy9c2hq7n4pd', name: 'Ana' },
       created: '2026-11-21T12:00:00.000Z',
     },
   })
@@ -72,7 +72,7 @@ export const CreateEntityLinkBody = z
   })
   .meta({
     id: 'CreateEntityLinkBody',
-    example: { kind: 'parent_of', source: { type: 'card', id: '01JD5X2M0A1B2C3D4E5F6G7H8J' }, target: { type: 'card', id: '01JD5X2P9K8L7M6N5P4Q3R2S1T' } },
+    example: { kind: 'parent_of', source: { type: 'card', id: '2s4vwyd1zzcel93k' }, target: { type: 'card', id: '2s4vwydjhblds2lz' } },
   })
 export type CreateEntityLinkInput = z.infer<typeof CreateEntityLinkBody>
 
