@@ -176,7 +176,7 @@ runScenarios<C>('dependencies', fixture, [
   {
     name: 'filter, sort and paging',
     method: 'GET',
-    path: (c) => `/v1/dependencies?filter=${encodeURIComponent(`blocker.title ~ "build"`)}&sort=-created&per_page=1`,
+    path: `/v1/dependencies?filter=${encodeURIComponent('blocker.title ~ "build"')}&sort=-created&per_page=1`,
     token: (c) => c.tokens.member.read,
     status: 200,
     expect: (c: C) => ({ totalItems: 1, items: [{ id: c.bc.id }] }),
