@@ -170,6 +170,7 @@ CREATE TABLE cards (
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
+  parent_id TEXT REFERENCES cards(id) ON DELETE SET NULL,
   UNIQUE (board_id, key_num)
 );
 -- Trashing a card clears its idempotency_key, which frees the key for a new card.
@@ -713,3 +714,38 @@ CREATE TABLE agent_claim_waits (
   until BIGINT NOT NULL,         -- epoch ms
   PRIMARY KEY (agent_id, id)
 );
+
+-- Planning links (version 18). A card's parent is `cards.parent_id`, kept in step with its `parent_of` link (the
+-- link's target is the child): both are written together by the cards service. Dependencies: `blocker` blocks
+-- `blocked`; neither they nor parent chains may form a cycle (checked in the write transaction, serialised).
+CREATE INDEX cards_parent ON cards(parent_id) WHERE parent_id IS NOT NULL;
+CREATE TABLE card_dependencies (
+  id TEXT PRIMARY KEY,
+  blocker_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  blocked_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  CHECK (blocker_id <> blocked_id),
+  UNIQUE (blocker_id, blocked_id)
+);
+CREATE INDEX card_dependencies_blocked ON card_dependencies(blocked_id, blocker_id);
+-- A link from a card to a card, a note, a milestone or a URL (stored only: nothing follows it). One target column is
+-- set, by target_type; a milestone's id has no foreign key yet (milestones are another family's table).
+CREATE TABLE entity_links (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('relates_to', 'duplicates', 'parent_of')),
+  source_card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  target_type TEXT NOT NULL CHECK (target_type IN ('card', 'note', 'milestone', 'url')),
+  target_card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
+  target_note_id TEXT REFERENCES notes(id) ON DELETE CASCADE,
+  target_milestone_id TEXT,
+  url TEXT,
+  title TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  CHECK (kind <> 'parent_of' OR target_type = 'card')
+);
+CREATE UNIQUE INDEX entity_links_unique ON entity_links(source_card_id, kind, target_type, COALESCE(target_card_id, target_note_id, target_milestone_id, url));
+CREATE UNIQUE INDEX entity_links_one_parent ON entity_links(target_card_id) WHERE kind = 'parent_of';
+CREATE INDEX entity_links_target_card ON entity_links(target_card_id) WHERE target_card_id IS NOT NULL;
+CREATE INDEX entity_links_target_note ON entity_links(target_note_id) WHERE target_note_id IS NOT NULL;

@@ -93,6 +93,7 @@ export async function exportWorkspace(o: DbFlags & { out: string }): Promise<voi
 export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
   const data = readExport(file)
   data.note_folders = parentsFirst(data.note_folders)
+  data.cards = parentsFirst(data.cards)
   data.files = data.files.map((f) => ({ ...f, data: Buffer.from(f.data as string, 'base64') }))
   const problems = limitProblems(data)
   if (problems.length) throw new Error(`${file} holds what the API would refuse, so nothing was imported: ${problems.join('; ')}`)

@@ -79,3 +79,13 @@ export async function storedSchemaVersion(q: Q): Promise<number> {
     : sql<{ version: number }>`SELECT user_version AS version FROM pragma_user_version()`
   return Number((await query.execute(q)).rows[0]?.version ?? 0)
 }
+
+/**
+ * Makes the checks of one kind take turns until the transaction ends, in every process on the database: PostgreSQL
+ * takes a transaction-level advisory lock on `key` (a fixed number per kind of check, e.g. the dependency graph's
+ * cycle check, so two requests closing a cycle at once cannot both pass it); SQLite's one writer already serialises
+ * every write transaction, so nothing runs there.
+ */
+export async function serialiseChecks(q: Q, key: number): Promise<void> {
+  if (isPostgres(q)) await sql`SELECT pg_advisory_xact_lock(${sql.lit(key)})`.execute(q)
+}

@@ -443,6 +443,39 @@ CREATE TABLE agent_claim_waits (
   PRIMARY KEY (agent_id, id)
 )${withoutRowid};`
 
+const PLANNING_LINKS = `ALTER TABLE cards ADD COLUMN parent_id TEXT REFERENCES cards(id) ON DELETE SET NULL;
+CREATE INDEX cards_parent ON cards(parent_id) WHERE parent_id IS NOT NULL;
+CREATE TABLE card_dependencies (
+  id TEXT PRIMARY KEY,
+  blocker_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  blocked_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  CHECK (blocker_id <> blocked_id),
+  UNIQUE (blocker_id, blocked_id)
+);
+CREATE INDEX card_dependencies_blocked ON card_dependencies(blocked_id, blocker_id);
+-- A link from a card to a card, a note, a milestone or a URL (stored only: nothing follows it). One target column is
+-- set, by target_type; a milestone's id has no foreign key yet (milestones are another family's table).
+CREATE TABLE entity_links (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('relates_to', 'duplicates', 'parent_of')),
+  source_card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  target_type TEXT NOT NULL CHECK (target_type IN ('card', 'note', 'milestone', 'url')),
+  target_card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
+  target_note_id TEXT REFERENCES notes(id) ON DELETE CASCADE,
+  target_milestone_id TEXT,
+  url TEXT,
+  title TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  CHECK (kind <> 'parent_of' OR target_type = 'card')
+);
+CREATE UNIQUE INDEX entity_links_unique ON entity_links(source_card_id, kind, target_type, COALESCE(target_card_id, target_note_id, target_milestone_id, url));
+CREATE UNIQUE INDEX entity_links_one_parent ON entity_links(target_card_id) WHERE kind = 'parent_of';
+CREATE INDEX entity_links_target_card ON entity_links(target_card_id) WHERE target_card_id IS NOT NULL;
+CREATE INDEX entity_links_target_note ON entity_links(target_note_id) WHERE target_note_id IS NOT NULL;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -514,6 +547,12 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 15: causal chains (what led to a run or a kickoff, so an automation cannot start itself again through it), the
   // runs-per-minute count and pause reason of automations, and claim long polls visible to every process.
   { sqlite: causalChains('INTEGER', ' WITHOUT ROWID'), postgres: causalChains('BIGINT', '') },
+  // 16, 17: steps of other branches (statuses, folders, groups and milestones), empty here until they are merged.
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  // 18: planning links: a card's parent (cards.parent_id, in step with its parent_of link), dependencies between cards,
+  // and links from a card to a card, a note, a milestone or a URL.
+  { sqlite: PLANNING_LINKS, postgres: PLANNING_LINKS },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

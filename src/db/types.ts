@@ -98,6 +98,7 @@ export interface CardsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  parent_id: string | null
 }
 
 export interface CardAssigneesTable {
@@ -537,6 +538,28 @@ export interface AgentClaimWaitsTable {
   until: number
 }
 
+export interface CardDependenciesTable {
+  id: string
+  blocker_id: string
+  blocked_id: string
+  created_by: string | null
+  created_at: string
+}
+
+export interface EntityLinksTable {
+  id: string
+  kind: 'relates_to' | 'duplicates' | 'parent_of'
+  source_card_id: string
+  target_type: 'card' | 'note' | 'milestone' | 'url'
+  target_card_id: string | null
+  target_note_id: string | null
+  target_milestone_id: string | null
+  url: string | null
+  title: string | null
+  created_by: string | null
+  created_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -586,4 +609,6 @@ export interface DB {
   agent_run_activity: AgentRunActivityTable
   agent_questions: AgentQuestionsTable
   agent_claim_waits: AgentClaimWaitsTable
+  card_dependencies: CardDependenciesTable
+  entity_links: EntityLinksTable
 }

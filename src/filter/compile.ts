@@ -57,6 +57,9 @@ export function compileFilter(eb: ExpressionBuilder<any, any>, resource: string,
 const quote = (name: string) => (name.includes('"') ? `"${name.replaceAll('"', '""')}"` : `"${name}"`)
 const colText = (alias: string, column: string) => `${quote(alias)}.${quote(column)}`
 const ref = (alias: string, column: string) => sql.raw(colText(alias, column))
+/** The value a scalar field compares: its column of the row aliased `alias`, or its computed expression over that row. */
+const leafText = (alias: string, leaf: ScalarField) => (leaf.expression ? leaf.expression(quote(alias)) : colText(alias, leaf.column))
+const leafRef = (alias: string, leaf: ScalarField) => sql.raw(leafText(alias, leaf))
 
 function comparison(resource: string, table: string, n: Comparison, anchored: boolean, board: string | undefined): Cond {
   const r = resolveField(resource, n.field)
@@ -70,9 +73,9 @@ function comparison(resource: string, table: string, n: Comparison, anchored: bo
     return n.op === '~' ? test : sql<SqlBool>`not ${test}`
   }
   if (!r.many && leaf.type !== 'multi') {
-    if (hops.length === 0) return withKeyHistory(table, leaf, n) ?? scalar(leaf, n.op, n.value, ref(table, leaf.column))
+    if (hops.length === 0) return withKeyHistory(table, leaf, n) ?? scalar(leaf, n.op, n.value, leafRef(table, leaf))
     // A chain of to-one relations reads one value: a scalar subquery, null when a link is missing.
-    const value = sql.raw(`(select ${colText(`t${hops.length}`, leaf.column)} ${fromWhere(table, hops).correlated})`)
+    const value = sql.raw(`(select ${leafText(`t${hops.length}`, leaf)} ${fromWhere(table, hops).correlated})`)
     return scalar(leaf, n.op, n.value, value)
   }
   // Through many rows, "!=" and "!~" mean "no such row": NOT EXISTS of the positive test.
@@ -84,7 +87,7 @@ function comparison(resource: string, table: string, n: Comparison, anchored: bo
     all = [...hops, memberHop(leaf)]
     test = member(leaf, all.length, n.value as string)
   } else {
-    test = scalar(leaf, op, n.value, ref(`t${hops.length}`, leaf.column))
+    test = scalar(leaf, op, n.value, leafRef(`t${hops.length}`, leaf))
   }
   const from = fromWhere(table, all, leaf.type === 'multi' ? leaf : undefined)
   // A positive test on its own compiles to `<outer> IN (subquery)`, so SQLite can start from the link table's index

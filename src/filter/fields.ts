@@ -27,6 +27,11 @@ export interface ScalarField {
   keyHistory?: { prefixes: string; owner: string; num: string; last: string }
   /** An `id` column that is also a to-one relation: `field.x` reads field x of resource `to` where its id = column. */
   to?: string
+  /**
+   * A value computed from the row instead of a column (`column` is then unused): SQL text given the row's quoted alias,
+   * written by the family's field map (never from filter text; values stay bound parameters). A card's `blocked`.
+   */
+  expression?: (row: string) => string
 }
 
 /** A multi-value field: membership with `~`/`!~` by the target's id; `field.x` reaches the target's fields. */
@@ -83,6 +88,8 @@ export const field = {
   /** `to`: the column is also a to-one relation to that resource. */
   id: (column: string, to?: string): ScalarField => ({ type: 'id', column, to }),
   oneOf: (column: string, values: readonly string[]): ScalarField => ({ type: 'enum', column, values }),
+  /** A value computed by an SQL expression over the row (given its quoted alias), compared like a column of that type. */
+  computed: (type: 'boolean' | 'number', expression: (row: string) => string): ScalarField => ({ type, column: '', expression }),
   /** Users linked through a join table `table(from, user_id)`. */
   users: (table: string, from: string): MultiField => ({ type: 'multi', target: 'users', link: { table, from, to: 'user_id' } }),
 }

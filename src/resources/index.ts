@@ -15,6 +15,8 @@ import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
 import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
+import { dependencies } from './dependencies/index.js'
+import { entityLinks } from './entity-links/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
@@ -54,6 +56,8 @@ export const MODULES: readonly ResourceModule[] = [
   noteFolders,
   notes,
   notePublications,
+  dependencies,
+  entityLinks,
   agentWorkflows,
   agentKickoffs,
   agentRuns,

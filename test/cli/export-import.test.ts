@@ -48,6 +48,16 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
   const child = (await post('/v1/note-folders', { name: 'Inner', parent: parent.id })).note_folder
   const note = (await post('/v1/notes', { title: 'Plan', body: '# Plan', folder: child.id, card: card.id })).note
   await post('/v1/note-publications', { note: note.id })
+  // Planning: a parent made after its child (so the child comes first in the export), a dependency, links to a note and a URL.
+  const epic = (await post('/v1/cards', { board: s.board.id, title: 'Epic' })).card
+  assert.equal((await s.t.req('PATCH', `/v1/cards/${card.id}`, { token: tok, body: { parent: epic.id } })).status, 200)
+  await post('/v1/dependencies', { blocker: epic.id, blocked: card.id })
+  await post('/v1/entity-links', { kind: 'relates_to', source: { type: 'card', id: card.id }, target: { type: 'note', id: note.id } })
+  await post('/v1/entity-links', {
+    kind: 'relates_to',
+    source: { type: 'card', id: card.id },
+    target: { type: 'url', url: 'https://example.com/spec', title: 'Spec' },
+  })
   // A file: an incoming multipart request whose automation makes a card with it.
   const ep = (await s.t.req('POST', '/v1/webhooks/incoming', { token: s.tokens.admin.write, body: { name: 'Intake', accept_files: true } })).body
     .incoming_webhook
@@ -83,7 +93,20 @@ test('taskd export, import into an empty database, export again: identical apart
     assert.deepEqual(fs.readdirSync(dir), ['first.json'])
     assert.match(exported.stderr, /export: 100%/)
     const data = readJson(first)
-    for (const table of ['users', 'boards', 'key_prefixes', 'cards', 'card_tags', 'comments', 'comment_mentions', 'checklist_items', 'time_entries', 'notes'])
+    for (const table of [
+      'users',
+      'boards',
+      'key_prefixes',
+      'cards',
+      'card_tags',
+      'comments',
+      'comment_mentions',
+      'checklist_items',
+      'time_entries',
+      'notes',
+      'card_dependencies',
+      'entity_links',
+    ])
       assert.ok(data[table].length > 0, `${table} exported`)
     assert.equal(data.note_folders.length, 2)
     assert.equal(data.note_publications.length, 1)

@@ -26,6 +26,7 @@ export const BulkUpdateBody = z
       completed: z.boolean().optional(),
       archived: z.boolean().optional(),
       trashed: z.boolean().optional(),
+      parent: z.string().min(1).nullable().optional().meta({ description: 'The parent card (record id) of each card, or null to remove it.' }),
     }),
   })
   .meta({ id: 'BulkUpdateCardsBody' })

@@ -32,6 +32,7 @@ const TASK = {
   created: str('When the task was created, ISO 8601'),
   updated: str('When the task last changed, ISO 8601'),
   created_by: described(z.object({ id: z.string(), name: z.string() }).nullable(), '{ id, name } of the user who created the task'),
+  parent: described(z.string().nullable(), 'Record id of the parent task, or null'),
 }
 
 const task = <E extends z.ZodRawShape>(extra: E) => z.object({ ...TASK, ...extra, actor: ACTOR })

@@ -11,6 +11,11 @@ import { boardViews } from '../boards/present.js'
 import { getBoards } from '../boards/published.js'
 import { checklistsByCard } from '../checklists/present.js'
 import { progressOfCards } from '../checklists/published.js'
+import { dependenciesByCard } from '../dependencies/present.js'
+import { openBlockerCounts } from '../dependencies/published.js'
+import { linksByCard } from '../entity-links/present.js'
+import { subtaskCounts } from '../entity-links/published.js'
+import type { Viewer } from '../../access/visibility.js'
 import { listView } from '../lists/present.js'
 import { getLists } from '../lists/published.js'
 import { tagView } from '../tags/present.js'
@@ -26,8 +31,22 @@ export interface CardLinkIds {
   watchers: string[]
 }
 
-/** One card in API shape, from its row, its links, its list's category, its creator and its checklist items' count. */
-export function cardView(r: CardsTable, links: CardLinkIds, state: string, creator: UserRef | null, progress = { done: 0, total: 0 }): CardView {
+/** What planning adds to a card: its subtasks' progress and how many of its blockers are open. */
+export interface CardPlanning {
+  subtasks: { done: number; total: number }
+  blocked_by_open: number
+}
+const NO_PLANNING: CardPlanning = { subtasks: { done: 0, total: 0 }, blocked_by_open: 0 }
+
+/** One card in API shape, from its row, its links, its list's category, its creator, its checklist items' count and its planning counts. */
+export function cardView(
+  r: CardsTable,
+  links: CardLinkIds,
+  state: string,
+  creator: UserRef | null,
+  progress = { done: 0, total: 0 },
+  planning: CardPlanning = NO_PLANNING,
+): CardView {
   return {
     id: r.id,
     key: r.key,
@@ -51,13 +70,19 @@ export function cardView(r: CardsTable, links: CardLinkIds, state: string, creat
     updated: r.updated_at,
     created_by: creator,
     checklist_progress: progress,
+    parent: r.parent_id,
+    subtasks: planning.subtasks,
+    blocked_by_open: planning.blocked_by_open,
   }
 }
 
 const USER_EXPANDS = ['assignees', 'members', 'watchers', 'created_by']
 
-/** Cards in API shape; relations for the whole page come from a fixed number of queries. */
-export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<string> = new Set()): Promise<CardView[]> {
+/**
+ * Cards in API shape; relations for the whole page come from a fixed number of queries. `viewer`: whose sight limits
+ * what an expansion shows of other cards (`dependencies`).
+ */
+export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<string> = new Set(), viewer?: Viewer): Promise<CardView[]> {
   const links = await loadCardLinks(
     q,
     rows.map((r) => r.id),
@@ -67,6 +92,14 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     rows.map((r) => r.list_id),
   )
   const progress = await progressOfCards(
+    q,
+    rows.map((r) => r.id),
+  )
+  const subtasks = await subtaskCounts(
+    q,
+    rows.map((r) => r.id),
+  )
+  const blockers = await openBlockerCounts(
     q,
     rows.map((r) => r.id),
   )
@@ -85,9 +118,10 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
       states.get(r.list_id) ?? 'unstarted',
       r.created_by ? userRefOf(users, r.created_by) : null,
       progress.get(r.id),
+      { subtasks: subtasks.get(r.id) ?? { done: 0, total: 0 }, blocked_by_open: blockers.get(r.id) ?? 0 },
     ),
   )
-  if (expand.size > 0) await addExpansions(q, views, expand, users)
+  if (expand.size > 0) await addExpansions(q, views, expand, users, viewer)
   return views
 }
 
@@ -95,7 +129,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
 const byId = <R extends { id: string }, V>(rows: R[], view: (r: R) => V): Map<string, V> => new Map(rows.map((r) => [r.id, view(r)]))
 
 /** The related records `expand` asks for, for a whole page of cards: one batched load per kind. */
-async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>) {
+async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>, viewer: Viewer | undefined) {
   const ids = views.map((v) => v.id)
   return {
     boards: expand.has('board')
@@ -130,6 +164,8 @@ async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<strin
       : undefined,
     checklists: expand.has('checklists') ? await checklistsByCard(q, ids) : undefined,
     runs: expand.has('agent_runs') ? await runViews(q, await runsOfCards(q, ids)) : undefined,
+    dependencies: expand.has('dependencies') ? await dependenciesByCard(q, ids, viewer) : undefined,
+    links: expand.has('links') ? await linksByCard(q, ids) : undefined,
   }
 }
 
@@ -137,7 +173,7 @@ async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<strin
 function expansionOf(
   v: CardView,
   expand: ReadonlySet<string>,
-  { boards, lists, tags, checklists, runs }: Awaited<ReturnType<typeof loadExpansions>>,
+  { boards, lists, tags, checklists, runs, dependencies, links }: Awaited<ReturnType<typeof loadExpansions>>,
   users: ReadonlyMap<string, ReturnType<typeof userView>>,
 ): Record<string, unknown> {
   const e: Record<string, unknown> = {}
@@ -151,11 +187,19 @@ function expansionOf(
   if (expand.has('priority')) e.priority = { value: v.priority, name: PRIORITY_NAMES[v.priority] }
   if (checklists) e.checklists = checklists.get(v.id) ?? []
   if (runs) e.agent_runs = runs.filter((r) => r.card === v.id)
+  if (dependencies) e.dependencies = dependencies.get(v.id) ?? { blocked_by: [], blocking: [] }
+  if (links) e.links = links.get(v.id) ?? []
   return e
 }
 
-async function addExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>, loaded: ReadonlyMap<string, UsersTable>): Promise<void> {
-  const related = await loadExpansions(q, views, expand)
+async function addExpansions(
+  q: Q,
+  views: CardView[],
+  expand: ReadonlySet<string>,
+  loaded: ReadonlyMap<string, UsersTable>,
+  viewer: Viewer | undefined,
+): Promise<void> {
+  const related = await loadExpansions(q, views, expand, viewer)
   const users = new Map([...loaded].map(([id, u]) => [id, userView(u)]))
   for (const v of views) v.expand = expansionOf(v, expand, related, users)
 }
@@ -253,5 +297,6 @@ export async function cardEventDatas(q: Q, config: Config, cards: readonly CardV
     created: card.created,
     updated: card.updated,
     created_by: card.created_by,
+    parent: card.parent,
   }))
 }

@@ -28,6 +28,13 @@ export const CARD_FILTER: FilterResource = {
     watchers: field.users('card_watchers', 'card_id'),
     tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true, boardScoped: true },
     files: { type: 'multi', target: 'files', back: 'card_id' },
+    parent: field.id('parent_id', 'cards'),
+    // Blocked: some card blocking it (a dependency) is neither completed nor in the trash.
+    blocked: field.computed(
+      'boolean',
+      (row) =>
+        `(case when exists (select 1 from "card_dependencies" as "d" join "cards" as "b" on "b"."id" = "d"."blocker_id" where "d"."blocked_id" = ${row}."id" and "b"."completed" = 0 and "b"."trashed" = 0) then 1 else 0 end)`,
+    ),
   },
 }
 
@@ -43,7 +50,20 @@ export const FILE_FILTER: FilterResource = {
   },
 }
 
-export const CARD_EXPANDS = ['board', 'list', 'tags', 'assignees', 'members', 'watchers', 'priority', 'created_by', 'checklists', 'agent_runs'] as const
+export const CARD_EXPANDS = [
+  'board',
+  'list',
+  'tags',
+  'assignees',
+  'members',
+  'watchers',
+  'priority',
+  'created_by',
+  'checklists',
+  'agent_runs',
+  'dependencies',
+  'links',
+] as const
 
 export const CARD_LIST: ListSpec = {
   resource: 'cards',

@@ -38,6 +38,11 @@ export const CardSchema = z
     checklist_progress: z
       .strictObject({ done: z.number().int(), total: z.number().int() })
       .meta({ description: "Ticked and all items over all the card's checklists." }),
+    parent: z.string().nullable().meta({ description: 'The parent card (record id), or null: the source of its `parent_of` link.' }),
+    subtasks: z
+      .strictObject({ done: z.number().int(), total: z.number().int() })
+      .meta({ description: 'Its subtasks (the cards whose parent it is, not in the trash): completed and all.' }),
+    blocked_by_open: z.number().int().meta({ description: 'How many cards that block it (dependencies) are not completed (nor in the trash).' }),
     existing: z.boolean().optional().meta({ description: 'true when an idempotent replay returned an existing card' }),
     expand: z.record(z.string(), z.unknown()).optional(),
   })
@@ -72,6 +77,10 @@ const editable = {
       "true completes the card (moving it to the board's first `completed` list, if any), false re-opens it (out of a `completed` list, to the first `unstarted`, `started` or `backlog` list).",
   }),
   archived: z.boolean().optional().meta({ description: 'Archived cards stay on the board but out of the way.' }),
+  parent: z.string().min(1).nullable().optional().meta({
+    description:
+      'The parent card (record id, a card you see, on any board), or null for none. Setting it makes, replaces or removes the parent_of link; a parent chain may not cycle (422 naming the cards by keys).',
+  }),
 }
 
 export const CreateCardBody = z

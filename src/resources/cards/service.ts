@@ -17,6 +17,8 @@ import { getBoards, memberRoles } from '../boards/published.js'
 import { getList, listsOfBoard } from '../lists/published.js'
 import { getTags } from '../tags/published.js'
 import { commentsGoneEvents } from '../comments/service.js'
+import { announceDependenciesOfCardsGone } from '../dependencies/announce.js'
+import { checkParent, detachLinksOfCardsGone, writeParentLink } from '../entity-links/parents.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
@@ -62,7 +64,7 @@ export async function listCards(deps: Deps, actor: Actor, params: ListParams & C
   // Whether the viewer sees most boards matters only for a list not narrowed (one query fewer for the others).
   const seesMost = unnarrowed(params) && (await seesMostBoards(q, actor.user))
   const { base, countBase } = cardListQueries(q, actor.user, params, seesMost)
-  return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
+  return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand, actor.user), {
     anchored: Boolean(params.board || params.list),
     countBase,
   })
@@ -70,7 +72,7 @@ export async function listCards(deps: Deps, actor: Actor, params: ListParams & C
 
 export async function getCardFor(deps: Deps, actor: Actor, id: string, expand?: string): Promise<CardView> {
   const { q } = deps.db
-  return (await cardViews(q, [await visibleCard(q, actor, id)], parseExpand(expand, CARD_LIST.expand)))[0]
+  return (await cardViews(q, [await visibleCard(q, actor, id)], parseExpand(expand, CARD_LIST.expand), actor.user))[0]
 }
 
 const viewOf = async (q: Q, id: string): Promise<CardView> => (await cardViews(q, [(await getCard(q, id))!]))[0]
@@ -132,6 +134,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
   }
   const named = await checkRefs(q, board.id, input)
+  const parent = input.parent ? await checkParent(q, actor, undefined, input.parent) : undefined
   // A named list alone needs no look at the others: only a completion may send the card elsewhere.
   const lists = named && input.completed === undefined ? [named] : await listsOfBoard(q, board.id)
   if (lists.length === 0) throw invalid([{ path: 'list', message: 'The board has no list.' }])
@@ -160,6 +163,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     created_by: creatorId(actor),
     created_at: at,
     updated_at: at,
+    parent_id: parent?.id ?? null,
   }
   await insertCard(q, row)
   const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
@@ -170,6 +174,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name })
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
+  await writeParentLink(deps, tx, actor, row.id, null, row.parent_id, at)
   for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
   await notify(deps, tx, actor, { kind: 'assigned', users: view.assignees, card: row })
   await notify(deps, tx, actor, { kind: 'watching', users: view.watchers, card: row })
@@ -191,6 +196,7 @@ const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
   completed: 'completed',
   archived: 'archived',
   trashed: 'trashed',
+  parent_id: 'parent',
 }
 
 type CardChange = CardFields & { board?: string }
@@ -222,6 +228,7 @@ async function changedColumns(q: Q, before: CardsTable, input: CardChange, targe
   if (set.completed !== undefined) Object.assign(set, completionColumns(set.completed === 1, at))
   if (input.archived !== undefined) put('archived', input.archived ? 1 : 0)
   if (input.trashed !== undefined) put('trashed', input.trashed ? 1 : 0)
+  if (input.parent !== undefined) put('parent_id', input.parent)
   if (set.trashed === 1) set.idempotency_key = null // trashing frees the key
   return set
 }
@@ -279,6 +286,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
   const named = await checkRefs(q, boardId, input, target ? [] : old.watchers)
+  if (input.parent != null && input.parent !== before.parent_id) await checkParent(q, actor, before, input.parent)
   const at = isoAt(deps.clock.now())
   const change = await withPlacement(q, boardId, before, named, input)
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
@@ -293,6 +301,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   await updateCardRow(q, before.id, { ...set, updated_at: at })
   const view = await viewOf(q, before.id)
   await announceChange(deps, tx, actor, old, view, changes)
+  if (set.parent_id !== undefined) await writeParentLink(deps, tx, actor, before.id, before.parent_id, set.parent_id, at)
   return view
 }
 
@@ -387,17 +396,18 @@ export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: st
   deps.db.tx((tx) => moveCardIn(deps, tx, actor, id, input))
 
 /**
- * Deletes cards for good, set-based: one DELETE (what they own goes with them), then each card's comment.deleted events
- * and its card.deleted, written together in the order single deletions would write them.
+ * Deletes cards for good, set-based: one DELETE (what they own goes with them, their dependencies and links each
+ * announced first, their subtasks taken off them), then each card's comment.deleted events and its card.deleted,
+ * written together in the order single deletions would write them.
  */
 async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[]): Promise<void> {
   const { q } = tx
+  const ids = cards.map((c) => c.id)
   const data = await cardEventDatas(q, deps.config, await cardViews(q, [...cards]))
   const comments = await commentsGoneEvents(deps, q, actor, cards)
-  await deleteCardRows(
-    q,
-    cards.map((c) => c.id),
-  )
+  await announceDependenciesOfCardsGone(deps, tx, actor, ids)
+  await detachLinksOfCardsGone(deps, tx, actor, ids, isoAt(deps.clock.now()))
+  await deleteCardRows(q, ids)
   await emitEvents(
     deps,
     tx,

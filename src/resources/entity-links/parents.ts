@@ -1,0 +1,117 @@
+// A card's parent: the one rule for checking and writing it, which the cards service (card create, PATCH, the bulk
+// routes) and this family's routes share. The parent lives in `cards.parent_id` (written by the cards service with
+// the card's other columns) and as a parent_of link from the parent to the child, written here; both change together.
+// Parent chains never cycle: the check walks the new parent's ancestors (one bounded recursive query) after taking the
+// parents' lock (serialiseChecks), so two changes at once cannot close a cycle between them.
+import { type Actor, creatorId } from '../../access/roles.js'
+import { seesBoard } from '../../access/visibility.js'
+import type { Q, Tx } from '../../db/database.js'
+import { serialiseChecks } from '../../db/dialect.js'
+import type { CardsTable, EntityLinksTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { invalidField } from '../../errors.js'
+import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
+import { newId } from '../../ids.js'
+import { getBoards } from '../boards/published.js'
+import { cardEventDatas, cardViews } from '../cards/present.js'
+import { getCard } from '../cards/published.js'
+import { linkEventData } from './present.js'
+import { ancestorsOf, cardsBrief, childrenOf, clearParent, deleteLinkRow, insertLink, linksOfCards, parentLinkOf } from './store.js'
+
+/** The advisory lock key of the parent chains' cycle check (any fixed number; 'pare'). */
+const PARENT_LOCK = 0x70617265
+/** The deepest a parent chain may be. */
+export const MAX_PARENT_DEPTH = 1_000
+
+/**
+ * The card a change names as `child`'s parent (`child` undefined: a card being created), checked: a card the actor
+ * sees, not the card itself, and not one of its descendants (the message names the cycle by keys). A 422 naming `path`.
+ */
+export async function checkParent(
+  q: Q,
+  actor: Actor,
+  child: Pick<CardsTable, 'id' | 'key'> | undefined,
+  parentId: string,
+  path = 'parent',
+): Promise<CardsTable> {
+  const parent = await getCard(q, parentId)
+  if (!parent || !(await seesBoard(q, actor, parent.board_id))) throw invalidField(path, 'No such card.')
+  if (!child) return parent
+  if (parent.id === child.id) throw invalidField(path, 'A card cannot be its own parent.')
+  await serialiseChecks(q, PARENT_LOCK)
+  const up = await ancestorsOf(q, parent.id, MAX_PARENT_DEPTH)
+  const at = up.findIndex((a) => a.id === child.id)
+  if (at >= 0) {
+    const cycle = [...up.slice(0, at + 1).reverse(), { key: child.key }].map((c) => c.key).join(' → ')
+    throw invalidField(path, `This parent would make a cycle: ${cycle} (each is the parent of the next).`)
+  }
+  if (up.length > MAX_PARENT_DEPTH) throw invalidField(path, `Parent chains may be at most ${MAX_PARENT_DEPTH} cards deep.`)
+  return parent
+}
+
+/** Emits entity_link.created or entity_link.deleted for a link, on its source card's board. */
+export async function announceLink(deps: Deps, tx: Tx, actor: Actor, name: 'entity_link.created' | 'entity_link.deleted', row: EntityLinksTable) {
+  const [source] = await cardsBrief(tx.q, [row.source_card_id])
+  if (!source) return
+  const board = (await getBoards(tx.q, [source.board_id]))[0]
+  await emitEvent(deps, tx, {
+    name,
+    boardId: source.board_id,
+    data: linkEventData(deps.config, row, source, { id: source.board_id, name: board?.name ?? null }),
+    actor,
+  })
+}
+
+/**
+ * The parent_of links of a change of `child`'s parent from `from` to `to` (either may be null): the old link removed
+ * and the new one made, each with its event. The caller writes `cards.parent_id` in the same transaction.
+ */
+export async function writeParentLink(deps: Deps, tx: Tx, actor: Actor, childId: string, from: string | null, to: string | null, at: string): Promise<void> {
+  if (from === to) return
+  const { q } = tx
+  const old = await parentLinkOf(q, childId)
+  if (old && (await deleteLinkRow(q, old.id))) await announceLink(deps, tx, actor, 'entity_link.deleted', old)
+  if (to === null) return
+  const row: EntityLinksTable = {
+    id: newId(),
+    kind: 'parent_of',
+    source_card_id: to,
+    target_type: 'card',
+    target_card_id: childId,
+    target_note_id: null,
+    target_milestone_id: null,
+    url: null,
+    title: null,
+    created_by: creatorId(actor),
+    created_at: at,
+  }
+  await insertLink(q, row)
+  await announceLink(deps, tx, actor, 'entity_link.created', row)
+}
+
+/**
+ * Before cards are deleted for good: entity_link.deleted for each link from or to them (the rows go with them), and
+ * their subtasks that stay taken off them, in one statement, each with card.updated naming `parent`.
+ */
+export async function detachLinksOfCardsGone(deps: Deps, tx: Tx, actor: Actor, cardIds: readonly string[], at: string): Promise<void> {
+  const { q } = tx
+  for (const link of await linksOfCards(q, cardIds)) await announceLink(deps, tx, actor, 'entity_link.deleted', link)
+  const gone = new Set(cardIds)
+  const children = (await childrenOf(q, cardIds)).filter((c) => !gone.has(c.id))
+  if (children.length === 0) return
+  await clearParent(
+    q,
+    children.map((c) => c.id),
+    at,
+  )
+  const views = await cardViews(
+    q,
+    children.map((c) => ({ ...c, parent_id: null, updated_at: at })),
+  )
+  const data = await cardEventDatas(q, deps.config, views)
+  await emitEvents(
+    deps,
+    tx,
+    data.map((card): NewEvent => ({ name: 'card.updated', boardId: card.board.id, data: { ...card, changes: ['parent'] }, actor })),
+  )
+}
