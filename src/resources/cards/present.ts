@@ -8,6 +8,8 @@ import type { CardsTable, UsersTable } from '../../db/types.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { UserRef } from '../../http/schemas.js'
 import { boardViews } from '../boards/present.js'
+import type { CardStatus } from '../board-statuses/schema.js'
+import { statusesOfLists } from '../board-statuses/published.js'
 import { getBoards } from '../boards/published.js'
 import { checklistsByCard } from '../checklists/present.js'
 import { progressOfCards } from '../checklists/published.js'
@@ -26,8 +28,15 @@ export interface CardLinkIds {
   watchers: string[]
 }
 
-/** One card in API shape, from its row, its links, its list's category, its creator and its checklist items' count. */
-export function cardView(r: CardsTable, links: CardLinkIds, state: string, creator: UserRef | null, progress = { done: 0, total: 0 }): CardView {
+/** One card in API shape, from its row, its links, its list's category, its creator, its checklist items' count and its list's status. */
+export function cardView(
+  r: CardsTable,
+  links: CardLinkIds,
+  state: string,
+  creator: UserRef | null,
+  progress = { done: 0, total: 0 },
+  status: CardStatus | null = null,
+): CardView {
   return {
     id: r.id,
     key: r.key,
@@ -50,6 +59,8 @@ export function cardView(r: CardsTable, links: CardLinkIds, state: string, creat
     created: r.created_at,
     updated: r.updated_at,
     created_by: creator,
+    status,
+    milestone: r.milestone_id,
     checklist_progress: progress,
   }
 }
@@ -70,6 +81,10 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     q,
     rows.map((r) => r.id),
   )
+  const statuses = await statusesOfLists(
+    q,
+    rows.map((r) => r.list_id),
+  )
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
@@ -85,6 +100,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
       states.get(r.list_id) ?? 'unstarted',
       r.created_by ? userRefOf(users, r.created_by) : null,
       progress.get(r.id),
+      statuses.get(r.list_id) ?? null,
     ),
   )
   if (expand.size > 0) await addExpansions(q, views, expand, users)

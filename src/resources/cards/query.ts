@@ -28,6 +28,9 @@ export const CARD_FILTER: FilterResource = {
     watchers: field.users('card_watchers', 'card_id'),
     tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true, boardScoped: true },
     files: { type: 'multi', target: 'files', back: 'card_id' },
+    status: { alias: 'list.status' },
+    milestone: field.id('milestone_id', 'milestones'),
+    team: { alias: 'assignees.groups' },
   },
 }
 

@@ -16,6 +16,8 @@ import { listPage, parseExpand, type ListParams } from '../../query/list-page.js
 import { getBoards, memberRoles } from '../boards/published.js'
 import { getList, listsOfBoard } from '../lists/published.js'
 import { getTags } from '../tags/published.js'
+import { firstListWithStatus, getStatus } from '../board-statuses/published.js'
+import { getMilestone } from '../milestones/published.js'
 import { announceCommentsOfCardGone } from '../comments/service.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
@@ -30,6 +32,7 @@ import {
   cardsOfBoard,
   cardsOfList,
   cardsOfListToSettle,
+  cardsOfMilestone,
   cardsToRekey,
   deleteCardRow,
   findByIdempotencyKey,
@@ -75,13 +78,28 @@ export async function getCardFor(deps: Deps, actor: Actor, id: string, expand?: 
 const viewOf = async (q: Q, id: string): Promise<CardView> => (await cardViews(q, [(await getCard(q, id))!]))[0]
 
 /**
- * Checks every id the input names; returns the list it names, if any. Watchers must be members of the board; `watching`
- * (the card's watchers now) are not checked again, so a watcher who left the board does not block an edit.
+ * Checks every id the input names; returns the list it names, if any, or the list its `status` sends the card to (the
+ * board's first list with that status; `current`, the card's list now, when it has it). Watchers must be members of
+ * the board; `watching` (the card's watchers now) are not checked again, so a watcher who left the board does not
+ * block an edit. A milestone must be one of the board's.
  */
-async function checkRefs(q: Q, boardId: string, input: CardFields, watching: readonly string[] = []): Promise<ListsTable | undefined> {
+async function checkRefs(q: Q, boardId: string, input: CardFields, watching: readonly string[] = [], current?: string): Promise<ListsTable | undefined> {
   const details: ErrorDetail[] = []
-  const list = input.list === undefined ? undefined : await getList(q, input.list)
+  let list = input.list === undefined ? undefined : await getList(q, input.list)
   if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
+  if (input.status !== undefined) {
+    const status = await getStatus(q, input.status)
+    if (status?.board_id !== boardId) details.push({ path: 'status', message: 'No such status on this board.' })
+    else if (input.list !== undefined) {
+      if (list?.board_id === boardId && list.status_id !== status.id) details.push({ path: 'status', message: 'The list named has another status.' })
+    } else {
+      const now = current === undefined ? undefined : await getList(q, current)
+      list = now?.board_id === boardId && now.status_id === status.id ? now : await firstListWithStatus(q, boardId, status.id)
+      if (!list) details.push({ path: 'status', message: 'No list of this board has this status; bind a list to it first.' })
+    }
+  }
+  if (input.milestone != null && (await getMilestone(q, input.milestone))?.board_id !== boardId)
+    details.push({ path: 'milestone', message: 'No such milestone on this board.' })
   if (input.assignees && (await getUsers(q, input.assignees)).length !== new Set(input.assignees).size)
     details.push({ path: 'assignees', message: 'Every entry must be an existing user id.' })
   const newWatchers = [...new Set(input.watchers ?? [])].filter((u) => !watching.includes(u))
@@ -159,6 +177,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     created_by: creatorId(actor),
     created_at: at,
     updated_at: at,
+    milestone_id: input.milestone ?? null,
   }
   await insertCard(q, row)
   const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
@@ -166,7 +185,15 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   await addUserLinks(q, 'card_watchers', row.id, links.watchers)
   await addTagLinks(q, row.id, links.tags)
   // The view is built from what was just written: reading it back would double the statements of a create.
-  const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name })
+  const status = list.status_id ? await getStatus(q, list.status_id) : undefined
+  const view = cardView(
+    row,
+    links,
+    list.category,
+    actor.run ? null : { id: actor.user.id, name: actor.user.name },
+    undefined,
+    status ? { id: status.id, name: status.name, category: status.category } : null,
+  )
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
   for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
@@ -190,6 +217,7 @@ const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
   completed: 'completed',
   archived: 'archived',
   trashed: 'trashed',
+  milestone_id: 'milestone',
 }
 
 type CardChange = CardFields & { board?: string }
@@ -207,11 +235,14 @@ async function changedColumns(q: Q, before: CardsTable, input: CardChange, targe
     const taken = await takeCardKey(q, target.id)
     if (!taken) throw notFound('board')
     Object.assign(set, { board_id: target.id, key_num: taken.num, key: taken.key, idempotency_key: null })
+    // Milestones belong to a board: the old one stays behind.
+    if (input.milestone === undefined && before.milestone_id !== null) set.milestone_id = null
     await moveAgentRecords(q, before.id, target.id)
   }
   put('title', input.title)
   put('description', input.description)
   put('priority', input.priority)
+  put('milestone_id', input.milestone)
   put('list_id', input.list)
   const targetList = set.list_id ?? before.list_id
   if (input.position !== undefined || set.list_id !== undefined) put('position', await distinctPosition(q, 'cards', targetList, before.id, input.position))
@@ -277,9 +308,10 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers)
+  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers, before.list_id)
   const at = isoAt(deps.clock.now())
-  const change = await withPlacement(q, boardId, before, named, input)
+  // A status names no list itself: the list it sends the card to is placed as if it were named.
+  const change = await withPlacement(q, boardId, before, named, input.status !== undefined && named ? { ...input, list: named.id } : input)
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
   const set = await changedColumns(q, before, change, target, at)
   const links = await nextLinks(q, old, input, target)
@@ -291,6 +323,8 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   if (changedLinks.includes('tags')) await setTagLinks(q, before.id, links.tags)
   await updateCardRow(q, before.id, { ...set, updated_at: at })
   const view = await viewOf(q, before.id)
+  // A card's status is its list's: a change of list may change it.
+  if (old.status?.id !== view.status?.id) changes.push('status')
   await announceChange(deps, tx, actor, old, view, changes)
   return view
 }
@@ -376,8 +410,9 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
     tx,
     data.flatMap((card): NewEvent[] => {
       const completes = changed.has(card.id)
+      const changes = [...(completes ? ['list', 'position', 'completed'] : ['list', 'position']), ...(from.status_id !== to.status_id ? ['status'] : [])]
       return [
-        { name: 'card.updated', boardId: board.id, data: { ...card, changes: completes ? ['list', 'position', 'completed'] : ['list', 'position'] }, actor },
+        { name: 'card.updated', boardId: board.id, data: { ...card, changes }, actor },
         { name: 'card.moved', boardId: board.id, data: { ...card, from_list: fromRef, to_list: toRef, from_board: board }, actor },
         ...(completes ? [{ name: card.completed ? 'card.completed' : 'card.reopened', boardId: board.id, data: card, actor } as NewEvent] : []),
       ]
@@ -396,6 +431,13 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
 export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
   const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
   for (const card of cards) await applyChange(deps, tx, actor, card, { completed })
+  return cards.length
+}
+
+/** Takes up to `limit` cards off a milestone being deleted, each with card.updated naming `milestone`; returns how many. */
+export async function clearMilestoneOfCards(deps: Deps, tx: Tx, actor: Actor, milestoneId: string, limit: number): Promise<number> {
+  const cards = await cardsOfMilestone(tx.q, milestoneId, limit)
+  for (const card of cards) await applyChange(deps, tx, actor, card, { milestone: null })
   return cards.length
 }
 
