@@ -77,7 +77,7 @@ export const boardStatusRoutes = [
     summary: 'Delete a status; 409 while lists are bound to it, unless move_to names another status of the board for them',
     params: idParam,
     query: DeleteBoardStatusQuery,
-    errors: [409],
+    errors: [409, 422],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ deps, actor, params, query }) => {
       await deleteBoardStatus(deps, actor, params.id, query.move_to)

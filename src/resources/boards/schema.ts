@@ -31,14 +31,10 @@ const keyPrefix = z
       'On create without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters and the MCP tool get_card (key = "OLD-3"), and only those: a card numbered after the change never had an old key, so key = "OLD-9" does not find NEW-9.',
   })
 const description = z.string().max(20000)
-const folder = z
-  .string()
-  .min(1)
-  .nullable()
-  .meta({
-    description:
-      'A folder (/v1/folders record id) to put the board in; null for none. Every member sees folder names; the board stays visible to its members only.',
-  })
+const folder = z.string().min(1).nullable().meta({
+  description:
+    'A folder (/v1/folders record id) to put the board in; null for none. Every member sees folder names; the board stays visible to its members only.',
+})
 
 export const CreateBoardBody = z
   .strictObject({
@@ -68,14 +64,9 @@ export const BoardMemberSchema = UserSchema.extend({ board_role: BoardRole }).me
 export const AddMemberBody = z
   .strictObject({
     user: z.string().min(1).optional().meta({ description: 'The user (record id) to add; give this or `group`.' }),
-    group: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          'A group or team (/v1/groups record id): every member of it not yet on the board is added; the answer is then `200 { added: [user ids] }`.',
-      }),
+    group: z.string().min(1).optional().meta({
+      description: 'A group or team (/v1/groups record id): every member of it not yet on the board is added; the answer is then `200 { added: [user ids] }`.',
+    }),
     role: BoardRole.optional().meta({ description: '`member` unless given; `admin` when the board has no admin yet.' }),
   })
   .meta({ id: 'AddBoardMemberBody', examples: [{ user: 'u_123' }, { group: 'g_123' }] })

@@ -79,14 +79,9 @@ const editable = {
     description:
       "A status (record id) of the card's board: the card goes to the board's first list bound to it (it stays where it is when its list already has it). No list bound to it is a 422 naming `status`; with `list` too, the list must have that status.",
   }),
-  milestone: z
-    .string()
-    .min(1)
-    .nullable()
-    .optional()
-    .meta({
-      description: "A milestone (record id) of the card's board; null takes the card off its milestone. One of another board is a 422 naming `milestone`.",
-    }),
+  milestone: z.string().min(1).nullable().optional().meta({
+    description: "A milestone (record id) of the card's board; null takes the card off its milestone. One of another board is a 422 naming `milestone`.",
+  }),
 }
 
 export const CreateCardBody = z
