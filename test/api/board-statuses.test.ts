@@ -377,9 +377,13 @@ test('a status’s new category carries to its lists and their cards; a list alo
     const foreign = await patch(c, `/v1/lists/${c.lists[1].id}`, { status: c.otherStatuses[0].id })
     assert.equal(foreign.status, 422)
     assert.equal(foreign.body.error.details[0].path, 'status')
-    // Rebinding a list gives it the new status's category; unbinding keeps the category.
+    // Rebinding a list gives it the new status's category, and each of its cards is announced; unbinding keeps the category.
+    const todo = (await post(c, '/v1/cards', { board: c.board.id, title: 'Todo' })).body.card
     const rebound = (await patch(c, `/v1/lists/${c.lists[0].id}`, { status: c.review.id })).body.list
     assert.deepEqual([rebound.status, rebound.category], [c.review.id, 'started'])
+    const announced = (await eventsNamed(c, 'card.updated')).at(-1)
+    assert.deepEqual([announced.id, announced.changes, announced.list.category], [todo.id, ['status'], 'started'])
+    assert.equal((await get(c, `/v1/cards/${todo.id}`)).body.card.status.name, 'In review')
     const unbound = (await patch(c, `/v1/lists/${c.lists[0].id}`, { status: null })).body.list
     assert.deepEqual([unbound.status, unbound.category], [null, 'started'])
   } finally {

@@ -13,7 +13,7 @@ import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
 import { completionAfterMove } from '../cards/completion.js'
-import { settleCardsOfList } from '../cards/service.js'
+import { announceStatusOfList, settleCardsOfList } from '../cards/service.js'
 import { statusEventData, statusView } from './present.js'
 import { BOARD_STATUS_LIST } from './query.js'
 import type { CreateBoardStatusInput, UpdateBoardStatusInput } from './schema.js'
@@ -110,7 +110,10 @@ export async function updateBoardStatus(deps: Deps, actor: Actor, id: string, in
   return view
 }
 
-/** 409 while lists are bound to the status, unless `moveTo` names another status of the board to bind them to. */
+/**
+ * 409 while lists are bound to the status, unless `moveTo` names another status of the board to bind them to; their
+ * cards then follow the completion rule and are announced with card.updated naming `status`.
+ */
 export async function deleteBoardStatus(deps: Deps, actor: Actor, id: string, moveTo: string | undefined): Promise<void> {
   const moved = await deps.db.tx(async (tx) => {
     const status = await visibleStatus(tx.q, actor, id)
@@ -128,4 +131,5 @@ export async function deleteBoardStatus(deps: Deps, actor: Actor, id: string, mo
     return { lists, to: target?.category }
   })
   if (moved.to !== undefined) await settleLists(deps, actor, moved.lists, moved.to)
+  for (const list of moved.lists) await announceStatusOfList(deps, actor, list.id)
 }

@@ -4,7 +4,7 @@ import { moveAgentRecords } from '../agent-runs/published.js'
 import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import type { Q, Tx } from '../../db/database.js'
+import { inChunks, type Q, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -31,6 +31,7 @@ import {
   cardListQueries,
   cardsOfBoard,
   cardsOfList,
+  cardsOfListAfter,
   cardsOfListToSettle,
   cardsOfMilestone,
   cardsToRekey,
@@ -432,6 +433,31 @@ export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId
   const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
   for (const card of cards) await applyChange(deps, tx, actor, card, { completed })
   return cards.length
+}
+
+/** Cards announced per transaction when their list's status changed. */
+const ANNOUNCE_CHUNK = 250
+
+/**
+ * Announces the cards of a list whose status changed (the list was bound to another status, or to none): each card not
+ * in the trash gets card.updated naming `status`, a chunk per transaction after the change committed.
+ */
+export async function announceStatusOfList(deps: Deps, actor: Actor, listId: string): Promise<void> {
+  let after = ''
+  await inChunks(deps.db, ANNOUNCE_CHUNK, async (tx, size) => {
+    const cards = await cardsOfListAfter(tx.q, listId, after, size)
+    if (cards.length === 0) return 0
+    const data = await cardEventDatas(tx.q, deps.config, await cardViews(tx.q, cards))
+    await emitEvents(
+      deps,
+      tx,
+      data.map((card): NewEvent => ({ name: 'card.updated', boardId: card.board.id, data: { ...card, changes: ['status'] }, actor })),
+    )
+    // The next chunk starts after this one only once it committed (a transaction that runs again reads the same cards).
+    const last = cards[cards.length - 1].id
+    tx.afterCommit(() => (after = last))
+    return cards.length
+  })
 }
 
 /** Takes up to `limit` cards off a milestone being deleted, each with card.updated naming `milestone`; returns how many. */

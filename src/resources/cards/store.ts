@@ -61,6 +61,9 @@ export const cardsOfListToSettle = (q: Q, listId: string, completed: boolean, li
     .orderBy('id')
     .limit(limit)
     .execute()
+/** Up to `limit` cards (not in the trash) of a list with ids after `after`, in id order: a list's new status is announced a chunk at a time. */
+export const cardsOfListAfter = (q: Q, listId: string, after: string, limit: number): Promise<CardsTable[]> =>
+  q.selectFrom('cards').selectAll().where('list_id', '=', listId).where('trashed', '=', 0).where('id', '>', after).orderBy('id').limit(limit).execute()
 /** Up to `limit` cards (not in the trash) of a milestone: a milestone deletion takes them off it a chunk at a time. */
 export const cardsOfMilestone = (q: Q, milestoneId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('milestone_id', '=', milestoneId).where('trashed', '=', 0).orderBy('id').limit(limit).execute()

@@ -15,7 +15,7 @@ import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
 import { completionAfterMove } from '../cards/completion.js'
-import { moveCardsOfList, settleCardsOfList } from '../cards/service.js'
+import { announceStatusOfList, moveCardsOfList, settleCardsOfList } from '../cards/service.js'
 import { countCardsInList } from '../cards/published.js'
 import { listEventData, listView } from './present.js'
 import { LIST_LIST } from './query.js'
@@ -78,7 +78,7 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
  * still asks for it (another change may have undone this one).
  */
 export async function updateList(deps: Deps, actor: Actor, id: string, input: UpdateListInput) {
-  const { view, from, to } = await deps.db.tx(async (tx) => {
+  const { view, from, to, rebound } = await deps.db.tx(async (tx) => {
     const { q } = tx
     const list = await visibleList(q, actor, id)
     const { status: statusId, ...fields } = input
@@ -98,8 +98,10 @@ export async function updateList(deps: Deps, actor: Actor, id: string, input: Up
     }
     if (input.position !== undefined) set.position = await distinctPosition(q, 'lists', list.board_id, id, input.position)
     await updateListRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
-    return { view: listView((await getList(q, id))!), from: list.category, to: set.category }
+    const rebound = set.status_id !== undefined && set.status_id !== list.status_id
+    return { view: listView((await getList(q, id))!), from: list.category, to: set.category, rebound }
   })
+  if (rebound) await announceStatusOfList(deps, actor, id)
   const completed = to === undefined ? undefined : completionAfterMove(from, to)
   if (completed !== undefined) {
     await inChunks(deps.db, MOVE_CHUNK, async (tx, size) =>
