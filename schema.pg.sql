@@ -3,7 +3,7 @@
 -- Booleans are 0/1 integers, as in SQLite, so rows look the same to the application.
 --
 -- Differences from schema.sql, all of them:
---  1. Types. TEXT stays TEXT; REAL becomes DOUBLE PRECISION (lists.position, cards.position, checklists.position,
+--  1. Types. TEXT stays TEXT; REAL becomes DOUBLE PRECISION (lists.position, cards.position, folders.position, board_statuses.position, checklists.position,
 --     checklist_items.position, user_billing_rates.hourly_rate); BLOB becomes BYTEA (files.data;
 --     pg returns a Buffer, as better-sqlite3 does). INTEGER stays INTEGER (int4) for the 0/1 booleans and small bounded
 --     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
@@ -11,7 +11,7 @@
 --     boards.next_key, cards.key_num, events.seq, webhook_logs.seq, automations.next_run_at, automation_runs.due_at
 --     and lease_until, agent_kickoffs.next_attempt_at and lease_until, agent_run_activity.seq, automations.run_window_at, agent_claim_waits.until. pg returns int8 (BIGINT, and COUNT(*)) as a string:
 --     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
---  2. WITHOUT ROWID dropped (team_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
+--  2. WITHOUT ROWID dropped (user_group_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
 --     incoming_endpoint_boards, automation_secrets, automation_run_steps, comment_mentions, agent_workflow_steps,
 --     agent_claim_waits); a
 --     PostgreSQL table is a heap with its primary key as a separate index either way.
@@ -88,17 +88,35 @@ CREATE TABLE tokens (
 );
 CREATE INDEX tokens_user ON tokens(user_id);
 
--- Teams: a simple workspace group of users, used by the cards `team` parameter.
-CREATE TABLE teams (
+-- Groups and teams of users (workspace-wide; owners and admins manage them): `GET /v1/cards?team=` and the filter
+-- `team` select the cards assigned to a member; a group's members can be added to a board at once.
+CREATE TABLE user_groups (
   id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'group' CHECK (kind IN ('group', 'team')),
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
 );
-CREATE TABLE team_members (
-  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+CREATE UNIQUE INDEX user_groups_name ON user_groups(lower(name));
+CREATE TABLE user_group_members (
+  group_id TEXT NOT NULL REFERENCES user_groups(id) ON DELETE CASCADE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  PRIMARY KEY (team_id, user_id)
+  PRIMARY KEY (group_id, user_id)
 );
+CREATE INDEX user_group_members_user ON user_group_members(user_id, group_id);
+
+-- Folders of boards, workspace-wide, nested at most 5 deep (src/resources/folders); every member sees every folder.
+CREATE TABLE folders (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  parent_id TEXT REFERENCES folders(id),
+  position DOUBLE PRECISION NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX folders_parent ON folders(parent_id, position);
 
 CREATE TABLE boards (
   id TEXT PRIMARY KEY,
@@ -113,8 +131,10 @@ CREATE TABLE boards (
   -- ?permanent=true) by purgeTrashedBoards (src/resources/boards/service.ts); past purge_at it can no longer be restored.
   trashed_at TEXT,
   trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL,
-  purge_at TEXT
+  purge_at TEXT,
+  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL
 );
+CREATE INDEX boards_folder ON boards(folder_id);
 CREATE INDEX boards_purge ON boards(purge_at) WHERE purge_at IS NOT NULL;
 
 -- Every key prefix a board has had, reserved for good: no other board may take it, also after the board is deleted, so a
@@ -139,6 +159,34 @@ CREATE TABLE board_members (
 );
 CREATE INDEX board_members_user ON board_members(user_id, board_id);
 
+-- A board's statuses (workflow states): lists bound to one take its category.
+CREATE TABLE board_statuses (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
+  color TEXT,
+  position DOUBLE PRECISION NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX board_statuses_board ON board_statuses(board_id, position);
+CREATE UNIQUE INDEX board_statuses_name ON board_statuses(board_id, lower(name));
+
+-- A board's milestones; cards name theirs in cards.milestone_id.
+CREATE TABLE milestones (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  due_date TEXT,
+  state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX milestones_board ON milestones(board_id, created_at);
+
 CREATE TABLE lists (
   id TEXT PRIMARY KEY,
   board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
@@ -146,9 +194,11 @@ CREATE TABLE lists (
   position DOUBLE PRECISION NOT NULL,
   category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  status_id TEXT REFERENCES board_statuses(id) ON DELETE SET NULL
 );
 CREATE INDEX lists_board ON lists(board_id, position);
+CREATE INDEX lists_status ON lists(status_id);
 
 CREATE TABLE cards (
   id TEXT PRIMARY KEY,
@@ -170,9 +220,11 @@ CREATE TABLE cards (
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
+  milestone_id TEXT REFERENCES milestones(id) ON DELETE SET NULL,
   parent_id TEXT REFERENCES cards(id) ON DELETE SET NULL,
   UNIQUE (board_id, key_num)
 );
+CREATE INDEX cards_milestone ON cards(milestone_id);
 -- Trashing a card clears its idempotency_key, which frees the key for a new card.
 CREATE UNIQUE INDEX cards_idempotency ON cards(board_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 CREATE INDEX cards_list ON cards(list_id, position);

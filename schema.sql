@@ -35,17 +35,35 @@ CREATE TABLE tokens (
 );
 CREATE INDEX tokens_user ON tokens(user_id);
 
--- Teams: a simple workspace group of users, used by the cards `team` parameter.
-CREATE TABLE teams (
+-- Groups and teams of users (workspace-wide; owners and admins manage them): `GET /v1/cards?team=` and the filter
+-- `team` select the cards assigned to a member; a group's members can be added to a board at once.
+CREATE TABLE user_groups (
   id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'group' CHECK (kind IN ('group', 'team')),
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
 );
-CREATE TABLE team_members (
-  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+CREATE UNIQUE INDEX user_groups_name ON user_groups(lower(name));
+CREATE TABLE user_group_members (
+  group_id TEXT NOT NULL REFERENCES user_groups(id) ON DELETE CASCADE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  PRIMARY KEY (team_id, user_id)
+  PRIMARY KEY (group_id, user_id)
 ) WITHOUT ROWID;
+CREATE INDEX user_group_members_user ON user_group_members(user_id, group_id);
+
+-- Folders of boards, workspace-wide, nested at most 5 deep (src/resources/folders); every member sees every folder.
+CREATE TABLE folders (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  parent_id TEXT REFERENCES folders(id),
+  position REAL NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX folders_parent ON folders(parent_id, position);
 
 CREATE TABLE boards (
   id TEXT PRIMARY KEY,
@@ -60,8 +78,10 @@ CREATE TABLE boards (
   -- ?permanent=true) by purgeTrashedBoards (src/resources/boards/service.ts); past purge_at it can no longer be restored.
   trashed_at TEXT,
   trashed_by TEXT REFERENCES users(id) ON DELETE SET NULL,
-  purge_at TEXT
+  purge_at TEXT,
+  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL
 );
+CREATE INDEX boards_folder ON boards(folder_id);
 CREATE INDEX boards_purge ON boards(purge_at) WHERE purge_at IS NOT NULL;
 
 -- Every key prefix a board has had, reserved for good: no other board may take it, also after the board is deleted, so a
@@ -86,6 +106,34 @@ CREATE TABLE board_members (
 ) WITHOUT ROWID;
 CREATE INDEX board_members_user ON board_members(user_id, board_id);
 
+-- A board's statuses (workflow states): lists bound to one take its category.
+CREATE TABLE board_statuses (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
+  color TEXT,
+  position REAL NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX board_statuses_board ON board_statuses(board_id, position);
+CREATE UNIQUE INDEX board_statuses_name ON board_statuses(board_id, lower(name));
+
+-- A board's milestones; cards name theirs in cards.milestone_id.
+CREATE TABLE milestones (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  due_date TEXT,
+  state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX milestones_board ON milestones(board_id, created_at);
+
 CREATE TABLE lists (
   id TEXT PRIMARY KEY,
   board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
@@ -93,9 +141,11 @@ CREATE TABLE lists (
   position REAL NOT NULL,
   category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  status_id TEXT REFERENCES board_statuses(id) ON DELETE SET NULL
 );
 CREATE INDEX lists_board ON lists(board_id, position);
+CREATE INDEX lists_status ON lists(status_id);
 
 CREATE TABLE cards (
   id TEXT PRIMARY KEY,
@@ -117,9 +167,11 @@ CREATE TABLE cards (
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
+  milestone_id TEXT REFERENCES milestones(id) ON DELETE SET NULL,
   parent_id TEXT REFERENCES cards(id) ON DELETE SET NULL,
   UNIQUE (board_id, key_num)
 );
+CREATE INDEX cards_milestone ON cards(milestone_id);
 -- Trashing a card clears its idempotency_key, which frees the key for a new card.
 CREATE UNIQUE INDEX cards_idempotency ON cards(board_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 CREATE INDEX cards_list ON cards(list_id, position);

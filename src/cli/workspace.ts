@@ -26,7 +26,7 @@ const ExportFile = z.object({
   files: z.array(FileRow),
 })
 
-/** Folders nest: each after its parent, so every foreign key points to a row already there. */
+/** Folders (of notes, of boards) nest: each after its parent, so every foreign key points to a row already there. */
 function parentsFirst(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   const placed = new Set<unknown>([null])
   const out: Record<string, unknown>[] = []
@@ -94,6 +94,7 @@ export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
   const data = readExport(file)
   data.note_folders = parentsFirst(data.note_folders)
   data.cards = parentsFirst(data.cards)
+  data.folders = parentsFirst(data.folders)
   data.files = data.files.map((f) => ({ ...f, data: Buffer.from(f.data as string, 'base64') }))
   const problems = limitProblems(data)
   if (problems.length) throw new Error(`${file} holds what the API would refuse, so nothing was imported: ${problems.join('; ')}`)

@@ -443,6 +443,72 @@ CREATE TABLE agent_claim_waits (
   PRIMARY KEY (agent_id, id)
 )${withoutRowid};`
 
+/**
+ * Step 17: planning structures. Board statuses (lists may be bound to one), milestones (cards name theirs), folders of
+ * boards, and groups of users, which take over the teams (`teams` and `team_members`, which no route wrote) with their
+ * members; a team whose name folds like an earlier one's gets its id added to its name, names of groups being unique.
+ */
+const planning = (real: string, withoutRowid: string) => `CREATE TABLE user_groups (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'group' CHECK (kind IN ('group', 'team')),
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX user_groups_name ON user_groups(lower(name));
+CREATE TABLE user_group_members (
+  group_id TEXT NOT NULL REFERENCES user_groups(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (group_id, user_id)
+)${withoutRowid};
+CREATE INDEX user_group_members_user ON user_group_members(user_id, group_id);
+INSERT INTO user_groups (id, name, kind, created_by, created_at, updated_at)
+  SELECT id, CASE WHEN EXISTS (SELECT 1 FROM teams t2 WHERE lower(t2.name) = lower(teams.name) AND t2.id < teams.id)
+    THEN name || ' (' || id || ')' ELSE name END, 'team', NULL, created_at, created_at FROM teams;
+INSERT INTO user_group_members (group_id, user_id) SELECT team_id, user_id FROM team_members;
+DROP TABLE team_members;
+DROP TABLE teams;
+CREATE TABLE folders (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  parent_id TEXT REFERENCES folders(id),
+  position ${real} NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX folders_parent ON folders(parent_id, position);
+ALTER TABLE boards ADD COLUMN folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL;
+CREATE INDEX boards_folder ON boards(folder_id);
+CREATE TABLE board_statuses (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  category TEXT NOT NULL CHECK (category IN ('backlog', 'unstarted', 'started', 'completed', 'canceled')),
+  color TEXT,
+  position ${real} NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX board_statuses_board ON board_statuses(board_id, position);
+CREATE UNIQUE INDEX board_statuses_name ON board_statuses(board_id, lower(name));
+ALTER TABLE lists ADD COLUMN status_id TEXT REFERENCES board_statuses(id) ON DELETE SET NULL;
+CREATE INDEX lists_status ON lists(status_id);
+CREATE TABLE milestones (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  due_date TEXT,
+  state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX milestones_board ON milestones(board_id, created_at);
+ALTER TABLE cards ADD COLUMN milestone_id TEXT REFERENCES milestones(id) ON DELETE SET NULL;
+CREATE INDEX cards_milestone ON cards(milestone_id);`
 const PLANNING_LINKS = `ALTER TABLE cards ADD COLUMN parent_id TEXT REFERENCES cards(id) ON DELETE SET NULL;
 CREATE INDEX cards_parent ON cards(parent_id) WHERE parent_id IS NOT NULL;
 CREATE TABLE card_dependencies (
@@ -547,9 +613,10 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 15: causal chains (what led to a run or a kickoff, so an automation cannot start itself again through it), the
   // runs-per-minute count and pause reason of automations, and claim long polls visible to every process.
   { sqlite: causalChains('INTEGER', ' WITHOUT ROWID'), postgres: causalChains('BIGINT', '') },
-  // 16, 17: steps of other branches (statuses, folders, groups and milestones), empty here until they are merged.
+  // 16: (files: merged next)
   { sqlite: '', postgres: '' },
-  { sqlite: '', postgres: '' },
+  // 17: planning structures: board statuses, milestones, folders, and groups of users in place of the teams.
+  { sqlite: planning('REAL', ' WITHOUT ROWID'), postgres: planning('DOUBLE PRECISION', '') },
   // 18: planning links: a card's parent (cards.parent_id, in step with its parent_of link), dependencies between cards,
   // and links from a card to a card, a note, a milestone or a URL.
   { sqlite: PLANNING_LINKS, postgres: PLANNING_LINKS },

@@ -29,15 +29,28 @@ export interface TokensTable {
   rate_count: number
 }
 
-export interface TeamsTable {
+export interface UserGroupsTable {
   id: string
   name: string
+  kind: 'group' | 'team'
+  created_by: string | null
   created_at: string
+  updated_at: string
 }
 
-export interface TeamMembersTable {
-  team_id: string
+export interface UserGroupMembersTable {
+  group_id: string
   user_id: string
+}
+
+export interface FoldersTable {
+  id: string
+  name: string
+  parent_id: string | null
+  position: number
+  created_by: string | null
+  created_at: string
+  updated_at: string
 }
 
 export interface BoardsTable {
@@ -52,6 +65,7 @@ export interface BoardsTable {
   trashed_at: string | null
   trashed_by: string | null
   purge_at: string | null
+  folder_id: string | null
 }
 
 export interface KeyPrefixesTable {
@@ -68,6 +82,29 @@ export interface BoardMembersTable {
   role: 'admin' | 'member'
 }
 
+export interface BoardStatusesTable {
+  id: string
+  board_id: string
+  name: string
+  category: 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled'
+  color: string | null
+  position: number
+  created_at: string
+  updated_at: string
+}
+
+export interface MilestonesTable {
+  id: string
+  board_id: string
+  name: string
+  description: string
+  due_date: string | null
+  state: 'open' | 'closed'
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
 export interface ListsTable {
   id: string
   board_id: string
@@ -76,6 +113,7 @@ export interface ListsTable {
   category: 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled'
   created_at: string
   updated_at: string
+  status_id: string | null
 }
 
 export interface CardsTable {
@@ -98,6 +136,7 @@ export interface CardsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  milestone_id: string | null
   parent_id: string | null
 }
 
@@ -564,11 +603,14 @@ export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
   tokens: TokensTable
-  teams: TeamsTable
-  team_members: TeamMembersTable
+  user_groups: UserGroupsTable
+  user_group_members: UserGroupMembersTable
+  folders: FoldersTable
   boards: BoardsTable
   key_prefixes: KeyPrefixesTable
   board_members: BoardMembersTable
+  board_statuses: BoardStatusesTable
+  milestones: MilestonesTable
   lists: ListsTable
   cards: CardsTable
   card_assignees: CardAssigneesTable

@@ -12,14 +12,18 @@ import { agentWorkflows } from './agent-workflows/index.js'
 import { billingRates } from './billing-rates/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
+import { boardStatuses } from './board-statuses/index.js'
 import { cards } from './cards/index.js'
 import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
 import { dependencies } from './dependencies/index.js'
 import { entityLinks } from './entity-links/index.js'
+import { folders } from './folders/index.js'
+import { groups } from './groups/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
+import { milestones } from './milestones/index.js'
 import type { Tool } from '../mcp/tools.js'
 import type { ResourceModule } from './module.js'
 import { noteFolders } from './note-folders/index.js'
@@ -34,12 +38,18 @@ import { tokens } from './tokens/index.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 
-// incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}.
+// incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}. Tables a row points to come
+// from an earlier family: groups after users; folders before the boards in them; board statuses before the lists bound
+// to them; milestones before the cards that name them.
 export const MODULES: readonly ResourceModule[] = [
   users,
+  groups,
   tokens,
+  folders,
   boards,
+  boardStatuses,
   lists,
+  milestones,
   cards,
   tags,
   actions,

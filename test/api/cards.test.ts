@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
-import { dbAll, dbGet, dbRun } from '../helpers/db.js'
+import { dbAll, dbGet } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
 
 type Fixture = Awaited<ReturnType<typeof seededApp>>
@@ -336,10 +336,12 @@ test('query parameters: completed, archived, state, assignee, team', async () =>
     assert.equal(await ids('assignee=mine'), 'a')
     assert.equal((await c.t.req('GET', '/v1/cards?state=done', { token: tok })).status, 400)
     assert.equal((await c.t.req('GET', '/v1/cards?completed=yes', { token: tok })).status, 400)
-    const team = 'team1'
-    await dbRun(c.t.deps.db, "INSERT INTO teams (id, name, created_at) VALUES (?, 'Ops', '2026-01-01')", team)
-    await dbRun(c.t.deps.db, 'INSERT INTO team_members (team_id, user_id) VALUES (?, ?)', team, c.admin.id)
+    // A team made through /v1/groups: the parameter and the filter select the cards assigned to its members.
+    const made = await c.t.req('POST', '/v1/groups', { token: c.tokens.admin.write, body: { name: 'Ops', kind: 'team', members: [c.admin.id] } })
+    assert.equal(made.status, 201, made.text)
+    const team = made.body.group.id
     assert.equal(await ids(`team=${team}`), 'd')
+    assert.equal(await ids(`filter=${encodeURIComponent(`team = "${team}"`)}`), 'd')
   } finally {
     await c.t.close()
   }

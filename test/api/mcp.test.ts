@@ -54,11 +54,14 @@ const TOOL_NAMES = [
   'stop_timer',
   'kickoff_agent',
   'search',
+  'list_milestones',
+  'create_milestone',
+  'update_milestone',
   'add_dependency',
   'remove_dependency',
   'list_dependencies',
 ]
-const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search', 'list_dependencies'])
+const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search', 'list_dependencies', 'list_milestones'])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
   await withAgentApp(async (s) => {

@@ -26,6 +26,14 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
     return r.body
   }
   const tag = (await post('/v1/tags', { board: s.board.id, name: 'bug', color: '#ff0000' })).tag
+  // Planning: a folder in a folder holding the board, a team, a status with a list bound to it, a milestone.
+  const outer = (await post('/v1/folders', { name: 'Outer' })).folder
+  const inner = (await post('/v1/folders', { name: 'Inner', parent: outer.id })).folder
+  assert.equal((await s.t.req('PATCH', `/v1/boards/${s.board.id}`, { token: tok, body: { folder: inner.id } })).status, 200)
+  await post('/v1/groups', { name: 'Core', kind: 'team', members: [s.member.id, s.admin.id] })
+  const review = (await post('/v1/board-statuses', { board: s.board.id, name: 'In review', category: 'started' })).board_status
+  await post('/v1/lists', { board: s.board.id, name: 'Review', status: review.id })
+  const milestone = (await post('/v1/milestones', { board: s.board.id, name: 'Beta', due_date: '2026-12-15' })).milestone
   const card = (
     await post('/v1/cards', {
       board: s.board.id,
@@ -36,6 +44,7 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
       assignees: [s.member.id],
       watchers: [s.admin.id],
       due_date: '2026-12-01',
+      milestone: milestone.id,
     })
   ).card
   await post('/v1/cards', { board: s.board.id, title: 'Done one', completed: true, archived: true })
@@ -109,6 +118,11 @@ test('taskd export, import into an empty database, export again: identical apart
     ])
       assert.ok(data[table].length > 0, `${table} exported`)
     assert.equal(data.note_folders.length, 2)
+    assert.deepEqual(
+      [data.folders.length, data.user_groups.length, data.user_group_members.length, data.board_statuses.length, data.milestones.length],
+      [2, 1, 2, 4, 1],
+    )
+    assert.ok(data.cards.some((c: any) => c.milestone_id !== null) && data.lists.some((l: any) => l.status_id !== null))
     assert.equal(data.note_publications.length, 1)
     assert.deepEqual(
       data.files.map((f: any) => [f.name, Buffer.from(f.data, 'base64').toString('hex')]),
@@ -119,7 +133,7 @@ test('taskd export, import into an empty database, export again: identical apart
     // Into the source (not empty): refused with the reason.
     const refused = await run(['import', '--db', target(source), first])
     assert.equal(refused.status, 1)
-    assert.match(refused.stderr, /^taskd: the database is not empty \(users: 4, boards: 1, .*\); import into a new one/)
+    assert.match(refused.stderr, /^taskd: the database is not empty \(users: 4, .*boards: 1, .*\); import into a new one/)
 
     const empty = await freshDatabase(fs.mkdtempSync(path.join(dir, 'b-')))
     databases.push(empty)
@@ -140,7 +154,11 @@ test('taskd export, import into an empty database, export again: identical apart
     assert.ok(folders.some((f) => f.parent_id !== null))
     fs.writeFileSync(
       childFirst,
-      JSON.stringify({ ...data, note_folders: [...folders].sort((a, b) => Number(a.parent_id === null) - Number(b.parent_id === null)) }),
+      JSON.stringify({
+        ...data,
+        note_folders: [...folders].sort((a, b) => Number(a.parent_id === null) - Number(b.parent_id === null)),
+        folders: [...(data.folders as { parent_id: string | null }[])].sort((a, b) => Number(a.parent_id === null) - Number(b.parent_id === null)),
+      }),
     )
     const imported = await run(['import', '--db', target(empty), childFirst])
     assert.equal(imported.status, 0, imported.stderr)

@@ -123,6 +123,16 @@ test('the action node: every task operation does what it says in taskd', async (
     const [updated] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { title: 'Renamed', priority: 1 } })
     assert.equal(updated.title, 'Renamed')
     assert.equal((await read(card.id)).priority, 1)
+    // Milestone and status: the status sends the task to the board's first list with it.
+    const milestone = (await t.req('POST', '/v1/milestones', { token: tokens.member.write, body: { board: s.board.id, name: 'Beta' } })).body.milestone
+    const statuses = (await t.req('GET', `/v1/board-statuses?board=${s.board.id}`, { token: tokens.member.read })).body.items
+    const [planned] = await execute(s, {
+      resource: 'task',
+      operation: 'update',
+      taskId: card.id,
+      updateFields: { milestone: milestone.id, status: statuses[0].id },
+    })
+    assert.deepEqual([planned.milestone, planned.list, planned.status.name], [milestone.id, s.lists[0].id, 'To do'])
     await execute(s, { resource: 'task', operation: 'move', taskId: card.id, boardId: s.board.id, listId: s.lists[0].id })
     assert.equal((await read(card.id)).list, s.lists[0].id)
     await execute(s, { resource: 'task', operation: 'complete', taskId: card.id, completed: true })

@@ -27,6 +27,8 @@ export const BulkUpdateBody = z
       archived: z.boolean().optional(),
       trashed: z.boolean().optional(),
       parent: z.string().min(1).nullable().optional().meta({ description: 'The parent card (record id) of each card, or null to remove it.' }),
+      status: z.string().min(1).optional().meta({ description: "A status of each card's board: the card goes to the board's first list bound to it." }),
+      milestone: z.string().min(1).nullable().optional().meta({ description: "A milestone of each card's board, or null for none." }),
     }),
   })
   .meta({ id: 'BulkUpdateCardsBody' })

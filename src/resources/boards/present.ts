@@ -18,6 +18,7 @@ export const boardView = (b: BoardsTable, creator: UserRef | null): BoardView =>
   trashed: b.trashed_at !== null,
   trashed_at: b.trashed_at,
   purge_at: b.purge_at,
+  folder: b.folder_id,
 })
 
 export async function boardViews(q: Q, rows: readonly BoardsTable[]): Promise<BoardView[]> {

@@ -14,6 +14,7 @@ export const BOARD_FILTER: FilterResource = {
     updated: field.date('updated_at'),
     created_by: field.id('created_by', 'users'),
     members: field.users('board_members', 'board_id'),
+    folder: field.id('folder_id', 'folders'),
   },
 }
 

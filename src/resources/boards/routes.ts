@@ -5,6 +5,8 @@ import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { ListSchema } from '../lists/schema.js'
 import { TagSchema } from '../tags/schema.js'
+import { BoardStatusSchema } from '../board-statuses/schema.js'
+import { invalidField } from '../../errors.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
 import {
   AddMemberBody,
@@ -20,6 +22,7 @@ import {
   UpdateMemberBody,
 } from './schema.js'
 import {
+  addGroupMembers,
   addMember,
   cloneBoard,
   createBoard,
@@ -62,9 +65,13 @@ export const boardRoutes = [
     tag: 'Boards',
     access: 'write',
     summary: 'Create a board; without `lists` it gets To do, In progress and Done. The creator becomes its first admin.',
+    description: 'The board gets one status (/v1/board-statuses) per list name, each list bound to its status; `folder` puts it in a folder (/v1/folders).',
     body: CreateBoardBody,
     responses: {
-      201: { description: 'The board and its lists', schema: z.strictObject({ board: BoardSchema, lists: z.array(ListSchema) }).meta({ id: 'CreatedBoard' }) },
+      201: {
+        description: 'The board, its lists and its statuses',
+        schema: z.strictObject({ board: BoardSchema, lists: z.array(ListSchema), statuses: z.array(BoardStatusSchema) }).meta({ id: 'CreatedBoard' }),
+      },
     },
     handler: async ({ deps, actor, body }) => ({ status: 201, body: await createBoard(deps, actor, body) }),
   }),
@@ -130,7 +137,7 @@ export const boardRoutes = [
     operationId: 'cloneBoard',
     tag: 'Boards',
     access: 'write',
-    summary: "Clone a board's lists and tags (not its cards)",
+    summary: "Clone a board's statuses, lists and tags (not its cards), every id new; the new lists are bound to the new statuses",
     params: idParam,
     body: CloneBoardBody,
     errors: [409],
@@ -138,7 +145,13 @@ export const boardRoutes = [
       201: {
         description: 'The new board',
         schema: z
-          .strictObject({ board: BoardSchema, lists: z.array(ListSchema), tags: z.array(TagSchema), xattr_fields: z.array(z.unknown()) })
+          .strictObject({
+            board: BoardSchema,
+            lists: z.array(ListSchema),
+            tags: z.array(TagSchema),
+            xattr_fields: z.array(z.unknown()),
+            statuses: z.array(BoardStatusSchema),
+          })
           .meta({ id: 'ClonedBoard' }),
       },
     },
@@ -162,12 +175,25 @@ export const boardRoutes = [
     operationId: 'addBoardMember',
     tag: 'Boards',
     access: 'write',
-    summary: 'Add a member, as `member` unless `role` says `admin` (board admins, workspace owners and admins)',
+    summary: 'Add a member, or every member of a group, as `member` unless `role` says `admin` (board admins, workspace owners and admins)',
+    description:
+      'With `user`: `201 { user }`, 409 when already a member. With `group` (a /v1/groups id): every member of the group not on the board yet is added, each announced with board.member_added, and the answer is `200 { added: [user ids] }` (those already members are not in it).',
     params: idParam,
     body: AddMemberBody,
     errors: [409],
-    responses: { 201: { description: 'The added member', schema: envelope('user', BoardMemberSchema) } },
-    handler: async ({ deps, actor, params, body }) => ({ status: 201, body: { user: await addMember(deps, actor, params.id, body) } }),
+    responses: {
+      201: { description: 'The added member', schema: envelope('user', BoardMemberSchema) },
+      200: {
+        description: 'The members of the group who were added',
+        schema: z.strictObject({ added: z.array(z.string()) }).meta({ id: 'AddedBoardMembers', examples: [{ added: ['u_123', 'u_456'] }] }),
+      },
+    },
+    handler: async ({ deps, actor, params, body }) => {
+      if (body.group !== undefined && body.user !== undefined) throw invalidField('group', 'Give `user` or `group`, not both.')
+      if (body.group !== undefined) return { status: 200, body: await addGroupMembers(deps, actor, params.id, { group: body.group, role: body.role }) }
+      if (body.user === undefined) throw invalidField('user', 'user is required (or give group).')
+      return { status: 201, body: { user: await addMember(deps, actor, params.id, body) } }
+    },
   }),
   defineRoute({
     method: 'patch',

@@ -17,6 +17,7 @@ export const BoardSchema = z
     trashed: z.boolean().meta({ description: 'In the trash: hidden with all it holds, deleted for good 30 days after trashed_at unless restored.' }),
     trashed_at: z.string().nullable(),
     purge_at: z.string().nullable().meta({ description: 'When a board in the trash is deleted for good; from then on it can no longer be restored.' }),
+    folder: z.string().nullable().meta({ description: 'The folder (/v1/folders) the board is in; null for none.' }),
   })
   .meta({ id: 'Board' })
 export type BoardView = z.infer<typeof BoardSchema>
@@ -30,6 +31,10 @@ const keyPrefix = z
       'On create without one, it is derived from the name (MAR, MAR2, ...). After a change, the old keys still find their cards in filters and the MCP tool get_card (key = "OLD-3"), and only those: a card numbered after the change never had an old key, so key = "OLD-9" does not find NEW-9.',
   })
 const description = z.string().max(20000)
+const folder = z.string().min(1).nullable().meta({
+  description:
+    'A folder (/v1/folders record id) to put the board in; null for none. Every member sees folder names; the board stays visible to its members only.',
+})
 
 export const CreateBoardBody = z
   .strictObject({
@@ -37,11 +42,12 @@ export const CreateBoardBody = z
     key_prefix: keyPrefix.optional(),
     description: description.optional(),
     lists: z.array(name).min(1).max(50).optional(),
+    folder: folder.optional(),
   })
   .meta({ id: 'CreateBoardBody' })
 export type CreateBoardInput = z.infer<typeof CreateBoardBody>
 export const UpdateBoardBody = z
-  .strictObject({ name: name.optional(), key_prefix: keyPrefix.optional(), description: description.optional() })
+  .strictObject({ name: name.optional(), key_prefix: keyPrefix.optional(), description: description.optional(), folder: folder.optional() })
   .meta({ id: 'UpdateBoardBody' })
 export type UpdateBoardInput = z.infer<typeof UpdateBoardBody>
 export const CloneBoardBody = z.strictObject({ name: name.optional() }).meta({ id: 'CloneBoardBody' })
@@ -57,10 +63,13 @@ agrees<BoardRole, BoardMembersTable['role']>() // the CHECK of schema.sql, or th
 export const BoardMemberSchema = UserSchema.extend({ board_role: BoardRole }).meta({ id: 'BoardMember' })
 export const AddMemberBody = z
   .strictObject({
-    user: z.string().min(1),
+    user: z.string().min(1).optional().meta({ description: 'The user (record id) to add; give this or `group`.' }),
+    group: z.string().min(1).optional().meta({
+      description: 'A group or team (/v1/groups record id): every member of it not yet on the board is added; the answer is then `200 { added: [user ids] }`.',
+    }),
     role: BoardRole.optional().meta({ description: '`member` unless given; `admin` when the board has no admin yet.' }),
   })
-  .meta({ id: 'AddBoardMemberBody' })
+  .meta({ id: 'AddBoardMemberBody', examples: [{ user: 'u_123' }, { group: 'g_123' }] })
 export const UpdateMemberBody = z.strictObject({ role: BoardRole }).meta({ id: 'UpdateBoardMemberBody' })
 export const boardListParams = {
   trashed: queryBool.default(false).meta({ description: `Boards in the trash (deleted for good ${TRASH_DAYS} days after trashed_at) instead of the others.` }),

@@ -4,13 +4,17 @@ import { type Actor, isAdmin } from '../../access/roles.js'
 import { boardInSight, type SeenBoard, visibleBoard } from '../../access/visibility.js'
 import { DAY_MS, isoAt } from '../../clock.js'
 import { inChunks, type Q } from '../../db/database.js'
-import type { BoardsTable, ListsTable, UsersTable } from '../../db/types.js'
+import type { BoardStatusesTable, BoardsTable, ListsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
-import { conflict, forbidden, notFound, unprocessable } from '../../errors.js'
+import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { deleteCardsOfBoard, rekeyCardsOfBoard } from '../cards/service.js'
+import { statusView } from '../board-statuses/present.js'
+import { insertStatus, statusesOfBoard } from '../board-statuses/published.js'
+import { getFolder } from '../folders/published.js'
+import { getGroup, membersOfGroups } from '../groups/published.js'
 import { listEventData, listView } from '../lists/present.js'
 import { insertList, listsOfBoard, listsOfBoards } from '../lists/published.js'
 import { tagView } from '../tags/present.js'
@@ -93,7 +97,7 @@ async function insertNewBoard(
   q: Q,
   actor: Actor,
   at: string,
-  fields: Pick<BoardsTable, 'name' | 'description'> & { key_prefix?: string },
+  fields: Pick<BoardsTable, 'name' | 'description' | 'folder_id'> & { key_prefix?: string },
 ): Promise<BoardsTable> {
   const id = newId()
   const key_prefix = await reserveNewPrefix(q, id, at, fields.key_prefix, fields.name)
@@ -114,28 +118,59 @@ async function insertNewBoard(
   return board
 }
 
+/** A folder a board is put in: 422 naming `folder` when there is none such. */
+async function checkFolder(q: Q, id: string | null | undefined): Promise<void> {
+  if (id && !(await getFolder(q, id))) throw invalidField('folder', 'No such folder.')
+}
+
+/**
+ * A new board's statuses, one per list name (names that differ only in case share one), with the lists bound to
+ * them: each list takes its status's category.
+ */
+function statusesForLists(boardId: string, lists: ListsTable[], at: string): { statuses: BoardStatusesTable[]; lists: ListsTable[] } {
+  const byName = new Map<string, BoardStatusesTable>()
+  const bound = lists.map((l) => {
+    const key = l.name.toLowerCase()
+    let status = byName.get(key)
+    if (!status) {
+      status = { id: newId(), board_id: boardId, name: l.name, category: l.category, color: null, position: byName.size + 1, created_at: at, updated_at: at }
+      byName.set(key, status)
+    }
+    return { ...l, category: status.category, status_id: status.id }
+  })
+  return { statuses: [...byName.values()], lists: bound }
+}
+
 export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
   return deps.db.tx(async ({ q }) => {
     const at = isoAt(deps.clock.now())
+    await checkFolder(q, input.folder)
     const board = await insertNewBoard(q, actor, at, {
       name: input.name,
       description: input.description ?? '',
       key_prefix: input.key_prefix,
+      folder_id: input.folder ?? null,
     })
     const specs: [string, ListsTable['category']][] = input.lists
       ? input.lists.map((name, i, all) => [name, i === all.length - 1 && all.length > 1 ? 'completed' : i === 0 ? 'unstarted' : 'started'])
       : DEFAULT_LISTS
-    const lists = specs.map(([name, category], i): ListsTable => ({
-      id: newId(),
-      board_id: board.id,
-      name,
-      position: i + 1,
-      category,
-      created_at: at,
-      updated_at: at,
-    }))
+    const { statuses, lists } = statusesForLists(
+      board.id,
+      specs.map(([name, category], i): ListsTable => ({
+        id: newId(),
+        board_id: board.id,
+        name,
+        position: i + 1,
+        category,
+        created_at: at,
+        updated_at: at,
+        status_id: null,
+      })),
+      at,
+    )
+    for (const row of statuses) await insertStatus(q, row)
     for (const row of lists) await insertList(q, row)
-    return { board: boardView(board, creatorOf(actor)), lists: lists.map(listView) }
+    return { board: boardView(board, creatorOf(actor)), lists: lists.map(listView), statuses: statuses.map(statusView) }
   })
 }
 
@@ -195,7 +230,9 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
     }
     // Under the board's lock, so no card takes a number meanwhile: the old prefix's keys end at the last number given.
     if (asked && asked !== current.key_prefix) await leavePrefix(q, current.key_prefix, id, current.next_key - 1)
-    await updateBoardRow(q, id, { ...input, updated_at: at })
+    const { folder, ...fields } = input
+    await checkFolder(q, folder)
+    await updateBoardRow(q, id, { ...fields, ...(folder !== undefined ? { folder_id: folder } : {}), updated_at: at })
     return (await getBoard(q, id))!
   })
   // Also when the prefix is unchanged: a rename a crash interrupted is finished by sending the prefix again.
@@ -286,7 +323,7 @@ export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean, lo
   }
 }
 
-/** Copies a board's lists and tags (not its cards) into a new board the caller belongs to as its admin. */
+/** Copies a board's statuses, lists (bound to the copies of their statuses) and tags, not its cards, into a new board (in the same folder) the caller belongs to as its admin. */
 export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?: string }) {
   return deps.db.tx(async ({ q }) => {
     const source = await boardInSight(q, actor, id)
@@ -295,12 +332,29 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
     const board = await insertNewBoard(q, actor, at, {
       name: input.name ?? `${source.name} (copy)`,
       description: source.description,
+      folder_id: source.folder_id,
     })
-    const lists = (await listsOfBoard(q, source.id)).map((l) => ({ ...l, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
+    const statuses = (await statusesOfBoard(q, source.id)).map((s) => ({ ...s, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
+    const copyOf = new Map((await statusesOfBoard(q, source.id)).map((s, i) => [s.id, statuses[i].id]))
+    for (const s of statuses) await insertStatus(q, s)
+    const lists = (await listsOfBoard(q, source.id)).map((l) => ({
+      ...l,
+      id: newId(),
+      board_id: board.id,
+      status_id: l.status_id === null ? null : (copyOf.get(l.status_id) ?? null),
+      created_at: at,
+      updated_at: at,
+    }))
     for (const l of lists) await insertList(q, l)
     const tags = (await tagsOfBoard(q, source.id)).map((t) => ({ ...t, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
     for (const t of tags) await insertTag(q, t)
-    return { board: boardView(board, creatorOf(actor)), lists: lists.map(listView), tags: tags.map(tagView), xattr_fields: [] as unknown[] }
+    return {
+      board: boardView(board, creatorOf(actor)),
+      lists: lists.map(listView),
+      tags: tags.map(tagView),
+      xattr_fields: [] as unknown[],
+      statuses: statuses.map(statusView),
+    }
   })
 }
 
@@ -330,16 +384,37 @@ const lastAdmin = () => conflict("The board's last admin cannot leave, be remove
 const isLastAdmin = async (q: Q, boardId: string, role: BoardRole) => role === 'admin' && (await countBoardAdmins(q, boardId)) === 1
 
 /** Adds a member: as `member` unless `role` says otherwise, or as `admin` on a board that has none (an older one). */
-export function addMember(deps: Deps, actor: Actor, boardId: string, input: { user: string; role?: BoardRole }) {
+export function addMember(deps: Deps, actor: Actor, boardId: string, input: { user?: string; role?: BoardRole }) {
   return deps.db.tx(async (tx) => {
     const board = await boardToManage(tx.q, actor, boardId, 'add members')
-    const user = await getUser(tx.q, input.user)
+    const user = input.user === undefined ? undefined : await getUser(tx.q, input.user)
     if (!user) throw unprocessable('The request body is not valid.', [{ path: 'user', message: 'No such user.' }])
     const role = input.role ?? ((await countBoardAdmins(tx.q, boardId)) === 0 ? 'admin' : 'member')
     // Decided by the insert itself, so of two requests at once only one adds the member and announces it.
     if (!(await addBoardMember(tx.q, boardId, user.id, isoAt(deps.clock.now()), role))) throw conflict('The user is already a member of this board.')
     await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user), actor })
     return { ...userView(user), board_role: role }
+  })
+}
+
+/**
+ * Adds every member of a group who is not on the board yet (as `role`, `member` unless given), each announced with
+ * board.member_added; returns the ids of those added.
+ */
+export function addGroupMembers(deps: Deps, actor: Actor, boardId: string, input: { group: string; role?: BoardRole }) {
+  return deps.db.tx(async (tx) => {
+    const board = await boardToManage(tx.q, actor, boardId, 'add members')
+    if (!(await getGroup(tx.q, input.group))) throw invalidField('group', 'No such group.')
+    const at = isoAt(deps.clock.now())
+    const added: string[] = []
+    for (const userId of (await membersOfGroups(tx.q, [input.group])).get(input.group) ?? []) {
+      const user = await getUser(tx.q, userId)
+      const role = input.role ?? ((await countBoardAdmins(tx.q, boardId)) === 0 ? 'admin' : 'member')
+      if (!user || !(await addBoardMember(tx.q, boardId, user.id, at, role))) continue
+      added.push(user.id)
+      await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user), actor })
+    }
+    return { added }
   })
 }
 

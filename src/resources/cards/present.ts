@@ -8,6 +8,8 @@ import type { CardsTable, UsersTable } from '../../db/types.js'
 import { rowsByIds } from '../../db/sql.js'
 import type { UserRef } from '../../http/schemas.js'
 import { boardViews } from '../boards/present.js'
+import type { CardStatus } from '../board-statuses/schema.js'
+import { statusesOfLists } from '../board-statuses/published.js'
 import { getBoards } from '../boards/published.js'
 import { checklistsByCard } from '../checklists/present.js'
 import { progressOfCards } from '../checklists/published.js'
@@ -38,7 +40,10 @@ export interface CardPlanning {
 }
 const NO_PLANNING: CardPlanning = { subtasks: { done: 0, total: 0 }, blocked_by_open: 0 }
 
-/** One card in API shape, from its row, its links, its list's category, its creator, its checklist items' count and its planning counts. */
+/**
+ * One card in API shape, from its row, its links, its list's category, its creator, its checklist items' count, its
+ * planning counts and its list's status.
+ */
 export function cardView(
   r: CardsTable,
   links: CardLinkIds,
@@ -46,6 +51,7 @@ export function cardView(
   creator: UserRef | null,
   progress = { done: 0, total: 0 },
   planning: CardPlanning = NO_PLANNING,
+  status: CardStatus | null = null,
 ): CardView {
   return {
     id: r.id,
@@ -69,6 +75,8 @@ export function cardView(
     created: r.created_at,
     updated: r.updated_at,
     created_by: creator,
+    status,
+    milestone: r.milestone_id,
     checklist_progress: progress,
     parent: r.parent_id,
     subtasks: planning.subtasks,
@@ -103,6 +111,10 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     q,
     rows.map((r) => r.id),
   )
+  const statuses = await statusesOfLists(
+    q,
+    rows.map((r) => r.list_id),
+  )
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
@@ -119,6 +131,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
       r.created_by ? userRefOf(users, r.created_by) : null,
       progress.get(r.id),
       { subtasks: subtasks.get(r.id) ?? { done: 0, total: 0 }, blocked_by_open: blockers.get(r.id) ?? 0 },
+      statuses.get(r.list_id) ?? null,
     ),
   )
   if (expand.size > 0) await addExpansions(q, views, expand, users, viewer)

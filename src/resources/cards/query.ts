@@ -35,6 +35,9 @@ export const CARD_FILTER: FilterResource = {
       (row) =>
         `(case when exists (select 1 from "card_dependencies" as "d" join "cards" as "b" on "b"."id" = "d"."blocker_id" where "d"."blocked_id" = ${row}."id" and "b"."completed" = 0 and "b"."trashed" = 0) then 1 else 0 end)`,
     ),
+    status: { alias: 'list.status' },
+    milestone: field.id('milestone_id', 'milestones'),
+    team: { alias: 'assignees.groups' },
   },
 }
 

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { dateOrDateTime, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import { ListCategory } from '../lists/schema.js'
+import { CardStatusSchema } from '../board-statuses/schema.js'
 
 /** Priority names by value, 0 to 4. */
 export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as const
@@ -35,6 +36,8 @@ export const CardSchema = z
     created: z.string(),
     updated: z.string(),
     created_by: orNull(UserRef),
+    status: CardStatusSchema.nullable(),
+    milestone: z.string().nullable().meta({ description: 'The milestone (record id) of the card’s board it counts towards; null for none.' }),
     checklist_progress: z
       .strictObject({ done: z.number().int(), total: z.number().int() })
       .meta({ description: "Ticked and all items over all the card's checklists." }),
@@ -80,6 +83,13 @@ const editable = {
   parent: z.string().min(1).nullable().optional().meta({
     description:
       'The parent card (record id, a card you see, on any board), or null for none. Setting it makes, replaces or removes the parent_of link; a parent chain may not cycle (422 naming the cards by keys).',
+  }),
+  status: z.string().min(1).optional().meta({
+    description:
+      "A status (record id) of the card's board: the card goes to the board's first list bound to it (it stays where it is when its list already has it). No list bound to it is a 422 naming `status`; with `list` too, the list must have that status.",
+  }),
+  milestone: z.string().min(1).nullable().optional().meta({
+    description: "A milestone (record id) of the card's board; null takes the card off its milestone. One of another board is a 422 naming `milestone`.",
   }),
 }
 
@@ -145,7 +155,7 @@ export const CardListQuery = z.object({
     .string()
     .optional()
     .meta({ description: '`me` (assigned to you), `mine` (assigned to or created by you), `watching`, `none` (unassigned), or a user id.' }),
-  team: z.string().optional().meta({ description: 'Team id: cards assigned to a member of the team.' }),
+  team: z.string().optional().meta({ description: 'Group or team id (/v1/groups): cards assigned to any of its members.' }),
 })
 /** The card list's own query parameters (filter, sort and paging come on top; `filter` is read only to know whether the list is narrowed). */
 export type CardListParams = z.infer<typeof CardListQuery> & { filter?: string }

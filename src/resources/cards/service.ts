@@ -4,7 +4,7 @@ import { moveAgentRecords } from '../agent-runs/published.js'
 import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import type { Q, Tx } from '../../db/database.js'
+import { inChunks, type Q, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -19,6 +19,8 @@ import { getTags } from '../tags/published.js'
 import { commentsGoneEvents } from '../comments/service.js'
 import { announceDependenciesOfCardsGone } from '../dependencies/announce.js'
 import { checkParent, detachLinksOfCardsGone, writeParentLink } from '../entity-links/parents.js'
+import { firstListWithStatus, getStatus } from '../board-statuses/published.js'
+import { getMilestone } from '../milestones/published.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
@@ -31,7 +33,9 @@ import {
   cardListQueries,
   cardsOfBoard,
   cardsOfList,
+  cardsOfListAfter,
   cardsOfListToSettle,
+  cardsOfMilestone,
   cardsToRekey,
   deleteCardRows,
   findByIdempotencyKey,
@@ -78,13 +82,28 @@ export async function getCardFor(deps: Deps, actor: Actor, id: string, expand?: 
 const viewOf = async (q: Q, id: string): Promise<CardView> => (await cardViews(q, [(await getCard(q, id))!]))[0]
 
 /**
- * Checks every id the input names; returns the list it names, if any. Watchers must be members of the board; `watching`
- * (the card's watchers now) are not checked again, so a watcher who left the board does not block an edit.
+ * Checks every id the input names; returns the list it names, if any, or the list its `status` sends the card to (the
+ * board's first list with that status; `current`, the card's list now, when it has it). Watchers must be members of
+ * the board; `watching` (the card's watchers now) are not checked again, so a watcher who left the board does not
+ * block an edit. A milestone must be one of the board's.
  */
-async function checkRefs(q: Q, boardId: string, input: CardFields, watching: readonly string[] = []): Promise<ListsTable | undefined> {
+async function checkRefs(q: Q, boardId: string, input: CardFields, watching: readonly string[] = [], current?: string): Promise<ListsTable | undefined> {
   const details: ErrorDetail[] = []
-  const list = input.list === undefined ? undefined : await getList(q, input.list)
+  let list = input.list === undefined ? undefined : await getList(q, input.list)
   if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
+  if (input.status !== undefined) {
+    const status = await getStatus(q, input.status)
+    if (status?.board_id !== boardId) details.push({ path: 'status', message: 'No such status on this board.' })
+    else if (input.list !== undefined) {
+      if (list?.board_id === boardId && list.status_id !== status.id) details.push({ path: 'status', message: 'The list named has another status.' })
+    } else {
+      const now = current === undefined ? undefined : await getList(q, current)
+      list = now?.board_id === boardId && now.status_id === status.id ? now : await firstListWithStatus(q, boardId, status.id)
+      if (!list) details.push({ path: 'status', message: 'No list of this board has this status; bind a list to it first.' })
+    }
+  }
+  if (input.milestone != null && (await getMilestone(q, input.milestone))?.board_id !== boardId)
+    details.push({ path: 'milestone', message: 'No such milestone on this board.' })
   if (input.assignees && (await getUsers(q, input.assignees)).length !== new Set(input.assignees).size)
     details.push({ path: 'assignees', message: 'Every entry must be an existing user id.' })
   const newWatchers = [...new Set(input.watchers ?? [])].filter((u) => !watching.includes(u))
@@ -164,6 +183,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     created_at: at,
     updated_at: at,
     parent_id: parent?.id ?? null,
+    milestone_id: input.milestone ?? null,
   }
   await insertCard(q, row)
   const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
@@ -171,7 +191,16 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   await addUserLinks(q, 'card_watchers', row.id, links.watchers)
   await addTagLinks(q, row.id, links.tags)
   // The view is built from what was just written: reading it back would double the statements of a create.
-  const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name })
+  const status = list.status_id ? await getStatus(q, list.status_id) : undefined
+  const view = cardView(
+    row,
+    links,
+    list.category,
+    actor.run ? null : { id: actor.user.id, name: actor.user.name },
+    undefined,
+    undefined,
+    status ? { id: status.id, name: status.name, category: status.category } : null,
+  )
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
   await writeParentLink(deps, tx, actor, row.id, null, row.parent_id, at)
@@ -197,6 +226,7 @@ const CHANGE_NAMES: Partial<Record<keyof CardsTable, string>> = {
   archived: 'archived',
   trashed: 'trashed',
   parent_id: 'parent',
+  milestone_id: 'milestone',
 }
 
 type CardChange = CardFields & { board?: string }
@@ -214,11 +244,14 @@ async function changedColumns(q: Q, before: CardsTable, input: CardChange, targe
     const taken = await takeCardKey(q, target.id)
     if (!taken) throw notFound('board')
     Object.assign(set, { board_id: target.id, key_num: taken.num, key: taken.key, idempotency_key: null })
+    // Milestones belong to a board: the old one stays behind.
+    if (input.milestone === undefined && before.milestone_id !== null) set.milestone_id = null
     await moveAgentRecords(q, before.id, target.id)
   }
   put('title', input.title)
   put('description', input.description)
   put('priority', input.priority)
+  put('milestone_id', input.milestone)
   put('list_id', input.list)
   const targetList = set.list_id ?? before.list_id
   if (input.position !== undefined || set.list_id !== undefined) put('position', await distinctPosition(q, 'cards', targetList, before.id, input.position))
@@ -285,10 +318,11 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers)
+  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers, before.list_id)
   if (input.parent != null && input.parent !== before.parent_id) await checkParent(q, actor, before, input.parent)
   const at = isoAt(deps.clock.now())
-  const change = await withPlacement(q, boardId, before, named, input)
+  // A status names no list itself: the list it sends the card to is placed as if it were named.
+  const change = await withPlacement(q, boardId, before, named, input.status !== undefined && named ? { ...input, list: named.id } : input)
   // The next state is worked out before anything is written: a change that changes nothing writes nothing.
   const set = await changedColumns(q, before, change, target, at)
   const links = await nextLinks(q, old, input, target)
@@ -300,6 +334,8 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   if (changedLinks.includes('tags')) await setTagLinks(q, before.id, links.tags)
   await updateCardRow(q, before.id, { ...set, updated_at: at })
   const view = await viewOf(q, before.id)
+  // A card's status is its list's: a change of list may change it.
+  if (old.status?.id !== view.status?.id) changes.push('status')
   await announceChange(deps, tx, actor, old, view, changes)
   if (set.parent_id !== undefined) await writeParentLink(deps, tx, actor, before.id, before.parent_id, set.parent_id, at)
   return view
@@ -467,8 +503,9 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
     tx,
     data.flatMap((card): NewEvent[] => {
       const completes = changed.has(card.id)
+      const changes = [...(completes ? ['list', 'position', 'completed'] : ['list', 'position']), ...(from.status_id !== to.status_id ? ['status'] : [])]
       return [
-        { name: 'card.updated', boardId: board.id, data: { ...card, changes: completes ? ['list', 'position', 'completed'] : ['list', 'position'] }, actor },
+        { name: 'card.updated', boardId: board.id, data: { ...card, changes }, actor },
         { name: 'card.moved', boardId: board.id, data: { ...card, from_list: fromRef, to_list: toRef, from_board: board }, actor },
         ...(completes ? [{ name: card.completed ? 'card.completed' : 'card.reopened', boardId: board.id, data: card, actor } as NewEvent] : []),
       ]
@@ -487,6 +524,38 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
 export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
   const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
   for (const card of cards) await applyChange(deps, tx, actor, card, { completed })
+  return cards.length
+}
+
+/** Cards announced per transaction when their list's status changed. */
+const ANNOUNCE_CHUNK = 250
+
+/**
+ * Announces the cards of a list whose status changed (the list was bound to another status, or to none): each card not
+ * in the trash gets card.updated naming `status`, a chunk per transaction after the change committed.
+ */
+export async function announceStatusOfList(deps: Deps, actor: Actor, listId: string): Promise<void> {
+  let after = ''
+  await inChunks(deps.db, ANNOUNCE_CHUNK, async (tx, size) => {
+    const cards = await cardsOfListAfter(tx.q, listId, after, size)
+    if (cards.length === 0) return 0
+    const data = await cardEventDatas(tx.q, deps.config, await cardViews(tx.q, cards))
+    await emitEvents(
+      deps,
+      tx,
+      data.map((card): NewEvent => ({ name: 'card.updated', boardId: card.board.id, data: { ...card, changes: ['status'] }, actor })),
+    )
+    // The next chunk starts after this one only once it committed (a transaction that runs again reads the same cards).
+    const last = cards[cards.length - 1].id
+    tx.afterCommit(() => (after = last))
+    return cards.length
+  })
+}
+
+/** Takes up to `limit` cards off a milestone being deleted, each with card.updated naming `milestone`; returns how many. */
+export async function clearMilestoneOfCards(deps: Deps, tx: Tx, actor: Actor, milestoneId: string, limit: number): Promise<number> {
+  const cards = await cardsOfMilestone(tx.q, milestoneId, limit)
+  for (const card of cards) await applyChange(deps, tx, actor, card, { milestone: null })
   return cards.length
 }
 

@@ -74,6 +74,12 @@ export const cardsOfListToSettle = (q: Q, listId: string, completed: boolean, li
     .orderBy('id')
     .limit(limit)
     .execute()
+/** Up to `limit` cards (not in the trash) of a list with ids after `after`, in id order: a list's new status is announced a chunk at a time. */
+export const cardsOfListAfter = (q: Q, listId: string, after: string, limit: number): Promise<CardsTable[]> =>
+  q.selectFrom('cards').selectAll().where('list_id', '=', listId).where('trashed', '=', 0).where('id', '>', after).orderBy('id').limit(limit).execute()
+/** Up to `limit` cards (not in the trash) of a milestone: a milestone deletion takes them off it a chunk at a time. */
+export const cardsOfMilestone = (q: Q, milestoneId: string, limit: number): Promise<CardsTable[]> =>
+  q.selectFrom('cards').selectAll().where('milestone_id', '=', milestoneId).where('trashed', '=', 0).orderBy('id').limit(limit).execute()
 /** Up to `limit` cards of a board: a board deletion removes them a chunk at a time. */
 export const cardsOfBoard = (q: Q, boardId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('board_id', '=', boardId).orderBy('id').limit(limit).execute()
@@ -234,9 +240,9 @@ function cardListQuery(q: Q, viewer: Viewer, query: CardListParams, inOrder: boo
       'in',
       q
         .selectFrom('card_assignees')
-        .innerJoin('team_members', 'team_members.user_id', 'card_assignees.user_id')
+        .innerJoin('user_group_members', 'user_group_members.user_id', 'card_assignees.user_id')
         .select('card_assignees.card_id')
-        .where('team_members.team_id', '=', query.team),
+        .where('user_group_members.group_id', '=', query.team),
     )
   }
   return base

@@ -9,6 +9,7 @@ export const listView = (l: ListsTable): ListView => ({
   name: l.name,
   position: l.position,
   category: l.category,
+  status: l.status_id,
   created: l.created_at,
   updated: l.updated_at,
 })

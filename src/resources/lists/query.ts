@@ -11,6 +11,7 @@ export const LIST_FILTER: FilterResource = {
     board: field.id('board_id', 'boards'),
     category: field.oneOf('category', ListCategory.options),
     position: field.number('position'),
+    status: field.id('status_id', 'board_statuses'),
     created: field.date('created_at'),
     updated: field.date('updated_at'),
   },

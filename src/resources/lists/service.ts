@@ -7,13 +7,15 @@ import { distinctPosition } from '../../db/positions.js'
 import type { ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { emitEvent } from '../../events/emit.js'
-import { conflict, unprocessable } from '../../errors.js'
+import { conflict, invalidField, unprocessable } from '../../errors.js'
+import { getStatus, recategorizeStatus } from '../board-statuses/published.js'
+import { statusEventData } from '../board-statuses/present.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
 import { completionAfterMove } from '../cards/completion.js'
-import { moveCardsOfList, settleCardsOfList } from '../cards/service.js'
+import { announceStatusOfList, moveCardsOfList, settleCardsOfList } from '../cards/service.js'
 import { countCardsInList } from '../cards/published.js'
 import { listEventData, listView } from './present.js'
 import { LIST_LIST } from './query.js'
@@ -21,6 +23,15 @@ import type { CreateListInput, UpdateListInput } from './schema.js'
 import { deleteListRow, getList, insertList, listsOfBoard, updateListRow, visibleListsQuery } from './store.js'
 
 export const visibleList = async (q: Q, actor: Actor, id: string): Promise<ListsTable> => visibleOnBoard(q, actor, await getList(q, id), 'list')
+
+/** The status a list is bound to, checked: one of the board's (422 naming `status`), and its category the one asked, if any. */
+async function statusFor(q: Q, boardId: string, statusId: string, category: ListsTable['category'] | undefined) {
+  const status = await getStatus(q, statusId)
+  if (status?.board_id !== boardId) throw invalidField('status', 'No such status on this board.')
+  if (category !== undefined && category !== status.category)
+    throw invalidField('category', `A list bound to a status has its category (${status.category}); leave category out, or bind no status.`)
+  return status
+}
 
 export const getListFor = async (deps: Deps, actor: Actor, id: string) => listView(await visibleList(deps.db.q, actor, id))
 
@@ -42,13 +53,15 @@ export function listLists(deps: Deps, actor: Actor, params: ListParams & { board
 export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
   return deps.db.tx(async (tx) => {
     const board = await visibleBoard(tx.q, actor, input.board)
+    const status = input.status ? await statusFor(tx.q, board.id, input.status, input.category) : undefined
     const at = isoAt(deps.clock.now())
     const id = newId()
     const row: ListsTable = {
       id,
       board_id: board.id,
       name: input.name,
-      category: input.category ?? 'unstarted',
+      category: status?.category ?? input.category ?? 'unstarted',
+      status_id: status?.id ?? null,
       position: await distinctPosition(tx.q, 'lists', board.id, id, input.position),
       created_at: at,
       updated_at: at,
@@ -65,14 +78,31 @@ export function createList(deps: Deps, actor: Actor, input: CreateListInput) {
  * still asks for it (another change may have undone this one).
  */
 export async function updateList(deps: Deps, actor: Actor, id: string, input: UpdateListInput) {
-  const { view, from } = await deps.db.tx(async ({ q }) => {
+  const { view, from, to, rebound } = await deps.db.tx(async (tx) => {
+    const { q } = tx
     const list = await visibleList(q, actor, id)
-    const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+    const { status: statusId, ...fields } = input
+    const set: Partial<ListsTable> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
+    if (statusId) {
+      const status = await statusFor(q, list.board_id, statusId, input.category)
+      Object.assign(set, { status_id: status.id, category: status.category })
+    } else if (statusId === null) set.status_id = null
+    else if (input.category !== undefined && list.status_id) {
+      // A list alone on its status takes the status along to the new category; one sharing it keeps the status's.
+      const taken = await recategorizeStatus(q, list.status_id, list.id, input.category, isoAt(deps.clock.now()))
+      if (!taken) await statusFor(q, list.board_id, list.status_id, input.category)
+      else if (taken.changed) {
+        const board = await visibleBoard(q, actor, list.board_id)
+        await emitEvent(deps, tx, { name: 'board_status.updated', boardId: board.id, data: statusEventData(taken.status, board), actor })
+      }
+    }
     if (input.position !== undefined) set.position = await distinctPosition(q, 'lists', list.board_id, id, input.position)
     await updateListRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
-    return { view: listView((await getList(q, id))!), from: list.category }
+    const rebound = set.status_id !== undefined && set.status_id !== list.status_id
+    return { view: listView((await getList(q, id))!), from: list.category, to: set.category, rebound }
   })
-  const completed = input.category === undefined ? undefined : completionAfterMove(from, input.category)
+  if (rebound) await announceStatusOfList(deps, actor, id)
+  const completed = to === undefined ? undefined : completionAfterMove(from, to)
   if (completed !== undefined) {
     await inChunks(deps.db, MOVE_CHUNK, async (tx, size) =>
       ((await visibleList(tx.q, actor, id)).category === 'completed') === completed ? settleCardsOfList(deps, tx, actor, id, completed, size) : 0,

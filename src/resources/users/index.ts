@@ -9,5 +9,5 @@ export const users: ResourceModule = {
   routes: userRoutes,
   filters: { users: USER_FILTER },
   mcpTools: USER_TOOLS,
-  exports: [{ table: 'workspace' }, { table: 'users' }, { table: 'teams' }, { table: 'team_members', key: ['team_id', 'user_id'] }],
+  exports: [{ table: 'workspace' }, { table: 'users' }],
 }

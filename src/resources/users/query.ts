@@ -2,6 +2,7 @@
 import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
 import { Role, UserKind } from '../../access/roles.js'
+import { USER_GROUPS } from '../groups/query.js'
 
 export const USER_FILTER: FilterResource = {
   table: 'users',
@@ -12,6 +13,7 @@ export const USER_FILTER: FilterResource = {
     role: field.oneOf('role', Role.options),
     kind: field.oneOf('kind', UserKind.options),
     created: field.date('created_at'),
+    groups: USER_GROUPS,
   },
 }
 

@@ -51,6 +51,15 @@ const taskFields: INodeProperties[] = [
 		default: '',
 	},
 	{
+		displayName: 'Milestone Name or ID',
+		name: 'milestone',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getMilestones', loadOptionsDependsOn: ['boardId'] },
+		default: '',
+		description:
+			'A milestone of the task’s board. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
 		displayName: 'Priority',
 		name: 'priority',
 		type: 'options',
@@ -64,7 +73,35 @@ const taskFields: INodeProperties[] = [
 		typeOptions: { dateOnly: true },
 		default: '',
 	},
+	{
+		displayName: 'Status Name or ID',
+		name: 'status',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getStatuses', loadOptionsDependsOn: ['boardId'] },
+		default: '',
+		description:
+			'A status of the task’s board: the task goes to the board’s first list with that status. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
 ];
+
+/** The board chosen on the node, when the operation has one (update has none: then every visible board's). */
+function chosenBoard(this: ILoadOptionsFunctions): string {
+	try {
+		return (this.getCurrentNodeParameter('boardId') as string | undefined) ?? '';
+	} catch {
+		return '';
+	}
+}
+
+/** Records of a board (or of every visible board), named with their board's name when across boards. */
+async function boardScoped(this: ILoadOptionsFunctions, path: string): Promise<INodePropertyOptions[]> {
+	const board = chosenBoard.call(this);
+	const rows = await taskdAll.call(this, path, board ? { board } : { expand: 'board' });
+	return rows.map((r) => {
+		const boardName = ((r.expand as IDataObject | undefined)?.board as IDataObject | undefined)?.name;
+		return { name: boardName ? `${String(boardName)}: ${String(r.name)}` : String(r.name), value: String(r.id) };
+	});
+}
 
 export class Taskd implements INodeType {
 	description: INodeTypeDescription = {
@@ -526,6 +563,12 @@ export class Taskd implements INodeType {
 				if (!board) return [];
 				const lists = await taskdAll.call(this, '/v1/lists', { board });
 				return lists.map((l) => ({ name: String(l.name), value: String(l.id) }));
+			},
+			async getMilestones(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				return boardScoped.call(this, '/v1/milestones');
+			},
+			async getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				return boardScoped.call(this, '/v1/board-statuses');
 			},
 			async getAgents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 				const agents = await taskdAll.call(this, '/v1/users', {
