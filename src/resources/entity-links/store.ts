@@ -74,19 +74,6 @@ export const linksOfCards = (q: Q, cardIds: readonly string[]): Promise<EntityLi
         .orderBy('id')
         .execute()
 
-/** For each of these cards, its subtasks (cards whose parent it is, not in the trash): how many, and how many completed. */
-export async function subtaskCounts(q: Q, cardIds: readonly string[]): Promise<Map<string, { done: number; total: number }>> {
-  if (cardIds.length === 0) return new Map()
-  const rows = await q
-    .selectFrom('cards')
-    .select(['parent_id', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>('completed').as('done')])
-    .where('parent_id', 'in', [...cardIds])
-    .where('trashed', '=', 0)
-    .groupBy('parent_id')
-    .execute()
-  return new Map(rows.map((r) => [r.parent_id!, { done: Number(r.done ?? 0), total: Number(r.total) }]))
-}
-
 /** The cards whose parent this card is (any state). */
 export const childrenOf = (q: Q, cardId: string) => q.selectFrom('cards').selectAll().where('parent_id', '=', cardId).orderBy('id').execute()
 
