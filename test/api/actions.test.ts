@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
-import { dbGet } from '../helpers/db.js'
+import { dbAll, dbGet } from '../helpers/db.js'
 
 async function fixture() {
   const c = await seededApp()
@@ -63,6 +63,52 @@ test('bulk move, archive, priority, members and tags', async () => {
     const upd = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: ids, set: { due_date: '2027-01-01', title: 'Same' } } })
     assert.equal(upd.body.updated, 3)
     assert.equal((await get(c, ids[1])).title, 'Same')
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('bulk update of the cards’ own fields (set-based) announces what single updates would, and refuses card by card', async () => {
+  const { c, tok, ids, foreign } = await fixture()
+  try {
+    const single = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: c.board.id, title: 'd' } })).body.card.id
+    const since = Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))!.n)
+    const set = { title: 'b', priority: 2, due_date: '2027-03-01' }
+    const r = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: [...ids, foreign, ids[0], 'nope'], set } })
+    assert.equal(r.status, 200, r.text)
+    assert.equal(r.body.updated, 3, 'a repeated id counts once')
+    assert.deepEqual(
+      r.body.failed.map((f: any) => [f.id, f.error.code]),
+      [
+        [foreign, 'not_found'],
+        ['nope', 'not_found'],
+      ],
+    )
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${single}`, { token: tok, body: set })).status, 200)
+    const events = (await dbAll<{ name: string; data: string }>(c.t.deps.db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', since)).map((e) => ({
+      name: e.name,
+      data: JSON.parse(e.data),
+    }))
+    assert.deepEqual(
+      events.map((e) => [e.name, e.data.id, e.data.changes]),
+      [
+        ['card.updated', ids[0], ['title', 'priority', 'due_date']],
+        ['card.updated', ids[1], ['priority', 'due_date']], // its title was b already
+        ['card.updated', ids[2], ['title', 'priority', 'due_date']],
+        ['card.updated', single, ['title', 'priority', 'due_date']],
+      ],
+    )
+    // The same payload as the single update's, apart from what tells the cards apart.
+    const own = (d: any) => ({ ...d, id: undefined, key: undefined, url: undefined, position: undefined, created: undefined })
+    assert.deepEqual(own(events[0].data), own(events[3].data))
+    for (const id of ids) assert.deepEqual(((await get(c, id)) as any).title, 'b')
+    const again = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: ids, set } })
+    assert.equal(again.body.updated, 3)
+    assert.equal(
+      Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM events WHERE seq > ?', since))!.n),
+      4,
+      'nothing changed, nothing announced',
+    )
   } finally {
     await c.t.close()
   }

@@ -309,6 +309,13 @@ test('the purge takes every due board (more than one batch) and every card (more
       "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
       Array.from({ length: 120 }, (_, n) => [`big${n}`, boards[0], big, n + 1, `BIG-${n + 1}`, n + 1, c.member.id]),
     )
+    // Two cards of another board with comments: each card's comment.deleted events come just before its card.deleted.
+    const talked: string[] = []
+    for (const title of ['talked 1', 'talked 2']) {
+      const card = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: boards[1], title } })).body.card.id
+      for (const body of ['first', 'second']) assert.equal((await c.t.req('POST', '/v1/comments', { token: tok, body: { card, body } })).status, 201)
+      talked.push(card)
+    }
     const sub = await c.t.req('POST', '/v1/webhooks', {
       token: tok,
       body: { name: 'only board 0', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [boards[0]], active: false },
@@ -323,6 +330,19 @@ test('the purge takes every due board (more than one batch) and every card (more
     assert.equal((await c.t.req('GET', '/v1/boards?trashed=true', { token: c.tokens.owner.read })).body.totalItems, 0)
     assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM cards WHERE board_id = ?', boards[0])).length, 0)
     assert.equal((await dbAll(c.t.deps.db, "SELECT id FROM events WHERE name = 'card.deleted' AND board_id = ?", boards[0])).length, 120)
+    const gone = await dbAll<{ name: string; data: string }>(
+      c.t.deps.db,
+      "SELECT name, data FROM events WHERE board_id = ? AND name IN ('card.deleted', 'comment.deleted') ORDER BY seq",
+      boards[1],
+    )
+    assert.deepEqual(
+      gone.map((e) => [e.name, JSON.parse(e.data).card?.id ?? JSON.parse(e.data).id]),
+      talked.flatMap((id) => [
+        ['comment.deleted', id],
+        ['comment.deleted', id],
+        ['card.deleted', id],
+      ]),
+    )
     assert.equal((await c.t.req('GET', `/v1/webhooks/${sub.body.webhook.id}`, { token: tok })).body.webhook.active, false)
   } finally {
     try {

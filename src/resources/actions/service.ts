@@ -5,40 +5,55 @@ import { nextTurn, type Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
-import { cardToChange, moveCardIn, updateCardIn } from '../cards/service.js'
+import { cardToChange, moveCardIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
 import { loadCardLinks } from '../cards/published.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
 
+/** Cards per transaction: one by one (forEachId), and set-based (a change of the cards' own columns). */
 const CHUNK = 50
+const SET_CHUNK = 250
 
-/** Runs `change` on each id (repeats dropped) in its own savepoint, a chunk per transaction; a refusal fails that id only. */
-export async function forEachId(deps: Deps, ids: string[], change: (tx: Tx, id: string) => Promise<unknown>): Promise<BulkResult> {
+const failure = (id: string, err: HttpError) => ({ id, error: { code: err.code, message: err.message } })
+
+/** Runs `change` on the ids (repeats dropped) a chunk per transaction, with a turn of the event loop between chunks. */
+async function inChunksOf(deps: Deps, ids: string[], size: number, change: (tx: Tx, chunk: string[]) => Promise<BulkResult>): Promise<BulkResult> {
   const result: BulkResult = { updated: 0, failed: [] }
   const unique = [...new Set(ids)]
-  for (let i = 0; i < unique.length; i += CHUNK) {
+  for (let i = 0; i < unique.length; i += size) {
     if (i > 0) await nextTurn()
     // Counted per transaction and added up once it has committed: on PostgreSQL a transaction that lost a race runs again.
-    const chunk = await deps.db.tx(async (tx) => {
-      const counted: BulkResult = { updated: 0, failed: [] }
-      for (const id of unique.slice(i, i + CHUNK)) {
-        try {
-          await tx.savepoint((sp) => change(sp, id))
-          counted.updated++
-        } catch (err) {
-          if (!(err instanceof HttpError)) throw err
-          counted.failed.push({ id, error: { code: err.code, message: err.message } })
-        }
-      }
-      return counted
-    })
+    const chunk = await deps.db.tx((tx) => change(tx, unique.slice(i, i + size)))
     result.updated += chunk.updated
     result.failed.push(...chunk.failed)
   }
   return result
 }
 
-export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) => forEachId(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
+/** Runs `change` on each id (repeats dropped) in its own savepoint, a chunk per transaction; a refusal fails that id only. */
+export const forEachId = (deps: Deps, ids: string[], change: (tx: Tx, id: string) => Promise<unknown>): Promise<BulkResult> =>
+  inChunksOf(deps, ids, CHUNK, async (tx, chunk) => {
+    const counted: BulkResult = { updated: 0, failed: [] }
+    for (const id of chunk) {
+      try {
+        await tx.savepoint((sp) => change(sp, id))
+        counted.updated++
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err
+        counted.failed.push(failure(id, err))
+      }
+    }
+    return counted
+  })
+
+/** The same change on many cards: set-based when it changes only their own columns, else one card at a time. */
+export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) =>
+  ownColumnsOnly(set)
+    ? inChunksOf(deps, ids, SET_CHUNK, async (tx, chunk) => {
+        const refused = await updateCardsIn(deps, tx, actor, chunk, set)
+        return { updated: chunk.length - refused.size, failed: [...refused].map(([id, err]) => failure(id, err)) }
+      })
+    : forEachId(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
 
 export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: string; board?: string }) =>
   forEachId(deps, ids, (tx, id) => moveCardIn(deps, tx, actor, id, to))

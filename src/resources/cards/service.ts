@@ -8,7 +8,7 @@ import type { Q, Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
+import { HttpError, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
 import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
@@ -16,9 +16,9 @@ import { listPage, parseExpand, type ListParams } from '../../query/list-page.js
 import { getBoards, memberRoles } from '../boards/published.js'
 import { getList, listsOfBoard } from '../lists/published.js'
 import { getTags } from '../tags/published.js'
-import { announceCommentsOfCardGone } from '../comments/service.js'
-import { announceDependenciesOfCardGone } from '../dependencies/announce.js'
-import { checkParent, detachLinksOfCardGone, writeParentLink } from '../entity-links/parents.js'
+import { commentsGoneEvents } from '../comments/service.js'
+import { announceDependenciesOfCardsGone } from '../dependencies/announce.js'
+import { checkParent, detachLinksOfCardsGone, writeParentLink } from '../entity-links/parents.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
@@ -33,10 +33,11 @@ import {
   cardsOfList,
   cardsOfListToSettle,
   cardsToRekey,
-  deleteCardRow,
+  deleteCardRows,
   findByIdempotencyKey,
   getCard,
   lockCard,
+  lockCards,
   insertCard,
   moveCardRows,
   setCardColumns,
@@ -307,6 +308,77 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
 export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
   applyChange(deps, tx, actor, await cardToChange(tx.q, actor, id), input)
 
+/** The card's own columns that change nothing else (no move, no completion, no links): what updateCardsIn takes. */
+const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived'] satisfies (keyof CardFields)[]
+
+/** Whether a change touches only the card's own columns, so updateCardsIn can make it to many cards at once. */
+export const ownColumnsOnly = (input: CardChange): boolean => Object.entries(input).every(([k, v]) => v === undefined || OWN_COLUMNS.includes(k))
+
+/**
+ * The same change of the cards' own columns (ownColumnsOnly) to many cards, set-based: the rows locked in one read, the
+ * boards checked once each, one UPDATE per set of changed columns, and their card.updated events written together,
+ * as updateCardIn would write them one by one (a card the change leaves as it was gets none). Returns each card refused
+ * (missing, or on a board the actor cannot see) with the error updateCardIn would have thrown.
+ */
+export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], input: CardChange): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const rows = new Map((await lockCards(q, ids)).map((r) => [r.id, r]))
+  const boards = new Map<string, HttpError | undefined>()
+  const refusalOf = async (row: CardsTable | undefined): Promise<HttpError | undefined> => {
+    if (!row) return notFound('card')
+    if (!boards.has(row.board_id))
+      boards.set(
+        row.board_id,
+        await visibleBoard(q, actor, row.board_id, 'card').then(
+          () => undefined,
+          (err: unknown) => {
+            if (err instanceof HttpError) return err
+            throw err
+          },
+        ),
+      )
+    return boards.get(row.board_id)
+  }
+  const at = isoAt(deps.clock.now())
+  const refused = new Map<string, HttpError>()
+  const changed: { row: CardsTable; set: Partial<CardsTable>; changes: string[] }[] = []
+  for (const id of ids) {
+    const row = rows.get(id)
+    const refusal = await refusalOf(row)
+    if (refusal) refused.set(id, refusal)
+    else {
+      const set = await changedColumns(q, row!, input, undefined, at)
+      const changes = (Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? [])
+      if (changes.length) changed.push({ row: row!, set, changes })
+    }
+  }
+  // The values come from the one input: cards whose changed columns are the same get the same SET.
+  const bySet = new Map<string, typeof changed>()
+  for (const c of changed) {
+    const columns = Object.keys(c.set).sort().join()
+    const group = bySet.get(columns)
+    if (group) group.push(c)
+    else bySet.set(columns, [c])
+  }
+  for (const group of bySet.values())
+    await setCardColumns(
+      q,
+      group.map((c) => c.row.id),
+      { ...group[0].set, updated_at: at },
+    )
+  const views = await cardViews(
+    q,
+    changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
+  )
+  const data = await cardEventDatas(q, deps.config, views)
+  await emitEvents(
+    deps,
+    tx,
+    data.map((card, i): NewEvent => ({ name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor })),
+  )
+  return refused
+}
+
 export const updateCard = (deps: Deps, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
   deps.db.tx((tx) => updateCardIn(deps, tx, actor, id, input))
 
@@ -323,26 +395,33 @@ export async function moveCardIn(deps: Deps, tx: Tx, actor: Actor, id: string, i
 export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: string; position?: number; board?: string }): Promise<CardView> =>
   deps.db.tx((tx) => moveCardIn(deps, tx, actor, id, input))
 
-/** Deletes a card for good with its card.deleted event. */
-async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
-  const data = await cardEventData(tx.q, deps.config, (await cardViews(tx.q, [card]))[0])
-  await announceCommentsOfCardGone(deps, tx, actor, card)
-  // Its dependencies and links go with it (ON DELETE CASCADE), each announced; its subtasks lose their parent.
-  await announceDependenciesOfCardGone(deps, tx, actor, card.id)
-  await detachLinksOfCardGone(deps, tx, actor, card.id, isoAt(deps.clock.now()))
-  await deleteCardRow(tx.q, card.id)
-  await emitEvent(deps, tx, {
-    name: 'card.deleted',
-    boardId: card.board_id,
-    data: { ...data, permanent: true },
-    actor,
-  })
+/**
+ * Deletes cards for good, set-based: one DELETE (what they own goes with them), then each card's comment.deleted events
+ * and its card.deleted, written together in the order single deletions would write them.
+ */
+async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[]): Promise<void> {
+  const { q } = tx
+  const ids = cards.map((c) => c.id)
+  const data = await cardEventDatas(q, deps.config, await cardViews(q, [...cards]))
+  const comments = await commentsGoneEvents(deps, q, actor, cards)
+  // Their dependencies and links go with them (ON DELETE CASCADE), each announced; their subtasks lose their parent.
+  await announceDependenciesOfCardsGone(deps, tx, actor, ids)
+  await detachLinksOfCardsGone(deps, tx, actor, ids, isoAt(deps.clock.now()))
+  await deleteCardRows(q, ids)
+  await emitEvents(
+    deps,
+    tx,
+    cards.flatMap((card, i): NewEvent[] => [
+      ...(comments.get(card.id) ?? []),
+      { name: 'card.deleted', boardId: card.board_id, data: { ...data[i], permanent: true }, actor },
+    ]),
+  )
 }
 
 export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
   return deps.db.tx(async (tx) => {
     const card = await cardToChange(tx.q, actor, id)
-    if (permanent) await deleteForGood(deps, tx, actor, card)
+    if (permanent) await deleteForGood(deps, tx, actor, [card])
     else if (card.trashed === 0) await applyChange(deps, tx, actor, card, { trashed: true })
   })
 }
@@ -411,26 +490,37 @@ export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId
   return cards.length
 }
 
-/** Deletes up to `limit` cards of a board for good, each with its card.deleted event; returns how many. */
+/** Deletes up to `limit` cards of a board for good, set-based, with their events (deleteForGood); returns how many. */
 export async function deleteCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardId: string, limit: number): Promise<number> {
   const cards = await cardsOfBoard(tx.q, boardId, limit)
-  for (const card of cards) await deleteForGood(deps, tx, actor, card)
+  if (cards.length) await deleteForGood(deps, tx, actor, cards)
   return cards.length
 }
 
-/** Gives up to `limit` cards of a board the board's new key prefix (numbers kept), each announced with card.updated (changes: key). */
+/**
+ * Gives up to `limit` cards of a board the board's new key prefix (numbers kept), set-based: one UPDATE, and their
+ * card.updated events (changes: key) written together.
+ */
 export async function rekeyCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardId: string, prefix: string, limit: number): Promise<number> {
-  const cards = await cardsToRekey(tx.q, boardId, prefix, limit)
+  const { q } = tx
+  const cards = await cardsToRekey(q, boardId, prefix, limit)
   await rekeyCards(
-    tx.q,
+    q,
     cards.map((c) => c.id),
     prefix,
   )
-  for (const view of await cardViews(
-    tx.q,
-    cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
-  )) {
-    await cardEmitter(deps, tx, actor, view).emit('card.updated', { changes: ['key'] })
-  }
+  const data = await cardEventDatas(
+    q,
+    deps.config,
+    await cardViews(
+      q,
+      cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
+    ),
+  )
+  await emitEvents(
+    deps,
+    tx,
+    data.map((card): NewEvent => ({ name: 'card.updated', boardId, data: { ...card, changes: ['key'] }, actor })),
+  )
   return cards.length
 }

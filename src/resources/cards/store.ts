@@ -12,6 +12,15 @@ export const getCard = (q: Q, id: string) => firstOf(q, cardById(q, id))
 const cardForUpdate = fixedQuery((q: Q, id: string) => forUpdate(q, q.selectFrom('cards').selectAll().where('id', '=', id)))
 /** A card about to change, locked until the transaction ends (see forUpdate). */
 export const lockCard = (q: Q, id: string) => firstOf(q, cardForUpdate(q, id))
+/** Cards about to change (those of `ids` that exist), locked as lockCard locks one. */
+export const lockCards = (q: Q, ids: readonly string[]) =>
+  forUpdate(
+    q,
+    q
+      .selectFrom('cards')
+      .selectAll()
+      .where('id', 'in', [...ids]),
+  ).execute()
 export const insertCard = rowInsert('cards')
 export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
 /** Moves cards to a list at the positions given, in one statement. */
@@ -29,7 +38,11 @@ export const setCardColumns = (q: Q, ids: readonly string[], set: Partial<CardsT
     .set(set)
     .where('id', 'in', [...ids])
     .execute()
-export const deleteCardRow = (q: Q, id: string) => q.deleteFrom('cards').where('id', '=', id).execute()
+export const deleteCardRows = (q: Q, ids: readonly string[]) =>
+  q
+    .deleteFrom('cards')
+    .where('id', 'in', [...ids])
+    .execute()
 
 const byIdempotencyKey = fixedQuery((q: Q, boardId: string, key: string) =>
   q.selectFrom('cards').selectAll().where('board_id', '=', boardId).where('idempotency_key', '=', key),

@@ -7,7 +7,7 @@ import type { Q, Tx } from '../../db/database.js'
 import type { CardsTable, CommentsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { checkedInput, forbidden, notFound } from '../../errors.js'
-import { emitEvent } from '../../events/emit.js'
+import { emitEvent, type NewEvent } from '../../events/emit.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { expandCard, taskEventRefs } from '../cards/present.js'
@@ -17,7 +17,7 @@ import { commentViews } from './present.js'
 import { COMMENT_LIST } from './query.js'
 import { CommentAuthor, type CommentView, CreateCommentBody, type CreateCommentInput, UpdateCommentBody } from './schema.js'
 import {
-  commentsOfCard,
+  commentsOfCards,
   deleteCommentRow,
   getComment,
   insertComment,
@@ -145,9 +145,12 @@ export const updateComment = (deps: Deps, actor: Actor, id: string, given: { bod
 
 type TaskRefs = Awaited<ReturnType<typeof taskEventRefs>>
 
-async function emitDeleted(deps: Deps, tx: Tx, actor: Actor, comment: CommentsTable, card: CardsTable, refs: TaskRefs): Promise<void> {
-  await emitEvent(deps, tx, { name: 'comment.deleted', boardId: card.board_id, data: { id: comment.id, author: authorOf(comment), ...refs }, actor })
-}
+const deletedEvent = (actor: Actor, comment: CommentsTable, card: CardsTable, refs: TaskRefs): NewEvent => ({
+  name: 'comment.deleted',
+  boardId: card.board_id,
+  data: { id: comment.id, author: authorOf(comment), ...refs },
+  actor,
+})
 
 /** The author deletes their comment; owners and admins any. */
 export const deleteComment = (deps: Deps, actor: Actor, id: string): Promise<void> =>
@@ -155,12 +158,27 @@ export const deleteComment = (deps: Deps, actor: Actor, id: string): Promise<voi
     const { comment, card } = await visibleComment(tx.q, actor, id, true)
     if (!mayChange(actor, comment)) throw forbidden('Only the author, owners and admins may delete a comment.')
     await deleteCommentRow(tx.q, id)
-    await emitDeleted(deps, tx, actor, comment, card, await taskEventRefs(tx.q, deps.config, card))
+    await emitEvent(deps, tx, deletedEvent(actor, comment, card, await taskEventRefs(tx.q, deps.config, card)))
   })
 
-/** Before a card is deleted for good: its comments go, each with its comment.deleted event (the rows go with the card). */
-export async function announceCommentsOfCardGone(deps: Deps, tx: Tx, actor: Actor, card: CardsTable): Promise<void> {
-  const comments = await commentsOfCard(tx.q, card.id)
-  const refs = comments.length ? await taskEventRefs(tx.q, deps.config, card) : undefined
-  for (const comment of comments) await emitDeleted(deps, tx, actor, comment, card, refs!)
+/**
+ * For cards about to be deleted for good: the comment.deleted event of each of their comments (the rows go with the
+ * cards), by card id, oldest comment first.
+ */
+export async function commentsGoneEvents(deps: Deps, q: Q, actor: Actor, cards: readonly CardsTable[]): Promise<Map<string, NewEvent[]>> {
+  const byCard = new Map<string, NewEvent[]>()
+  const comments = await commentsOfCards(
+    q,
+    cards.map((c) => c.id),
+  )
+  for (const card of cards) {
+    const own = comments.filter((c) => c.card_id === card.id)
+    if (own.length === 0) continue
+    const refs = await taskEventRefs(q, deps.config, card)
+    byCard.set(
+      card.id,
+      own.map((comment) => deletedEvent(actor, comment, card, refs)),
+    )
+  }
+  return byCard
 }

@@ -10,8 +10,18 @@ export const lockComment = (q: Q, id: string) => forUpdate(q, q.selectFrom('comm
 export const insertComment = (q: Q, row: CommentsTable) => q.insertInto('comments').values(row).execute()
 export const updateCommentRow = (q: Q, id: string, set: Partial<CommentsTable>) => q.updateTable('comments').set(set).where('id', '=', id).execute()
 export const deleteCommentRow = (q: Q, id: string) => q.deleteFrom('comments').where('id', '=', id).execute()
-export const commentsOfCard = (q: Q, cardId: string): Promise<CommentsTable[]> =>
-  q.selectFrom('comments').selectAll().where('card_id', '=', cardId).orderBy('created_at').orderBy('id').execute()
+export const commentsOfCard = (q: Q, cardId: string): Promise<CommentsTable[]> => commentsOfCards(q, [cardId])
+/** The comments of the cards, oldest first. */
+export const commentsOfCards = (q: Q, cardIds: readonly string[]): Promise<CommentsTable[]> =>
+  cardIds.length === 0
+    ? Promise.resolve([])
+    : q
+        .selectFrom('comments')
+        .selectAll()
+        .where('card_id', 'in', [...cardIds])
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
 
 export const mentionsOf = (q: Q, commentIds: readonly string[]) =>
   commentIds.length === 0

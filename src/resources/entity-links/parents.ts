@@ -90,13 +90,14 @@ export async function writeParentLink(deps: Deps, tx: Tx, actor: Actor, childId:
 }
 
 /**
- * Before a card is deleted for good: entity_link.deleted for each link from or to it (the rows go with it), and its
- * subtasks taken off it, each with card.updated naming `parent`.
+ * Before cards are deleted for good: entity_link.deleted for each link from or to them (the rows go with them), once
+ * each, and their subtasks (those not deleted with them) taken off them, each with card.updated naming `parent`.
  */
-export async function detachLinksOfCardGone(deps: Deps, tx: Tx, actor: Actor, cardId: string, at: string): Promise<void> {
+export async function detachLinksOfCardsGone(deps: Deps, tx: Tx, actor: Actor, cardIds: readonly string[], at: string): Promise<void> {
   const { q } = tx
-  for (const link of await linksOfCards(q, [cardId])) await announceLink(deps, tx, actor, 'entity_link.deleted', link)
-  const children = await childrenOf(q, cardId)
+  for (const link of await linksOfCards(q, cardIds)) await announceLink(deps, tx, actor, 'entity_link.deleted', link)
+  const gone = new Set(cardIds)
+  const children = (await childrenOf(q, cardIds)).filter((c) => !gone.has(c.id))
   if (children.length === 0) return
   await clearParent(
     q,

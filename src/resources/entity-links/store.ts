@@ -74,8 +74,16 @@ export const linksOfCards = (q: Q, cardIds: readonly string[]): Promise<EntityLi
         .orderBy('id')
         .execute()
 
-/** The cards whose parent this card is (any state). */
-export const childrenOf = (q: Q, cardId: string) => q.selectFrom('cards').selectAll().where('parent_id', '=', cardId).orderBy('id').execute()
+/** The cards whose parent one of these cards is (any state). */
+export const childrenOf = (q: Q, cardIds: readonly string[]) =>
+  cardIds.length === 0
+    ? Promise.resolve([])
+    : q
+        .selectFrom('cards')
+        .selectAll()
+        .where('parent_id', 'in', [...cardIds])
+        .orderBy('id')
+        .execute()
 
 /** Takes these cards off their parent, in one statement. */
 export const clearParent = (q: Q, ids: readonly string[], at: string) =>
