@@ -14,9 +14,7 @@ import { getBoards } from '../boards/published.js'
 import { checklistsByCard } from '../checklists/present.js'
 import { progressOfCards } from '../checklists/published.js'
 import { dependenciesByCard } from '../dependencies/present.js'
-import { openBlockerCounts } from '../dependencies/published.js'
 import { linksByCard } from '../entity-links/present.js'
-import { subtaskCounts } from '../entity-links/published.js'
 import type { Viewer } from '../../access/visibility.js'
 import { listView } from '../lists/present.js'
 import { getLists } from '../lists/published.js'
@@ -25,7 +23,7 @@ import { getTags } from '../tags/published.js'
 import { userRefOf, userView } from '../users/present.js'
 import { getUsers } from '../users/published.js'
 import { PRIORITY_NAMES, type CardView } from './schema.js'
-import { listCategoryOf, loadCardLinks } from './store.js'
+import { listCategoryOf, loadCardLinks, planningOfCards } from './store.js'
 
 export interface CardLinkIds {
   assignees: string[]
@@ -103,11 +101,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     q,
     rows.map((r) => r.id),
   )
-  const subtasks = await subtaskCounts(
-    q,
-    rows.map((r) => r.id),
-  )
-  const blockers = await openBlockerCounts(
+  const { subtasks, blockers } = await planningOfCards(
     q,
     rows.map((r) => r.id),
   )

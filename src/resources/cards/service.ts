@@ -441,6 +441,7 @@ async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, cards: readonly C
   const ids = cards.map((c) => c.id)
   const data = await cardEventDatas(q, deps.config, await cardViews(q, [...cards]))
   const comments = await commentsGoneEvents(deps, q, actor, cards)
+  // Their dependencies and links go with them (ON DELETE CASCADE), each announced; their subtasks lose their parent.
   await announceDependenciesOfCardsGone(deps, tx, actor, ids)
   await detachLinksOfCardsGone(deps, tx, actor, ids, isoAt(deps.clock.now()))
   await deleteCardRows(q, ids)

@@ -176,6 +176,29 @@ export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<C
   return links
 }
 
+/**
+ * What planning adds to a page of cards, in one statement: each card's subtasks (the cards whose parent it is, not in
+ * the trash: how many, how many completed) and how many of its blockers (dependencies) are open, neither completed nor
+ * in the trash. Cards with neither are absent.
+ */
+export async function planningOfCards(q: Q, cardIds: readonly string[]) {
+  const subtasks = new Map<string, { done: number; total: number }>()
+  const blockers = new Map<string, number>()
+  if (cardIds.length === 0) return { subtasks, blockers }
+  const ids = sql.join([...cardIds])
+  const { rows } = await sql<{ what: string; id: string; n: number | string; done: number | string | null }>`
+    SELECT 's' AS what, parent_id AS id, count(*) AS n, sum(completed) AS done FROM cards
+     WHERE parent_id IN (${ids}) AND trashed = 0 GROUP BY parent_id
+    UNION ALL
+    SELECT 'b', d.blocked_id, count(*), 0 FROM card_dependencies d JOIN cards b ON b.id = d.blocker_id
+     WHERE d.blocked_id IN (${ids}) AND b.completed = 0 AND b.trashed = 0 GROUP BY d.blocked_id`.execute(q)
+  for (const r of rows) {
+    if (r.what === 's') subtasks.set(r.id, { done: Number(r.done ?? 0), total: Number(r.n) })
+    else blockers.set(r.id, Number(r.n))
+  }
+  return { subtasks, blockers }
+}
+
 export const listCategoryOf = async (q: Q, listIds: readonly string[]): Promise<Map<string, string>> =>
   new Map(
     listIds.length === 0

@@ -19,7 +19,7 @@ export async function announce(deps: Deps, tx: Tx, actor: Actor, name: 'dependen
   await emitEvent(deps, tx, { name, boardId: blocked.board_id, data, actor })
 }
 
-/** Before cards are deleted for good: dependency.deleted for each of their dependencies (the rows go with the cards). */
+/** Before cards are deleted for good: dependency.deleted for each of their dependencies (the rows go with them), once each. */
 export async function announceDependenciesOfCardsGone(deps: Deps, tx: Tx, actor: Actor, cardIds: readonly string[]): Promise<void> {
   for (const row of await dependenciesOfCards(tx.q, cardIds)) await announce(deps, tx, actor, 'dependency.deleted', row)
 }

@@ -41,21 +41,6 @@ export function visibleDependenciesQuery(q: Q, viewer: Viewer, card?: string) {
   return query
 }
 
-/** For each of these cards, how many of its blockers are not completed (trashed blockers do not count). */
-export async function openBlockerCounts(q: Q, cardIds: readonly string[]): Promise<Map<string, number>> {
-  if (cardIds.length === 0) return new Map()
-  const rows = await q
-    .selectFrom('card_dependencies')
-    .innerJoin('cards', 'cards.id', 'card_dependencies.blocker_id')
-    .select(['card_dependencies.blocked_id as id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('card_dependencies.blocked_id', 'in', [...cardIds])
-    .where('cards.completed', '=', 0)
-    .where('cards.trashed', '=', 0)
-    .groupBy('card_dependencies.blocked_id')
-    .execute()
-  return new Map(rows.map((r) => [r.id, Number(r.n)]))
-}
-
 /** Every dependency touching these cards, in either direction, oldest first. */
 export const dependenciesOfCards = (q: Q, cardIds: readonly string[]): Promise<CardDependenciesTable[]> =>
   cardIds.length === 0

@@ -90,8 +90,8 @@ export async function writeParentLink(deps: Deps, tx: Tx, actor: Actor, childId:
 }
 
 /**
- * Before cards are deleted for good: entity_link.deleted for each link from or to them (the rows go with them), and
- * their subtasks that stay taken off them, in one statement, each with card.updated naming `parent`.
+ * Before cards are deleted for good: entity_link.deleted for each link from or to them (the rows go with them), once
+ * each, and their subtasks (those not deleted with them) taken off them, each with card.updated naming `parent`.
  */
 export async function detachLinksOfCardsGone(deps: Deps, tx: Tx, actor: Actor, cardIds: readonly string[], at: string): Promise<void> {
   const { q } = tx

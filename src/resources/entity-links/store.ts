@@ -74,21 +74,7 @@ export const linksOfCards = (q: Q, cardIds: readonly string[]): Promise<EntityLi
         .orderBy('id')
         .execute()
 
-/** For each of these cards, its subtasks (cards whose parent it is, not in the trash): how many, and how many completed. */
-export async function subtaskCounts(q: Q, cardIds: readonly string[]): Promise<Map<string, { done: number; total: number }>> {
-  if (cardIds.length === 0) return new Map()
-  const rows = await q
-    .selectFrom('cards')
-    .select(['parent_id', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>('completed').as('done')])
-    .where('parent_id', 'in', [...cardIds])
-    .where('trashed', '=', 0)
-    .groupBy('parent_id')
-    .execute()
-  return new Map(rows.map((r) => [r.parent_id!, { done: Number(r.done ?? 0), total: Number(r.total) }]))
-}
-
-/** The cards whose parent this card is (any state). */
-/** The cards whose parent is one of these. */
+/** The cards whose parent one of these cards is (any state). */
 export const childrenOf = (q: Q, cardIds: readonly string[]) =>
   cardIds.length === 0
     ? Promise.resolve([])
