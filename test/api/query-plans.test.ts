@@ -16,10 +16,16 @@ sql.raw
     const ins = (q: string, ...v: unknown[]) => sql.raw.prepare(q).run(...v)
     for (let u = 1; u <= 31; u++) ins("INSERT INTO users VALUES (?, ?, ?, 'member', 'human', '2026-01-01')", `u${u}`, `u${u}@x`, `U${u}`)
     for (let b = 1; b <= 20; b++) {
-      ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01', NULL, NULL, NULL)", `b${b}`)
+      ins("INSERT INTO boards VALUES (?, 'B', '', 'B', 1, 'u1', '2026-01-01', '2026-01-01', NULL, NULL, NULL, NULL)", `b${b}`)
       for (let u = 1; u <= 5; u++) ins("INSERT INTO board_members VALUES (?, ?, '2026-01-01', 'member')", `b${b}`, `u${((b + u) % 30) + 1}`)
       for (let l = 1; l <= 3; l++)
-        ins("INSERT INTO lists VALUES (?, ?, 'L', ?, ?, '2026-01-01', '2026-01-01')", `b${b}l${l}`, `b${b}`, l, ['unstarted', 'started', 'completed'][l - 1])
+        ins(
+          "INSERT INTO lists VALUES (?, ?, 'L', ?, ?, '2026-01-01', '2026-01-01', NULL)",
+          `b${b}l${l}`,
+          `b${b}`,
+          l,
+          ['unstarted', 'started', 'completed'][l - 1],
+        )
       // u31, a member of 12 of the 20 boards: most of the workspace.
       if (b <= 12) ins("INSERT INTO board_members VALUES (?, 'u31', '2026-01-01', 'member')", `b${b}`)
       for (let t = 1; t <= 5; t++)

@@ -14,6 +14,7 @@ import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
 import { completionAfterMove } from '../cards/completion.js'
 import { announceStatusOfList, settleCardsOfList } from '../cards/service.js'
+import { getList } from '../lists/published.js'
 import { statusEventData, statusView } from './present.js'
 import { BOARD_STATUS_LIST } from './query.js'
 import type { CreateBoardStatusInput, UpdateBoardStatusInput } from './schema.js'
@@ -82,7 +83,7 @@ async function settleLists(deps: Deps, actor: Actor, lists: readonly ListsTable[
     const completed = completionAfterMove(list.category, to)
     if (completed === undefined) continue
     await inChunks(deps.db, SETTLE_CHUNK, async (tx, size) => {
-      const now = await tx.q.selectFrom('lists').select('category').where('id', '=', list.id).executeTakeFirst()
+      const now = await getList(tx.q, list.id)
       return now && (now.category === 'completed') === completed ? settleCardsOfList(deps, tx, actor, list.id, completed, size) : 0
     })
   }

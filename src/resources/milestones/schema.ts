@@ -27,7 +27,7 @@ const dueDate = dateOrDateTime.nullable().meta({ description: '`YYYY-MM-DD` or I
 export const CreateMilestoneBody = z
   .strictObject({
     board: z.string().min(1).meta({ description: 'The board (record id).' }),
-    name,
+    name: name.meta({ description: 'The milestone’s name, 1 to 200 characters.' }),
     description: description.optional(),
     due_date: dueDate.optional(),
     state: MilestoneState.optional().meta({ description: '`open` unless given.' }),
@@ -37,7 +37,7 @@ export type CreateMilestoneInput = z.infer<typeof CreateMilestoneBody>
 
 export const UpdateMilestoneBody = z
   .strictObject({
-    name: name.optional(),
+    name: name.optional().meta({ description: 'The milestone’s name, 1 to 200 characters.' }),
     description: description.optional(),
     due_date: dueDate.optional(),
     state: MilestoneState.optional().meta({ description: 'Closing a milestone changes none of its cards.' }),
