@@ -124,16 +124,6 @@ export interface CardTagsTable {
   tag_id: string
 }
 
-export interface FilesTable {
-  id: string
-  card_id: string | null
-  name: string
-  mime: string
-  size: number
-  data: Buffer
-  created_at: string
-}
-
 export interface EventsTable {
   id: string
   seq: number
@@ -245,15 +235,6 @@ export interface IncomingRequestsTable {
   body: string
   files: string
   at: string
-}
-
-export interface IncomingFilesTable {
-  id: string
-  request_id: string
-  name: string
-  type: string
-  size: number
-  data: Buffer
 }
 
 export interface AutomationsTable {
@@ -537,6 +518,26 @@ export interface AgentClaimWaitsTable {
   until: number
 }
 
+export interface FilesTable {
+  id: string
+  card_id: string | null
+  note_id: string | null
+  request_id: string | null
+  name: string
+  content_type: string
+  size: number
+  sha256: string
+  complete: number
+  created_by: string | null
+  created_at: string
+}
+
+export interface FileChunksTable {
+  file_id: string
+  seq: number
+  data: Buffer
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -552,7 +553,6 @@ export interface DB {
   card_watchers: CardWatchersTable
   tags: TagsTable
   card_tags: CardTagsTable
-  files: FilesTable
   events: EventsTable
   webhooks: WebhooksTable
   webhook_boards: WebhookBoardsTable
@@ -562,7 +562,6 @@ export interface DB {
   incoming_endpoints: IncomingEndpointsTable
   incoming_endpoint_boards: IncomingEndpointBoardsTable
   incoming_requests: IncomingRequestsTable
-  incoming_files: IncomingFilesTable
   automations: AutomationsTable
   automation_secrets: AutomationSecretsTable
   automation_runs: AutomationRunsTable
@@ -586,4 +585,6 @@ export interface DB {
   agent_run_activity: AgentRunActivityTable
   agent_questions: AgentQuestionsTable
   agent_claim_waits: AgentClaimWaitsTable
+  files: FilesTable
+  file_chunks: FileChunksTable
 }

@@ -15,6 +15,7 @@ import { boards } from './boards/index.js'
 import { cards } from './cards/index.js'
 import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
+import { files } from './files/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
@@ -54,6 +55,7 @@ export const MODULES: readonly ResourceModule[] = [
   noteFolders,
   notes,
   notePublications,
+  files,
   agentWorkflows,
   agentKickoffs,
   agentRuns,

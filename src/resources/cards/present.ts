@@ -24,6 +24,7 @@ export interface CardLinkIds {
   assignees: string[]
   tags: string[]
   watchers: string[]
+  files: string[]
 }
 
 /** One card in API shape, from its row, its links, its list's category, its creator and its checklist items' count. */
@@ -40,6 +41,7 @@ export function cardView(r: CardsTable, links: CardLinkIds, state: string, creat
     assignees: links.assignees,
     tags: links.tags,
     watchers: links.watchers,
+    files: links.files,
     start_date: r.start_date,
     due_date: r.due_date,
     completed: r.completed === 1,
@@ -81,6 +83,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
         assignees: links.assignees.get(r.id) ?? [],
         tags: links.tags.get(r.id) ?? [],
         watchers: links.watchers.get(r.id) ?? [],
+        files: links.files.get(r.id) ?? [],
       },
       states.get(r.list_id) ?? 'unstarted',
       r.created_by ? userRefOf(users, r.created_by) : null,
