@@ -487,6 +487,7 @@ DROP TABLE files_v15;
 DROP TABLE incoming_files;`
 const FILE_STORE_POSTGRES = `ALTER TABLE files RENAME TO files_v15;
 ALTER INDEX files_pkey RENAME TO files_v15_pkey;
+ALTER TABLE files_v15 RENAME CONSTRAINT files_card_id_fkey TO files_v15_card_id_fkey;
 DROP INDEX files_card;
 ${fileStore('BYTEA', 'BIGINT')}
 INSERT INTO files (id, card_id, note_id, request_id, name, content_type, size, sha256, complete, created_by, created_at)

@@ -54,8 +54,9 @@ const TOOL_NAMES = [
   'stop_timer',
   'kickoff_agent',
   'search',
+  'list_card_files',
 ]
-const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search'])
+const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search', 'list_card_files'])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
   await withAgentApp(async (s) => {

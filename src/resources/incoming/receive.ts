@@ -198,7 +198,9 @@ function readMultipart(deps: Deps, req: Request, limit: number, maxFiles: number
         return writeChunks(deps.db, id, stream, limit)
       })
       storing.push({ stream, task, id })
-      files.push(task.then((stored) => ({ name, type: info.mimeType, size: stored.size, stored })))
+      const received = task.then((stored) => ({ name, type: info.mimeType, size: stored.size, stored }))
+      received.catch(() => {}) // a failed store is answered through finish() below; this copy must not go unhandled
+      files.push(received)
       // A store that fails (the database) refuses the request; what it wrote is discarded with the rest.
       task.catch(() => finish({ outcome: 'unsupported_body', status: 503, code: 'unavailable', message: 'The files could not be stored.', cut: true }))
     })
