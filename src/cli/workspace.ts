@@ -33,7 +33,8 @@ const ExportFile = z.object({
 function damagedFiles(files: Record<string, unknown>[], chunks: Record<string, unknown>[]): string[] {
   const hashes = new Map<string, { hash: crypto.Hash; size: number; next: number }>()
   for (const c of chunks) {
-    const f = hashes.get(c.file_id as string) ?? hashes.set(c.file_id as string, { hash: crypto.createHash('sha256'), size: 0, next: 0 }).get(c.file_id as string)!
+    const f =
+      hashes.get(c.file_id as string) ?? hashes.set(c.file_id as string, { hash: crypto.createHash('sha256'), size: 0, next: 0 }).get(c.file_id as string)!
     if (c.seq !== f.next++) f.size = -1
     f.hash.update(c.data as Buffer)
     if (f.size >= 0) f.size += (c.data as Buffer).length
@@ -115,7 +116,8 @@ export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
   data.note_folders = parentsFirst(data.note_folders)
   for (const [table, column] of BYTES) data[table] = data[table].map((r) => ({ ...r, [column]: Buffer.from(r[column] as string, 'base64') }))
   const damaged = damagedFiles(data.files, data.file_chunks)
-  if (damaged.length) throw new Error(`${file} holds files whose bytes do not match their size and sha256, so nothing was imported: ${damaged.slice(0, 10).join(', ')}`)
+  if (damaged.length)
+    throw new Error(`${file} holds files whose bytes do not match their size and sha256, so nothing was imported: ${damaged.slice(0, 10).join(', ')}`)
   const problems = limitProblems(data)
   if (problems.length) throw new Error(`${file} holds what the API would refuse, so nothing was imported: ${problems.join('; ')}`)
   const { db } = await openForCli(o)

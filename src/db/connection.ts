@@ -17,6 +17,11 @@ export function setUpConnection(raw: Database.Database): void {
   raw.function('taskd_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s))
   /** taskd_sha256: the hex SHA-256 of a BLOB (or text); the migration that split files into chunks gave each file its hash. */
   raw.function('taskd_sha256', { deterministic: true }, (b: unknown) =>
-    b === null ? null : crypto.createHash('sha256').update(typeof b === 'string' ? b : (b as Buffer)).digest('hex'),
+    b === null
+      ? null
+      : crypto
+          .createHash('sha256')
+          .update(typeof b === 'string' ? b : (b as Buffer))
+          .digest('hex'),
   )
 }

@@ -54,7 +54,8 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
   for (const spec of routes) {
     const responses: Record<string, object> = {}
     for (const [status, r] of Object.entries(spec.responses)) {
-      const headers = r.headers && Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]))
+      const headers =
+        r.headers && Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]))
       responses[status] = r.schema
         ? { description: r.description, headers, content: { [r.content ?? 'application/json']: { schema: r.schema } } }
         : { description: r.description, headers }

@@ -71,14 +71,27 @@ async function fixture() {
     assert.equal(r.status, 201, JSON.stringify(r.body))
     return r.body.file
   }
-  const text = await add([{ field: 'card', value: card.id }, { field: 'file', filename: 'readme.txt', type: 'text/plain', data: TEXT }])
-  const html = await add([{ field: 'card', value: card.id }, { field: 'file', filename: 'page.html', type: 'text/html', data: HTML }])
-  const png = await add([{ field: 'note', value: note.id }, { field: 'file', filename: 'dot.png', type: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }])
+  const text = await add([
+    { field: 'card', value: card.id },
+    { field: 'file', filename: 'readme.txt', type: 'text/plain', data: TEXT },
+  ])
+  const html = await add([
+    { field: 'card', value: card.id },
+    { field: 'file', filename: 'page.html', type: 'text/html', data: HTML },
+  ])
+  const png = await add([
+    { field: 'note', value: note.id },
+    { field: 'file', filename: 'dot.png', type: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+  ])
   return { ...s, other, card, note, elsewhere, text, html, png }
 }
 type C = Awaited<ReturnType<typeof fixture>>
 
-const cardFile = (c: C, data = 'new bytes', name = 'new.txt') => form([{ field: 'card', value: c.card.id }, { field: 'file', filename: name, type: 'text/plain', data }])
+const cardFile = (c: C, data = 'new bytes', name = 'new.txt') =>
+  form([
+    { field: 'card', value: c.card.id },
+    { field: 'file', filename: name, type: 'text/plain', data },
+  ])
 const countFiles = async (c: C) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM files'))!.n)
 const countChunks = async (c: C) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM file_chunks'))!.n)
 /** Nothing but the fixture's three files (and their three chunks) is stored. */
@@ -113,7 +126,10 @@ runScenarios<C>('files', fixture, [
     token: (c) => c.tokens.member.write,
     headers: formHeaders,
     raw: (c) =>
-    form([{ field: 'note', value: c.note.id }, { field: 'file', filename: '../../etc/passwd', type: 'Text/Plain; charset=utf-8', data: 'root' }]),
+      form([
+        { field: 'note', value: c.note.id },
+        { field: 'file', filename: '../../etc/passwd', type: 'Text/Plain; charset=utf-8', data: 'root' },
+      ]),
     status: 201,
     expect: (c: C) => ({ file: { name: 'passwd', card: null, note: c.note.id, content_type: 'text/plain' } }),
   },
@@ -146,7 +162,11 @@ runScenarios<C>('files', fixture, [
     token: (c) => c.tokens.member.write,
     headers: formHeaders,
     raw: (c) =>
-    form([{ field: 'card', value: c.card.id }, { field: 'note', value: c.note.id }, { field: 'file', filename: 'a.txt', data: 'a' }]),
+      form([
+        { field: 'card', value: c.card.id },
+        { field: 'note', value: c.note.id },
+        { field: 'file', filename: 'a.txt', data: 'a' },
+      ]),
     status: 422,
     field: 'note',
   },
@@ -167,7 +187,11 @@ runScenarios<C>('files', fixture, [
     token: (c) => c.tokens.member.write,
     headers: formHeaders,
     raw: (c) =>
-    form([{ field: 'card', value: c.card.id }, { field: 'file', filename: 'a.txt', data: 'a' }, { field: 'file', filename: 'b.txt', data: 'b' }]),
+      form([
+        { field: 'card', value: c.card.id },
+        { field: 'file', filename: 'a.txt', data: 'a' },
+        { field: 'file', filename: 'b.txt', data: 'b' },
+      ]),
     status: 400,
     after: nothingLeft,
   },
@@ -204,7 +228,13 @@ runScenarios<C>('files', fixture, [
     path: (c) => `/v1/files?card=${c.card.id}`,
     token: (c) => c.tokens.member.read,
     status: 200,
-    expect: (c: C) => ({ totalItems: 2, items: [{ id: c.text.id, name: 'readme.txt' }, { id: c.html.id, name: 'page.html' }] }),
+    expect: (c: C) => ({
+      totalItems: 2,
+      items: [
+        { id: c.text.id, name: 'readme.txt' },
+        { id: c.html.id, name: 'page.html' },
+      ],
+    }),
   },
   {
     name: 'filter, sort and expand',
@@ -287,12 +317,23 @@ test('downloads: ETag and 304, one Range (206, across chunks, suffix, open-ended
     // 2.5 MB across three chunks of the store, bytes a known function of their offset.
     const big = Buffer.alloc(2_621_440 + 7)
     for (let i = 0; i < big.length; i++) big[i] = (i * 31 + (i >> 11)) & 0xff
-    const made = await upload(c, c.tokens.member.write, multipart([{ field: 'card', value: c.card.id }, { field: 'file', filename: 'data.bin', data: big }]))
+    const made = await upload(
+      c,
+      c.tokens.member.write,
+      multipart([
+        { field: 'card', value: c.card.id },
+        { field: 'file', filename: 'data.bin', data: big },
+      ]),
+    )
     assert.equal(made.status, 201, JSON.stringify(made.body))
     const file = made.body.file
     assert.equal(file.size, big.length)
     assert.equal(file.sha256, sha256(big))
-    const chunks = await dbAll<{ seq: number; n: number }>(c.t.deps.db, 'SELECT seq, length(data) AS n FROM file_chunks WHERE file_id = ? ORDER BY seq', file.id)
+    const chunks = await dbAll<{ seq: number; n: number }>(
+      c.t.deps.db,
+      'SELECT seq, length(data) AS n FROM file_chunks WHERE file_id = ? ORDER BY seq',
+      file.id,
+    )
     assert.deepEqual(
       chunks.map((k) => [Number(k.seq), Number(k.n)]),
       [
@@ -339,8 +380,7 @@ test('downloads: ETag and 304, one Range (206, across chunks, suffix, open-ended
     assert.equal(JSON.parse(past.bytes.toString()).error.code, 'range_not_satisfiable')
     // Several ranges, or a malformed header: the whole file. If-Range with another tag: the whole file too.
     const wholeAgain: Record<string, string>[] = [{ range: 'bytes=0-1,5-6' }, { range: 'lines=1-2' }, { range: 'bytes=0-1', 'if-range': '"stale"' }]
-    for (const headers of wholeAgain)
-      assert.equal((await download(c, tok, file.id, headers)).status, 200, JSON.stringify(headers))
+    for (const headers of wholeAgain) assert.equal((await download(c, tok, file.id, headers)).status, 200, JSON.stringify(headers))
 
     // HTML is never shown in place; PNG is.
     const html = await download(c, tok, c.html.id)
@@ -385,7 +425,9 @@ function rawUpload(url: string, token: string, pieces: Iterable<Buffer>, opts: {
 }
 
 function* filePieces(cardId: string, bytes: number, piece = 65_536): Generator<Buffer> {
-  yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="card"\r\n\r\n${cardId}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`)
+  yield Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="card"\r\n\r\n${cardId}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`,
+  )
   for (let sent = 0; sent < bytes; sent += piece) yield Buffer.alloc(Math.min(piece, bytes - sent), 0x61)
   yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
 }
@@ -394,7 +436,8 @@ test('TASKD_MAX_FILE_BYTES: past it 413, declared or counted while streaming, an
   const s = await seededApp({ maxFileBytes: String(2_000_000) })
   try {
     const card = (await s.t.req('POST', '/v1/cards', { token: s.tokens.member.write, body: { board: s.board.id, title: 'Big' } })).body.card
-    const stored = async () => Number((await dbGet<{ n: number }>(s.t.deps.db, 'SELECT (SELECT count(*) FROM files) + (SELECT count(*) FROM file_chunks) AS n'))!.n)
+    const stored = async () =>
+      Number((await dbGet<{ n: number }>(s.t.deps.db, 'SELECT (SELECT count(*) FROM files) + (SELECT count(*) FROM file_chunks) AS n'))!.n)
     const tok = s.tokens.member.write
     // Declared too large: refused unread.
     const declared = await rawUpload(s.t.url, tok, filePieces(card.id, 3_000_000), { length: 3_000_300 })

@@ -370,7 +370,8 @@ test('kept files have a cap per endpoint (TASKD_INCOMING_FILES_KEPT_BYTES): the 
           Buffer.from(`\r\n--${boundary}--\r\n`),
         ]),
       })
-    const kept = async () => (await dbAll<{ name: string }>(c.t.deps.db, 'SELECT name FROM files WHERE request_id IS NOT NULL ORDER BY name')).map((f) => f.name)
+    const kept = async () =>
+      (await dbAll<{ name: string }>(c.t.deps.db, 'SELECT name FROM files WHERE request_id IS NOT NULL ORDER BY name')).map((f) => f.name)
     const sqlite = c.t.deps.db.dialect === 'sqlite'
     const fileBytes = async () =>
       Number((await dbAll<{ n: number }>(c.t.deps.db, 'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()'))[0].n)

@@ -142,7 +142,11 @@ test('operations have stable camelCase ids, list only the errors they can answer
     assert.equal(statuses('post /v1/files'), '400,401,403,404,413,415,422,429,500')
     const content = byKey['get /v1/files/{id}/content'].responses
     for (const status of ['200', '206']) {
-      assert.deepEqual(content[status].content['application/octet-stream'].schema, { type: 'string', format: 'binary', description: "The file's bytes (or the range asked for)." })
+      assert.deepEqual(content[status].content['application/octet-stream'].schema, {
+        type: 'string',
+        format: 'binary',
+        description: "The file's bytes (or the range asked for).",
+      })
       assert.ok(content[status].headers.ETag && content[status].headers['Content-Security-Policy'], status)
     }
     assert.ok(content['206'].headers['Content-Range'])

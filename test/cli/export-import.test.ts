@@ -202,7 +202,10 @@ test('taskd import refuses what is not a taskd export, with the reason', async (
       [{ files: [{ ...file, size: '2' }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.size: /],
       [{ files: ['aGk='] }, /^taskd: .*x\.json is not a taskd export: files\.0: /],
       // Bytes that do not add up to the file's size and sha256: refused before anything is written.
-      [{ files: [file], file_chunks: [{ ...chunk, data: 'aGo=' }] }, /^taskd: .*x\.json holds files whose bytes do not match their size and sha256, so nothing was imported: a\.txt\n/],
+      [
+        { files: [file], file_chunks: [{ ...chunk, data: 'aGo=' }] },
+        /^taskd: .*x\.json holds files whose bytes do not match their size and sha256, so nothing was imported: a\.txt\n/,
+      ],
       [{ files: [file], file_chunks: [] }, /do not match their size and sha256, so nothing was imported: a\.txt\n/],
     ]
     for (const [change, reason] of altered) {

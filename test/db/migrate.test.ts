@@ -53,11 +53,28 @@ async function assertFilesChunked(db: Db) {
   assert.deepEqual(
     files.map((f) => ({ ...f, size: Number(f.size) })),
     [
-      { id: 'f1', card_id: 'c1', name: 'scan.bin', content_type: 'application/octet-stream', size: V1_FILE.length, sha256: crypto.createHash('sha256').update(V1_FILE).digest('hex'), complete: 1 },
-      { id: 'f2', card_id: 'c2', name: 'empty.txt', content_type: 'text/plain', size: 0, sha256: crypto.createHash('sha256').update('').digest('hex'), complete: 1 },
+      {
+        id: 'f1',
+        card_id: 'c1',
+        name: 'scan.bin',
+        content_type: 'application/octet-stream',
+        size: V1_FILE.length,
+        sha256: crypto.createHash('sha256').update(V1_FILE).digest('hex'),
+        complete: 1,
+      },
+      {
+        id: 'f2',
+        card_id: 'c2',
+        name: 'empty.txt',
+        content_type: 'text/plain',
+        size: 0,
+        sha256: crypto.createHash('sha256').update('').digest('hex'),
+        complete: 1,
+      },
     ],
   )
-  const chunks = (await sql<{ file_id: string; seq: number; data: Buffer }>`SELECT file_id, seq, data FROM file_chunks ORDER BY file_id, seq`.execute(db.q)).rows
+  const chunks = (await sql<{ file_id: string; seq: number; data: Buffer }>`SELECT file_id, seq, data FROM file_chunks ORDER BY file_id, seq`.execute(db.q))
+    .rows
   assert.deepEqual(
     chunks.map((c) => [c.file_id, Number(c.seq), c.data.length]),
     [

@@ -47,9 +47,10 @@ export function exportTable(db: Db, table: ExportedTable): Promise<Record<string
 
 /** Every record the export route carries; token hashes, webhooks and their secrets stay out, and so do file bytes. */
 export const exportRows = async (db: Db) =>
-  Object.fromEntries(
-    await Promise.all(EXPORTED.filter((t) => !BYTES.has(t)).map(async (table) => [table, await exportTable(db, table)])),
-  ) as Record<ExportedTable, unknown[]>
+  Object.fromEntries(await Promise.all(EXPORTED.filter((t) => !BYTES.has(t)).map(async (table) => [table, await exportTable(db, table)]))) as Record<
+    ExportedTable,
+    unknown[]
+  >
 
 /** The exported tables that have rows, with their counts: an import goes into a database without any. */
 export async function filledTables(q: Q): Promise<Record<string, number>> {

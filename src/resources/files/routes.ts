@@ -85,7 +85,7 @@ export const fileRoutes = [
       'and it is seen only once all of it has arrived. The largest file is TASKD_MAX_FILE_BYTES (25 MB by default): past it 413,',
       'and nothing is stored. A body that is malformed, ends inside the file part or stops arriving for 30 s answers 400;',
       'a missing owner field or file part 422 naming it; a card or note you cannot see 404.',
-      'The name keeps only its last path segment; the part\'s Content-Type becomes `content_type` (`application/octet-stream` when it is not a media type).',
+      "The name keeps only its last path segment; the part's Content-Type becomes `content_type` (`application/octet-stream` when it is not a media type).",
       'Example: `curl -H "Authorization: Bearer $TOKEN" -F card=$CARD -F file=@invoice.pdf http://127.0.0.1:8080/v1/files`.',
     ].join(' '),
     multipart: UploadFileBody,
@@ -146,7 +146,9 @@ export const fileRoutes = [
     },
     handler: async ({ deps, actor, params, req }) => {
       const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined)
-      return downloadReply(await fileContent(deps, actor, params.id, { range: header('range'), ifNoneMatch: header('if-none-match'), ifRange: header('if-range') }))
+      return downloadReply(
+        await fileContent(deps, actor, params.id, { range: header('range'), ifNoneMatch: header('if-none-match'), ifRange: header('if-range') }),
+      )
     },
   }),
   defineRoute({

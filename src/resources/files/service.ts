@@ -168,12 +168,7 @@ async function* bytesOf(db: Db, id: string, start: number, end: number): AsyncGe
  * one `Range` → 206 (416 when it starts past the end; `If-Range` with another tag sends the whole file). Always
  * `nosniff` and `Content-Security-Policy: sandbox`; shown inline only for the safe image types and PDF.
  */
-export async function fileContent(
-  deps: Deps,
-  actor: Actor,
-  id: string,
-  h: { range?: string; ifNoneMatch?: string; ifRange?: string },
-): Promise<Download> {
+export async function fileContent(deps: Deps, actor: Actor, id: string, h: { range?: string; ifNoneMatch?: string; ifRange?: string }): Promise<Download> {
   const row = await fileInSight(deps.db.q, actor, await getFile(deps.db.q, id))
   const size = Number(row.size)
   const etag = `"${row.sha256}"`

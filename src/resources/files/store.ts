@@ -28,7 +28,12 @@ export const insertChunk = (q: Q, fileId: string, seq: number, data: Buffer) => 
 
 /** Makes a pending file complete with its size and hash; false when it is gone (its card or note deleted meanwhile). */
 export async function markComplete(q: Q, id: string, size: number, sha256: string, set: Partial<FilesTable> = {}): Promise<boolean> {
-  const r = await q.updateTable('files').set({ ...set, size, sha256, complete: 1 }).where('id', '=', id).where('complete', '=', 0).executeTakeFirst()
+  const r = await q
+    .updateTable('files')
+    .set({ ...set, size, sha256, complete: 1 })
+    .where('id', '=', id)
+    .where('complete', '=', 0)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -61,7 +66,12 @@ export async function copyFile(q: Q, from: FilesTable, to: Omit<FilesTable, 'siz
   await q
     .insertInto('file_chunks')
     .columns(['file_id', 'seq', 'data'])
-    .expression((eb) => eb.selectFrom('file_chunks').select([eb.val(to.id).as('file_id'), 'seq', 'data']).where('file_id', '=', from.id))
+    .expression((eb) =>
+      eb
+        .selectFrom('file_chunks')
+        .select([eb.val(to.id).as('file_id'), 'seq', 'data'])
+        .where('file_id', '=', from.id),
+    )
     .execute()
 }
 
@@ -73,7 +83,14 @@ export function visibleFilesQuery(q: Q, viewer: Viewer, owner: { card?: string; 
   return query.where((eb) =>
     eb.or([
       eb('files.card_id', 'in', q.selectFrom('cards').select('cards.id').where('cards.board_id', 'in', visibleBoardIds(q, viewer))),
-      eb('files.note_id', 'in', q.selectFrom('notes').select('notes.id').where(notesInSightOf(q, viewer, 'notes'))),
+      eb(
+        'files.note_id',
+        'in',
+        q
+          .selectFrom('notes')
+          .select('notes.id')
+          .where(notesInSightOf(q, viewer, 'notes')),
+      ),
     ]),
   )
 }

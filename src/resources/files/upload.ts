@@ -36,7 +36,6 @@ export function mediaType(raw: string | undefined): string {
 /** A file name as kept: its last path segment, without control characters, at most 255 characters; never empty. */
 export function fileName(raw: string | undefined): string {
   const last = (raw ?? '').split(/[/\\]/).pop() ?? ''
-  // eslint-disable-next-line no-control-regex
   const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim()
   const name = clean === '.' || clean === '..' ? '' : [...clean].slice(0, 255).join('')
   return name || 'file'

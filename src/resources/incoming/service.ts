@@ -287,7 +287,13 @@ async function logRequest(
     const listening = accepted ? await listenersFor(deps.db.q) : []
     // Files are kept for the automations that run on them: with none listening (or bytes not kept) only the log's names and sizes remain.
     const files = listening.length === 0 ? [] : stored
-    if (files.length < stored.length) await deps.db.tx(({ q }) => deleteFileRows(q, stored.map((f) => f.stored.id)))
+    if (files.length < stored.length)
+      await deps.db.tx(({ q }) =>
+        deleteFileRows(
+          q,
+          stored.map((f) => f.stored.id),
+        ),
+      )
     // The usual case without files or automations: one INSERT, committed together with the others of the moment.
     if (files.length === 0 && listening.length === 0) return await logBatchOf(deps).add({ row, prune })
     await deps.db.tx(async (tx) => {
