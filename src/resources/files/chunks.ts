@@ -35,8 +35,11 @@ export async function writeChunks(db: Db, id: string, source: AsyncIterable<Buff
   const hash = crypto.createHash('sha256')
   let size = 0
   let seq = 0
-  let held: Buffer[] = []
-  let heldBytes = 0
+  // One chunk's buffer for the whole upload, filled and written again and again: the drivers have copied the bytes when
+  // an insert resolves (better-sqlite3 binds them as transient, pg writes them into its message), so nothing of a
+  // written chunk is left for the garbage collector but the pieces the socket delivered.
+  const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK_BYTES, limit + 1))
+  let filled = 0
   const flush = async (data: Buffer) => {
     await db.tx(({ q }) => insertChunk(q, id, seq, data))
     seq++
@@ -45,18 +48,18 @@ export async function writeChunks(db: Db, id: string, source: AsyncIterable<Buff
     size += piece.length
     if (size > limit) throw new TooLarge(limit)
     hash.update(piece)
-    held.push(piece)
-    heldBytes += piece.length
-    while (heldBytes >= CHUNK_BYTES) {
-      const all = held.length === 1 ? held[0] : Buffer.concat(held, heldBytes)
-      // A copy of the chunk's bytes: a slice would keep the whole concatenation alive with the rest.
-      await flush(Buffer.from(all.subarray(0, CHUNK_BYTES)))
-      const rest = all.subarray(CHUNK_BYTES)
-      held = rest.length ? [Buffer.from(rest)] : []
-      heldBytes = rest.length
+    let at = 0
+    while (at < piece.length) {
+      const n = piece.copy(chunk, filled, at)
+      filled += n
+      at += n
+      if (filled === CHUNK_BYTES) {
+        await flush(chunk)
+        filled = 0
+      }
     }
   }
-  if (heldBytes > 0) await flush(Buffer.concat(held, heldBytes))
+  if (filled > 0) await flush(chunk.subarray(0, filled))
   return { id, size, sha256: hash.digest('hex') }
 }
 
