@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import http from 'node:http'
 import { test } from 'node:test'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { seededApp } from '../helpers/app.js'
 import { dbAll, dbGet } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
@@ -478,6 +479,34 @@ test('a card deleted for good takes its files and their chunks; a note deleted t
     assert.equal(await countFiles(c), 0)
     assert.equal(await countChunks(c), 0)
   } finally {
+    await c.t.close()
+  }
+})
+
+test("MCP: list_card_files lists a card's files as the REST list does; a card out of sight is a tool error", async () => {
+  const c = await fixture()
+  const connect = async (token: string) => {
+    const client = new Client({ name: 'taskd-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${c.t.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }))
+    return client
+  }
+  const member = await connect(c.tokens.member.read)
+  const outsider = await connect(c.tokens.outsider.read)
+  try {
+    const listed = (await member.callTool({ name: 'list_card_files', arguments: { card: c.card.id } })) as { isError?: boolean; structuredContent?: any }
+    assert.ok(!listed.isError)
+    assert.deepEqual(
+      listed.structuredContent.items.map((f: { id: string; sha256: string }) => [f.id, f.sha256]),
+      [
+        [c.text.id, sha256(TEXT)],
+        [c.html.id, sha256(HTML)],
+      ],
+    )
+    const refused = (await outsider.callTool({ name: 'list_card_files', arguments: { card: c.card.id } })) as { isError?: boolean }
+    assert.equal(refused.isError, true)
+  } finally {
+    await member.close()
+    await outsider.close()
     await c.t.close()
   }
 })
