@@ -4,7 +4,7 @@
 --
 -- Differences from schema.sql, all of them:
 --  1. Types. TEXT stays TEXT; REAL becomes DOUBLE PRECISION (lists.position, cards.position, folders.position, board_statuses.position, checklists.position,
---     checklist_items.position, user_billing_rates.hourly_rate); BLOB becomes BYTEA (files.data;
+--     checklist_items.position, user_billing_rates.hourly_rate); BLOB becomes BYTEA (file_chunks.data;
 --     pg returns a Buffer, as better-sqlite3 does). INTEGER stays INTEGER (int4) for the 0/1 booleans and small bounded
 --     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
 --     needed or the number is unbounded: outbox.due_at and outbox.lease_until (epoch ms, past int4), files.size,
@@ -289,17 +289,6 @@ CREATE TABLE card_tags (
 );
 CREATE INDEX card_tags_tag ON card_tags(tag_id, card_id);
 
--- Attachments live as BYTEA so the database is the whole backup. No routes yet; the filter's `files` field reads it.
-CREATE TABLE files (
-  id TEXT PRIMARY KEY,
-  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  mime TEXT NOT NULL,
-  size BIGINT NOT NULL,
-  data BYTEA NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE INDEX files_card ON files(card_id);
 
 -- Events: one row per thing that happened, with its enriched data (JSON), written in the transaction of the change.
 -- seq comes from the identity sequence (SQLite: MAX(seq) + 1 in the insert); see note 4 above.
@@ -434,17 +423,6 @@ CREATE TABLE incoming_requests (
 );
 CREATE INDEX incoming_requests_endpoint ON incoming_requests(endpoint_id, seq);
 
--- The files of accepted multipart requests, kept (in the database, so a backup stays one file) for the automations
--- that run on them; they go with their request when the log is pruned.
-CREATE TABLE incoming_files (
-  id TEXT PRIMARY KEY,
-  request_id TEXT NOT NULL REFERENCES incoming_requests(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  type TEXT NOT NULL,
-  size INTEGER NOT NULL,
-  data BYTEA NOT NULL
-);
-CREATE INDEX incoming_files_request ON incoming_files(request_id);
 
 -- Automations: a trigger (an incoming endpoint, events of the board, or a cron schedule) and steps; runs are queued
 -- in the transaction of what triggers them and survive a restart (src/resources/automations/runner.ts).
@@ -767,6 +745,34 @@ CREATE TABLE agent_claim_waits (
   PRIMARY KEY (agent_id, id)
 );
 
+-- Files: attachments of cards and notes, and the files of accepted incoming requests, kept for the automations that run
+-- on them (they go with their request when its log is pruned, or when the endpoint's cap drops them). Their bytes are in
+-- file_chunks (at most 1 MB each, bytea), so the database stays the whole backup and no file is ever held whole in
+-- memory: an upload writes each chunk in a short transaction of its own as it arrives, under a row that is not
+-- complete (seen by nothing), and one last transaction makes it complete; one that fails or is cut short is deleted.
+CREATE TABLE files (
+  id TEXT PRIMARY KEY,
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
+  note_id TEXT REFERENCES notes(id) ON DELETE CASCADE,
+  request_id TEXT REFERENCES incoming_requests(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size BIGINT NOT NULL,
+  sha256 TEXT NOT NULL,          -- hex, of the whole file (its ETag)
+  complete INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX files_card ON files(card_id, created_at) WHERE card_id IS NOT NULL;
+CREATE INDEX files_note ON files(note_id, created_at) WHERE note_id IS NOT NULL;
+CREATE INDEX files_request ON files(request_id) WHERE request_id IS NOT NULL;
+CREATE INDEX files_incomplete ON files(created_at) WHERE complete = 0;
+CREATE TABLE file_chunks (
+  file_id TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,          -- 0, 1, ...: chunk n holds bytes n MB to (n + 1) MB of the file
+  data BYTEA NOT NULL,
+  PRIMARY KEY (file_id, seq)
+);
 -- Planning links (version 18). A card's parent is `cards.parent_id`, kept in step with its `parent_of` link (the
 -- link's target is the child): both are written together by the cards service. Dependencies: `blocker` blocks
 -- `blocked`; neither they nor parent chains may form a cycle (checked in the write transaction, serialised).

@@ -87,6 +87,8 @@ const ConfigSchema = z.object({
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** Bytes of received files an incoming endpoint keeps for its automations; past it the oldest go (256 MB). */
   incomingFilesKeptBytes: z.coerce.number().int().min(1).default(268_435_456),
+  /** The largest file POST /v1/files takes, in bytes (25 MB); past it 413 and nothing is stored. */
+  maxFileBytes: z.coerce.number().int().min(1).default(26_214_400),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
    *  Unset: the attempt timeout plus 20 s, so a live attempt never loses its claim. */
   webhookLeaseMs: z.coerce.number().int().min(100).optional(),
@@ -135,6 +137,7 @@ const ENV: Record<Key, string> = {
   webhookRetryDelays: 'TASKD_WEBHOOK_RETRY_DELAYS',
   webhookTimeoutMs: 'TASKD_WEBHOOK_TIMEOUT_MS',
   incomingFilesKeptBytes: 'TASKD_INCOMING_FILES_KEPT_BYTES',
+  maxFileBytes: 'TASKD_MAX_FILE_BYTES',
   webhookLeaseMs: 'TASKD_WEBHOOK_LEASE_MS',
   automationLeaseMs: 'TASKD_AUTOMATION_LEASE_MS',
   automationRunsPerMinute: 'TASKD_AUTOMATION_RUNS_PER_MINUTE',

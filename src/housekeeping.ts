@@ -1,9 +1,11 @@
-// Upkeep that time alone makes due, run by `serve` at start and then every hour: today, deleting for good the boards
-// whose purge_at has come (30 days in the trash, or a permanent delete a crash interrupted). Passes never overlap;
-// stop() waits for the one running, which stops before its next chunk of cards.
+// Upkeep that time alone makes due, run by `serve` at start and then every hour: deleting for good the boards whose
+// purge_at has come (30 days in the trash, or a permanent delete a crash interrupted), and the pending files that an
+// upload cut short by a crash left (a day old). Passes never overlap; stop() waits for the one running, which stops
+// before its next chunk of cards.
 import type { Deps } from './deps.js'
 import { PeriodicJob } from './jobs/periodic.js'
 import { purgeTrashedBoards } from './resources/boards/service.js'
+import { purgeStalePendingFiles } from './resources/files/service.js'
 
 const EVERY_MS = 3600_000
 
@@ -13,7 +15,10 @@ export class Housekeeping {
   constructor(deps: Deps, log: (msg: string, err?: unknown) => void) {
     this.job = new PeriodicJob(
       EVERY_MS,
-      async (stopping) => void (await purgeTrashedBoards(deps, stopping, log)),
+      async (stopping) => {
+        await purgeTrashedBoards(deps, stopping, log)
+        if (!stopping()) await purgeStalePendingFiles(deps)
+      },
       (err) => log('housekeeping: purging the trash failed', err),
     )
   }

@@ -1,11 +1,12 @@
 // taskd export --out FILE and taskd import FILE: the whole workspace as the JSON of POST /v1/actions/export-workspace,
-// plus the files (their bytes in base64) and the schema version, into an empty database in one transaction.
+// plus the files' bytes (their chunks, in base64) and the schema version, into an empty database in one transaction.
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { WITH_INPUT } from '../errors.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
-import { EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
+import { BYTES, EXPORTED, exportTable, filledTables, insertRows, type ExportedTable } from '../resources/actions/store.js'
 // Loading the module list fills EXPORTED with the tables the families export, before TABLES below reads it.
 import '../resources/index.js'
 import { limitProblems } from './import-limits.js'
@@ -14,17 +15,36 @@ import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
 import { issueMessage } from '../zod-messages.js'
 
-const TABLES: readonly ExportedTable[] = [...EXPORTED, 'files']
+const TABLES: readonly ExportedTable[] = EXPORTED
 
 const Rows = z.array(z.record(z.string(), z.unknown()))
-/** A file's row as export writes it: its bytes in base64. */
-const FileRow = z.looseObject({ name: z.string(), mime: z.string(), size: z.number().int().min(0), data: z.base64() })
+/** A file's row and its chunks as export writes them: the bytes in base64, checked against the size and hash on import. */
+const FileRow = z.looseObject({ id: z.string(), name: z.string(), content_type: z.string(), size: z.number().int().min(0), sha256: z.string() })
+const ChunkRow = z.looseObject({ file_id: z.string(), seq: z.number().int().min(0), data: z.base64() })
 const ExportFile = z.object({
   exported_at: z.string(),
   schema_version: z.number().int().min(1),
   ...Object.fromEntries(TABLES.map((t) => [t, Rows])),
   files: z.array(FileRow),
+  file_chunks: z.array(ChunkRow),
 })
+
+/** Files whose chunks do not add up to their size and sha256 (a damaged or edited export), by name. */
+function damagedFiles(files: Record<string, unknown>[], chunks: Record<string, unknown>[]): string[] {
+  const hashes = new Map<string, { hash: crypto.Hash; size: number; next: number }>()
+  for (const c of chunks) {
+    const f =
+      hashes.get(c.file_id as string) ?? hashes.set(c.file_id as string, { hash: crypto.createHash('sha256'), size: 0, next: 0 }).get(c.file_id as string)!
+    if (c.seq !== f.next++) f.size = -1
+    f.hash.update(c.data as Buffer)
+    if (f.size >= 0) f.size += (c.data as Buffer).length
+  }
+  return files.flatMap((f) => {
+    const got = hashes.get(f.id as string)
+    const ok = got ? got.size === f.size && got.hash.digest('hex') === f.sha256 : f.size === 0
+    return ok ? [] : [String(f.name)]
+  })
+}
 
 /** Folders (of notes, of boards) nest: each after its parent, so every foreign key points to a row already there. */
 function parentsFirst(rows: Record<string, unknown>[]): Record<string, unknown>[] {
@@ -71,7 +91,8 @@ export async function exportWorkspace(o: DbFlags & { out: string }): Promise<voi
   try {
     for (const [i, table] of TABLES.entries()) {
       const rows = await exportTable(db, table)
-      out[table] = table === 'files' ? rows.map((f) => ({ ...f, data: Buffer.from(f.data as Uint8Array).toString('base64') })) : rows
+      const bytes = BYTES.get(table)
+      out[table] = bytes ? rows.map((r) => ({ ...r, [bytes]: Buffer.from(r[bytes] as Uint8Array).toString('base64') })) : rows
       bar.update(i + 1, TABLES.length)
     }
   } finally {
@@ -95,7 +116,10 @@ export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
   data.note_folders = parentsFirst(data.note_folders)
   data.cards = parentsFirst(data.cards)
   data.folders = parentsFirst(data.folders)
-  data.files = data.files.map((f) => ({ ...f, data: Buffer.from(f.data as string, 'base64') }))
+  for (const [table, column] of BYTES) data[table] = data[table].map((r) => ({ ...r, [column]: Buffer.from(r[column] as string, 'base64') }))
+  const damaged = damagedFiles(data.files, data.file_chunks)
+  if (damaged.length)
+    throw new Error(`${file} holds files whose bytes do not match their size and sha256, so nothing was imported: ${damaged.slice(0, 10).join(', ')}`)
   const problems = limitProblems(data)
   if (problems.length) throw new Error(`${file} holds what the API would refuse, so nothing was imported: ${problems.join('; ')}`)
   const { db } = await openForCli(o)

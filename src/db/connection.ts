@@ -1,5 +1,6 @@
 // What every SQLite connection of taskd's gets (the write connection and the read processes'): the SQL functions taskd's
 // queries use that SQLite lacks, and the size of its page cache.
+import crypto from 'node:crypto'
 import type Database from 'better-sqlite3'
 
 /**
@@ -14,4 +15,13 @@ export function setUpConnection(raw: Database.Database): void {
   raw.pragma(PAGE_CACHE)
   /** taskd_fold: Unicode case folding (É → é), as JavaScript's toLowerCase; PostgreSQL has the same function in its schema. */
   raw.function('taskd_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s))
+  /** taskd_sha256: the hex SHA-256 of a BLOB (or text); the migration that split files into chunks gave each file its hash. */
+  raw.function('taskd_sha256', { deterministic: true }, (b: unknown) =>
+    b === null
+      ? null
+      : crypto
+          .createHash('sha256')
+          .update(typeof b === 'string' ? b : (b as Buffer))
+          .digest('hex'),
+  )
 }

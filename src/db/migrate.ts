@@ -542,6 +542,66 @@ CREATE UNIQUE INDEX entity_links_one_parent ON entity_links(target_card_id) WHER
 CREATE INDEX entity_links_target_card ON entity_links(target_card_id) WHERE target_card_id IS NOT NULL;
 CREATE INDEX entity_links_target_note ON entity_links(target_note_id) WHERE target_note_id IS NOT NULL;`
 
+/**
+ * Version 16: one store for every file the server keeps. `files` gains note and incoming-request owners, the content
+ * type, the sha256 and `complete`, and loses its bytes to `file_chunks` (1 MB each); `incoming_files` moves into it.
+ * SQLite computes the sha256 with `taskd_sha256` (src/db/connection.ts); PostgreSQL with its own `sha256`.
+ */
+const fileStore = (blob: string, big: string) => `CREATE TABLE files (
+  id TEXT PRIMARY KEY,
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
+  note_id TEXT REFERENCES notes(id) ON DELETE CASCADE,
+  request_id TEXT REFERENCES incoming_requests(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size ${big} NOT NULL,
+  sha256 TEXT NOT NULL,          -- hex, of the whole file (its ETag)
+  complete INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX files_card ON files(card_id, created_at) WHERE card_id IS NOT NULL;
+CREATE INDEX files_note ON files(note_id, created_at) WHERE note_id IS NOT NULL;
+CREATE INDEX files_request ON files(request_id) WHERE request_id IS NOT NULL;
+CREATE INDEX files_incomplete ON files(created_at) WHERE complete = 0;
+CREATE TABLE file_chunks (
+  file_id TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,          -- 0, 1, ...: chunk n holds bytes n MB to (n + 1) MB of the file
+  data ${blob} NOT NULL,
+  PRIMARY KEY (file_id, seq)
+);`
+const FILE_STORE_SQLITE = `ALTER TABLE files RENAME TO files_v15;
+DROP INDEX files_card;
+${fileStore('BLOB', 'INTEGER')}
+INSERT INTO files (id, card_id, note_id, request_id, name, content_type, size, sha256, complete, created_by, created_at)
+  SELECT id, card_id, NULL, NULL, name, mime, length(data), taskd_sha256(data), 1, NULL, created_at FROM files_v15;
+INSERT INTO files (id, card_id, note_id, request_id, name, content_type, size, sha256, complete, created_by, created_at)
+  SELECT f.id, NULL, NULL, f.request_id, f.name, f.type, length(f.data), taskd_sha256(f.data), 1, NULL, r.at
+  FROM incoming_files f JOIN incoming_requests r ON r.id = f.request_id;
+WITH RECURSIVE old(id, data) AS (SELECT id, data FROM files_v15 UNION ALL SELECT id, data FROM incoming_files),
+  n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE (i + 1) * 1048576 < (SELECT coalesce(max(length(data)), 0) FROM old))
+INSERT INTO file_chunks (file_id, seq, data)
+  SELECT old.id, n.i, substr(old.data, n.i * 1048576 + 1, 1048576) FROM old JOIN n ON n.i * 1048576 < length(old.data);
+DROP TABLE files_v15;
+DROP TABLE incoming_files;`
+const FILE_STORE_POSTGRES = `ALTER TABLE files RENAME TO files_v15;
+ALTER INDEX files_pkey RENAME TO files_v15_pkey;
+ALTER TABLE files_v15 RENAME CONSTRAINT files_card_id_fkey TO files_v15_card_id_fkey;
+DROP INDEX files_card;
+${fileStore('BYTEA', 'BIGINT')}
+INSERT INTO files (id, card_id, note_id, request_id, name, content_type, size, sha256, complete, created_by, created_at)
+  SELECT id, card_id, NULL, NULL, name, mime, length(data), encode(sha256(data), 'hex'), 1, NULL, created_at FROM files_v15;
+INSERT INTO files (id, card_id, note_id, request_id, name, content_type, size, sha256, complete, created_by, created_at)
+  SELECT f.id, NULL, NULL, f.request_id, f.name, f.type, length(f.data), encode(sha256(f.data), 'hex'), 1, NULL, r.at
+  FROM incoming_files f JOIN incoming_requests r ON r.id = f.request_id;
+INSERT INTO file_chunks (file_id, seq, data)
+  SELECT o.id, n.i, substring(o.data FROM n.i * 1048576 + 1 FOR 1048576)
+  FROM (SELECT id, data FROM files_v15 UNION ALL SELECT id, data FROM incoming_files) o
+  CROSS JOIN LATERAL generate_series(0, (length(o.data) - 1) / 1048576) AS n(i)
+  WHERE length(o.data) > 0;
+DROP TABLE files_v15;
+DROP TABLE incoming_files;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -613,8 +673,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 15: causal chains (what led to a run or a kickoff, so an automation cannot start itself again through it), the
   // runs-per-minute count and pause reason of automations, and claim long polls visible to every process.
   { sqlite: causalChains('INTEGER', ' WITHOUT ROWID'), postgres: causalChains('BIGINT', '') },
-  // 16: (files: merged next)
-  { sqlite: '', postgres: '' },
+  // 16: one chunked store for every file (attachments of cards and notes, files of incoming requests).
+  { sqlite: FILE_STORE_SQLITE, postgres: FILE_STORE_POSTGRES },
   // 17: planning structures: board statuses, milestones, folders, and groups of users in place of the teams.
   { sqlite: planning('REAL', ' WITHOUT ROWID'), postgres: planning('DOUBLE PRECISION', '') },
   // 18: planning links: a card's parent (cards.parent_id, in step with its parent_of link), dependencies between cards,

@@ -164,16 +164,6 @@ export interface CardTagsTable {
   tag_id: string
 }
 
-export interface FilesTable {
-  id: string
-  card_id: string | null
-  name: string
-  mime: string
-  size: number
-  data: Buffer
-  created_at: string
-}
-
 export interface EventsTable {
   id: string
   seq: number
@@ -285,15 +275,6 @@ export interface IncomingRequestsTable {
   body: string
   files: string
   at: string
-}
-
-export interface IncomingFilesTable {
-  id: string
-  request_id: string
-  name: string
-  type: string
-  size: number
-  data: Buffer
 }
 
 export interface AutomationsTable {
@@ -577,6 +558,26 @@ export interface AgentClaimWaitsTable {
   until: number
 }
 
+export interface FilesTable {
+  id: string
+  card_id: string | null
+  note_id: string | null
+  request_id: string | null
+  name: string
+  content_type: string
+  size: number
+  sha256: string
+  complete: number
+  created_by: string | null
+  created_at: string
+}
+
+export interface FileChunksTable {
+  file_id: string
+  seq: number
+  data: Buffer
+}
+
 export interface CardDependenciesTable {
   id: string
   blocker_id: string
@@ -617,7 +618,6 @@ export interface DB {
   card_watchers: CardWatchersTable
   tags: TagsTable
   card_tags: CardTagsTable
-  files: FilesTable
   events: EventsTable
   webhooks: WebhooksTable
   webhook_boards: WebhookBoardsTable
@@ -627,7 +627,6 @@ export interface DB {
   incoming_endpoints: IncomingEndpointsTable
   incoming_endpoint_boards: IncomingEndpointBoardsTable
   incoming_requests: IncomingRequestsTable
-  incoming_files: IncomingFilesTable
   automations: AutomationsTable
   automation_secrets: AutomationSecretsTable
   automation_runs: AutomationRunsTable
@@ -651,6 +650,8 @@ export interface DB {
   agent_run_activity: AgentRunActivityTable
   agent_questions: AgentQuestionsTable
   agent_claim_waits: AgentClaimWaitsTable
+  files: FilesTable
+  file_chunks: FileChunksTable
   card_dependencies: CardDependenciesTable
   entity_links: EntityLinksTable
 }

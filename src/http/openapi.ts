@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'State conflict',
   413: 'Body over 1 MB',
   415: 'Body is not application/json',
+  416: 'The range asked for starts past the end (see Content-Range: bytes */size)',
   422: 'A value breaks a rule; details lists each problem',
   429: 'Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After',
   500: 'Internal error (never carries a stack trace)',
@@ -28,7 +29,7 @@ export function errorStatuses(spec: AnyRoute): number[] {
   // Every route behind a token refuses a query parameter it does not define, so each can answer 400.
   if (spec.access !== 'public' || spec.query || spec.body) s.add(400)
   if (spec.params) s.add(404)
-  if (spec.body) s.add(413).add(415).add(422)
+  if (spec.body || spec.multipart) s.add(413).add(415).add(422)
   s.add(500)
   return [...s].sort((a, b) => a - b)
 }
@@ -53,7 +54,11 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
   for (const spec of routes) {
     const responses: Record<string, object> = {}
     for (const [status, r] of Object.entries(spec.responses)) {
-      responses[status] = r.schema ? { description: r.description, content: { 'application/json': { schema: r.schema } } } : { description: r.description }
+      const headers =
+        r.headers && Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]))
+      responses[status] = r.schema
+        ? { description: r.description, headers, content: { [r.content ?? 'application/json']: { schema: r.schema } } }
+        : { description: r.description, headers }
     }
     for (const status of errorStatuses(spec)) {
       responses[status] ??= { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } }
@@ -69,7 +74,11 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       request: {
         params: spec.params,
         query: spec.query,
-        body: spec.body ? { required: true, content: { 'application/json': { schema: named(spec.body, `${pascal(spec.operationId)}Body`) } } } : undefined,
+        body: spec.body
+          ? { required: true, content: { 'application/json': { schema: named(spec.body, `${pascal(spec.operationId)}Body`) } } }
+          : spec.multipart
+            ? { required: true, content: { 'multipart/form-data': { schema: named(spec.multipart, `${pascal(spec.operationId)}Body`) } } }
+            : undefined,
       },
       responses,
     })

@@ -1,5 +1,6 @@
 // One route definition drives both the Express handler and its OpenAPI entry, so the document cannot drift.
 import express, { type NextFunction, type Request, type Response } from 'express'
+import type { Writable } from 'node:stream'
 import type { ZodObject, ZodType, z } from 'zod'
 import { type Actor, PERMISSION_RANK, type Permission } from '../access/roles.js'
 import type { Deps } from '../deps.js'
@@ -12,6 +13,11 @@ export interface Reply {
   status: number
   body?: unknown
   headers?: Record<string, string>
+  /**
+   * Writes the answer's body itself (a file's bytes, as they are read) after the status and headers, ending `out`;
+   * on a failure it destroys `out` (the client sees a cut connection) and never throws.
+   */
+  stream?: (out: Writable) => Promise<void>
 }
 
 export interface RouteContext<P, Q, B> {
@@ -37,7 +43,13 @@ export interface RouteSpec<P extends ZodObject = ZodObject, Q extends ZodObject 
   params?: P
   query?: Q
   body?: B
-  responses: Record<number, { description: string; schema?: ZodType }>
+  /**
+   * A multipart/form-data body, as the document shows it (the handler reads the request stream itself: nothing is
+   * parsed before it, and `body` stays unset).
+   */
+  multipart?: ZodType
+  /** Each status with its schema; `content` is its media type when it is not JSON (a file's bytes). */
+  responses: Record<number, { description: string; schema?: ZodType; content?: string; headers?: Record<string, string> }>
   /** Error statuses the handler itself can answer beyond those its shape implies (see errorStatuses in openapi.ts), e.g. 409. */
   errors?: readonly number[]
   handler: (ctx: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Reply | Promise<Reply>
@@ -114,7 +126,8 @@ export class Api {
   private async handle(spec: AnyRoute, req: Request, res: Response): Promise<void> {
     const reply = await runRoute(spec, this.deps, res.locals.actor as Actor, req, { params: req.params, query: req.query, body: req.body })
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v)
-    if (reply.body === undefined) res.status(reply.status).end()
+    if (reply.stream) await reply.stream(res.status(reply.status))
+    else if (reply.body === undefined) res.status(reply.status).end()
     else res.status(reply.status).json(reply.body)
   }
 

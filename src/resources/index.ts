@@ -20,6 +20,7 @@ import { dependencies } from './dependencies/index.js'
 import { entityLinks } from './entity-links/index.js'
 import { folders } from './folders/index.js'
 import { groups } from './groups/index.js'
+import { files } from './files/index.js'
 import { inbox } from './inbox/index.js'
 import { incoming } from './incoming/index.js'
 import { lists } from './lists/index.js'
@@ -68,6 +69,7 @@ export const MODULES: readonly ResourceModule[] = [
   notePublications,
   dependencies,
   entityLinks,
+  files,
   agentWorkflows,
   agentKickoffs,
   agentRuns,

@@ -175,13 +175,15 @@ test('files of a multipart request are attached to the card a create_card step m
       found.body.items.map((x: { id: string }) => x.id),
       [card.id],
     )
-    const files = await dbAll<{ name: string; mime: string; data: Uint8Array }>(
+    // Copies in the one file store (chunks and all), named on the card and in the step's output.
+    const files = await dbAll<{ id: string; name: string; content_type: string; data: Uint8Array }>(
       c.t.deps.db,
-      'SELECT name, mime, data FROM files WHERE card_id = ? ORDER BY name',
+      'SELECT f.id, f.name, f.content_type, c.data FROM files f JOIN file_chunks c ON c.file_id = f.id WHERE f.card_id = ? ORDER BY f.name, c.seq',
       card.id,
     )
+    assert.deepEqual([...card.files].sort(), files.map((f) => f.id).sort())
     assert.deepEqual(
-      files.map((f) => [f.name, f.mime, Buffer.from(f.data).toString('hex')]),
+      files.map((f) => [f.name, f.content_type, Buffer.from(f.data).toString('hex')]),
       [
         ['a.txt', 'text/plain', Buffer.from('first file').toString('hex')],
         ['b.bin', 'application/octet-stream', '000102ff'],

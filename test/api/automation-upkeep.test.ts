@@ -70,7 +70,7 @@ test('the incoming log keeps a request (and its files) while its run has not fin
     assert.equal((await c.t.req('PATCH', `/v1/automations/${c.automation.id}`, { token: c.tok, body: { active: false } })).status, 200)
     for (let n = 1; n <= 140; n++) await c.fire(n)
     const kept = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM incoming_requests WHERE id = ?', first))!.n)
-    const files = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM incoming_files WHERE request_id = ?', first))!.n)
+    const files = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM files WHERE request_id = ?', first))!.n)
     assert.equal(await kept(), 1, 'older than the newest 100, but its run is queued')
     assert.equal(await files(), 1)
     assert.equal(await c.runner.runOnce(), 1) // the automation is off: the run ends, failed

@@ -166,6 +166,21 @@ test('truncated, aborted and malformed bodies on every route that reads one get 
       await send(`${m} ${p} reset`, m, p, { ...json, 'Content-Length': 1000 }, '{"name":"x"', 'destroy', [])
     }
 
+    // POST /v1/files (multipart, streamed into the file store): cut inside the file part, malformed, half-closed, reset,
+    // badly chunked and without a boundary; none leaves a file behind.
+    const card = (await api('POST', '/v1/cards', { board: board.id, title: 'Files' })).card
+    const uploadStart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="card"\r\n\r\n${card.id}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+    const uploadCut = uploadStart + 'z'.repeat(300_000)
+    const uploadBad = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="card"\r\n` + 'garbage without a blank line'
+    const form = { ...auth, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` }
+    await send('upload cut short', 'POST', '/v1/files', { ...form, 'Content-Length': Buffer.byteLength(uploadCut) }, uploadCut, 'wait', [400])
+    await send('upload malformed', 'POST', '/v1/files', { ...form, 'Content-Length': Buffer.byteLength(uploadBad) }, uploadBad, 'wait', [400, 422])
+    await send('upload half-closed', 'POST', '/v1/files', { ...form, 'Content-Length': 600_000 }, uploadCut, 'end', [400])
+    await send('upload reset', 'POST', '/v1/files', { ...form, 'Content-Length': 600_000 }, uploadCut, 'destroy', [])
+    await send('upload bad chunking', 'POST', '/v1/files', { ...form, 'Transfer-Encoding': 'chunked' }, `5\r\nab`, 'end', [400])
+    await send('upload without boundary', 'POST', '/v1/files', { ...auth, 'Content-Type': 'multipart/form-data', 'Content-Length': 5 }, 'hello', 'wait', [400])
+    assert.equal((await api('GET', `/v1/files?card=${card.id}`)).totalItems, 0, 'no upload left a file')
+
     // Still alive, and still answering.
     const me = await fetch(`${url}/v1/users/me`, { headers: auth })
     assert.equal(me.status, 200)

@@ -1,6 +1,7 @@
 // The receiving side of incoming webhooks, /v1/hooks/<path>, with a real HTTP client against a real server: every
 // outcome, the size limits while streaming, the rate limit by the injected clock, and the log.
 import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
 import http from 'node:http'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
@@ -280,7 +281,7 @@ test('files: multipart to an endpoint that takes them keeps every part with a fi
     const unheard = await send(c.t.url, path, multipart([{ field: 'scan', filename: 'unheard.png', type: 'image/png', data: png }]))
     assert.equal(unheard.status, 202, JSON.stringify(unheard.body))
     assert.deepEqual((await logs(c, id))[0].files, [{ name: 'unheard.png', size: png.length, type: 'image/png' }])
-    assert.deepEqual(await dbAll(c.t.deps.db, 'SELECT name FROM incoming_files'), [], 'no automation listens: no file kept')
+    assert.deepEqual(await dbAll(c.t.deps.db, 'SELECT name FROM files'), [], 'no automation listens: no file kept')
     const listener = await c.t.req('POST', '/v1/automations', {
       token: c.tokens.owner.write,
       body: {
@@ -307,7 +308,16 @@ test('files: multipart to an endpoint that takes them keeps every part with a fi
       { name: 'scan.png', size: png.length, type: 'image/png' },
       { name: 'notes.txt', size: 27, type: 'text/plain' },
     ])
-    const kept = await dbAll<{ name: string; data: Buffer }>(c.t.deps.db, 'SELECT name, data FROM incoming_files WHERE request_id = ? ORDER BY name', entry.id)
+    // Kept in the one file store, chunked, complete, with their sha256.
+    const kept = await dbAll<{ name: string; data: Buffer; sha256: string; complete: number }>(
+      c.t.deps.db,
+      'SELECT f.name, c.data, f.sha256, f.complete FROM files f JOIN file_chunks c ON c.file_id = f.id WHERE f.request_id = ? ORDER BY f.name, c.seq',
+      entry.id,
+    )
+    for (const f of kept) {
+      assert.equal(f.complete, 1)
+      assert.equal(f.sha256, crypto.createHash('sha256').update(f.data).digest('hex'))
+    }
     assert.deepEqual(
       kept.map((f) => [f.name, Buffer.from(f.data).toString('hex')]),
       [
@@ -360,7 +370,8 @@ test('kept files have a cap per endpoint (TASKD_INCOMING_FILES_KEPT_BYTES): the 
           Buffer.from(`\r\n--${boundary}--\r\n`),
         ]),
       })
-    const kept = async () => (await dbAll<{ name: string }>(c.t.deps.db, 'SELECT name FROM incoming_files ORDER BY name')).map((f) => f.name)
+    const kept = async () =>
+      (await dbAll<{ name: string }>(c.t.deps.db, 'SELECT name FROM files WHERE request_id IS NOT NULL ORDER BY name')).map((f) => f.name)
     const sqlite = c.t.deps.db.dialect === 'sqlite'
     const fileBytes = async () =>
       Number((await dbAll<{ n: number }>(c.t.deps.db, 'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()'))[0].n)

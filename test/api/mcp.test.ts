@@ -60,8 +60,19 @@ const TOOL_NAMES = [
   'add_dependency',
   'remove_dependency',
   'list_dependencies',
+  'list_card_files',
 ]
-const READ_TOOLS = new Set(['whoami', 'list_boards', 'list_lists', 'list_cards', 'get_card', 'search', 'list_dependencies', 'list_milestones'])
+const READ_TOOLS = new Set([
+  'whoami',
+  'list_boards',
+  'list_lists',
+  'list_cards',
+  'get_card',
+  'search',
+  'list_dependencies',
+  'list_milestones',
+  'list_card_files',
+])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
   await withAgentApp(async (s) => {

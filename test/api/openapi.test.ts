@@ -54,7 +54,7 @@ test('the document covers every route with parameters, bodies, responses, the er
           assert.ok(op.requestBody, `${m} ${p} has a request body`)
         if (op.requestBody)
           assert.match(
-            op.requestBody.content['application/json'].schema.$ref ?? '',
+            (op.requestBody.content['application/json'] ?? op.requestBody.content['multipart/form-data']).schema.$ref ?? '',
             /^#\/components\/schemas\/\w+Body$/,
             `${m} ${p}: the body is a named component`,
           )
@@ -134,6 +134,23 @@ test('operations have stable camelCase ids, list only the errors they can answer
       'the outcomes of an incoming request (400: JSON nested too deep)',
     )
     assert.ok(byKey['post /v1/hooks/{path}'].responses['202'], 'accepted')
+    // Files: a multipart upload with an example, and the bytes as a binary answer with its partial, cached and refused forms.
+    const upload = byKey['post /v1/files']
+    assert.equal(upload.requestBody.content['multipart/form-data'].schema.$ref, '#/components/schemas/UploadFileBody')
+    assert.ok(doc.components.schemas.UploadFileBody.example, 'the upload body has an example')
+    assert.ok(doc.components.schemas.File.example, 'the file record has an example')
+    assert.equal(statuses('post /v1/files'), '400,401,403,404,413,415,422,429,500')
+    const content = byKey['get /v1/files/{id}/content'].responses
+    for (const status of ['200', '206']) {
+      assert.deepEqual(content[status].content['application/octet-stream'].schema, {
+        type: 'string',
+        format: 'binary',
+        description: "The file's bytes (or the range asked for).",
+      })
+      assert.ok(content[status].headers.ETag && content[status].headers['Content-Security-Policy'], status)
+    }
+    assert.ok(content['206'].headers['Content-Range'])
+    assert.ok(content['304'] && content['416'].content['application/json'])
     for (const name of ['Card', 'Board', 'List', 'Tag', 'User', 'Token', 'Webhook', 'WebhookLog', 'Error', 'UserRef', 'BulkResult']) {
       assert.equal(doc.components.schemas[name]?.additionalProperties, false, `${name} is closed, so a leaked field fails the response check`)
     }

@@ -1,6 +1,7 @@
 // taskd export and taskd import as child processes on the test dialect (SQLite, or PostgreSQL in npm test's second run):
 // a workspace with every kind of record and a file goes out and into an empty database exactly, refusals change nothing.
 import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -124,9 +125,15 @@ test('taskd export, import into an empty database, export again: identical apart
     )
     assert.ok(data.cards.some((c: any) => c.milestone_id !== null) && data.lists.some((l: any) => l.status_id !== null))
     assert.equal(data.note_publications.length, 1)
+    // The attached file and its one chunk (the incoming request's own copy stays out with the request).
+    const bytes = Buffer.from([0, 1, 2, 255, 10])
     assert.deepEqual(
-      data.files.map((f: any) => [f.name, Buffer.from(f.data, 'base64').toString('hex')]),
-      [['scan.bin', '000102ff0a']],
+      data.files.map((f: any) => [f.name, f.content_type, f.size, f.sha256, f.request_id, f.card_id !== null]),
+      [['scan.bin', 'application/octet-stream', 5, crypto.createHash('sha256').update(bytes).digest('hex'), null, true]],
+    )
+    assert.deepEqual(
+      data.file_chunks.map((c: any) => [c.file_id, c.seq, Buffer.from(c.data, 'base64').toString('hex')]),
+      [[(data.files as { id: string }[])[0].id, 0, '000102ff0a']],
     )
     assert.ok(!('tokens' in data) && !('webhooks' in data) && !('incoming_endpoints' in data))
 
@@ -210,18 +217,37 @@ test('taskd import refuses what is not a taskd export, with the reason', async (
     const empty = path.join(dir, 'empty.json')
     assert.equal((await run(['export', '--db', target(d), '--out', empty])).status, 0)
     const base = readJson(empty)
-    const file = { id: 'f1', card_id: null, name: 'a.txt', mime: 'text/plain', size: 2, data: 'aGk=', created_at: '2026-01-01T00:00:00.000Z' }
+    const file = {
+      id: 'f1',
+      card_id: null,
+      note_id: null,
+      request_id: null,
+      name: 'a.txt',
+      content_type: 'text/plain',
+      size: 2,
+      sha256: crypto.createHash('sha256').update('hi').digest('hex'),
+      complete: 1,
+      created_by: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    }
+    const chunk = { file_id: 'f1', seq: 0, data: 'aGk=' }
     const altered: [Record<string, unknown>, RegExp][] = [
       [
-        { schema_version: SCHEMA_VERSION - 1, files: [file] },
+        { schema_version: SCHEMA_VERSION - 1, files: [file], file_chunks: [chunk] },
         new RegExp(`^taskd: .*schema version ${SCHEMA_VERSION - 1}, older than this taskd's ${SCHEMA_VERSION}: import it with the taskd that wrote it`),
       ],
-      [{ files: [{ ...file, data: 42 }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.data: /],
-      [{ files: [{ ...file, data: 'not base64!' }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.data: /],
+      [{ files: [file], file_chunks: [{ ...chunk, data: 42 }] }, /^taskd: .*x\.json is not a taskd export: file_chunks\.0\.data: /],
+      [{ files: [file], file_chunks: [{ ...chunk, data: 'not base64!' }] }, /^taskd: .*x\.json is not a taskd export: file_chunks\.0\.data: /],
       [{ files: [{ ...file, name: 7 }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.name: /],
-      [{ files: [{ ...file, mime: null }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.mime: /],
+      [{ files: [{ ...file, content_type: null }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.content_type: /],
       [{ files: [{ ...file, size: '2' }] }, /^taskd: .*x\.json is not a taskd export: files\.0\.size: /],
       [{ files: ['aGk='] }, /^taskd: .*x\.json is not a taskd export: files\.0: /],
+      // Bytes that do not add up to the file's size and sha256: refused before anything is written.
+      [
+        { files: [file], file_chunks: [{ ...chunk, data: 'aGo=' }] },
+        /^taskd: .*x\.json holds files whose bytes do not match their size and sha256, so nothing was imported: a\.txt\n/,
+      ],
+      [{ files: [file], file_chunks: [] }, /do not match their size and sha256, so nothing was imported: a\.txt\n/],
     ]
     for (const [change, reason] of altered) {
       fs.writeFileSync(notJson, JSON.stringify({ ...base, ...change }))

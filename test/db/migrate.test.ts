@@ -42,6 +42,50 @@ const V6_ROLES = [
 const roles = async (db: Db) =>
   (await sql<Record<string, string>>`SELECT board_id, user_id, role FROM board_members ORDER BY board_id, user_id`.execute(db.q)).rows
 
+/** Version 16: a file of version 1 (bytes in one BLOB) is split into chunks of 1 MB with its sha256; an empty one has none. */
+const V1_FILE = Buffer.alloc(2_500_000)
+for (let i = 0; i < V1_FILE.length; i++) V1_FILE[i] = (i * 7 + (i >> 9)) & 0xff
+const V1_LIST_AND_CARDS = `INSERT INTO lists VALUES ('l1', 'b1', 'Todo', 1, 'unstarted', ${T(1)}, ${T(1)});
+  INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_at, updated_at)
+  VALUES ('c1', 'b1', 'l1', 1, 'ONE-1', 'A card', 1, ${T(1)}, ${T(1)}), ('c2', 'b1', 'l1', 2, 'ONE-2', 'Another', 2, ${T(2)}, ${T(2)});`
+async function assertFilesChunked(db: Db) {
+  const files = (await sql<Record<string, unknown>>`SELECT id, card_id, name, content_type, size, sha256, complete FROM files ORDER BY id`.execute(db.q)).rows
+  assert.deepEqual(
+    files.map((f) => ({ ...f, size: Number(f.size) })),
+    [
+      {
+        id: 'f1',
+        card_id: 'c1',
+        name: 'scan.bin',
+        content_type: 'application/octet-stream',
+        size: V1_FILE.length,
+        sha256: crypto.createHash('sha256').update(V1_FILE).digest('hex'),
+        complete: 1,
+      },
+      {
+        id: 'f2',
+        card_id: 'c2',
+        name: 'empty.txt',
+        content_type: 'text/plain',
+        size: 0,
+        sha256: crypto.createHash('sha256').update('').digest('hex'),
+        complete: 1,
+      },
+    ],
+  )
+  const chunks = (await sql<{ file_id: string; seq: number; data: Buffer }>`SELECT file_id, seq, data FROM file_chunks ORDER BY file_id, seq`.execute(db.q))
+    .rows
+  assert.deepEqual(
+    chunks.map((c) => [c.file_id, Number(c.seq), c.data.length]),
+    [
+      ['f1', 0, 1_048_576],
+      ['f1', 1, 1_048_576],
+      ['f1', 2, V1_FILE.length - 2_097_152],
+    ],
+  )
+  assert.ok(Buffer.concat(chunks.map((c) => c.data)).equals(V1_FILE), 'the chunks hold the bytes, in order')
+}
+
 function sqliteSchema(file: string) {
   const raw = new Database(file, { readonly: true })
   try {
@@ -73,15 +117,17 @@ test('SQLite: a version-1 database migrated has the same tables, columns and ind
     const v1 = new Database(old)
     v1.exec(fixture('schema-v1.sql'))
     v1.exec(V1_DATA)
-    v1.exec(`INSERT INTO lists VALUES ('l1', 'b1', 'Todo', 1, 'unstarted', ${T(1)}, ${T(1)});
-      INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, created_at, updated_at)
-      VALUES ('c1', 'b1', 'l1', 1, 'ONE-1', 'A card', 1, ${T(1)}, ${T(1)}), ('c2', 'b1', 'l1', 2, 'ONE-2', 'Another', 2, ${T(2)}, ${T(2)});
+    v1.exec(`${V1_LIST_AND_CARDS}
       ANALYZE`) // statistics already there: the indexes a migration adds must get theirs too
+    const insertFile = v1.prepare('INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    insertFile.run('f1', 'c1', 'scan.bin', 'application/octet-stream', V1_FILE.length, V1_FILE, '2026-01-01T00:00:00.000Z')
+    insertFile.run('f2', 'c2', 'empty.txt', 'text/plain', 0, Buffer.alloc(0), '2026-01-01T00:00:00.000Z')
     v1.pragma('user_version = 1')
     v1.close()
     const migrated = openSqlite({ file: old, readWorkers: 0 })
     try {
       assert.deepEqual(await roles(migrated), V6_ROLES)
+      await assertFilesChunked(migrated)
       const stats = migrated.raw.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'cards_board_position'").all()
       assert.equal(stats.length, 1, 'the planner has statistics for an index a migration added')
     } finally {
@@ -128,6 +174,10 @@ test(
       try {
         await v1.query(fixture('schema-v1.pg.sql'))
         await v1.query(V1_DATA)
+        await v1.query(V1_LIST_AND_CARDS)
+        const insertFile = 'INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)'
+        await v1.query(insertFile, ['f1', 'c1', 'scan.bin', 'application/octet-stream', V1_FILE.length, V1_FILE, '2026-01-01T00:00:00.000Z'])
+        await v1.query(insertFile, ['f2', 'c2', 'empty.txt', 'text/plain', 0, Buffer.alloc(0), '2026-01-01T00:00:00.000Z'])
         await v1.query('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)')
       } finally {
         await v1.end()
@@ -140,6 +190,7 @@ test(
           assert.deepEqual(sa.version, [{ version: SCHEMA_VERSION }])
           assert.deepEqual(sb, sa)
           assert.deepEqual(await roles(b), V6_ROLES)
+          await assertFilesChunked(b)
         } finally {
           await b.close()
         }

@@ -26,7 +26,8 @@ export interface Scenario<C> {
   path: string | ((c: C) => string)
   token?: (c: C) => string | undefined
   body?: unknown | ((c: C) => unknown)
-  raw?: string
+  /** A body sent as it is (a multipart form); a function of the fixture when it names the fixture's ids. */
+  raw?: string | ((c: C) => string)
   headers?: Record<string, string>
   status: number
   /** For a 422: the dotted path of the field that failed; the reply's details must name it. */
@@ -49,7 +50,7 @@ export function runScenarios<C extends { t: TestApp }>(title: string, setup: () 
         const reply = await c.t.req(s.method, typeof s.path === 'function' ? s.path(c) : s.path, {
           token: s.token?.(c),
           body: typeof s.body === 'function' ? (s.body as (c: C) => unknown)(c) : s.body,
-          raw: s.raw,
+          raw: typeof s.raw === 'function' ? s.raw(c) : s.raw,
           headers: s.headers,
         })
         assert.equal(reply.status, s.status, `status ${reply.status}: ${reply.text}`)

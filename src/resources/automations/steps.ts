@@ -109,12 +109,13 @@ export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclud
       const { card } = await createCardIn(deps, tx, actor, parsed(CreateCardBody, { ...cardInput(s), board }))
       const files = scope.context.webhook?.files ?? []
       if (s.attach_files !== false && files.length > 0) {
-        await attachRequestFiles(
+        const attached = await attachRequestFiles(
           tx.q,
           files.map((f) => f.id),
           card.id,
           isoAt(deps.clock.now()),
         )
+        return { card: { ...card, files: [...card.files, ...attached] } }
       }
       return { card }
     }

@@ -1,5 +1,6 @@
 // Automation and run queries.
 import { roleSeesBoard } from '../../access/records.js'
+import { copyFile, getFiles } from '../files/published.js'
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
 import type { Db, Q } from '../../db/database.js'
 import { skipLocked } from '../../db/dialect.js'
@@ -254,17 +255,19 @@ export async function pruneRuns(q: Q, automationId: string): Promise<void> {
     .execute()
 }
 
-/** Copies files of an incoming request onto a card (attachments); returns how many. */
-export async function attachRequestFiles(q: Q, fileIds: readonly string[], cardId: string, at: string): Promise<number> {
-  if (fileIds.length === 0) return 0
-  const files = await q
-    .selectFrom('incoming_files')
-    .selectAll()
-    .where('id', 'in', [...fileIds])
-    .execute()
-  for (const f of files)
-    await q.insertInto('files').values({ id: newId(), card_id: cardId, name: f.name, mime: f.type, size: f.size, data: f.data, created_at: at }).execute()
-  return files.length
+/**
+ * Copies files of an incoming request onto a card (attachments) and answers the new files' ids. The chunks are copied
+ * by the database (files/published.ts `copyFile`), never through memory here. A file the log has dropped since is skipped.
+ */
+export async function attachRequestFiles(q: Q, fileIds: readonly string[], cardId: string, at: string): Promise<string[]> {
+  const byId = new Map((await getFiles(q, fileIds)).filter((f) => f.request_id !== null).map((f) => [f.id, f]))
+  const made: string[] = []
+  for (const from of fileIds.flatMap((id) => byId.get(id) ?? [])) {
+    const id = newId()
+    await copyFile(q, from, { id, card_id: cardId, note_id: null, request_id: null, created_by: null, created_at: at })
+    made.push(id)
+  }
+  return made
 }
 
 /** How many runs have each status, for /metrics. */

@@ -29,6 +29,7 @@ export interface CardLinkIds {
   assignees: string[]
   tags: string[]
   watchers: string[]
+  files: string[]
 }
 
 /** What planning adds to a card: its subtasks' progress and how many of its blockers are open. */
@@ -63,6 +64,7 @@ export function cardView(
     assignees: links.assignees,
     tags: links.tags,
     watchers: links.watchers,
+    files: links.files,
     start_date: r.start_date,
     due_date: r.due_date,
     completed: r.completed === 1,
@@ -120,6 +122,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
         assignees: links.assignees.get(r.id) ?? [],
         tags: links.tags.get(r.id) ?? [],
         watchers: links.watchers.get(r.id) ?? [],
+        files: links.files.get(r.id) ?? [],
       },
       states.get(r.list_id) ?? 'unstarted',
       r.created_by ? userRefOf(users, r.created_by) : null,

@@ -1,4 +1,4 @@
-// Cards: filter fields (and those of files, reached through cards), sort and expand.
+// Cards: filter fields, sort and expand.
 import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
 
@@ -38,18 +38,6 @@ export const CARD_FILTER: FilterResource = {
     status: { alias: 'list.status' },
     milestone: field.id('milestone_id', 'milestones'),
     team: { alias: 'assignees.groups' },
-  },
-}
-
-// Reached through cards `files`; the BLOB is deliberately not a field.
-export const FILE_FILTER: FilterResource = {
-  table: 'files',
-  fields: {
-    id: field.id('id'),
-    name: field.text('name'),
-    mime: field.text('mime'),
-    size: field.number('size', { integer: true }),
-    created: field.date('created_at'),
   },
 }
 

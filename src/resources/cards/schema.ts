@@ -26,6 +26,7 @@ export const CardSchema = z
     assignees: z.array(z.string()),
     tags: z.array(z.string()),
     watchers: z.array(z.string()),
+    files: z.array(z.string()).meta({ description: 'Ids of the files attached to the card (`/v1/files?card=`), oldest first.' }),
     start_date: z.string().nullable(),
     due_date: z.string().nullable(),
     completed: z.boolean().meta({ description: `Whether the card is completed. ${COMPLETION_RULE}` }),

@@ -186,7 +186,12 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     milestone_id: input.milestone ?? null,
   }
   await insertCard(q, row)
-  const links = { assignees: [...new Set(input.assignees ?? [])], watchers: [...new Set(input.watchers ?? [])], tags: [...new Set(input.tags ?? [])] }
+  const links = {
+    assignees: [...new Set(input.assignees ?? [])],
+    watchers: [...new Set(input.watchers ?? [])],
+    tags: [...new Set(input.tags ?? [])],
+    files: [],
+  }
   await addUserLinks(q, 'card_assignees', row.id, links.assignees)
   await addUserLinks(q, 'card_watchers', row.id, links.watchers)
   await addTagLinks(q, row.id, links.tags)

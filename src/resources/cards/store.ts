@@ -160,11 +160,12 @@ export interface CardLinks {
   assignees: Map<string, string[]>
   watchers: Map<string, string[]>
   tags: Map<string, string[]>
+  files: Map<string, string[]>
 }
 
 /** The many-valued relations of a page of cards, in three queries whatever the page size. */
 export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<CardLinks> {
-  const links: CardLinks = { assignees: new Map(), watchers: new Map(), tags: new Map() }
+  const links: CardLinks = { assignees: new Map(), watchers: new Map(), tags: new Map(), files: new Map() }
   if (cardIds.length === 0) return links
   const ids = [...cardIds]
   const group = (map: Map<string, string[]>, rows: { card_id: string; v: string }[]) => {
@@ -173,6 +174,18 @@ export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<C
   group(links.assignees, await q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
   group(links.watchers, await q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
   group(links.tags, await q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute())
+  // Attachments (the files family's rows), complete ones only, oldest first.
+  group(
+    links.files,
+    (await q
+      .selectFrom('files')
+      .select(['card_id', 'id as v'])
+      .where('card_id', 'in', ids)
+      .where('complete', '=', 1)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()) as { card_id: string; v: string }[],
+  )
   return links
 }
 

@@ -13,6 +13,5 @@ export const incoming: ResourceModule = {
     incoming_endpoints: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
     incoming_endpoint_boards: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
     incoming_requests: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
-    incoming_files: 'Endpoints hold secrets and received requests are transient; a restored workspace sets its endpoints up again.',
   },
 }

@@ -2,6 +2,7 @@
 // credentials, when it has some) is the key. A request to a known endpoint is judged in this order, logged with its
 // outcome, and answered: paused 503, method 405, rate 429, authentication 401, size 413, body 415,
 // files 422, else 202 once recorded. An unknown path is a 404 logged against nothing.
+import type { Readable } from 'node:stream'
 import busboy, { type Busboy } from 'busboy'
 import type { Request, RequestHandler, Response } from 'express'
 import type { IncomingEndpointsTable } from '../../db/types.js'
@@ -14,6 +15,10 @@ import { type Outcome, type ReceivedFile, receivedFrom, requestRow } from './req
 import { endpointHasListeners, incomingAt, logIncomingRequest, openIncomingAuth } from './service.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../../json-depth.js'
+import { isoAt } from '../../clock.js'
+import { inBackground } from '../../db/database.js'
+import { newId } from '../../ids.js'
+import { beginFile, discardFile, writeChunks } from '../files/chunks.js'
 
 const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
@@ -124,10 +129,21 @@ const tooLarge = (limit: number): Judged => ({ outcome: 'too_large', message: `T
 /**
  * multipart/form-data for an endpoint that takes files: every part with a filename is a file, whatever its field name.
  * The whole body is counted against `limit` as it streams; the (max_files + 1)th file refuses the request. The fields
- * become the body (as JSON). The files' bytes are kept until the request is recorded only when `keepFiles` (an
- * automation listens); otherwise they are counted and thrown away as they arrive, and the log keeps their names and sizes.
+ * become the body (as JSON). The files' bytes are kept only when `keepFiles` (an automation listens): then each part
+ * streams into the file store as it arrives (files/chunks.ts, a chunk of at most 1 MB per short transaction, as
+ * background work), pending until the request is logged; otherwise they are counted and thrown away as they arrive,
+ * and the log keeps their names and sizes. A request that ends any other way than accepted discards what was stored.
  */
-function readMultipart(req: Request, limit: number, maxFiles: number, keepFiles: boolean): Promise<Judged> {
+function readMultipart(deps: Deps, req: Request, limit: number, maxFiles: number, keepFiles: boolean): Promise<Judged> {
+  /** The parts being stored, and the stored files (so a refusal or an abort can discard them once they stop). */
+  const storing: { stream: Readable; task: Promise<unknown>; id: string }[] = []
+  const discardAll = async (reason: Error) => {
+    for (const s of storing) s.stream.destroy(reason)
+    for (const s of storing) {
+      await s.task.catch(() => {})
+      await discardFile(deps.db, s.id)
+    }
+  }
   return new Promise((resolve, reject) => {
     let settled = false
     const finish = (judged: Judged) => {
@@ -137,7 +153,8 @@ function readMultipart(req: Request, limit: number, maxFiles: number, keepFiles:
       req.unpipe(parser)
       req.off('data', count)
       if (judged.cut) req.pause()
-      resolve(judged)
+      if (judged.outcome === 'accepted') return resolve(judged)
+      void discardAll(new Error(judged.message ?? judged.outcome)).then(() => resolve(judged))
     }
     let parser: Busboy
     const timer = setTimeout(() => finish(late()), BODY_DEADLINE_MS)
@@ -153,31 +170,54 @@ function readMultipart(req: Request, limit: number, maxFiles: number, keepFiles:
       if (size > limit) finish(tooLarge(limit))
     }
     const fields = new Map<string, string>()
-    const files: ReceivedFile[] = []
+    const files: Promise<ReceivedFile>[] = []
     parser.on('field', (name, value) => fields.set(name, value))
     parser.on('file', (_name, stream, info) => {
-      const chunks: Buffer[] = []
-      let fileSize = 0
-      stream.on('data', (c: Buffer) => {
-        fileSize += c.length
-        if (keepFiles) chunks.push(c)
-      })
       // A body that ends inside this part fails the part's stream as well as the parser: the parser's error answers
       // (415), and this listener keeps the stream's copy of it from being an uncaught error that ends the process.
       stream.on('error', () => {})
-      stream.on('end', () => {
-        files.push({ name: info.filename ?? '', type: info.mimeType, size: fileSize, data: keepFiles ? Buffer.concat(chunks) : null })
+      const name = info.filename ?? ''
+      if (!keepFiles) {
+        let fileSize = 0
+        stream.on('data', (c: Buffer) => (fileSize += c.length))
+        files.push(new Promise((done) => stream.on('end', () => done({ name, type: info.mimeType, size: fileSize, stored: null }))))
+        return
+      }
+      const id = newId()
+      const task = inBackground(async () => {
+        await beginFile(deps.db, {
+          id,
+          card_id: null,
+          note_id: null,
+          request_id: null,
+          name,
+          content_type: info.mimeType,
+          created_by: null,
+          created_at: isoAt(deps.clock.now()),
+        })
+        return writeChunks(deps.db, id, stream, limit)
       })
+      storing.push({ stream, task, id })
+      const received = task.then((stored) => ({ name, type: info.mimeType, size: stored.size, stored }))
+      received.catch(() => {}) // a failed store is answered through finish() below; this copy must not go unhandled
+      files.push(received)
+      // A store that fails (the database) refuses the request; what it wrote is discarded with the rest.
+      task.catch(() => finish({ outcome: 'unsupported_body', status: 503, code: 'unavailable', message: 'The files could not be stored.', cut: true }))
     })
     parser.on('filesLimit', () => finish({ outcome: 'files_refused', message: `More than ${maxFiles} files.`, cut: true }))
     for (const event of ['fieldsLimit', 'partsLimit'] as const) parser.on(event, () => finish(tooLarge(limit)))
     parser.on('error', () => finish({ outcome: 'unsupported_body', message: 'The multipart body is malformed.', cut: true }))
-    parser.on('close', () => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files }))
+    parser.on('close', () => {
+      Promise.all(files).then(
+        (received) => finish({ outcome: 'accepted', body: JSON.stringify(Object.fromEntries(fields)), files: received }),
+        () => {}, // the store's failure finished above
+      )
+    })
     onGone(req, () => {
       clearTimeout(timer)
       if (!settled) {
         settled = true
-        reject(new Aborted())
+        void discardAll(new Aborted()).then(() => reject(new Aborted()))
       }
     })
     req.on('data', count)
@@ -253,7 +293,7 @@ async function judge(
     if (!endpoint.accept_files) return { outcome: 'files_refused', message: 'This endpoint does not take files (multipart/form-data).', cut: true }
     if (!uploads.slots.take(endpoint.id)) return uploadsBusy()
     uploads.taken = true
-    return readMultipart(req, limit, endpoint.max_files, await endpointHasListeners(deps, endpoint))
+    return readMultipart(deps, req, limit, endpoint.max_files, await endpointHasListeners(deps, endpoint))
   }
   const raw = await readBody(req, limit)
   if (raw === 'late') return late()

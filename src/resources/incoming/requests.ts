@@ -75,10 +75,13 @@ export function requestRow(
   }
 }
 
-/** A file of an accepted multipart request; `data` is null when its bytes were not kept (no automation listened). */
+/**
+ * A file of an accepted multipart request; `stored` is where its bytes went in the file store (a pending file, made
+ * complete with the request's log row), or null when they were not kept (no automation listened).
+ */
 export interface ReceivedFile {
   name: string
   type: string
   size: number
-  data: Buffer | null
+  stored: { id: string; size: number; sha256: string } | null
 }

@@ -18,8 +18,9 @@ import { incomingViews } from './present.js'
 import { INCOMING_LIST } from './query.js'
 import { type CreateIncomingInput, IncomingLogSchema, type IncomingLogView, type IncomingWebhookView, type UpdateIncomingInput } from './schema.js'
 import { KEPT_HEADERS, type ReceivedFile, type ReceivedRequest, requestRow } from './requests.js'
+import { discardFile } from '../files/chunks.js'
+import { capRequestFiles, deleteFileRows, markComplete } from '../files/published.js'
 import {
-  capIncomingFiles,
   deleteIncomingRow,
   getIncoming,
   getIncomingByPath,
@@ -281,31 +282,45 @@ async function logRequest(
     )
     return all.filter((a) => seen.has(a.board_id))
   }
-  const listening = accepted ? await listenersFor(deps.db.q) : []
-  // Files are kept for the automations that run on them: with none listening (or bytes not kept) only the log's names and sizes remain.
-  const files =
-    listening.length === 0
-      ? []
-      : (accepted?.files ?? []).flatMap((f) => (f.data === null ? [] : [{ name: f.name, type: f.type, size: f.size, data: f.data, id: newId() }]))
-  // The usual case without files or automations: one INSERT, committed together with the others of the moment.
-  if (files.length === 0 && listening.length === 0) return logBatchOf(deps).add({ row, prune })
-  await deps.db.tx(async (tx) => {
-    await insertIncomingRequest(tx.q, row, files)
-    if (accepted && listening.length > 0) {
-      const webhook = {
-        name: endpoint.name,
-        method: row.method,
-        body: accepted.body,
-        query: fromJsonColumn(JsonObject, row.query),
-        headers: fromJsonColumn(StringMap, row.headers),
-        ip: row.ip,
-        files: files.map((f) => ({ id: f.id, name: f.name, size: f.size, type: f.type })),
+  const stored = (accepted?.files ?? []).flatMap((f) => (f.stored ? [{ ...f, stored: f.stored }] : []))
+  try {
+    const listening = accepted ? await listenersFor(deps.db.q) : []
+    // Files are kept for the automations that run on them: with none listening (or bytes not kept) only the log's names and sizes remain.
+    const files = listening.length === 0 ? [] : stored
+    if (files.length < stored.length)
+      await deps.db.tx(({ q }) =>
+        deleteFileRows(
+          q,
+          stored.map((f) => f.stored.id),
+        ),
+      )
+    // The usual case without files or automations: one INSERT, committed together with the others of the moment.
+    if (files.length === 0 && listening.length === 0) return await logBatchOf(deps).add({ row, prune })
+    await deps.db.tx(async (tx) => {
+      await insertIncomingRequest(tx.q, row)
+      // The pending files (written chunk by chunk while the body arrived) become the request's, complete.
+      const kept = []
+      for (const f of files) if (await markComplete(tx.q, f.stored.id, f.stored.size, f.stored.sha256, { request_id: row.id, created_at: row.at })) kept.push(f)
+      if (accepted && listening.length > 0) {
+        const webhook = {
+          name: endpoint.name,
+          method: row.method,
+          body: accepted.body,
+          query: fromJsonColumn(JsonObject, row.query),
+          headers: fromJsonColumn(StringMap, row.headers),
+          ip: row.ip,
+          files: kept.map((f) => ({ id: f.stored.id, name: f.name, size: f.stored.size, type: f.type })),
+        }
+        // Read again inside the transaction: an automation deleted since gets no run.
+        const listeners = await listenersFor(tx.q)
+        await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook, chain: accepted.chain }, by && { id: by.user.id, name: by.user.name })
       }
-      // Read again inside the transaction: an automation deleted since gets no run.
-      const listeners = await listenersFor(tx.q)
-      await queueIncomingRuns(deps, tx, listeners, endpoint, { id: row.id, webhook, chain: accepted.chain }, by && { id: by.user.id, name: by.user.name })
-    }
-    if (files.length > 0) await capIncomingFiles(tx.q, row.endpoint_id, deps.config.incomingFilesKeptBytes)
-    if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
-  })
+      if (kept.length > 0) await capRequestFiles(tx.q, row.endpoint_id, deps.config.incomingFilesKeptBytes)
+      if (prune) await pruneIncomingRequests(tx.q, row.endpoint_id)
+    })
+  } catch (err) {
+    // Nothing of a request that could not be logged stays: its pending files go.
+    for (const f of stored) await discardFile(deps.db, f.stored.id)
+    throw err
+  }
 }

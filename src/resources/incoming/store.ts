@@ -1,7 +1,7 @@
 // Incoming endpoint queries.
 import type { Q } from '../../db/database.js'
 import { fixedQuery, firstOf, rowInsert } from '../../db/sql.js'
-import type { IncomingEndpointsTable, IncomingFilesTable, IncomingRequestsTable } from '../../db/types.js'
+import type { IncomingEndpointsTable, IncomingRequestsTable } from '../../db/types.js'
 
 /** Requests kept in each endpoint's log. */
 const REQUESTS_KEPT = 100
@@ -45,16 +45,10 @@ export const getIncomingByPath = (q: Q, path: string) => firstOf(q, byPath(q, pa
 
 // Compiled once: the log is written on every request to /v1/hooks/<path>.
 const insertRequest = rowInsert('incoming_requests', 'endpoint_id')
-const insertFile = rowInsert('incoming_files')
 
-/** Logs a request with its files. */
-export async function insertIncomingRequest(
-  q: Q,
-  row: Omit<IncomingRequestsTable, 'seq'>,
-  files: readonly Omit<IncomingFilesTable, 'request_id'>[] = [],
-): Promise<void> {
+/** Logs a request (its kept files are completed in the file store by the service, in the same transaction). */
+export async function insertIncomingRequest(q: Q, row: Omit<IncomingRequestsTable, 'seq'>): Promise<void> {
   await insertRequest(q, row)
-  for (const f of files) await insertFile(q, { id: f.id, request_id: row.id, name: f.name, type: f.type, size: f.size, data: f.data })
 }
 
 /**
@@ -83,39 +77,3 @@ export async function pruneIncomingRequests(q: Q, endpointId: string): Promise<v
 /** An endpoint's logged requests, newest first. */
 export const listIncomingRequests = (q: Q, endpointId: string) =>
   q.selectFrom('incoming_requests').selectAll().where('endpoint_id', '=', endpointId).orderBy('seq', 'desc').limit(REQUESTS_KEPT).execute()
-
-/**
- * Drops the endpoint's oldest kept files until they hold at most `maxBytes` together; the files of requests whose runs
- * have not finished count but stay (a create_card step may still attach them). Only ids and sizes are read, never the
- * bytes. On SQLite the freed pages go to the database's freelist and the next files are written into them, so the file
- * stops growing at about the cap (it does not shrink); on PostgreSQL autovacuum makes the space reusable.
- */
-export async function capIncomingFiles(q: Q, endpointId: string, maxBytes: number): Promise<void> {
-  const files = await q
-    .selectFrom('incoming_files')
-    .innerJoin('incoming_requests', 'incoming_requests.id', 'incoming_files.request_id')
-    .select(['incoming_files.id', 'incoming_files.size'])
-    .select(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('automation_runs')
-          .select('automation_runs.id')
-          .whereRef('automation_runs.request_id', '=', 'incoming_requests.id')
-          .where('automation_runs.status', 'in', ['queued', 'running']),
-      ).as('busy'),
-    )
-    .where('incoming_requests.endpoint_id', '=', endpointId)
-    .orderBy('incoming_requests.seq', 'desc')
-    .orderBy('incoming_files.id', 'desc')
-    .execute()
-  let kept = 0
-  const dropped: string[] = []
-  for (const f of files) {
-    kept += Number(f.size)
-    if (kept > maxBytes && !f.busy) dropped.push(f.id)
-  }
-  for (let i = 0; i < dropped.length; i += 500)
-    await q
-      .deleteFrom('incoming_files')
-      .where('id', 'in', dropped.slice(i, i + 500))
-      .execute()
-}
