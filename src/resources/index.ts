@@ -31,6 +31,7 @@ import { timesheetApprovals } from './timesheet-approvals/index.js'
 import { tokens } from './tokens/index.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
+import { xattr } from './xattr/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}.
 export const MODULES: readonly ResourceModule[] = [
@@ -59,6 +60,7 @@ export const MODULES: readonly ResourceModule[] = [
   agentRuns,
   agentQuestions,
   searchModule,
+  xattr,
 ]
 
 for (const m of MODULES) {

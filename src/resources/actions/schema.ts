@@ -1,6 +1,7 @@
 // Bulk card operations ({ cards: [ids], ... } → { updated, failed }) and the workspace export.
 import { z } from 'zod'
 import { dateOrDateTime } from '../../http/schemas.js'
+import { XattrValuesInput } from '../xattr/schema.js'
 
 const cards = z.array(z.string().min(1)).min(1).max(500).meta({ description: 'Card ids, at most 500.' })
 const idList = z.array(z.string().min(1)).max(100)
@@ -26,6 +27,7 @@ export const BulkUpdateBody = z
       completed: z.boolean().optional(),
       archived: z.boolean().optional(),
       trashed: z.boolean().optional(),
+      xattr: XattrValuesInput.optional(),
     }),
   })
   .meta({ id: 'BulkUpdateCardsBody' })

@@ -5,6 +5,7 @@ import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { ListSchema } from '../lists/schema.js'
 import { TagSchema } from '../tags/schema.js'
+import { XattrFieldSchema } from '../xattr/schema.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
 import {
   AddMemberBody,
@@ -130,7 +131,7 @@ export const boardRoutes = [
     operationId: 'cloneBoard',
     tag: 'Boards',
     access: 'write',
-    summary: "Clone a board's lists and tags (not its cards)",
+    summary: "Clone a board's lists, tags and custom fields (not its cards), every id new",
     params: idParam,
     body: CloneBoardBody,
     errors: [409],
@@ -138,7 +139,7 @@ export const boardRoutes = [
       201: {
         description: 'The new board',
         schema: z
-          .strictObject({ board: BoardSchema, lists: z.array(ListSchema), tags: z.array(TagSchema), xattr_fields: z.array(z.unknown()) })
+          .strictObject({ board: BoardSchema, lists: z.array(ListSchema), tags: z.array(TagSchema), xattr_fields: z.array(XattrFieldSchema) })
           .meta({ id: 'ClonedBoard' }),
       },
     },

@@ -17,6 +17,7 @@ import { tagView } from '../tags/present.js'
 import { getTags } from '../tags/published.js'
 import { userRefOf, userView } from '../users/present.js'
 import { getUsers } from '../users/published.js'
+import { xattrOfCards } from '../xattr/values.js'
 import { PRIORITY_NAMES, type CardView } from './schema.js'
 import { listCategoryOf, loadCardLinks } from './store.js'
 
@@ -27,7 +28,14 @@ export interface CardLinkIds {
 }
 
 /** One card in API shape, from its row, its links, its list's category, its creator and its checklist items' count. */
-export function cardView(r: CardsTable, links: CardLinkIds, state: string, creator: UserRef | null, progress = { done: 0, total: 0 }): CardView {
+export function cardView(
+  r: CardsTable,
+  links: CardLinkIds,
+  state: string,
+  creator: UserRef | null,
+  progress = { done: 0, total: 0 },
+  xattr: CardView['xattr'] = {},
+): CardView {
   return {
     id: r.id,
     key: r.key,
@@ -50,6 +58,7 @@ export function cardView(r: CardsTable, links: CardLinkIds, state: string, creat
     created: r.created_at,
     updated: r.updated_at,
     created_by: creator,
+    xattr,
     checklist_progress: progress,
   }
 }
@@ -70,6 +79,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     q,
     rows.map((r) => r.id),
   )
+  const xattr = await xattrOfCards(q, rows)
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
@@ -85,6 +95,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
       states.get(r.list_id) ?? 'unstarted',
       r.created_by ? userRefOf(users, r.created_by) : null,
       progress.get(r.id),
+      xattr.get(r.id),
     ),
   )
   if (expand.size > 0) await addExpansions(q, views, expand, users)

@@ -1,6 +1,7 @@
 // Cards: filter fields (and those of files, reached through cards), sort and expand.
 import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
+import { XATTR_FILTER_FIELD, XATTR_SORT } from '../xattr/query.js'
 
 export const CARD_FILTER: FilterResource = {
   table: 'cards',
@@ -28,6 +29,8 @@ export const CARD_FILTER: FilterResource = {
     watchers: field.users('card_watchers', 'card_id'),
     tags: { type: 'multi', target: 'tags', link: { table: 'card_tags', from: 'card_id', to: 'tag_id' }, byName: true, boardScoped: true },
     files: { type: 'multi', target: 'files', back: 'card_id' },
+    // `xattr.<key>`: a custom field's value (src/resources/xattr/query.ts).
+    xattr: XATTR_FILTER_FIELD,
   },
 }
 
@@ -64,4 +67,6 @@ export const CARD_LIST: ListSpec = {
     completed_at: ['cards.completed_at', 'cards.created_at'],
     key: 'cards.key_num',
   },
+  // `xattr.<key>`: by a custom field's value, cards without one last.
+  keyed: XATTR_SORT,
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { dateOrDateTime, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import { ListCategory } from '../lists/schema.js'
+import { XattrValuesInput, XattrValuesView } from '../xattr/schema.js'
 
 /** Priority names by value, 0 to 4. */
 export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as const
@@ -35,6 +36,7 @@ export const CardSchema = z
     created: z.string(),
     updated: z.string(),
     created_by: orNull(UserRef),
+    xattr: XattrValuesView,
     checklist_progress: z
       .strictObject({ done: z.number().int(), total: z.number().int() })
       .meta({ description: "Ticked and all items over all the card's checklists." }),
@@ -72,6 +74,7 @@ const editable = {
       "true completes the card (moving it to the board's first `completed` list, if any), false re-opens it (out of a `completed` list, to the first `unstarted`, `started` or `backlog` list).",
   }),
   archived: z.boolean().optional().meta({ description: 'Archived cards stay on the board but out of the way.' }),
+  xattr: XattrValuesInput.optional(),
 }
 
 export const CreateCardBody = z

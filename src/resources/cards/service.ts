@@ -19,6 +19,8 @@ import { getTags } from '../tags/published.js'
 import { announceCommentsOfCardGone } from '../comments/service.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
+import { dropValuesOfCard } from '../xattr/published.js'
+import { writeCardXattr, xattrOfCards } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
 import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
@@ -64,6 +66,7 @@ export async function listCards(deps: Deps, actor: Actor, params: ListParams & C
   return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand), {
     anchored: Boolean(params.board || params.list),
     countBase,
+    board: params.board,
   })
 }
 
@@ -165,8 +168,12 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   await addUserLinks(q, 'card_assignees', row.id, links.assignees)
   await addUserLinks(q, 'card_watchers', row.id, links.watchers)
   await addTagLinks(q, row.id, links.tags)
+  const problems: ErrorDetail[] = []
+  await writeCardXattr(q, row, input.xattr, true, problems)
+  if (problems.length) throw invalid(problems)
   // The view is built from what was just written: reading it back would double the statements of a create.
-  const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name })
+  const xattr = (await xattrOfCards(q, [row])).get(row.id)
+  const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name }, undefined, xattr)
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
   for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
@@ -284,7 +291,12 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const set = await changedColumns(q, before, change, target, at)
   const links = await nextLinks(q, old, input, target)
   const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
-  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
+  // Custom fields belong to a board: on a move to another board the card's values stay behind (as its tags do).
+  if (target) await dropValuesOfCard(q, before.id)
+  const problems: ErrorDetail[] = []
+  const xattrKeys = await writeCardXattr(q, { id: before.id, board_id: boardId }, input.xattr, false, problems)
+  if (problems.length) throw invalid(problems)
+  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks, ...xattrKeys.map((k) => `xattr.${k}`)]
   if (changes.length === 0) return old
   if (changedLinks.includes('assignees')) await setUserLinks(q, 'card_assignees', before.id, links.assignees)
   if (changedLinks.includes('watchers')) await setUserLinks(q, 'card_watchers', before.id, links.watchers)
