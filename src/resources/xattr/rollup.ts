@@ -1,6 +1,6 @@
 // Rollups: a number field of related cards folded into one value (sum, avg, min, max, count), computed on read.
 import type { Q } from '../../db/database.js'
-import { ROLLUP_FNS, ROLLUP_OVER } from './schema.js'
+import type { ROLLUP_FNS, ROLLUP_OVER } from './schema.js'
 
 export type RollupOver = (typeof ROLLUP_OVER)[number]
 export type RollupFn = (typeof ROLLUP_FNS)[number]
