@@ -120,9 +120,22 @@ test('the action node: every task operation does what it says in taskd', async (
       .filter((o: { type: string }) => o.type === 'dateTime')
     assert.ok(dates.length >= 2 && dates.every((o: { typeOptions?: { dateOnly?: boolean } }) => o.typeOptions?.dateOnly === true))
 
-    const [updated] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { title: 'Renamed', priority: 1 } })
+    const [updated] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { title: 'Renamed', priority: 1, xattr: '{}' } })
     assert.equal(updated.title, 'Renamed')
     assert.equal((await read(card.id)).priority, 1)
+    // Custom field values as JSON text.
+    const field = await t.req('POST', '/v1/xattr', { token: tokens.member.write, body: { board: s.board.id, name: 'Estimate', type: 'number' } })
+    assert.equal(field.status, 201, field.text)
+    const [sized] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { xattr: '{"estimate": 3}' } })
+    assert.deepEqual(sized.xattr, { estimate: 3 })
+    const [made] = await execute(s, {
+      resource: 'task',
+      operation: 'create',
+      boardId: s.board.id,
+      title: 'Sized',
+      additionalFields: { xattr: { estimate: 1 } },
+    })
+    assert.deepEqual(made.xattr, { estimate: 1 })
     await execute(s, { resource: 'task', operation: 'move', taskId: card.id, boardId: s.board.id, listId: s.lists[0].id })
     assert.equal((await read(card.id)).list, s.lists[0].id)
     await execute(s, { resource: 'task', operation: 'complete', taskId: card.id, completed: true })

@@ -64,6 +64,14 @@ const taskFields: INodeProperties[] = [
 		typeOptions: { dateOnly: true },
 		default: '',
 	},
+	{
+		displayName: 'Custom Fields (JSON)',
+		name: 'xattr',
+		type: 'json',
+		default: '{}',
+		description:
+			'Custom field values by field key, e.g. {"estimate": 3, "labels": ["Bug"]}; null clears one. A select takes an option ID or name.',
+	},
 ];
 
 export class Taskd implements INodeType {
@@ -572,11 +580,24 @@ export class Taskd implements INodeType {
 	}
 }
 
-/** Drops empty optional values (n8n's defaults) so taskd sees only what the user set. */
+/**
+ * Drops empty optional values (n8n's defaults) so taskd sees only what the user set; custom field values given as JSON
+ * text are sent as the object they spell (an empty object is left out).
+ */
 function given(fields: IDataObject): IDataObject {
-	return Object.fromEntries(
+	const out = Object.fromEntries(
 		Object.entries(fields).filter(([, v]) => v !== '' && v !== undefined && v !== null),
 	);
+	if (typeof out.xattr === 'string') {
+		try {
+			out.xattr = JSON.parse(out.xattr) as IDataObject;
+		} catch {
+			throw new Error('Custom Fields (JSON) must be a JSON object such as {"estimate": 3}');
+		}
+	}
+	if (out.xattr !== undefined && typeof out.xattr === 'object' && Object.keys(out.xattr as object).length === 0)
+		delete out.xattr;
+	return out;
 }
 
 async function run(
