@@ -595,7 +595,11 @@ function given(fields: IDataObject): IDataObject {
 			throw new Error('Custom Fields (JSON) must be a JSON object such as {"estimate": 3}');
 		}
 	}
-	if (out.xattr !== undefined && typeof out.xattr === 'object' && Object.keys(out.xattr as object).length === 0)
+	if (
+		out.xattr !== undefined &&
+		typeof out.xattr === 'object' &&
+		Object.keys(out.xattr as object).length === 0
+	)
 		delete out.xattr;
 	return out;
 }
