@@ -169,10 +169,10 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   await addUserLinks(q, 'card_watchers', row.id, links.watchers)
   await addTagLinks(q, row.id, links.tags)
   const problems: ErrorDetail[] = []
-  await writeCardXattr(q, row, input.xattr, true, problems)
+  const { boardHasFields } = await writeCardXattr(q, row, input.xattr, true, problems)
   if (problems.length) throw invalid(problems)
   // The view is built from what was just written: reading it back would double the statements of a create.
-  const xattr = (await xattrOfCards(q, [row])).get(row.id)
+  const xattr = boardHasFields ? (await xattrOfCards(q, [row])).get(row.id) : {}
   const view = cardView(row, links, list.category, actor.run ? null : { id: actor.user.id, name: actor.user.name }, undefined, xattr)
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
@@ -294,7 +294,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   // Custom fields belong to a board: on a move to another board the card's values stay behind (as its tags do).
   if (target) await dropValuesOfCard(q, before.id)
   const problems: ErrorDetail[] = []
-  const xattrKeys = await writeCardXattr(q, { id: before.id, board_id: boardId }, input.xattr, false, problems)
+  const xattrKeys = (await writeCardXattr(q, { id: before.id, board_id: boardId }, input.xattr, false, problems)).keys
   if (problems.length) throw invalid(problems)
   const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks, ...xattrKeys.map((k) => `xattr.${k}`)]
   if (changes.length === 0) return old

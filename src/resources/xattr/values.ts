@@ -184,7 +184,8 @@ const sameRows = (a: readonly { num: number | null; str: string | null }[], b: r
   a.length === b.length && a.every((r, i) => r.num === b[i].num && r.str === b[i].str)
 
 /**
- * Checks `input` against the board's fields and writes what changed on the card; returns the changed keys. Every
+ * Checks `input` against the board's fields and writes what changed on the card; returns the changed keys (and whether
+ * the board has custom fields at all, so a new card of a board without any needs no read of its values). Every
  * problem is a 422 detail naming `xattr.<key>`: an unknown key, a computed field, a wrong type, an unknown option, a
  * user who is not a board member, a bad date or URL, and (`creating`, or a null on PATCH) a required field left empty.
  * `details` collects the problems; nothing is written when there are any.
@@ -195,10 +196,11 @@ export async function writeCardXattr(
   input: XattrValues | undefined,
   creating: boolean,
   details: ErrorDetail[],
-): Promise<string[]> {
+): Promise<{ keys: string[]; boardHasFields: boolean }> {
   const fields = await fieldsOfBoards(q, [card.board_id])
+  const none = { keys: [], boardHasFields: fields.length > 0 }
   const required = creating ? fields.filter((f) => f.required === 1 && !COMPUTED_TYPES.includes(f.type as XattrType)) : []
-  if (!input && required.length === 0) return []
+  if (!input && required.length === 0) return none
   const byKey = new Map(fields.map((f) => [f.key, f]))
   const entries = Object.entries(input ?? {})
   const named = entries.flatMap(([k]) => byKey.get(k) ?? [])
@@ -239,11 +241,11 @@ export async function writeCardXattr(
     const members = await memberRoles(q, card.board_id, [...users.keys()])
     for (const [u, path] of users) if (!members.has(u)) details.push({ path, message: `${path} must be the id of a member of the board.` })
   }
-  if (details.length || next.size === 0) return []
+  if (details.length || next.size === 0) return none
   const before = groupBy(creating ? [] : await valuesOf(q, [...next.keys()], [card.id]), (r) => r.field_id)
   for (const rows of before.values()) rows.sort((a, b) => a.seq - b.seq)
   const changed = [...next].filter(([id, rows]) => !sameRows(before.get(id) ?? [], rows))
-  if (changed.length === 0) return []
+  if (changed.length === 0) return none
   await setValues(
     q,
     card.id,
@@ -251,5 +253,5 @@ export async function writeCardXattr(
     changed.flatMap(([field_id, rows]) => rows.map((r) => ({ ...r, card_id: card.id, field_id }))),
   )
   const keyOf = new Map(fields.map((f) => [f.id, f.key]))
-  return changed.map(([id]) => keyOf.get(id)!)
+  return { keys: changed.map(([id]) => keyOf.get(id)!), boardHasFields: true }
 }
