@@ -589,10 +589,11 @@ function given(fields: IDataObject): IDataObject {
 		Object.entries(fields).filter(([, v]) => v !== '' && v !== undefined && v !== null),
 	);
 	if (typeof out.xattr === 'string') {
+		// Text that is no JSON is sent as it is: taskd's 422 then says what xattr must be.
 		try {
 			out.xattr = JSON.parse(out.xattr) as IDataObject;
 		} catch {
-			throw new Error('Custom Fields (JSON) must be a JSON object such as {"estimate": 3}');
+			// left as text
 		}
 	}
 	if (
