@@ -163,7 +163,8 @@ test('the action node: every task operation does what it says in taskd', async (
       (await search({ returnAll: false, limit: 2 })).map((c) => c.title),
       ['Alpha report', 'Beta report'],
     )
-    assert.equal((await execute(s, { resource: 'task', operation: 'search', filter: '', searchBoardId: '', returnAll: true })).length, 4)
+    // The three, the card made first and the one made with a custom field value.
+    assert.equal((await execute(s, { resource: 'task', operation: 'search', filter: '', searchBoardId: '', returnAll: true })).length, 5)
     // A limit past one page: the same page size on every page, so nothing repeats.
     for (let n = 0; n < 503; n++) await s.card(`Bulk ${String(n).padStart(3, '0')}`)
     const many = await execute(s, { resource: 'task', operation: 'search', filter: 'title ~ "Bulk"', sort: 'title', returnAll: false, limit: 502 })
