@@ -4,7 +4,7 @@
 --
 -- Differences from schema.sql, all of them:
 --  1. Types. TEXT stays TEXT; REAL becomes DOUBLE PRECISION (lists.position, cards.position, folders.position, board_statuses.position, checklists.position,
---     checklist_items.position, user_billing_rates.hourly_rate); BLOB becomes BYTEA (file_chunks.data;
+--     checklist_items.position, user_billing_rates.hourly_rate, xattr_fields.position, card_xattr.num); BLOB becomes BYTEA (file_chunks.data;
 --     pg returns a Buffer, as better-sqlite3 does). INTEGER stays INTEGER (int4) for the 0/1 booleans and small bounded
 --     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
 --     needed or the number is unbounded: outbox.due_at and outbox.lease_until (epoch ms, past int4), files.size,
@@ -13,7 +13,7 @@
 --     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
 --  2. WITHOUT ROWID dropped (user_group_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
 --     incoming_endpoint_boards, automation_secrets, automation_run_steps, comment_mentions, agent_workflow_steps,
---     agent_claim_waits); a
+--     agent_claim_waits, card_xattr); a
 --     PostgreSQL table is a heap with its primary key as a separate index either way.
 --  3. COLLATE NOCASE becomes lower(...) expression indexes:
 --       users.email: the column is plain TEXT NOT NULL; UNIQUE ... COLLATE NOCASE becomes UNIQUE INDEX users_email_lower
@@ -807,3 +807,41 @@ CREATE UNIQUE INDEX entity_links_unique ON entity_links(source_card_id, kind, ta
 CREATE UNIQUE INDEX entity_links_one_parent ON entity_links(target_card_id) WHERE kind = 'parent_of';
 CREATE INDEX entity_links_target_card ON entity_links(target_card_id) WHERE target_card_id IS NOT NULL;
 CREATE INDEX entity_links_target_note ON entity_links(target_note_id) WHERE target_note_id IS NOT NULL;
+-- Custom fields (/v1/xattr): a board's field definitions, the options of its select fields, and the values on cards.
+-- A value is one row (a multi_select value one row per option, `seq` its place) holding a number (number, boolean as
+-- 0/1) or text (text, url, date as ISO text, select and multi_select as the option id, user as the user id), so a
+-- filter or sort by `xattr.<key>` reads an index in value order: (field_id, num, card_id) or (field_id, str, card_id).
+-- Rollup and formula fields hold no rows: they are computed on read.
+CREATE TABLE xattr_fields (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  key TEXT NOT NULL,
+  type TEXT NOT NULL,
+  required INTEGER NOT NULL DEFAULT 0,
+  position DOUBLE PRECISION NOT NULL,
+  rollup TEXT,                   -- JSON { field, over, fn } of a rollup field
+  formula TEXT,                  -- the expression of a formula field
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (board_id, key)
+);
+CREATE INDEX xattr_fields_key ON xattr_fields(key, board_id);
+CREATE TABLE xattr_options (
+  id TEXT PRIMARY KEY,
+  field_id TEXT NOT NULL REFERENCES xattr_fields(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  color TEXT,
+  position INTEGER NOT NULL
+);
+CREATE INDEX xattr_options_field ON xattr_options(field_id, position);
+CREATE TABLE card_xattr (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  field_id TEXT NOT NULL REFERENCES xattr_fields(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  num DOUBLE PRECISION,
+  str TEXT,
+  PRIMARY KEY (card_id, field_id, seq)
+);
+CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
+CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);

@@ -751,3 +751,41 @@ CREATE UNIQUE INDEX entity_links_unique ON entity_links(source_card_id, kind, ta
 CREATE UNIQUE INDEX entity_links_one_parent ON entity_links(target_card_id) WHERE kind = 'parent_of';
 CREATE INDEX entity_links_target_card ON entity_links(target_card_id) WHERE target_card_id IS NOT NULL;
 CREATE INDEX entity_links_target_note ON entity_links(target_note_id) WHERE target_note_id IS NOT NULL;
+-- Custom fields (/v1/xattr): a board's field definitions, the options of its select fields, and the values on cards.
+-- A value is one row (a multi_select value one row per option, `seq` its place) holding a number (number, boolean as
+-- 0/1) or text (text, url, date as ISO text, select and multi_select as the option id, user as the user id), so a
+-- filter or sort by `xattr.<key>` reads an index in value order: (field_id, num, card_id) or (field_id, str, card_id).
+-- Rollup and formula fields hold no rows: they are computed on read.
+CREATE TABLE xattr_fields (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  key TEXT NOT NULL,
+  type TEXT NOT NULL,
+  required INTEGER NOT NULL DEFAULT 0,
+  position REAL NOT NULL,
+  rollup TEXT,                   -- JSON { field, over, fn } of a rollup field
+  formula TEXT,                  -- the expression of a formula field
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (board_id, key)
+);
+CREATE INDEX xattr_fields_key ON xattr_fields(key, board_id);
+CREATE TABLE xattr_options (
+  id TEXT PRIMARY KEY,
+  field_id TEXT NOT NULL REFERENCES xattr_fields(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  color TEXT,
+  position INTEGER NOT NULL
+);
+CREATE INDEX xattr_options_field ON xattr_options(field_id, position);
+CREATE TABLE card_xattr (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  field_id TEXT NOT NULL REFERENCES xattr_fields(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  num REAL,
+  str TEXT,
+  PRIMARY KEY (card_id, field_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
+CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);

@@ -29,6 +29,10 @@
 //                    planner would rather sort the priority range) and stops at its end. The items are the cards'
 //                    rows as they are (no assignees, tags, watchers, state or creator name).
 //
+//   GET /v1/cards?board=…&sort=-xattr.<key>&filter=xattr.<key>>=n   (the `xattr` scenario, floor only) the token
+//                    lookup, the COUNT(*) and the page read from the custom field's value index in value order, the
+//                    cards by id; the items are the cards' rows as they are.
+//
 //   node bench/limit-server.js [--floor] <db-file> [port]   prints "limit listening on http://127.0.0.1:<port>"
 //   Under fork() it sends { port } to the parent and closes on the message "close".
 import crypto from 'node:crypto'
@@ -105,6 +109,8 @@ const FLOOR_WHERE = `cards.board_id = @board AND cards.trashed = 0 AND cards.pri
   AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = @board AND m.user_id = @user)
   AND EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = cards.id
     AND ct.tag_id IN (SELECT id FROM tags WHERE board_id = @board AND (name = @tag COLLATE NOCASE OR id = @tag)))`
+const XATTR_WHERE = `WHERE x.field_id = (SELECT id FROM xattr_fields WHERE board_id = @board AND key = @key) AND x.num >= @min
+  AND cards.trashed = 0 AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = @board AND m.user_id = @user)`
 const f = floor && {
   auth: prepare('SELECT user_id, permission, expires_at FROM tokens WHERE hash = ?'),
   takeNumber: prepare(`UPDATE boards SET next_key = next_key + 1
@@ -116,6 +122,12 @@ const f = floor && {
   count: prepare(`SELECT count(*) FROM cards WHERE ${FLOOR_WHERE}`).pluck(),
   page: prepare(
     `SELECT cards.* FROM cards INDEXED BY cards_board_position WHERE ${FLOOR_WHERE} ORDER BY cards.position, cards.created_at, cards.id LIMIT @limit OFFSET @offset`,
+  ),
+  // The custom-field list: the board's field by key, its value index range read in value order (every card of it has a
+  // value, so no second read of those without one), the card by id; membership as a constant EXISTS.
+  xattrCount: prepare(`SELECT count(*) FROM card_xattr x JOIN cards ON cards.id = x.card_id ${XATTR_WHERE}`).pluck(),
+  xattrPage: prepare(
+    `SELECT cards.* FROM card_xattr x JOIN cards ON cards.id = x.card_id ${XATTR_WHERE} ORDER BY x.num DESC, x.card_id DESC LIMIT @limit OFFSET @offset`,
   ),
 }
 
@@ -303,6 +315,13 @@ function floorCreate(auth, body) {
 function floorList(auth, params) {
   const perPage = Number(params.get('per_page') ?? 30)
   const page = Number(params.get('page') ?? 1)
+  const x = XATTR_RE.exec(params.get('filter') ?? '')
+  if (x && params.get('sort') === `-xattr.${x[1]}` && params.get('board')) {
+    const args = { user: auth.user_id, board: params.get('board'), key: x[1], min: Number(x[2]) }
+    const count = f.xattrCount.get(args)
+    const items = f.xattrPage.all({ ...args, limit: perPage, offset: (page - 1) * perPage })
+    return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
+  }
   const m = SELECTIVE_RE.exec(params.get('filter') ?? '')
   if (!m || !Number.isInteger(perPage) || perPage < 1 || perPage > 500 || !Number.isInteger(page) || page < 1) {
     throw new Fail(400, 'bad_request', 'The floor knows only the selective filter of the bench.')
@@ -315,6 +334,7 @@ function floorList(auth, params) {
 
 const SELECTIVE_RE = /^board="([^"]*)" && priority>=([0-4]) && tags~"([^"]*)"$/
 const TEXT_RE = /^title~"([^"]*)"$/
+const XATTR_RE = /^xattr\.([a-z][a-z0-9_]*)>=(\d+)$/
 
 function listCards(auth, params) {
   const perPage = Number(params.get('per_page') ?? 30)

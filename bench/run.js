@@ -305,6 +305,17 @@ function scenarios(meta, opts) {
       expect: 200,
       floor: true,
     },
+    // Not run by default: a board's cards filtered and sorted by a custom field (`estimate`, a number on the first board,
+    // on 9 of its cards in 10), read from the value index (card_xattr(field_id, num, card_id)). The floor serves it.
+    xattr: {
+      title: 'GET /v1/cards by a custom field',
+      method: 'GET',
+      path: `/v1/cards?board=${b0.id}&per_page=50&sort=-xattr.estimate&filter=${encodeURIComponent('xattr.estimate>=10')}`,
+      headers,
+      connections: opts.listConnections,
+      expect: 200,
+      floor: true,
+    },
     text: {
       title: 'GET /v1/cards text',
       ...list('title~"report"'),

@@ -176,7 +176,11 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
     assignee: raw.prepare('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)'),
     watcher: raw.prepare('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)'),
     cardTag: raw.prepare('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)'),
+    xattrField: raw.prepare(`INSERT INTO xattr_fields (id, board_id, name, key, type, required, position, created_at, updated_at)
+      VALUES (?, ?, 'Estimate', 'estimate', 'number', 0, 1, ?, ?)`),
+    xattrValue: raw.prepare('INSERT INTO card_xattr (card_id, field_id, seq, num, str) VALUES (?, ?, 0, ?, NULL)'),
   }
+  const firstBoardCards = []
 
   const boards = []
   let cards = 0
@@ -241,10 +245,18 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
         for (const u of assignees) ins.assignee.run(id, u)
         if (rand() < 0.2) ins.watcher.run(id, pick(userIds))
         for (const name of TAGS) if (rand() < TAG_ODDS[name]) ins.cardTag.run(id, board.tags[name])
+        if (b === 0) firstBoardCards.push(id)
         cards++
       }
       boards.push(board)
     }
+    // A custom field on the first board, `estimate` (a number), with a value on 9 cards in 10 (0 to 20, from the card's
+    // place, so the cards' own random draws stay as they were): the `xattr` scenario filters and sorts by it.
+    const field = rid()
+    ins.xattrField.run(field, boards[0].id, iso(base), iso(base))
+    firstBoardCards.forEach((id, n) => {
+      if (n % 10 !== 9) ins.xattrValue.run(id, field, (n * 7919) % 21)
+    })
   })()
   await db.close()
   // Reopened the way taskd opens it, so the seed holds what a restarted taskd leaves behind (e.g. the planner

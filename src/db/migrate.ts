@@ -601,6 +601,40 @@ INSERT INTO file_chunks (file_id, seq, data)
   WHERE length(o.data) > 0;
 DROP TABLE files_v15;
 DROP TABLE incoming_files;`
+/** Custom fields: definitions, select options and the values on cards, in tables shaped for index-served filters and sorts. */
+const customFields = (real: string, withoutRowid: string) => `CREATE TABLE xattr_fields (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  key TEXT NOT NULL,
+  type TEXT NOT NULL,
+  required INTEGER NOT NULL DEFAULT 0,
+  position ${real} NOT NULL,
+  rollup TEXT,                   -- JSON { field, over, fn } of a rollup field
+  formula TEXT,                  -- the expression of a formula field
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (board_id, key)
+);
+CREATE INDEX xattr_fields_key ON xattr_fields(key, board_id);
+CREATE TABLE xattr_options (
+  id TEXT PRIMARY KEY,
+  field_id TEXT NOT NULL REFERENCES xattr_fields(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  color TEXT,
+  position INTEGER NOT NULL
+);
+CREATE INDEX xattr_options_field ON xattr_options(field_id, position);
+CREATE TABLE card_xattr (
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  field_id TEXT NOT NULL REFERENCES xattr_fields(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  num ${real},
+  str TEXT,
+  PRIMARY KEY (card_id, field_id, seq)
+)${withoutRowid};
+CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
+CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);`
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
@@ -680,6 +714,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 18: planning links: a card's parent (cards.parent_id, in step with its parent_of link), dependencies between cards,
   // and links from a card to a card, a note, a milestone or a URL.
   { sqlite: PLANNING_LINKS, postgres: PLANNING_LINKS },
+  // 19: custom fields (/v1/xattr): a board's field definitions, their select options and the values on cards (one row
+  // per value, a multi_select's per option), indexed by (field, value, card) so filters and sorts read them in order.
+  { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -600,6 +600,36 @@ export interface EntityLinksTable {
   created_at: string
 }
 
+export interface XattrFieldsTable {
+  id: string
+  board_id: string
+  name: string
+  key: string
+  type: string
+  required: number
+  position: number
+  rollup: string | null
+  formula: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface XattrOptionsTable {
+  id: string
+  field_id: string
+  name: string
+  color: string | null
+  position: number
+}
+
+export interface CardXattrTable {
+  card_id: string
+  field_id: string
+  seq: number
+  num: number | null
+  str: string | null
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -654,4 +684,7 @@ export interface DB {
   file_chunks: FileChunksTable
   card_dependencies: CardDependenciesTable
   entity_links: EntityLinksTable
+  xattr_fields: XattrFieldsTable
+  xattr_options: XattrOptionsTable
+  card_xattr: CardXattrTable
 }

@@ -65,6 +65,7 @@ function comparison(resource: string, table: string, n: Comparison, anchored: bo
   const r = resolveField(resource, n.field)
   if (typeof r === 'string') throw new FilterError(r) // only for a tree that skipped comparisonCheck
   const { hops, leaf } = r
+  if (leaf.type === 'keyed') return leaf.compile({ key: r.key!, op: n.op, value: n.value, rowId: colText(table, 'id'), anchored, board })
   if (leaf.type === 'multi' && leaf.boardScoped && leaf.link && board !== undefined && hops.length === 0 && (n.op === '~' || n.op === '!~')) {
     // On one board: that board's members of this name or id, found once, then one probe of the row's links each.
     const { link } = leaf

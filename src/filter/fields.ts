@@ -1,6 +1,7 @@
 // Field maps: which filter fields each resource has, their SQL columns and types, and how dots cross relations.
 // The maps themselves live with their families (src/resources/<family>/query.ts); this holds the registry.
-import type { CompareOp } from './ast.js'
+import type { Expression, SqlBool } from 'kysely'
+import type { CompareOp, FilterValue } from './ast.js'
 import { FILTER_LIMITS } from './parser.js'
 
 export type ScalarType = 'text' | 'number' | 'boolean' | 'date' | 'id' | 'enum'
@@ -53,18 +54,37 @@ export interface MultiField {
   ops?: readonly CompareOp[]
 }
 
+/**
+ * Named values kept beside the row in a table of their own, whose names the data decides (a card's custom fields:
+ * `xattr.<key>`). The family that owns them checks and compiles each comparison; the filter language only parses it.
+ */
+export interface KeyedField {
+  type: 'keyed'
+  /** What a comparison may name after the dot (a slug); anything else is an unknown field. */
+  keyPattern: RegExp
+  /** Why `op value` does not apply to such a field, or undefined when it does. */
+  check: (op: CompareOp, value: FilterValue) => string | undefined
+  /**
+   * The condition on the row `rowId` (its id column as SQL text) for `<field>.<key> op value`. `anchored`: the rows are
+   * already narrowed by an indexed equality; `board`: the one board every candidate row is on, when known.
+   */
+  compile: (c: { key: string; op: CompareOp; value: FilterValue; rowId: string; anchored: boolean; board: string | undefined }) => Expression<SqlBool>
+  ops?: readonly CompareOp[]
+}
+
 /** Another name for a (possibly dotted) field of the same resource. */
 export interface AliasField {
   alias: string
 }
 
-export type FieldDef = ScalarField | MultiField | AliasField
+export type FieldDef = ScalarField | MultiField | KeyedField | AliasField
 export interface FilterResource {
   table: string
   fields: Record<string, FieldDef>
 }
 
-export const DEFAULT_OPS: Record<ScalarType | 'multi', readonly CompareOp[]> = {
+export const DEFAULT_OPS: Record<ScalarType | 'multi' | 'keyed', readonly CompareOp[]> = {
+  keyed: ['=', '!=', '>', '>=', '<', '<=', '~', '!~'],
   text: ['=', '!=', '~', '!~'],
   number: ['=', '!=', '>', '>=', '<', '<='],
   date: ['=', '!=', '>', '>=', '<', '<='],
@@ -116,7 +136,9 @@ export type Hop =
 
 export interface ResolvedField {
   hops: Hop[]
-  leaf: ScalarField | MultiField
+  leaf: ScalarField | MultiField | KeyedField
+  /** The name after a keyed field's dot (`estimate` of `xattr.estimate`). */
+  key?: string
   /** True when a hop or the leaf reaches many rows: the comparison becomes an EXISTS. */
   many: boolean
 }
@@ -142,6 +164,13 @@ export function resolveField(resourceName: string, path: string): ResolvedField 
       segments.splice(k, 1, ...def.alias.split('.'))
       k--
       continue
+    }
+    if (def.type === 'keyed') {
+      // A keyed field takes exactly one more segment, its key, and only on the resource itself (no relation before it).
+      const key = segments[k + 1]
+      if (k !== segments.length - 2 || hops.length > 0 || !def.keyPattern.test(key))
+        return `unknown field "${path}"; "${segments.slice(0, k + 1).join('.')}" takes one key after the dot, such as "${segments[k]}.estimate"`
+      return { hops, leaf: def, key, many: false }
     }
     if (k === segments.length - 1) {
       return { hops, leaf: def, many: def.type === 'multi' || hops.some((h) => h.kind !== 'one') }

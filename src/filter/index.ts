@@ -22,7 +22,7 @@ import { parse } from './parser.js'
 import { comparisonCheck } from './validate.js'
 
 export type { CompareOp, Comparison, FilterNode, FilterValue } from './ast.js'
-export type { FieldDef, FilterResource, MultiField, ScalarField } from './fields.js'
+export type { FieldDef, FilterResource, KeyedField, MultiField, ScalarField } from './fields.js'
 export { field, registerFilterResource } from './fields.js'
 export { FILTER_LIMITS } from './parser.js'
 export { printFilter, quoteFilterString } from './print.js'

@@ -12,7 +12,8 @@ const shown = (field: string) => JSON.stringify(field.length > 40 ? `${field.sli
  * A comparison's share of the filter's cost: every relation it crosses is a join or subquery per candidate row, and a
  * many-valued one (members, tags, a list's cards) reaches many rows. Negations cost the same: they compile to NOT EXISTS.
  */
-const costOf = (r: ResolvedField): number => 1 + r.hops.reduce((sum, h) => sum + (h.kind === 'one' ? 1 : 4), 0) + (r.leaf.type === 'multi' ? 4 : 0)
+const costOf = (r: ResolvedField): number =>
+  1 + r.hops.reduce((sum, h) => sum + (h.kind === 'one' ? 1 : 4), 0) + (r.leaf.type === 'multi' || r.leaf.type === 'keyed' ? 4 : 0)
 
 /** Checks the comparisons of one filter, in order; the cost budget counts across all of them. */
 export function comparisonCheck(resource: string): ComparisonCheck {
@@ -34,6 +35,11 @@ export function comparisonCheck(resource: string): ComparisonCheck {
       failAt(at.op, `operator "${node.op}" does not apply to ${name}; use ${ops.map((o) => `"${o}"`).join(', ')}`)
     }
     const v = node.value
+    if (leaf.type === 'keyed') {
+      const problem = leaf.check(node.op, v)
+      if (problem) failAt(at.value, `${name} ${problem}`)
+      return
+    }
     if (v === null) {
       if (node.op !== '=' && node.op !== '!=') failAt(at.value, 'null goes only with "=" or "!="')
       // Through a multi-value relation "= null" has no clear meaning (no member? a member without the value?).

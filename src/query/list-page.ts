@@ -14,6 +14,28 @@ export interface ListSpec {
   sort: Readonly<Record<string, string | readonly string[]>>
   defaultSort: string
   expand: readonly string[]
+  /** Sort names made of a prefix and a key the data decides (a card's custom fields: `xattr.<key>`). */
+  keyed?: KeyedSortSpec
+}
+
+/** How a list sorts by `<prefix><key>`: see KeyedOrder. */
+export interface KeyedSortSpec {
+  /** The sort names' prefix, with its dot (`xattr.`). */
+  prefix: string
+  /** The order for `key`, or why there is none (answered 400). `board`: the one board listed, when known. */
+  resolve: (db: Db, key: string, scope: { board?: string }) => Promise<KeyedOrder | string>
+}
+
+/**
+ * A sort by a value kept in another table: the rows with a value (`valued`, joined so that `column` reads it) in its
+ * order and `tie` after it, then the rows without one (`unvalued`) in the list's other order. Two index-served reads
+ * instead of one sort of every match; a page that straddles the two reads from both.
+ */
+export interface KeyedOrder {
+  column: string
+  tie: string
+  valued: (base: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>
+  unvalued: (base: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>
 }
 
 /** What a list route's query parameters parse to (listQuery below). */
@@ -38,7 +60,7 @@ export function listQuery(spec: ListSpec) {
       .max(500)
       .optional()
       .meta({
-        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}. Ties are broken by \`id\`${tied.length ? ` (${tied.join('; ')} first)` : ''}, in the direction of the last field.`,
+        description: `Comma-separated sort fields, a leading \`-\` sorts descending (default \`${spec.defaultSort}\`): ${Object.keys(spec.sort).join(', ')}${spec.keyed ? `, \`${spec.keyed.prefix}<key>\` (first only: the records with a value in its order, ties by id, then those without one in the order of the other fields)` : ''}. Ties are broken by \`id\`${tied.length ? ` (${tied.join('; ')} first)` : ''}, in the direction of the last field.`,
       }),
     filter: z.string().optional().meta({ description: 'Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`.' }),
     expand: z
@@ -137,6 +159,55 @@ export function pageQueries(
 export interface ListOptions {
   anchored?: boolean
   countBase?: SelectQueryBuilder<any, any, any>
+  /** The one board the list is narrowed to, when the request names it (a keyed sort then looks at that board only). */
+  board?: string
+}
+
+/** The keyed sort a `sort` parameter starts with (`-xattr.estimate,title`), if any: its key, direction and the rest. */
+export function keyedSortOf(sort: string | undefined, spec: ListSpec): { key: string; dir: 'asc' | 'desc'; rest: string | undefined } | undefined {
+  if (!spec.keyed || !sort) return undefined
+  const parts = sort.split(',').map((p) => p.trim())
+  const bare = (p: string) => (p.startsWith('-') || p.startsWith('+') ? p.slice(1) : p)
+  const { prefix } = spec.keyed
+  if (parts.slice(1).some((p) => bare(p).startsWith(prefix))) throw badRequest(`A "${prefix}<key>" sort field may only come first.`)
+  const first = bare(parts[0])
+  if (!first.startsWith(prefix)) return undefined
+  return { key: first.slice(prefix.length), dir: parts[0].startsWith('-') ? 'desc' : 'asc', rest: parts.length > 1 ? parts.slice(1).join(',') : undefined }
+}
+
+/**
+ * The queries of a page sorted by a keyed value: the count of every match, the count of those with a value, and the
+ * two reads (`valued`, then `unvalued`) with their own limit and offset (exported so query plans can be tested).
+ */
+export function keyedListQueries(
+  base: SelectQueryBuilder<any, any, any>,
+  spec: ListSpec,
+  params: ListParams,
+  keyed: { order: KeyedOrder; dir: 'asc' | 'desc'; rest: string | undefined },
+  opts: ListOptions = {},
+) {
+  const narrowed = applyFilter(base, spec.resource, params.filter, opts)
+  const countBase = opts.countBase ? applyFilter(opts.countBase, spec.resource, params.filter, opts) : narrowed
+  const { order, dir } = keyed
+  const rest = keyed.rest ? parseSort(keyed.rest, spec.sort) : []
+  const last = rest.at(-1)?.[1] ?? dir
+  const valuedRows = order
+    .valued(narrowed)
+    .clearSelect()
+    .selectAll(spec.table as any)
+    .orderBy(rawSql.ref(order.column), dir)
+  const withRest = rest.reduce((q, [column, d]) => q.orderBy(sortKey(column), d), valuedRows).orderBy(rawSql.ref(order.tie), last)
+  const unvaluedOrder = keyed.rest ? rest : parseSort(spec.defaultSort, spec.sort)
+  return {
+    count: countBase.clearSelect().select(rawSql<number>`count(*)`.as('n')),
+    valuedCount: order
+      .valued(narrowed)
+      .clearSelect()
+      .select(rawSql<number>`count(*)`.as('n')),
+    valued: (offset: number, limit: number) => withRest.limit(limit).offset(offset),
+    unvalued: (offset: number, limit: number) =>
+      pageQueries(order.unvalued(narrowed), spec.table, { page: 1, perPage: limit, order: unvaluedOrder }).rows.offset(offset),
+  }
 }
 
 /** The page queries of a list request: `base` narrowed by `filter`, in the asked order (exported so query plans can be tested). */
@@ -161,10 +232,45 @@ export async function listPage<Row, T>(
   opts: ListOptions = {},
 ): Promise<Page<T>> {
   const expand = parseExpand(params.expand, spec.expand)
+  const keyed = keyedSortOf(params.sort, spec)
+  if (keyed) return keyedPage(db, base, spec, params, keyed, present, expand, opts)
   const q = listQueries(base, spec, params, opts)
   // The count and the page are the reads whose cost the filter decides: both run off the event loop, under the deadline.
   const [[count], rows] = await db.readAll([q.count, q.rows])
   const totalItems = Number((count as { n: number }).n)
+  return {
+    page: params.page,
+    perPage: params.per_page,
+    totalItems,
+    totalPages: Math.ceil(totalItems / params.per_page),
+    items: await present(rows as Row[], expand),
+  }
+}
+
+/** listPage sorted by a keyed value (`sort=-xattr.estimate`): see KeyedOrder. */
+async function keyedPage<Row, T>(
+  db: Db,
+  base: SelectQueryBuilder<any, any, any>,
+  spec: ListSpec,
+  params: ListParams,
+  keyed: NonNullable<ReturnType<typeof keyedSortOf>>,
+  present: (rows: Row[], expand: ReadonlySet<string>) => Promise<T[]>,
+  expand: ReadonlySet<string>,
+  opts: ListOptions,
+): Promise<Page<T>> {
+  const order = await spec.keyed!.resolve(db, keyed.key, { board: opts.board })
+  if (typeof order === 'string') throw badRequest(order)
+  const q = keyedListQueries(base, spec, params, { order, dir: keyed.dir, rest: keyed.rest }, opts)
+  const [[count], [valuedCount]] = await db.readAll([q.count, q.valuedCount])
+  const totalItems = Number((count as { n: number }).n)
+  const withValue = Number((valuedCount as { n: number }).n)
+  const offset = (params.page - 1) * params.per_page
+  const fromValued = Math.max(0, Math.min(params.per_page, withValue - offset))
+  const reads = []
+  if (fromValued > 0) reads.push(q.valued(offset, fromValued))
+  if (fromValued < params.per_page && offset + params.per_page > withValue)
+    reads.push(q.unvalued(Math.max(0, offset - withValue), params.per_page - fromValued))
+  const rows = reads.length ? (await db.readAll(reads)).flat() : []
   return {
     page: params.page,
     perPage: params.per_page,

@@ -38,6 +38,7 @@ import { timesheetApprovals } from './timesheet-approvals/index.js'
 import { tokens } from './tokens/index.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
+import { xattr } from './xattr/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}. Tables a row points to come
 // from an earlier family: groups after users; folders before the boards in them; board statuses before the lists bound
@@ -75,6 +76,7 @@ export const MODULES: readonly ResourceModule[] = [
   agentRuns,
   agentQuestions,
   searchModule,
+  xattr,
 ]
 
 for (const m of MODULES) {

@@ -61,6 +61,8 @@ const TOOL_NAMES = [
   'remove_dependency',
   'list_dependencies',
   'list_card_files',
+  'list_custom_fields',
+  'set_card_custom_fields',
 ]
 const READ_TOOLS = new Set([
   'whoami',
@@ -72,6 +74,7 @@ const READ_TOOLS = new Set([
   'list_dependencies',
   'list_milestones',
   'list_card_files',
+  'list_custom_fields',
 ])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
@@ -324,6 +327,34 @@ test('the HTTP edge: 401 with WWW-Authenticate without a valid token, 405 on GET
     const client = await connect(s, s.tokens.member.read)
     try {
       assert.equal((await ok(client, 'whoami')).user.id, s.member.id)
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+test("custom fields: an assistant reads a board's fields and sets a card's values", async () => {
+  await withAgentApp(async (s) => {
+    const made = await s.t.req('POST', '/v1/xattr', { token: s.tokens.member.write, body: { board: s.board.id, name: 'Estimate', type: 'number' } })
+    assert.equal(made.status, 201, made.text)
+    const client = await connect(s, s.tokens.member.write)
+    try {
+      const fields = await ok(client, 'list_custom_fields', { board: s.board.id })
+      assert.deepEqual(
+        fields.items.map((f: { key: string; type: string }) => [f.key, f.type]),
+        [['estimate', 'number']],
+      )
+      const card = (await ok(client, 'create_card', { board: s.board.id, title: 'Sized', xattr: { estimate: 2 } })).card
+      assert.deepEqual(card.xattr, { estimate: 2 })
+      const set = await ok(client, 'set_card_custom_fields', { id: card.id, xattr: { estimate: 5 } })
+      assert.deepEqual(set.card.xattr, { estimate: 5 })
+      const wrong = await fails(client, 'set_card_custom_fields', { id: card.id, xattr: { estimate: 'five' } })
+      assert.match(wrong.text, /xattr\.estimate/)
+      const found = await ok(client, 'list_cards', { filter: 'xattr.estimate >= 5', sort: '-xattr.estimate' })
+      assert.deepEqual(
+        found.items.map((c: { id: string }) => c.id),
+        [card.id],
+      )
     } finally {
       await client.close()
     }

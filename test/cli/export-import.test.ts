@@ -49,6 +49,12 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
     })
   ).card
   await post('/v1/cards', { board: s.board.id, title: 'Done one', completed: true, archived: true })
+  // Custom fields: definitions with options, and values on a card (one row per multi_select option).
+  await post('/v1/xattr', { board: s.board.id, name: 'Estimate', type: 'number' })
+  await post('/v1/xattr', { board: s.board.id, name: 'Labels', type: 'multi_select', options: ['Bug', { name: 'Ops', color: '#00ff00' }] })
+  await post('/v1/xattr', { board: s.board.id, name: 'Double', type: 'formula', formula: 'estimate * 2' })
+  const valued = await s.t.req('PATCH', `/v1/cards/${card.id}`, { token: tok, body: { xattr: { estimate: 3, labels: ['Bug', 'Ops'] } } })
+  assert.deepEqual(valued.body.card?.xattr, { estimate: 3, labels: valued.body.card?.xattr?.labels, double: 6 }, valued.text)
   await post('/v1/comments', { card: card.id, body: `Thanks @${s.member.email.split('@')[0]}` })
   const checklist = (await post('/v1/checklists', { card: card.id, title: 'Steps', items: ['one', 'two'] })).checklist
   const item = checklist.items[0]

@@ -120,7 +120,7 @@ test('the action node: every task operation does what it says in taskd', async (
       .filter((o: { type: string }) => o.type === 'dateTime')
     assert.ok(dates.length >= 2 && dates.every((o: { typeOptions?: { dateOnly?: boolean } }) => o.typeOptions?.dateOnly === true))
 
-    const [updated] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { title: 'Renamed', priority: 1 } })
+    const [updated] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { title: 'Renamed', priority: 1, xattr: '{}' } })
     assert.equal(updated.title, 'Renamed')
     assert.equal((await read(card.id)).priority, 1)
     // Milestone and status: the status sends the task to the board's first list with it.
@@ -133,6 +133,19 @@ test('the action node: every task operation does what it says in taskd', async (
       updateFields: { milestone: milestone.id, status: statuses[0].id },
     })
     assert.deepEqual([planned.milestone, planned.list, planned.status.name], [milestone.id, s.lists[0].id, 'To do'])
+    // Custom field values as JSON text.
+    const field = await t.req('POST', '/v1/xattr', { token: tokens.member.write, body: { board: s.board.id, name: 'Estimate', type: 'number' } })
+    assert.equal(field.status, 201, field.text)
+    const [sized] = await execute(s, { resource: 'task', operation: 'update', taskId: card.id, updateFields: { xattr: '{"estimate": 3}' } })
+    assert.deepEqual(sized.xattr, { estimate: 3 })
+    const [made] = await execute(s, {
+      resource: 'task',
+      operation: 'create',
+      boardId: s.board.id,
+      title: 'Sized',
+      additionalFields: { xattr: { estimate: 1 } },
+    })
+    assert.deepEqual(made.xattr, { estimate: 1 })
     await execute(s, { resource: 'task', operation: 'move', taskId: card.id, boardId: s.board.id, listId: s.lists[0].id })
     assert.equal((await read(card.id)).list, s.lists[0].id)
     await execute(s, { resource: 'task', operation: 'complete', taskId: card.id, completed: true })
@@ -160,7 +173,8 @@ test('the action node: every task operation does what it says in taskd', async (
       (await search({ returnAll: false, limit: 2 })).map((c) => c.title),
       ['Alpha report', 'Beta report'],
     )
-    assert.equal((await execute(s, { resource: 'task', operation: 'search', filter: '', searchBoardId: '', returnAll: true })).length, 4)
+    // The three, the card made first and the one made with a custom field value.
+    assert.equal((await execute(s, { resource: 'task', operation: 'search', filter: '', searchBoardId: '', returnAll: true })).length, 5)
     // A limit past one page: the same page size on every page, so nothing repeats.
     for (let n = 0; n < 503; n++) await s.card(`Bulk ${String(n).padStart(3, '0')}`)
     const many = await execute(s, { resource: 'task', operation: 'search', filter: 'title ~ "Bulk"', sort: 'title', returnAll: false, limit: 502 })

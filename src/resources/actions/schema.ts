@@ -1,6 +1,7 @@
 // Bulk card operations ({ cards: [ids], ... } → { updated, failed }) and the workspace export.
 import { z } from 'zod'
 import { dateOrDateTime } from '../../http/schemas.js'
+import { XattrValuesInput } from '../xattr/schema.js'
 
 const cards = z.array(z.string().min(1)).min(1).max(500).meta({ description: 'Card ids, at most 500.' })
 const idList = z.array(z.string().min(1)).max(100)
@@ -29,6 +30,7 @@ export const BulkUpdateBody = z
       parent: z.string().min(1).nullable().optional().meta({ description: 'The parent card (record id) of each card, or null to remove it.' }),
       status: z.string().min(1).optional().meta({ description: "A status of each card's board: the card goes to the board's first list bound to it." }),
       milestone: z.string().min(1).nullable().optional().meta({ description: "A milestone of each card's board, or null for none." }),
+      xattr: XattrValuesInput.optional(),
     }),
   })
   .meta({ id: 'BulkUpdateCardsBody' })

@@ -7,6 +7,7 @@ import { ListSchema } from '../lists/schema.js'
 import { TagSchema } from '../tags/schema.js'
 import { BoardStatusSchema } from '../board-statuses/schema.js'
 import { invalidField } from '../../errors.js'
+import { XattrFieldSchema } from '../xattr/schema.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
 import {
   AddMemberBody,
@@ -137,7 +138,7 @@ export const boardRoutes = [
     operationId: 'cloneBoard',
     tag: 'Boards',
     access: 'write',
-    summary: "Clone a board's statuses, lists and tags (not its cards), every id new; the new lists are bound to the new statuses",
+    summary: "Clone a board's statuses, lists, tags and custom fields (not its cards), every id new; the new lists are bound to the new statuses",
     params: idParam,
     body: CloneBoardBody,
     errors: [409],
@@ -149,7 +150,7 @@ export const boardRoutes = [
             board: BoardSchema,
             lists: z.array(ListSchema),
             tags: z.array(TagSchema),
-            xattr_fields: z.array(z.unknown()),
+            xattr_fields: z.array(XattrFieldSchema),
             statuses: z.array(BoardStatusSchema),
           })
           .meta({ id: 'ClonedBoard' }),

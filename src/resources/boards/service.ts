@@ -23,6 +23,7 @@ import { userView } from '../users/present.js'
 import type { EventData } from '../../events/fields.js'
 import { firstOwner, getUser } from '../users/published.js'
 import { pauseSubscriptionsOfBoard } from '../webhooks/service.js'
+import { copyBoardFields } from '../xattr/service.js'
 import { boardView, boardViews } from './present.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
 import { type BoardRole, type BoardView, type CreateBoardInput, TRASH_DAYS, type UpdateBoardInput } from './schema.js'
@@ -323,7 +324,10 @@ export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean, lo
   }
 }
 
-/** Copies a board's statuses, lists (bound to the copies of their statuses) and tags, not its cards, into a new board (in the same folder) the caller belongs to as its admin. */
+/**
+ * Copies a board's statuses, lists (bound to the copies of their statuses), tags and custom fields, not its cards, into
+ * a new board (in the same folder) the caller belongs to as its admin.
+ */
 export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?: string }) {
   return deps.db.tx(async ({ q }) => {
     const source = await boardInSight(q, actor, id)
@@ -348,11 +352,12 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
     for (const l of lists) await insertList(q, l)
     const tags = (await tagsOfBoard(q, source.id)).map((t) => ({ ...t, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
     for (const t of tags) await insertTag(q, t)
+    const { fields } = await copyBoardFields(q, source.id, board.id, at)
     return {
       board: boardView(board, creatorOf(actor)),
       lists: lists.map(listView),
       tags: tags.map(tagView),
-      xattr_fields: [] as unknown[],
+      xattr_fields: fields,
       statuses: statuses.map(statusView),
     }
   })

@@ -22,6 +22,7 @@ import { tagView } from '../tags/present.js'
 import { getTags } from '../tags/published.js'
 import { userRefOf, userView } from '../users/present.js'
 import { getUsers } from '../users/published.js'
+import { xattrOfCards } from '../xattr/values.js'
 import { PRIORITY_NAMES, type CardView } from './schema.js'
 import { listCategoryOf, loadCardLinks, planningOfCards } from './store.js'
 
@@ -41,7 +42,7 @@ const NO_PLANNING: CardPlanning = { subtasks: { done: 0, total: 0 }, blocked_by_
 
 /**
  * One card in API shape, from its row, its links, its list's category, its creator, its checklist items' count, its
- * planning counts and its list's status.
+ * planning counts, its list's status and its custom-field values.
  */
 export function cardView(
   r: CardsTable,
@@ -51,6 +52,7 @@ export function cardView(
   progress = { done: 0, total: 0 },
   planning: CardPlanning = NO_PLANNING,
   status: CardStatus | null = null,
+  xattr: CardView['xattr'] = {},
 ): CardView {
   return {
     id: r.id,
@@ -77,6 +79,7 @@ export function cardView(
     created_by: creator,
     status,
     milestone: r.milestone_id,
+    xattr,
     checklist_progress: progress,
     parent: r.parent_id,
     subtasks: planning.subtasks,
@@ -111,6 +114,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
     q,
     rows.map((r) => r.list_id),
   )
+  const xattr = await xattrOfCards(q, rows)
   // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
@@ -129,6 +133,7 @@ export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<st
       progress.get(r.id),
       { subtasks: subtasks.get(r.id) ?? { done: 0, total: 0 }, blocked_by_open: blockers.get(r.id) ?? 0 },
       statuses.get(r.list_id) ?? null,
+      xattr.get(r.id),
     ),
   )
   if (expand.size > 0) await addExpansions(q, views, expand, users, viewer)

@@ -1,6 +1,7 @@
 // Cards: filter fields, sort and expand.
 import { field, type FilterResource } from '../../filter/index.js'
 import type { ListSpec } from '../../query/list-page.js'
+import { XATTR_FILTER_FIELD, XATTR_SORT } from '../xattr/query.js'
 
 export const CARD_FILTER: FilterResource = {
   table: 'cards',
@@ -38,6 +39,8 @@ export const CARD_FILTER: FilterResource = {
     status: { alias: 'list.status' },
     milestone: field.id('milestone_id', 'milestones'),
     team: { alias: 'assignees.groups' },
+    // `xattr.<key>`: a custom field's value (src/resources/xattr/query.ts).
+    xattr: XATTR_FILTER_FIELD,
   },
 }
 
@@ -75,4 +78,6 @@ export const CARD_LIST: ListSpec = {
     completed_at: ['cards.completed_at', 'cards.created_at'],
     key: 'cards.key_num',
   },
+  // `xattr.<key>`: by a custom field's value, cards without one last.
+  keyed: XATTR_SORT,
 }

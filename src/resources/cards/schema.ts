@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { dateOrDateTime, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import { ListCategory } from '../lists/schema.js'
 import { CardStatusSchema } from '../board-statuses/schema.js'
+import { XattrValuesInput, XattrValuesView } from '../xattr/schema.js'
 
 /** Priority names by value, 0 to 4. */
 export const PRIORITY_NAMES = ['none', 'low', 'medium', 'high', 'urgent'] as const
@@ -39,6 +40,7 @@ export const CardSchema = z
     created_by: orNull(UserRef),
     status: CardStatusSchema.nullable(),
     milestone: z.string().nullable().meta({ description: 'The milestone (record id) of the card’s board it counts towards; null for none.' }),
+    xattr: XattrValuesView,
     checklist_progress: z
       .strictObject({ done: z.number().int(), total: z.number().int() })
       .meta({ description: "Ticked and all items over all the card's checklists." }),
@@ -92,6 +94,7 @@ const editable = {
   milestone: z.string().min(1).nullable().optional().meta({
     description: "A milestone (record id) of the card's board; null takes the card off its milestone. One of another board is a 422 naming `milestone`.",
   }),
+  xattr: XattrValuesInput.optional(),
 }
 
 export const CreateCardBody = z

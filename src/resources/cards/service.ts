@@ -23,6 +23,8 @@ import { firstListWithStatus, getStatus } from '../board-statuses/published.js'
 import { getMilestone } from '../milestones/published.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
+import { dropValuesOfCard } from '../xattr/published.js'
+import { writeCardXattr, xattrOfCards } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
 import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
@@ -71,6 +73,7 @@ export async function listCards(deps: Deps, actor: Actor, params: ListParams & C
   return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand, actor.user), {
     anchored: Boolean(params.board || params.list),
     countBase,
+    board: params.board,
   })
 }
 
@@ -195,8 +198,12 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   await addUserLinks(q, 'card_assignees', row.id, links.assignees)
   await addUserLinks(q, 'card_watchers', row.id, links.watchers)
   await addTagLinks(q, row.id, links.tags)
+  const problems: ErrorDetail[] = []
+  const { boardHasFields } = await writeCardXattr(q, row, input.xattr, true, problems)
+  if (problems.length) throw invalid(problems)
   // The view is built from what was just written: reading it back would double the statements of a create.
   const status = list.status_id ? await getStatus(q, list.status_id) : undefined
+  const xattr = boardHasFields ? (await xattrOfCards(q, [row])).get(row.id) : {}
   const view = cardView(
     row,
     links,
@@ -205,6 +212,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     undefined,
     undefined,
     status ? { id: status.id, name: status.name, category: status.category } : null,
+    xattr,
   )
   const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
   await events.emit('card.created')
@@ -332,7 +340,12 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const set = await changedColumns(q, before, change, target, at)
   const links = await nextLinks(q, old, input, target)
   const changedLinks = (['assignees', 'tags', 'watchers'] as const).filter((k) => !sameSet(old[k], links[k]))
-  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks]
+  // Custom fields belong to a board: on a move to another board the card's values stay behind (as its tags do).
+  if (target) await dropValuesOfCard(q, before.id)
+  const problems: ErrorDetail[] = []
+  const xattrKeys = (await writeCardXattr(q, { id: before.id, board_id: boardId }, input.xattr, false, problems)).keys
+  if (problems.length) throw invalid(problems)
+  const changes = [...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []), ...changedLinks, ...xattrKeys.map((k) => `xattr.${k}`)]
   if (changes.length === 0) return old
   if (changedLinks.includes('assignees')) await setUserLinks(q, 'card_assignees', before.id, links.assignees)
   if (changedLinks.includes('watchers')) await setUserLinks(q, 'card_watchers', before.id, links.watchers)

@@ -82,6 +82,14 @@ const taskFields: INodeProperties[] = [
 		description:
 			'A status of the task’s board: the task goes to the board’s first list with that status. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
+	{
+		displayName: 'Custom Fields (JSON)',
+		name: 'xattr',
+		type: 'json',
+		default: '{}',
+		description:
+			'Custom field values by field key, e.g. {"estimate": 3, "labels": ["Bug"]}; null clears one. A select takes an option ID or name.',
+	},
 ];
 
 /** The board chosen on the node, when the operation has one (update has none: then every visible board's). */
@@ -615,11 +623,29 @@ export class Taskd implements INodeType {
 	}
 }
 
-/** Drops empty optional values (n8n's defaults) so taskd sees only what the user set. */
+/**
+ * Drops empty optional values (n8n's defaults) so taskd sees only what the user set; custom field values given as JSON
+ * text are sent as the object they spell (an empty object is left out).
+ */
 function given(fields: IDataObject): IDataObject {
-	return Object.fromEntries(
+	const out = Object.fromEntries(
 		Object.entries(fields).filter(([, v]) => v !== '' && v !== undefined && v !== null),
 	);
+	if (typeof out.xattr === 'string') {
+		// Text that is no JSON is sent as it is: taskd's 422 then says what xattr must be.
+		try {
+			out.xattr = JSON.parse(out.xattr) as IDataObject;
+		} catch {
+			// left as text
+		}
+	}
+	if (
+		out.xattr !== undefined &&
+		typeof out.xattr === 'object' &&
+		Object.keys(out.xattr as object).length === 0
+	)
+		delete out.xattr;
+	return out;
 }
 
 async function run(

@@ -1,0 +1,234 @@
+// Custom fields: a board's field definitions. Whoever may manage a board's tags manages its fields (members with a
+// write token, owners and admins); whoever sees the board reads them. Values live on cards (values.ts).
+import type { Actor } from '../../access/roles.js'
+import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
+import { isoAt } from '../../clock.js'
+import type { Q } from '../../db/database.js'
+import type { XattrFieldsTable, XattrOptionsTable } from '../../db/types.js'
+import type { Deps } from '../../deps.js'
+import { conflict, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
+import { newId } from '../../ids.js'
+import { listPage, type ListParams } from '../../query/list-page.js'
+import { expandBoard } from '../boards/present.js'
+import { lockBoard } from '../boards/published.js'
+import { FormulaError, parseFormula } from './formula.js'
+import { fieldView, fieldViews, groupBy } from './present.js'
+import { XATTR_FIELD_LIST } from './query.js'
+import { COMPUTED_TYPES, KEY_PATTERN, type CreateXattrFieldInput, type UpdateXattrFieldInput, type XattrFieldView, type XattrType } from './schema.js'
+import {
+  deleteFieldRow,
+  deleteOptions,
+  fieldByKey,
+  fieldsOfBoard,
+  getField,
+  insertField,
+  insertOptions,
+  lastFieldPosition,
+  optionsOfFields,
+  updateFieldRow,
+  updateOptionRow,
+  visibleFieldsQuery,
+} from './store.js'
+
+const invalid = (details: ErrorDetail[]) => unprocessable('The request body is not valid.', details)
+const OPTION_TYPES: readonly string[] = ['select', 'multi_select']
+
+/** `Story points` → `story_points`: ASCII letters and digits kept (accents dropped), the rest one `_`. */
+export function keyFromName(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 60)
+    .replace(/_+$/, '')
+  return /^[a-z]/.test(slug) ? slug : slug ? `f_${slug}` : ''
+}
+
+const visibleField = async (q: Q, actor: Actor, id: string): Promise<XattrFieldsTable> => visibleOnBoard(q, actor, await getField(q, id), 'custom field')
+
+export async function getFieldFor(deps: Deps, actor: Actor, id: string): Promise<XattrFieldView> {
+  const { q } = deps.db
+  return (await fieldViews(q, [await visibleField(q, actor, id)]))[0]
+}
+
+/** The fields of the boards the caller sees, or of one board. */
+export function listFields(deps: Deps, actor: Actor, params: ListParams & { board?: string }) {
+  const { q } = deps.db
+  return listPage(
+    deps.db,
+    visibleFieldsQuery(q, actor.user, params.board),
+    XATTR_FIELD_LIST,
+    params,
+    async (rows: XattrFieldsTable[], expand) => expandBoard(q, await fieldViews(q, rows), expand),
+    { anchored: Boolean(params.board) },
+  )
+}
+
+type OptionInput = NonNullable<CreateXattrFieldInput['options']>[number]
+const optionParts = (o: OptionInput) => (typeof o === 'string' ? { name: o.trim(), color: undefined, id: undefined } : o)
+
+/** The options of a select field as given: names unique per field (case-insensitively), ids only of kept options. */
+function checkOptions(input: readonly OptionInput[], existing: readonly XattrOptionsTable[], details: ErrorDetail[]) {
+  const seen = new Set<string>()
+  const parts = input.map(optionParts)
+  parts.forEach((o, i) => {
+    const folded = o.name.toLowerCase()
+    if (seen.has(folded)) details.push({ path: `options.${i}.name`, message: `Option names must be unique; "${o.name}" comes twice.` })
+    seen.add(folded)
+    if (o.id !== undefined && !existing.some((e) => e.id === o.id)) details.push({ path: `options.${i}.id`, message: 'No such option of this field.' })
+  })
+  return parts
+}
+
+/** Checks what a field's type allows (options, rollup, formula, required) against the board's other fields. */
+function checkDefinition(
+  type: XattrType,
+  input: { options?: unknown; rollup?: CreateXattrFieldInput['rollup']; formula?: string; required?: boolean },
+  others: readonly XattrFieldsTable[],
+  details: ErrorDetail[],
+  creating: boolean,
+) {
+  if (input.options !== undefined && !OPTION_TYPES.includes(type))
+    details.push({ path: 'options', message: 'Only select and multi_select fields have options.' })
+  if (input.rollup !== undefined && type !== 'rollup') details.push({ path: 'rollup', message: 'Only a rollup field has a rollup.' })
+  if (input.formula !== undefined && type !== 'formula') details.push({ path: 'formula', message: 'Only a formula field has a formula.' })
+  if (input.required && COMPUTED_TYPES.includes(type))
+    details.push({ path: 'required', message: 'A rollup or formula field is computed and cannot be required.' })
+  if (creating && type === 'rollup' && input.rollup === undefined)
+    details.push({ path: 'rollup', message: 'A rollup field needs `rollup: { field, over, fn }`.' })
+  if (creating && type === 'formula' && input.formula === undefined) details.push({ path: 'formula', message: 'A formula field needs `formula`.' })
+  if (input.rollup && type === 'rollup') {
+    const source = others.find((f) => f.key === input.rollup!.field)
+    if (!source || source.type !== 'number') details.push({ path: 'rollup.field', message: 'Must be the key of a number field of the board.' })
+  }
+  if (input.formula !== undefined && type === 'formula') {
+    try {
+      parseFormula(input.formula, (key) => {
+        const f = others.find((o) => o.key === key)
+        if (!f) return `unknown field key "${key}"; a formula reads number and rollup fields of the board, and min, max and round`
+        if (f.type === 'formula') return `"${key}" is a formula: a formula cannot read another formula`
+        if (f.type !== 'number' && f.type !== 'rollup') return `"${key}" is a ${f.type} field; a formula reads number and rollup fields only`
+        return undefined
+      })
+    } catch (err) {
+      if (!(err instanceof FormulaError)) throw err
+      details.push({ path: 'formula', message: `The formula does not parse: ${err.message}.` })
+    }
+  }
+}
+
+export function createField(deps: Deps, actor: Actor, input: CreateXattrFieldInput): Promise<XattrFieldView> {
+  return deps.db.tx(async ({ q }) => {
+    const board = await visibleBoard(q, actor, input.board)
+    await lockBoard(q, board.id) // two fields of one key, made at once, cannot both pass the check
+    const details: ErrorDetail[] = []
+    const key = input.key ?? keyFromName(input.name)
+    if (!KEY_PATTERN.test(key)) details.push({ path: 'key', message: 'No key can be made from this name; give `key`, a slug such as `story_points`.' })
+    const others = await fieldsOfBoard(q, board.id)
+    checkDefinition(input.type, input, others, details, true)
+    const options = checkOptions(input.options ?? [], [], details)
+    if (details.length) throw invalid(details)
+    if (others.some((f) => f.key === key)) throw conflict(`The board already has a custom field with the key "${key}".`)
+    const at = isoAt(deps.clock.now())
+    const row: XattrFieldsTable = {
+      id: newId(),
+      board_id: board.id,
+      name: input.name,
+      key,
+      type: input.type,
+      required: input.required ? 1 : 0,
+      position: input.position ?? (await lastFieldPosition(q, board.id)) + 1,
+      rollup: input.rollup ? JSON.stringify({ field: input.rollup.field, over: input.rollup.over, fn: input.rollup.fn }) : null,
+      formula: input.formula ?? null,
+      created_at: at,
+      updated_at: at,
+    }
+    await insertField(q, row)
+    const optionRows = options.map((o, i) => ({ id: newId(), field_id: row.id, name: o.name, color: o.color ?? null, position: i + 1 }))
+    await insertOptions(q, optionRows)
+    return fieldView(row, optionRows)
+  })
+}
+
+export function updateField(deps: Deps, actor: Actor, id: string, input: UpdateXattrFieldInput): Promise<XattrFieldView> {
+  return deps.db.tx(async ({ q }) => {
+    const field = await visibleField(q, actor, id)
+    await lockBoard(q, field.board_id)
+    const type = field.type as XattrType
+    const details: ErrorDetail[] = []
+    const others = (await fieldsOfBoard(q, field.board_id)).filter((f) => f.id !== id)
+    checkDefinition(type, { ...input, required: input.required ?? field.required === 1 }, others, details, false)
+    const existing = await optionsOfFields(q, [id])
+    const options = input.options && OPTION_TYPES.includes(type) ? checkOptions(input.options, existing, details) : undefined
+    if (details.length) throw invalid(details)
+    if (input.key !== undefined && others.some((f) => f.key === input.key)) throw conflict(`The board already has a custom field with the key "${input.key}".`)
+    const set: Partial<XattrFieldsTable> = { updated_at: isoAt(deps.clock.now()) }
+    if (input.name !== undefined) set.name = input.name
+    if (input.key !== undefined) set.key = input.key
+    if (input.required !== undefined) set.required = input.required ? 1 : 0
+    if (input.position !== undefined) set.position = input.position
+    if (input.rollup !== undefined) set.rollup = JSON.stringify({ field: input.rollup.field, over: input.rollup.over, fn: input.rollup.fn })
+    if (input.formula !== undefined) set.formula = input.formula
+    await updateFieldRow(q, id, set)
+    if (options) {
+      const kept = new Set(options.flatMap((o) => (o.id ? [o.id] : [])))
+      await deleteOptions(
+        q,
+        id,
+        existing.filter((e) => !kept.has(e.id)).map((e) => e.id),
+      )
+      const added: XattrOptionsTable[] = []
+      for (const [i, o] of options.entries()) {
+        if (o.id) await updateOptionRow(q, o.id, { name: o.name, ...(o.color !== undefined ? { color: o.color } : {}), position: i + 1 })
+        else added.push({ id: newId(), field_id: id, name: o.name, color: o.color ?? null, position: i + 1 })
+      }
+      await insertOptions(q, added)
+    }
+    return (await fieldViews(q, [(await getField(q, id))!]))[0]
+  })
+}
+
+/** Deletes a field and, with it, its options and every card's value of it. */
+export function deleteField(deps: Deps, actor: Actor, id: string): Promise<void> {
+  return deps.db.tx(async ({ q }) => {
+    await visibleField(q, actor, id)
+    if (!(await deleteFieldRow(q, id))) throw notFound('custom field')
+  })
+}
+
+/**
+ * Copies a board's field definitions (and their options) to another board with new ids, formulas and rollups by key
+ * as they are: the board clone uses it, and board templates will. Returns the copies and the id maps (old → new) of
+ * fields and options, with which card values can follow (`copyValues` in published.ts).
+ */
+export async function copyBoardFields(q: Q, fromBoard: string, toBoard: string, at: string) {
+  const fields = await fieldsOfBoard(q, fromBoard)
+  const options = groupBy(
+    await optionsOfFields(
+      q,
+      fields.map((f) => f.id),
+    ),
+    (o) => o.field_id,
+  )
+  const fieldMap = new Map<string, string>()
+  const optionMap = new Map<string, string>()
+  const views: XattrFieldView[] = []
+  for (const f of fields) {
+    const copy = { ...f, id: newId(), board_id: toBoard, created_at: at, updated_at: at }
+    fieldMap.set(f.id, copy.id)
+    await insertField(q, copy)
+    const opts = (options.get(f.id) ?? []).map((o) => {
+      const id = newId()
+      optionMap.set(o.id, id)
+      return { ...o, id, field_id: copy.id }
+    })
+    await insertOptions(q, opts)
+    views.push(fieldView(copy, opts))
+  }
+  return { fields: views, fieldMap, optionMap }
+}
+
+/** Whether a key is free on a board (for callers that make fields of their own, such as templates). */
+export const keyTaken = async (q: Q, boardId: string, key: string) => Boolean(await fieldByKey(q, boardId, key))
