@@ -113,6 +113,48 @@ if [[ ${#pg_files[@]} -gt 0 ]]; then
 fi
 rm -f "$sqlite_log"
 
+# Then a part of the suite on PostgreSQL through PgBouncer in transaction pooling mode (taskd's queries through it, its
+# LISTEN connection direct): in a whole run, or for the files named when TASKD_TEST_POOLER=1. The pooler is the one
+# `scripts/test-postgres.sh pooler` starts in front of the test cluster, or TASKD_TEST_POOLER_URL (a PgBouncer in front
+# of TASKD_TEST_DATABASE_URL's server).
+pooler_default=(dist/test/api/cards.test.js dist/test/api/wake-across-processes.test.js dist/test/api/claim-across-processes.test.js dist/test/api/multi-process.test.js)
+pooler_files=()
+if [[ ${#pg_files[@]} -gt 0 ]]; then
+  if [[ $# -eq 0 ]]; then
+    pooler_files=("${pooler_default[@]}")
+  elif [[ ${TASKD_TEST_POOLER:-} == 1 ]]; then
+    pooler_files=("${pg_files[@]}")
+  fi
+fi
+if [[ ${#pooler_files[@]} -gt 0 ]]; then
+  pooler=${TASKD_TEST_POOLER_URL:-}
+  if [[ -z $pooler && -n ${TASKD_TEST_DATABASE_URL:-} ]]; then
+    echo "# PostgreSQL through PgBouncer: SKIPPED, TASKD_TEST_DATABASE_URL is set without TASKD_TEST_POOLER_URL"
+    pooler_files=()
+  elif [[ -z $pooler ]]; then
+    line=$(bash scripts/test-postgres.sh pooler)
+    rc=$?
+    if [[ $rc -eq 3 ]]; then
+      echo "# PostgreSQL through PgBouncer: SKIPPED, no pgbouncer installed here (apt-get install pgbouncer, or scripts/test-postgres.sh install)"
+      [[ ${TASKD_TEST_REQUIRE_POSTGRES:-} == 1 ]] && status=1
+      pooler_files=()
+    elif [[ $rc -ne 0 ]]; then
+      echo "# PostgreSQL through PgBouncer: the pooler did not start" >&2
+      status=1
+      pooler_files=()
+    else
+      pooler=${line#TASKD_TEST_POOLER_URL=}
+    fi
+  fi
+  if [[ ${#pooler_files[@]} -gt 0 ]]; then
+    echo "# taskd tests on PostgreSQL through PgBouncer (transaction pooling)"
+    (
+      export TASKD_TEST_DATABASE_URL=$url TASKD_TEST_POOLER_URL=$pooler
+      node --test --test-concurrency=2 --test-timeout=240000 "${pooler_files[@]}"
+    ) || status=1
+  fi
+fi
+
 # Then the files that run alone, one dialect after the other.
 alone=()
 for f in "${files[@]}"; do [[ $f =~ $solo ]] && alone+=("$f"); done
