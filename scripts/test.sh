@@ -79,45 +79,12 @@ if [[ $dialects == *postgres* ]]; then
   fi
 fi
 
-# The SQLite run in the background (its report printed when it ends, in one piece), the PostgreSQL run meanwhile; the
-# files that must run alone wait for both.
-sqlite_log=$(mktemp)
-sqlite_pid=
-if [[ $dialects == *sqlite* ]]; then
-  (
-    unset TASKD_TEST_DATABASE_URL
-    times_for sqlite
-    run_files "${files[@]}"
-  ) >"$sqlite_log" 2>&1 &
-  sqlite_pid=$!
-fi
-pg_rc=0
-if [[ ${#pg_files[@]} -gt 0 ]]; then
-  pg_log=$(mktemp)
-  (
-    export TASKD_TEST_DATABASE_URL=$url
-    times_for postgres
-    run_files "${pg_files[@]}"
-  ) >"$pg_log" 2>&1 || pg_rc=1
-fi
-if [[ -n $sqlite_pid ]]; then
-  wait "$sqlite_pid" || status=1
-  echo "# taskd tests on SQLite"
-  cat "$sqlite_log"
-fi
-if [[ ${#pg_files[@]} -gt 0 ]]; then
-  echo "# taskd tests on PostgreSQL"
-  cat "$pg_log"
-  rm -f "$pg_log"
-  [[ $pg_rc -eq 0 ]] || status=1
-fi
-rm -f "$sqlite_log"
-
-# Then a part of the suite on PostgreSQL through PgBouncer in transaction pooling mode (taskd's queries through it, its
-# LISTEN connection direct): in a whole run, or for the files named when TASKD_TEST_POOLER=1. The pooler is the one
+# A part of the suite also runs on PostgreSQL through PgBouncer in transaction pooling mode (taskd's queries through it, its
+# LISTEN connection direct): in a whole run, or for the files named when TASKD_TEST_POOLER=1; beside the
+# other runs, its report printed after theirs. The pooler is the one
 # `scripts/test-postgres.sh pooler` starts in front of the test cluster, or TASKD_TEST_POOLER_URL (a PgBouncer in front
 # of TASKD_TEST_DATABASE_URL's server).
-pooler_default=(dist/test/api/cards.test.js dist/test/api/wake-across-processes.test.js dist/test/api/claim-across-processes.test.js dist/test/api/multi-process.test.js)
+pooler_default=(dist/test/api/cards.test.js dist/test/api/wake-across-processes.test.js dist/test/api/claim-across-processes.test.js)
 pooler_files=()
 if [[ ${#pg_files[@]} -gt 0 ]]; then
   if [[ $# -eq 0 ]]; then
@@ -146,14 +113,57 @@ if [[ ${#pooler_files[@]} -gt 0 ]]; then
       pooler=${line#TASKD_TEST_POOLER_URL=}
     fi
   fi
-  if [[ ${#pooler_files[@]} -gt 0 ]]; then
-    echo "# taskd tests on PostgreSQL through PgBouncer (transaction pooling)"
-    (
-      export TASKD_TEST_DATABASE_URL=$url TASKD_TEST_POOLER_URL=$pooler
-      node --test --test-concurrency=2 --test-timeout=240000 "${pooler_files[@]}"
-    ) || status=1
-  fi
 fi
+
+
+# The SQLite run in the background (its report printed when it ends, in one piece), the PostgreSQL run meanwhile; the
+# files that must run alone wait for both.
+sqlite_log=$(mktemp)
+sqlite_pid=
+if [[ $dialects == *sqlite* ]]; then
+  (
+    unset TASKD_TEST_DATABASE_URL
+    times_for sqlite
+    run_files "${files[@]}"
+  ) >"$sqlite_log" 2>&1 &
+  sqlite_pid=$!
+fi
+pooler_log=$(mktemp)
+pooler_pid=
+if [[ ${#pooler_files[@]} -gt 0 ]]; then
+  (
+    export TASKD_TEST_DATABASE_URL=$url TASKD_TEST_POOLER_URL=$pooler
+    node --test --test-concurrency=1 --test-timeout=240000 "${pooler_files[@]}"
+  ) >"$pooler_log" 2>&1 &
+  pooler_pid=$!
+fi
+pg_rc=0
+if [[ ${#pg_files[@]} -gt 0 ]]; then
+  pg_log=$(mktemp)
+  (
+    export TASKD_TEST_DATABASE_URL=$url
+    times_for postgres
+    run_files "${pg_files[@]}"
+  ) >"$pg_log" 2>&1 || pg_rc=1
+fi
+if [[ -n $sqlite_pid ]]; then
+  wait "$sqlite_pid" || status=1
+  echo "# taskd tests on SQLite"
+  cat "$sqlite_log"
+fi
+if [[ ${#pg_files[@]} -gt 0 ]]; then
+  echo "# taskd tests on PostgreSQL"
+  cat "$pg_log"
+  rm -f "$pg_log"
+  [[ $pg_rc -eq 0 ]] || status=1
+fi
+rm -f "$sqlite_log"
+if [[ -n $pooler_pid ]]; then
+  wait "$pooler_pid" || status=1
+  echo "# taskd tests on PostgreSQL through PgBouncer (transaction pooling)"
+  cat "$pooler_log"
+fi
+rm -f "$pooler_log"
 
 # Then the files that run alone, one dialect after the other.
 alone=()
