@@ -108,10 +108,14 @@ function expectedObjects(): Map<string, string> {
  * migrated, so nothing of such a file runs; `shapeDifferences` then compares the migrated copy in full.
  */
 export function foreignObjects(raw: Database.Database, version: number): string[] {
-  const known = new Set([...expectedObjects().keys(), ...droppedAfter(version)])
+  const dropped = droppedAfter(version)
+  const known = new Set([...expectedObjects().keys(), ...dropped])
+  // SQLite's own indexes of a table's UNIQUE and PRIMARY KEY constraints (sqlite_autoindex_<table>_<n>) go with it.
+  const droppedTables = dropped.filter((d) => d.startsWith('table ')).map((d) => d.slice('table '.length))
+  const ownIndexOfDropped = (key: string) => droppedTables.some((t) => new RegExp(`^index sqlite_autoindex_${t}_\\d+$`).test(key))
   return objectsOf(raw)
     .map((o) => `${o.type} ${o.name}`)
-    .filter((key) => !known.has(key))
+    .filter((key) => !known.has(key) && !ownIndexOfDropped(key))
 }
 
 /** How a database at the current schema version differs from a new one: objects extra, missing, or defined otherwise. */

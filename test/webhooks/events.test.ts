@@ -209,7 +209,8 @@ test('a list deleted with move_to announces each card as a single move would, in
         { id: board, name: boardName },
       ],
     )
-    assert.deepEqual(JSON.parse(moves[0].data).changes, ['list', 'position'])
+    // The lists are bound to different statuses: the card's status changes with its list.
+    assert.deepEqual(JSON.parse(moves[0].data).changes, ['list', 'position', 'status'])
     assert.equal((await outboxCount(c)) - outbox, made.length, 'one delivery per card.moved')
     const runs = (await ok(c, 'GET', `/v1/automations/${auto.id}/runs`)).items
     assert.equal(runs.length, 1, 'the automation whose filter names one card runs for that card alone')
