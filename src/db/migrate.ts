@@ -522,7 +522,7 @@ CREATE TABLE card_dependencies (
 );
 CREATE INDEX card_dependencies_blocked ON card_dependencies(blocked_id, blocker_id);
 -- A link from a card to a card, a note, a milestone or a URL (stored only: nothing follows it). One target column is
--- set, by target_type; a milestone's id has no foreign key yet (milestones are another family's table).
+-- set, by target_type; a link goes with its target card, note or milestone.
 CREATE TABLE entity_links (
   id TEXT PRIMARY KEY,
   kind TEXT NOT NULL CHECK (kind IN ('relates_to', 'duplicates', 'parent_of')),
@@ -530,7 +530,7 @@ CREATE TABLE entity_links (
   target_type TEXT NOT NULL CHECK (target_type IN ('card', 'note', 'milestone', 'url')),
   target_card_id TEXT REFERENCES cards(id) ON DELETE CASCADE,
   target_note_id TEXT REFERENCES notes(id) ON DELETE CASCADE,
-  target_milestone_id TEXT,
+  target_milestone_id TEXT REFERENCES milestones(id) ON DELETE CASCADE,
   url TEXT,
   title TEXT,
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,

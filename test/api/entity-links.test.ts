@@ -1,4 +1,4 @@
-// Entity links through HTTP: links from a card to a card, a note, a milestone (not in this build) or a URL (validated,
+// Entity links through HTTP: links from a card to a card, a note, a milestone or a URL (validated,
 // never fetched), the permission matrix, duplicates, and parent_of links as cards' parents: `parent` on every card
 // view, set on create, PATCH and bulk-update-cards in step with the link, chains that never cycle (422 with the keys,
 // also two changes at once), subtasks, filter `parent`, expand=links, and a parent deleted for good.
@@ -33,7 +33,9 @@ async function fixture() {
   const parentLink = (await dbAll<{ id: string }>(t.deps.db, "SELECT id FROM entity_links WHERE kind = 'parent_of' AND target_card_id = ?", c.id))[0]
   const other = (await t.req('POST', '/v1/boards', { token: tokens.outsider.write, body: { name: 'Other', key_prefix: 'OTH' } })).body.board
   const elsewhere = await card('Theirs', {}, other.id, tokens.outsider.write)
-  return { ...s, p, c, g, free, note, url, parentLink, elsewhere, card }
+  const milestone = (await t.req('POST', '/v1/milestones', { token: tokens.member.write, body: { board: s.board.id, name: 'Beta' } })).body.milestone
+  const theirMilestone = (await t.req('POST', '/v1/milestones', { token: tokens.outsider.write, body: { board: other.id, name: 'Theirs' } })).body.milestone
+  return { ...s, p, c, g, free, note, url, parentLink, elsewhere, card, milestone, theirMilestone }
 }
 type C = Awaited<ReturnType<typeof fixture>>
 
@@ -102,11 +104,21 @@ runScenarios<C>('entity links', fixture, [
     field: 'kind',
   },
   {
-    name: 'milestones are not available in this build: 422',
-    ...link((c) => ({ kind: 'relates_to', source: { type: 'card', id: c.free.id }, target: { type: 'milestone', id: 'm1' } })),
+    name: 'a link to a milestone of the board; the link goes when the milestone does',
+    ...link((c) => ({ kind: 'relates_to', source: { type: 'card', id: c.free.id }, target: { type: 'milestone', id: c.milestone.id } })),
     token: (c) => c.tokens.member.write,
-    status: 422,
-    field: 'target.type',
+    status: 201,
+    expect: (c: C) => ({ entity_link: { target: { type: 'milestone', id: c.milestone.id } } }),
+    after: async (c, reply) => {
+      assert.equal((await c.t.req('DELETE', `/v1/milestones/${c.milestone.id}`, { token: c.tokens.member.write })).status, 204)
+      assert.equal((await c.t.req('GET', `/v1/entity-links/${reply.body.entity_link.id}`, { token: c.tokens.member.read })).status, 404)
+    },
+  },
+  {
+    name: 'a milestone on a board the caller cannot see is a 404',
+    ...link((c) => ({ kind: 'relates_to', source: { type: 'card', id: c.free.id }, target: { type: 'milestone', id: c.theirMilestone.id } })),
+    token: (c) => c.tokens.member.write,
+    status: 404,
   },
   {
     name: 'a card cannot link to itself',
