@@ -31,10 +31,14 @@ export const XattrOptionSchema = z.strictObject({ id: z.string(), name: z.string
 export const RollupSchema = z
   .strictObject({
     field: z.string().meta({ description: 'Key of a number field of the same board, read on the related cards.' }),
-    over: z.enum(ROLLUP_OVER).meta({ description: "subtasks: the card's sub-tasks; milestone: the other cards of the card's milestone. Cards in the trash are left out; with no related values, count is 0 and the others have no value." }),
-    fn: z
-      .enum(ROLLUP_FNS)
-      .meta({ description: 'sum, avg, min, max or count (related cards with a value) of the related values; no value when there are no related cards.' }),
+    over: z.enum(ROLLUP_OVER).meta({
+      description:
+        "subtasks: the card's sub-tasks; milestone: the other cards of the card's milestone. Cards in the trash are left out; with no related values, count is 0 and the others have no value.",
+    }),
+    fn: z.enum(ROLLUP_FNS).meta({
+      description:
+        'sum, avg, min, max or count (related cards with a value) of the related values; with no related values, count is 0 and the others have no value.',
+    }),
   })
   .meta({ id: 'XattrRollup' })
 
