@@ -34,6 +34,7 @@ import { notes } from './notes/index.js'
 import { searchModule } from './search/index.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
+import { templates } from './templates/index.js'
 import { timeEntries } from './time-entries/index.js'
 import { timesheetApprovals } from './timesheet-approvals/index.js'
 import { tokens } from './tokens/index.js'
@@ -79,6 +80,7 @@ export const MODULES: readonly ResourceModule[] = [
   searchModule,
   xattr,
   cardTemplates,
+  templates,
 ]
 
 for (const m of MODULES) {

@@ -1,4 +1,4 @@
-// /v1/card-templates: board-scoped tags.
+// /v1/card-templates: per board, what a new card starts with (POST /v1/cards { board, template }).
 import { z } from 'zod'
 import { defineRoute } from '../../http/route.js'
 import { envelope, idParam } from '../../http/schemas.js'

@@ -137,3 +137,18 @@ export const XattrValuesInput = z
 export const XattrValuesView = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Custom field values by key (`{}` when none); select and multi_select values are option ids; rollups and formulas computed on read.' })
+
+/** A field as a board template holds it: no ids, options by name; rollups and formulas name other fields by key. */
+export const XattrFieldSpec = z.strictObject({
+  name,
+  key: z.string().regex(KEY_PATTERN, 'Must be a slug: a lower-case letter, then lower-case letters, digits or "_", at most 64 characters.'),
+  type: XattrType,
+  required: z.boolean().optional(),
+  options: z
+    .array(z.strictObject({ name: z.string().trim().min(1).max(100), color: color.optional() }))
+    .max(100)
+    .optional(),
+  rollup: RollupSchema.nullable().optional(),
+  formula: z.string().max(FORMULA_LIMITS.length).nullable().optional(),
+})
+export type XattrFieldSpec = z.infer<typeof XattrFieldSpec>
