@@ -63,6 +63,7 @@ const TOOL_NAMES = [
   'list_card_files',
   'list_custom_fields',
   'set_card_custom_fields',
+  'list_card_templates',
 ]
 const READ_TOOLS = new Set([
   'whoami',
@@ -75,6 +76,7 @@ const READ_TOOLS = new Set([
   'list_milestones',
   'list_card_files',
   'list_custom_fields',
+  'list_card_templates',
 ])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
