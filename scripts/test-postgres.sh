@@ -4,7 +4,10 @@
 #   scripts/test-postgres.sh [start]   start (or reuse) the cluster; prints TASKD_TEST_DATABASE_URL=... on stdout
 #   scripts/test-postgres.sh stop      stop the cluster and delete its folder (a no-op when none runs)
 #   scripts/test-postgres.sh status    print the URL and exit 0 when it runs, exit 1 otherwise
-#   scripts/test-postgres.sh install   as root: install Debian's postgresql when no server binaries are found
+#   scripts/test-postgres.sh install   as root: install Debian's postgresql (and pgbouncer) when they are not found
+#   scripts/test-postgres.sh pooler    start (or reuse) the cluster and a PgBouncer in front of it (127.0.0.1 only,
+#                                      transaction pooling, every database of the cluster); prints
+#                                      TASKD_TEST_POOLER_URL=... (exit 3 when pgbouncer is not installed)
 #
 #   export "$(scripts/test-postgres.sh)"   # sets TASKD_TEST_DATABASE_URL in this shell
 #
@@ -19,7 +22,8 @@
 # Server binaries: TASKD_PG_BIN, else the newest /usr/lib/postgresql/<ver>/bin (Debian), else pg_ctl on PATH.
 # As root it runs the server as TASKD_PG_OS_USER, else the `postgres` user (Debian's package makes it), else `taskd-pg`;
 # a missing one is created as a system user (initdb refuses root). As any other user it runs as that user.
-# Exit codes: 0 fine, 1 failure, 3 no PostgreSQL server binaries here (a test runner may skip PostgreSQL then).
+# PgBouncer (`pooler`) lives in $base/pgbouncer/ and runs as the server's user; `stop` stops it with the cluster.
+# Exit codes: 0 fine, 1 failure, 3 no PostgreSQL server binaries here, or (pooler) no pgbouncer (a test runner may skip then).
 set -euo pipefail
 
 cmd=${1:-start}
@@ -68,7 +72,7 @@ pick_user() {
   else
     pg_user=taskd-pg
   fi
-  if [[ $cmd == start ]] && ! id -u "$pg_user" >/dev/null 2>&1; then
+  if [[ $cmd == start || $cmd == pooler ]] && ! id -u "$pg_user" >/dev/null 2>&1; then
     useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$pg_user"
   fi
   if command -v runuser >/dev/null; then
@@ -114,7 +118,93 @@ is_running() {
   "$bindir/pg_isready" -q -h 127.0.0.1 -p "$(cat "$base/port")" -t 5
 }
 
+stop_pooler() {
+  local pid
+  pid=$(head -n1 "$base/pgbouncer/pgbouncer.pid" 2>/dev/null || true)
+  # Only the pgbouncer of this folder (its command line names its ini file).
+  if [[ $pid =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$base/pgbouncer/pgbouncer.ini"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      [[ -e /proc/$pid && $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || break
+      sleep 0.1
+    done
+  fi
+  rm -rf -- "$base/pgbouncer"
+}
+
+pooler_running() {
+  [[ -f $base/pgbouncer/port && -f $base/pgbouncer/pgbouncer.pid ]] || return 1
+  local pid
+  pid=$(head -n1 "$base/pgbouncer/pgbouncer.pid")
+  [[ $pid =~ ^[0-9]+$ && -e /proc/$pid ]] || return 1
+  "$bindir/pg_isready" -q -h 127.0.0.1 -p "$(cat "$base/pgbouncer/port")" -t 5
+}
+
+pooler_url() { printf 'postgres://%s:%s@127.0.0.1:%s/%s\n' "$role" "$password" "$(cat "$base/pgbouncer/port")" "$db"; }
+
+# PgBouncer in transaction pooling mode in front of the cluster: any database name is passed through (`*`), as the
+# role taskd with its password (the auth file holds it in plain text: a throwaway cluster on 127.0.0.1).
+start_pooler() {
+  local pgb
+  pgb=$(command -v pgbouncer || true)
+  [[ -n $pgb ]] || pgb=/usr/sbin/pgbouncer
+  if [[ ! -x $pgb ]]; then
+    log "no pgbouncer found; run '$0 install' as root (Debian's pgbouncer)"
+    exit 3
+  fi
+  start_cluster >/dev/null
+  if pooler_running; then
+    printf 'TASKD_TEST_POOLER_URL=%s\n' "$(pooler_url)"
+    return 0
+  fi
+  stop_pooler
+  local dir=$base/pgbouncer port tries=0
+  mkdir -p "$dir"
+  printf '"%s" "%s"\n' "$role" "$password" >"$dir/userlist.txt"
+  while :; do
+    port=$(free_port)
+    printf '%s\n' "$port" >"$dir/port"
+    cat >"$dir/pgbouncer.ini" <<EOF
+[databases]
+* = host=127.0.0.1 port=$(cat "$base/port")
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $port
+unix_socket_dir =
+auth_type = md5
+auth_file = $dir/userlist.txt
+pool_mode = transaction
+admin_users = $role
+max_client_conn = 2000
+default_pool_size = 40
+max_db_connections = 60
+server_idle_timeout = 10
+logfile = $dir/pgbouncer.log
+pidfile = $dir/pgbouncer.pid
+EOF
+    chmod 0700 "$dir"
+    [[ $(id -u) -ne 0 ]] || chown -R "$pg_user:" "$dir"
+    if run_pg "$pgb" -d -q "$dir/pgbouncer.ini" >>"$dir/start.log" 2>&1; then
+      for _ in $(seq 1 50); do
+        pooler_running && break
+        sleep 0.1
+      done
+      pooler_running && break
+    fi
+    tries=$((tries + 1))
+    if [[ $tries -ge 5 ]]; then
+      tail -n 20 "$dir/pgbouncer.log" "$dir/start.log" >&2 2>/dev/null || true
+      die "pgbouncer did not start"
+    fi
+    log "pgbouncer did not start on port $port; trying another"
+  done
+  log "PgBouncer on 127.0.0.1:$port in front of 127.0.0.1:$(cat "$base/port") (transaction pooling)"
+  printf 'TASKD_TEST_POOLER_URL=%s\n' "$(pooler_url)"
+}
+
 stop_cluster() {
+  stop_pooler
   if [[ -f $base/data/postmaster.pid ]]; then
     # As the data folder's owner, whoever started it; immediate: nothing here is worth a checkpoint.
     local owner pid
@@ -227,17 +317,31 @@ install_pg() {
   apt-get install -y -qq --no-install-recommends postgresql >&2
 }
 
+install_pgbouncer() {
+  if command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]]; then
+    log "pgbouncer found"
+    return 0
+  fi
+  [[ $(id -u) -eq 0 ]] || die "install needs root"
+  command -v apt-get >/dev/null || die "install needs apt-get (Debian)"
+  log "installing Debian's pgbouncer"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends pgbouncer >&2
+}
+
 case $cmd in
   install)
     install_pg
+    install_pgbouncer
     exit 0
     ;;
-  start | stop | status) ;;
+  start | stop | status | pooler) ;;
   -h | --help | help)
     sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
     exit 0
     ;;
-  *) die "unknown command '$cmd' (start, stop, status, install)" ;;
+  *) die "unknown command '$cmd' (start, stop, status, pooler, install)" ;;
 esac
 
 if ! bindir=$(find_bindir); then
@@ -257,6 +361,7 @@ flock -w 120 9 || die "could not lock $lock"
 
 case $cmd in
   start) start_cluster ;;
+  pooler) start_pooler ;;
   stop)
     stop_cluster
     rm -f -- "$lock"

@@ -79,6 +79,43 @@ if [[ $dialects == *postgres* ]]; then
   fi
 fi
 
+# A part of the suite also runs on PostgreSQL through PgBouncer in transaction pooling mode (taskd's queries through it, its
+# LISTEN connection direct): in a whole run, or for the files named when TASKD_TEST_POOLER=1; beside the
+# other runs, its report printed after theirs. The pooler is the one
+# `scripts/test-postgres.sh pooler` starts in front of the test cluster, or TASKD_TEST_POOLER_URL (a PgBouncer in front
+# of TASKD_TEST_DATABASE_URL's server).
+pooler_default=(dist/test/api/cards.test.js dist/test/api/wake-across-processes.test.js dist/test/api/claim-across-processes.test.js)
+pooler_files=()
+if [[ ${#pg_files[@]} -gt 0 ]]; then
+  if [[ $# -eq 0 ]]; then
+    pooler_files=("${pooler_default[@]}")
+  elif [[ ${TASKD_TEST_POOLER:-} == 1 ]]; then
+    pooler_files=("${pg_files[@]}")
+  fi
+fi
+if [[ ${#pooler_files[@]} -gt 0 ]]; then
+  pooler=${TASKD_TEST_POOLER_URL:-}
+  if [[ -z $pooler && -n ${TASKD_TEST_DATABASE_URL:-} ]]; then
+    echo "# PostgreSQL through PgBouncer: SKIPPED, TASKD_TEST_DATABASE_URL is set without TASKD_TEST_POOLER_URL"
+    pooler_files=()
+  elif [[ -z $pooler ]]; then
+    line=$(bash scripts/test-postgres.sh pooler)
+    rc=$?
+    if [[ $rc -eq 3 ]]; then
+      echo "# PostgreSQL through PgBouncer: SKIPPED, no pgbouncer installed here (apt-get install pgbouncer, or scripts/test-postgres.sh install)"
+      [[ ${TASKD_TEST_REQUIRE_POSTGRES:-} == 1 ]] && status=1
+      pooler_files=()
+    elif [[ $rc -ne 0 ]]; then
+      echo "# PostgreSQL through PgBouncer: the pooler did not start" >&2
+      status=1
+      pooler_files=()
+    else
+      pooler=${line#TASKD_TEST_POOLER_URL=}
+    fi
+  fi
+fi
+
+
 # The SQLite run in the background (its report printed when it ends, in one piece), the PostgreSQL run meanwhile; the
 # files that must run alone wait for both.
 sqlite_log=$(mktemp)
@@ -90,6 +127,15 @@ if [[ $dialects == *sqlite* ]]; then
     run_files "${files[@]}"
   ) >"$sqlite_log" 2>&1 &
   sqlite_pid=$!
+fi
+pooler_log=$(mktemp)
+pooler_pid=
+if [[ ${#pooler_files[@]} -gt 0 ]]; then
+  (
+    export TASKD_TEST_DATABASE_URL=$url TASKD_TEST_POOLER_URL=$pooler
+    node --test --test-concurrency=1 --test-timeout=240000 "${pooler_files[@]}"
+  ) >"$pooler_log" 2>&1 &
+  pooler_pid=$!
 fi
 pg_rc=0
 if [[ ${#pg_files[@]} -gt 0 ]]; then
@@ -112,6 +158,12 @@ if [[ ${#pg_files[@]} -gt 0 ]]; then
   [[ $pg_rc -eq 0 ]] || status=1
 fi
 rm -f "$sqlite_log"
+if [[ -n $pooler_pid ]]; then
+  wait "$pooler_pid" || status=1
+  echo "# taskd tests on PostgreSQL through PgBouncer (transaction pooling)"
+  cat "$pooler_log"
+fi
+rm -f "$pooler_log"
 
 # Then the files that run alone, one dialect after the other.
 alone=()

@@ -22,6 +22,10 @@ const delays = (fallback: string) =>
       return parts
     })
 
+/** The background workers `serve` runs (TASKD_WORKERS). */
+export const WORKERS = ['outbox', 'automations', 'kickoffs'] as const
+export type Worker = (typeof WORKERS)[number]
+
 const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on')
 
 const ConfigSchema = z.object({
@@ -30,6 +34,15 @@ const ConfigSchema = z.object({
   db: z.string().min(1).default('./data/taskd.db'),
   /** postgres://user:password@host:port/database: run on PostgreSQL instead of the SQLite file. */
   databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  /**
+   * A direct connection to the same PostgreSQL database, for what needs a session of its own (the one LISTEN connection
+   * that hears other processes' wake-ups), when TASKD_DATABASE_URL goes through a transaction pooler (PgBouncer).
+   * Unset: TASKD_DATABASE_URL.
+   */
+  databaseDirectUrl: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
@@ -112,6 +125,32 @@ const ConfigSchema = z.object({
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** A read that takes longer is stopped and answers 503 query_timeout. */
   queryTimeoutMs: z.coerce.number().int().min(1).default(5000),
+  /**
+   * The safety-net poll of the background workers (outbox, automation runs, kickoffs) and of claim long polls, in ms:
+   * commits wake them at once (in every process on one PostgreSQL database), so the poll only finds what a lost
+   * wake-up missed.
+   */
+  pollMs: z.coerce.number().int().min(10).max(86_400_000).default(1000),
+  /**
+   * The background workers this process runs: a comma-separated list of outbox, automations and kickoffs, or none
+   * (an API-only process beside others on the same PostgreSQL database that run them). Default: all three.
+   */
+  workers: z
+    .string()
+    .default('outbox,automations,kickoffs')
+    .transform((s, ctx) => {
+      const parts = s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+      if (parts.length === 1 && parts[0] === 'none') return []
+      const bad = parts.filter((p) => !(WORKERS as readonly string[]).includes(p))
+      if (bad.length > 0 || parts.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `must be none or a comma-separated list of ${WORKERS.join(', ')}` })
+        return z.NEVER
+      }
+      return [...new Set(parts)] as Worker[]
+    }),
   /** Read processes that run list, count and export reads off the event loop (SQLite). */
   readWorkers: z.coerce.number().int().min(0).max(16).default(2),
 })
@@ -126,6 +165,7 @@ const ENV: Record<Key, string> = {
   host: 'TASKD_HOST',
   db: 'TASKD_DB',
   databaseUrl: 'TASKD_DATABASE_URL',
+  databaseDirectUrl: 'TASKD_DATABASE_DIRECT_URL',
   dbPoolSize: 'TASKD_DB_POOL_SIZE',
   baseUrl: 'TASKD_BASE_URL',
   allowPrivateTargets: 'TASKD_ALLOW_PRIVATE_TARGETS',
@@ -151,6 +191,8 @@ const ENV: Record<Key, string> = {
   logLevel: 'TASKD_LOG_LEVEL',
   queryTimeoutMs: 'TASKD_QUERY_TIMEOUT_MS',
   readWorkers: 'TASKD_READ_WORKERS',
+  pollMs: 'TASKD_POLL_MS',
+  workers: 'TASKD_WORKERS',
 }
 const KEYS = Object.keys(ENV) as Key[]
 /** The key a config file uses for a setting. */
@@ -194,7 +236,7 @@ function readConfigFile(file: string, beside: boolean): Partial<Record<Key, stri
   for (const [name, value] of Object.entries(data)) {
     const key = BY_FILE_KEY.get(name)
     if (!key) throw new Error(`invalid configuration: ${file}: unknown key "${name}" (known keys: ${[...BY_FILE_KEY.keys()].join(', ')})`)
-    if (beside && (key === 'db' || key === 'databaseUrl')) {
+    if (beside && (key === 'db' || key === 'databaseUrl' || key === 'databaseDirectUrl')) {
       throw new Error(`invalid configuration: ${file}: ${name}: a config file beside the database cannot name another database; use --config`)
     }
     const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined)

@@ -19,6 +19,7 @@ import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
 import { OutboxScheduler } from './delivery/scheduler.js'
 import { Waiters } from './waiters.js'
+import { ALL, JOB_KICKOFFS, JOB_RUNS } from './db/wakes.js'
 import { takePidFile } from './pid-file.js'
 import { closeDeliveryAgents } from './delivery/send.js'
 
@@ -65,6 +66,25 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
 /** The secret box: TASKD_MASTER_KEY, or (SQLite only) the key file beside the database. */
 const secretsFor = (config: Config) => loadSecretBox(config.databaseUrl ? undefined : config.db, config.masterKey)
 
+/**
+ * Commits in the other processes on this database (PostgreSQL) wake this one's workers and claim long polls, as this
+ * process's own commits do through the hooks on Deps: outbox rows, automation runs and kickoffs to attempt, kickoffs
+ * a claimer here may take. Each subscription opens nothing by itself; the first opens the LISTEN connection.
+ */
+function wakeAcrossProcesses(deps: Deps, running: Readonly<Record<'scheduler' | 'runner' | 'dispatcher', boolean>>): void {
+  const { wakes } = deps.db
+  if (running.scheduler) wakes.on('outbox', () => deps.onOutboxWrite())
+  wakes.on('jobs', (items) => {
+    const all = items.includes(ALL)
+    if (running.runner && (all || items.includes(JOB_RUNS))) deps.onRunsQueued()
+    if (running.dispatcher && (all || items.includes(JOB_KICKOFFS))) deps.onKickoffsQueued()
+  })
+  wakes.on('claims', (items) => {
+    const agents = items.includes(ALL) ? [...deps.claimWaiters.keys()] : items
+    deps.claimWaiters.notify(agents)
+  })
+}
+
 /** Why the server could not take its address, said so that the reader knows what to change. */
 function listenFailure(err: unknown, config: Config): Error {
   const code = (err as NodeJS.ErrnoException)?.code
@@ -86,13 +106,24 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   const db = await openDatabase({ ...config, log: logger.error })
   const deps = createDeps(db, config, clock, secrets)
   const metrics = new Metrics(deps)
-  const scheduler = new OutboxScheduler(deps, { log: logger.error, onRecorded: (batch) => metrics.countDeliveries(batch) })
+  const { pollMs } = config
+  const scheduler = new OutboxScheduler(deps, { log: logger.error, onRecorded: (batch) => metrics.countDeliveries(batch), pollMs })
   deps.onOutboxWrite = () => scheduler.wake()
-  const runner = new AutomationRunner(deps, { log: logger.error })
+  const runner = new AutomationRunner(deps, { log: logger.error, pollMs })
   deps.onRunsQueued = () => runner.wake()
-  const dispatcher = new KickoffDispatcher(deps, { log: logger.error })
+  const dispatcher = new KickoffDispatcher(deps, { log: logger.error, pollMs })
   deps.onKickoffsQueued = () => dispatcher.wake()
-  const workers = { scheduler: scheduler.pump, runner: runner.pump, dispatcher: dispatcher.pump }
+  const running = {
+    scheduler: config.workers.includes('outbox'),
+    runner: config.workers.includes('automations'),
+    dispatcher: config.workers.includes('kickoffs'),
+  }
+  // Readiness checks the workers this process runs (TASKD_WORKERS).
+  const workers = {
+    ...(running.scheduler && { scheduler: scheduler.pump }),
+    ...(running.runner && { runner: runner.pump }),
+    ...(running.dispatcher && { dispatcher: dispatcher.pump }),
+  }
   const { app, api } = createApp(deps, { logger, metrics, workers })
   const server = http.createServer(app)
   answerClientErrors(server)
@@ -116,9 +147,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
   }
-  scheduler.start()
-  runner.start()
-  dispatcher.start()
+  if (running.scheduler) scheduler.start()
+  if (running.runner) runner.start()
+  if (running.dispatcher) dispatcher.start()
+  wakeAcrossProcesses(deps, running)
+  await deps.db.wakes.ready // other processes' commits wake this one from now on
   const housekeeping = new Housekeeping(deps, logger.error)
   housekeeping.start()
   const listening = httpUrl(config.host, port)

@@ -39,6 +39,11 @@ export class Waiters {
     })
   }
 
+  /** The keys someone waits on now. */
+  keys(): string[] {
+    return [...this.byKey.keys()]
+  }
+
   /** Wakes everyone waiting on these keys. */
   notify(keys: readonly string[]): void {
     for (const key of keys) for (const done of [...(this.byKey.get(key) ?? [])]) done(true)

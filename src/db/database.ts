@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Compilable, type DatabaseConnection, type Driver, type Kysely, sql } from 'kysely'
 import { HttpError } from '../errors.js'
 import type { DB } from './types.js'
+import type { WakeChannel, Wakes } from './wakes.js'
 
 /** Something statements run on: the database itself, or a transaction's connection. Stores take one of these. */
 export type Q = Kysely<DB>
@@ -16,7 +17,16 @@ export interface Tx {
   afterCommit(fn: () => void): void
   /** Runs fn in a savepoint: if fn throws, only its changes are undone, and the error is passed on. */
   savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * Wakes `channel` in the other processes on this database when the transaction commits, naming what woke (ids, a
+   * queue's name): PostgreSQL sends a NOTIFY with the COMMIT, so it is delivered only if and when the transaction
+   * commits. Nothing on SQLite (one process). This process's own workers are woken by afterCommit hooks.
+   */
+  wake(channel: WakeChannel, what: string): void
 }
+
+/** The wake-ups a transaction asked for, by channel: what woke each. */
+export type PendingWakes = Map<WakeChannel, Set<string>>
 
 export interface Db {
   readonly dialect: 'sqlite' | 'postgres'
@@ -43,6 +53,10 @@ export interface Db {
    * PostgreSQL answers with an error that points to pg_dump.
    */
   backup(dest: string, onProgress?: (done: number, total: number) => void): Promise<void>
+  /** Wake-ups from the other processes on this database (see wakes.ts): subscribe with `wakes.on`. */
+  readonly wakes: Wakes
+  /** Tx.wake outside a transaction (after a single statement that committed by itself); nothing on SQLite. */
+  wake(channel: WakeChannel, what: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -95,16 +109,25 @@ export class GuardedDriver implements Driver {
 /** Runs a statement given as text (transaction control, savepoints). */
 export const run = (q: Q, text: string) => sql.raw(text).execute(q)
 
-/** The Tx handed to a transaction's function; `after` collects its afterCommit hooks. */
-export function makeTx(q: Q, after: (() => void)[], depth = 1): Tx {
+/**
+ * The Tx handed to a transaction's function; `after` collects its afterCommit hooks, `wakes` its wake-ups of other
+ * processes (none kept where there are no other processes: SQLite).
+ */
+export function makeTx(q: Q, after: (() => void)[], wakes?: PendingWakes, depth = 1): Tx {
   return {
     q,
     afterCommit: (fn) => after.push(fn),
+    wake: (channel, what) => {
+      if (!wakes) return
+      let items = wakes.get(channel)
+      if (!items) wakes.set(channel, (items = new Set()))
+      items.add(what)
+    },
     savepoint: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
       const name = `sp${depth}`
       await run(q, `SAVEPOINT ${name}`)
       try {
-        const result = await fn(makeTx(q, after, depth + 1))
+        const result = await fn(makeTx(q, after, wakes, depth + 1))
         await run(q, `RELEASE SAVEPOINT ${name}`)
         return result
       } catch (err) {

@@ -7,6 +7,8 @@ export interface OpenOptions {
   db: string
   /** postgres://... */
   databaseUrl?: string
+  /** A direct postgres:// URL for the LISTEN connection when databaseUrl goes through a pooler. */
+  databaseDirectUrl?: string
   /** A read past this many milliseconds is stopped and answers 503 query_timeout. */
   queryTimeoutMs?: number
   /** SQLite: read processes; 0 runs reads on the write connection. */
@@ -21,7 +23,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     // Loaded only here: a SQLite server never loads the PostgreSQL driver (a faster start).
     const { openPostgres } = await import('./postgres.js')
-    return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, log: opts.log })
+    return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, directUrl: opts.databaseDirectUrl, log: opts.log })
   }
   return openSqlite({ file: opts.db, queryTimeoutMs, readWorkers: opts.readWorkers })
 }

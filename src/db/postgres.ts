@@ -1,13 +1,16 @@
 // PostgreSQL through pg and Kysely's PostgresDialect: a pool of connections, so several requests (and several taskd
 // processes) work at once. Transactions run at READ COMMITTED (each statement sees what has committed before it) and run
 // again when they lose a race; reads get a statement_timeout.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import pg from 'pg'
-import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
+import { type Compilable, CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
 import { HttpError } from '../errors.js'
-import { type Db, GuardedDriver, inTransaction, makeTx, queryTimeout, type RowsOf, runAfterCommit } from './database.js'
+import { type Db, GuardedDriver, inTransaction, makeTx, type PendingWakes, queryTimeout, type RowsOf, runAfterCommit } from './database.js'
 import { storedSchemaVersion } from './dialect.js'
 import { migratePostgres } from './migrate.js'
+import { WakeListener } from './postgres-listen.js'
 import type { DB } from './types.js'
+import { encodeWake, pgChannel, type WakeChannel, Wakes } from './wakes.js'
 
 // int8 (BIGINT, COUNT(*)) comes back as a string by default; every such value here stays below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
@@ -34,9 +37,32 @@ const backoff = (attempt: number) => new Promise<void>((resolve) => setTimeout(r
 const dataError = (err: unknown) =>
   pgCode(err)?.startsWith('22') ? new HttpError(400, 'invalid_value', `A value in the request cannot be used: ${(err as Error).message}.`) : err
 
+/** The wake-ups of the transaction being run (Db.tx), which its COMMIT sends. */
+const pendingWakes = new AsyncLocalStorage<{ wakes: PendingWakes; processId: string }>()
+
+/** A string literal: the payloads are ids and names taskd makes, but quoted all the same. */
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`
+
+/** The NOTIFY statements of a transaction's wake-ups (channels are a fixed set of plain names). */
+const notifyText = (wakes: PendingWakes, processId: string) =>
+  [...wakes].map(([channel, items]) => `NOTIFY ${pgChannel(channel)}, ${literal(encodeWake(processId, items))}`).join('; ')
+
+/**
+ * A transaction that woke channels commits with its NOTIFY statements in the same message as the COMMIT (one simple
+ * query, no round trip of their own); PostgreSQL delivers them at commit, never for a transaction that rolls back. A
+ * transaction that failed refuses the NOTIFY, so the COMMIT after it never runs and the transaction is rolled back.
+ */
+class WakingDriver extends GuardedDriver {
+  override commitTransaction = async (c: DatabaseConnection): Promise<void> => {
+    const pending = pendingWakes.getStore()
+    if (!pending || pending.wakes.size === 0) return this.inner.commitTransaction(this.own(c))
+    await this.own(c).executeQuery(CompiledQuery.raw(`${notifyText(pending.wakes, pending.processId)}; COMMIT`))
+  }
+}
+
 class GuardedPostgresDialect extends PostgresDialect {
   override createDriver(): Driver {
-    return new GuardedDriver(super.createDriver(), (conn): DatabaseConnection => ({
+    return new WakingDriver(super.createDriver(), (conn): DatabaseConnection => ({
       executeQuery: async <R>(q: CompiledQuery) => {
         try {
           return await conn.executeQuery<R>(q)
@@ -54,6 +80,8 @@ export interface PostgresOptions {
   queryTimeoutMs: number
   /** Connections this process keeps open at most. */
   poolSize: number
+  /** A direct connection for what needs a session (the LISTEN connection), when `url` goes through a pooler; default `url`. */
+  directUrl?: string
   log?: (msg: string, err?: unknown) => void
 }
 
@@ -89,6 +117,14 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     await q.destroy()
     throw err
   }
+  const log = opts.log ?? console.error
+  // The LISTEN connection opens when the first subscriber (a worker of `serve`) asks for wake-ups.
+  const listener: { current?: WakeListener } = {}
+  const wakes: Wakes = new Wakes((): Promise<void> => {
+    listener.current = new WakeListener(opts.directUrl ?? opts.url, wakes, log)
+    listener.current.start()
+    return listener.current.ready
+  })
   const read = async <R>(query: Compilable<R>): Promise<R[]> => {
     const compiled = query.compile()
     try {
@@ -111,8 +147,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     tx: async (fn) => {
       for (let attempt = 1; ; attempt++) {
         const after: (() => void)[] = []
+        const pending = { wakes: new Map() as PendingWakes, processId: wakes.processId }
         try {
-          const result = await q.transaction().execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after))))
+          const result = await pendingWakes.run(pending, () =>
+            q.transaction().execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after, pending.wakes)))),
+          )
           runAfterCommit(after)
           return result
         } catch (err) {
@@ -125,6 +164,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     readAll: async <const T extends readonly Compilable<unknown>[]>(queries: T): Promise<RowsOf<T>> =>
       (await Promise.all(queries.map((query) => read(query)))) as RowsOf<T>,
     backup: () => Promise.reject(new Error('taskd backup copies the SQLite file; on PostgreSQL, use pg_dump (see docs/postgres.md)')),
-    close: () => q.destroy(),
+    wakes,
+    wake: async (channel: WakeChannel, what: string) => {
+      await sql`SELECT pg_notify(${pgChannel(channel)}, ${encodeWake(wakes.processId, new Set([what]))})`.execute(q)
+    },
+    close: async () => {
+      await listener.current?.close()
+      await q.destroy()
+    },
   }
 }

@@ -18,6 +18,7 @@ import {
 } from 'kysely'
 import { sqliteBinding } from '../assets.js'
 import { type BackupProgress, copyPages, writeBackup } from './backup.js'
+import { Wakes } from './wakes.js'
 import { backgroundWork, type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit, type Tx } from './database.js'
 import { setUpConnection } from './connection.js'
 import { migrateSqlite } from './migrate.js'
@@ -365,6 +366,9 @@ export function openSqlite(opts: SqliteOptions): SqliteDb {
     read: async <R>(query: Compilable<R>): Promise<R[]> => (await readAll([query]))[0],
     readAll,
     backup: (dest, onProgress) => backupTo(q, raw, file, dest, onProgress),
+    // One process has the file (a second `serve` is refused): no other process to wake.
+    wakes: new Wakes(),
+    wake: () => Promise.resolve(),
     close: async () => {
       closing = true
       await alone.run(true, () => q.connection().execute(async () => undefined)) // commits a group still open

@@ -4,6 +4,7 @@ import { isoAt } from '../clock.js'
 import type { Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
+import { WORKSPACE } from '../db/wakes.js'
 import type { EventData, EventName } from './fields.js'
 import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, subscriptionsForEvent } from './store.js'
 
@@ -49,6 +50,7 @@ function deliveryRow(d: QueuedDelivery & { dataJson: string; createdAt: string }
 /** A delivery to one subscription outside the fan-out of an event (a test or a sample); returns the delivery id. */
 export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { data: unknown }): Promise<string> {
   tx.afterCommit(deps.onOutboxWrite)
+  tx.wake('outbox', d.webhookId)
   const row = deliveryRow({ ...d, dataJson: JSON.stringify(d.data), createdAt: isoAt(deps.clock.now()) })
   await insertOutboxRow(tx.q, row)
   return row.id
@@ -102,7 +104,15 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
   }
   if (deliveries.length === 1) await insertOutboxRow(tx.q, deliveries[0])
   else for (let i = 0; i < deliveries.length; i += ROWS_PER_INSERT) await insertOutboxRows(tx.q, deliveries.slice(i, i + ROWS_PER_INSERT))
-  if (deliveries.length > 0) tx.afterCommit(deps.onOutboxWrite)
+  if (deliveries.length > 0) {
+    tx.afterCommit(deps.onOutboxWrite)
+    // The outboxes of other processes on the database too (PostgreSQL), named by subscription.
+    for (const d of deliveries) tx.wake('outbox', d.webhook_id)
+  }
+  // A change feed (in this process, and in the others through the events channel) hears which boards changed.
+  const boards = new Set(written.map(({ event }) => event.boardId ?? WORKSPACE))
+  for (const board of boards) tx.wake('events', board)
+  tx.afterCommit(() => deps.db.wakes.deliver('events', [...boards]))
   const hooked = written.filter(({ event }) => !event.actor.run)
   if (hooked.length > 0)
     await deps.onEvents(

@@ -8,7 +8,7 @@ import { FilterError } from './error.js'
 type Cond = Expression<SqlBool>
 
 /** SQL spelling of the operators that map one to one; `~`/`!~` and dates are handled separately. */
-const SQL_OP: Partial<Record<CompareOp, RawBuilder<unknown>>> = {
+export const SQL_OP: Partial<Record<CompareOp, RawBuilder<unknown>>> = {
   '=': sql.raw('='),
   '!=': sql.raw('!='),
   '>': sql.raw('>'),

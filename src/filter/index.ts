@@ -26,6 +26,7 @@ export type { FieldDef, FilterResource, KeyedField, MultiField, ScalarField } fr
 export { field, registerFilterResource } from './fields.js'
 export { FILTER_LIMITS } from './parser.js'
 export { printFilter, quoteFilterString } from './print.js'
+export { SQL_OP } from './compile.js'
 
 export type FilterFactory = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>
 

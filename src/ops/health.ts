@@ -6,11 +6,14 @@ import { SCHEMA_VERSION } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
 import type { Pump } from '../jobs/pump.js'
 
-/** The wake-ups of the background workers startServer runs; an app without them (tests) is never ready. */
-export type Workers = Readonly<Record<'scheduler' | 'runner' | 'dispatcher', Pump>>
+/**
+ * The wake-ups of the background workers startServer runs, without those this process does not run (TASKD_WORKERS:
+ * checked as `off`); an app without any (tests) is never ready.
+ */
+export type Workers = Readonly<Partial<Record<'scheduler' | 'runner' | 'dispatcher', Pump>>>
 
-/** Workers poll every second: one whose last round ended longer ago than this is stuck. */
-const STALE_MS = 30_000
+/** Workers poll every TASKD_POLL_MS (a second by default): one whose last round ended longer ago than this is stuck. */
+const staleMs = (pollMs: number) => Math.max(30_000, 3 * pollMs)
 
 export function healthRouter(deps: Deps, workers: Workers | undefined, log: (msg: string, err?: unknown) => void): express.Router {
   const router = express.Router()
@@ -28,11 +31,13 @@ export function healthRouter(deps: Deps, workers: Workers | undefined, log: (msg
       checks.database = 'the database did not answer'
       checks.migrations = 'unknown'
     }
+    const stale = staleMs(deps.config.pollMs)
     for (const name of ['scheduler', 'runner', 'dispatcher'] as const) {
       const pump = workers?.[name]
-      checks[name] = !pump?.started ? 'not running' : pump.alive(STALE_MS) ? 'ok' : `no round in the last ${STALE_MS / 1000} s`
+      if (workers && !pump) checks[name] = 'off'
+      else checks[name] = !pump?.started ? 'not running' : pump.alive(stale) ? 'ok' : `no round in the last ${stale / 1000} s`
     }
-    const failing = Object.entries(checks).filter(([, v]) => v !== 'ok')
+    const failing = Object.entries(checks).filter(([, v]) => v !== 'ok' && v !== 'off')
     if (failing.length === 0) res.json({ status: 'ready', checks })
     else {
       const message = `Not ready: ${failing.map(([k, v]) => `${k}: ${v}`).join('; ')}.`

@@ -237,15 +237,17 @@ export async function listPage<Row, T>(
   const q = listQueries(base, spec, params, opts)
   // The count and the page are the reads whose cost the filter decides: both run off the event loop, under the deadline.
   const [[count], rows] = await db.readAll([q.count, q.rows])
-  const totalItems = Number((count as { n: number }).n)
-  return {
-    page: params.page,
-    perPage: params.per_page,
-    totalItems,
-    totalPages: Math.ceil(totalItems / params.per_page),
-    items: await present(rows as Row[], expand),
-  }
+  return pageOf(params, Number((count as { n: number }).n), await present(rows as Row[], expand))
 }
+
+/** The page envelope. */
+const pageOf = <T>(params: ListParams, totalItems: number, items: T[]): Page<T> => ({
+  page: params.page,
+  perPage: params.per_page,
+  totalItems,
+  totalPages: Math.ceil(totalItems / params.per_page),
+  items,
+})
 
 /** listPage sorted by a keyed value (`sort=-xattr.estimate`): see KeyedOrder. */
 async function keyedPage<Row, T>(
@@ -271,11 +273,5 @@ async function keyedPage<Row, T>(
   if (fromValued < params.per_page && offset + params.per_page > withValue)
     reads.push(q.unvalued(Math.max(0, offset - withValue), params.per_page - fromValued))
   const rows = reads.length ? (await db.readAll(reads)).flat() : []
-  return {
-    page: params.page,
-    perPage: params.per_page,
-    totalItems,
-    totalPages: Math.ceil(totalItems / params.per_page),
-    items: await present(rows as Row[], expand),
-  }
+  return pageOf(params, totalItems, await present(rows as Row[], expand))
 }

@@ -86,8 +86,9 @@ test('limits are inclusive: 200 comparisons, depth 32, 3,500 characters', () => 
 
 const CARD_FIELDS =
   'id, key, title, description, board, list, position, priority, start_date, due_date, completed, archived, ' +
-  'trashed, completed_at, created, updated, created_by, state, assignees, members, watchers, tags, files, parent, blocked'
-const BOARD_FIELDS = 'id, name, description, key_prefix, created, updated, created_by, members'
+  'trashed, completed_at, created, updated, created_by, state, assignees, members, watchers, tags, files, parent, blocked, ' +
+  'status, milestone, team, xattr'
+const BOARD_FIELDS = 'id, name, description, key_prefix, created, updated, created_by, members, folder'
 
 /** [filter on cards, exact error message]. */
 const INVALID: [string, string][] = [

@@ -1,5 +1,6 @@
 // SQL semantics: filters run on a real database with the taskd schema (SQLite, or PostgreSQL in npm test's PostgreSQL
 // run) and return exactly the right rows.
+import crypto from 'node:crypto'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -63,13 +64,13 @@ before(async () => {
   await run('INSERT INTO card_assignees (card_id, user_id) VALUES (?, ?)', ['c1', 'u1'], ['c2', 'u1'], ['c2', 'u2'], ['c4', 'u3'])
   await run('INSERT INTO card_watchers (card_id, user_id) VALUES (?, ?)', ['c3', 'u2'])
   await run('INSERT INTO card_tags (card_id, tag_id) VALUES (?, ?)', ['c1', 't1'], ['c2', 't2'], ['c4', 't3'])
-  await run('INSERT INTO files (id, card_id, name, mime, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+  await run('INSERT INTO files (id, card_id, name, content_type, size, sha256, complete, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)', [
     'f1',
     'c3',
     'spec.pdf',
     'application/pdf',
     3,
-    Buffer.from('pdf'),
+    crypto.createHash('sha256').update('pdf').digest('hex'),
     T0,
   ])
   await run(

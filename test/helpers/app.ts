@@ -70,7 +70,15 @@ async function appOn(
 ): Promise<TestApp> {
   const dbFile = database.db
   const config = loadConfig(
-    { db: dbFile, databaseUrl: database.databaseUrl, masterKey: process.env.TASKD_MASTER_KEY, port: 0, baseUrl: 'http://taskd.test', ...configOverrides },
+    {
+      db: dbFile,
+      databaseUrl: database.databaseUrl,
+      databaseDirectUrl: database.databaseDirectUrl,
+      masterKey: process.env.TASKD_MASTER_KEY,
+      port: 0,
+      baseUrl: 'http://taskd.test',
+      ...configOverrides,
+    },
     {},
   )
   const clock = new FakeClock()

@@ -20,19 +20,23 @@ if (adminUrl) process.env.TASKD_MASTER_KEY ??= masterKey
 export interface TestDatabase {
   /** The SQLite file (on PostgreSQL too: the key file lives beside it). */
   db: string
-  /** The PostgreSQL database, when the tests run on PostgreSQL. */
+  /** The PostgreSQL database, when the tests run on PostgreSQL (through PgBouncer when TASKD_TEST_POOLER_URL is set). */
   databaseUrl?: string
+  /** Behind PgBouncer: the database directly, for the LISTEN connection. */
+  databaseDirectUrl?: string
   /** For a `taskd` child process: where its database is. */
   env: Record<string, string>
   /** Drops the PostgreSQL database (a no-op on SQLite; the caller removes the folder). */
   drop(): Promise<void>
 }
 
-const urlFor = (name: string) => {
-  const u = new URL(adminUrl!)
+const urlFor = (name: string, base = adminUrl!) => {
+  const u = new URL(base)
   u.pathname = `/${name}`
   return u.toString()
 }
+/** A PgBouncer in transaction pooling mode in front of the test cluster (scripts/test-postgres.sh pooler): taskd's queries go through it. */
+const poolerUrl = process.env.TASKD_TEST_POOLER_URL || undefined
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: adminUrl })
@@ -132,7 +136,7 @@ async function filledPostgres(name: string, fill: (database: TestDatabase) => Pr
       await c.query(`CREATE DATABASE ${name}_new TEMPLATE ${template}`)
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-tpl-'))
       try {
-        const filling = await fill(postgresDatabase(dir, `${name}_new`, async () => {}))
+        const filling = await fill(postgresDatabase(dir, `${name}_new`, async () => {}, false))
         await c.query(`COMMENT ON DATABASE ${name}_new IS ${pg.escapeLiteral(filling)}`)
         await c.query(`ALTER DATABASE ${name}_new RENAME TO ${name}`)
         return { source: name, note: filling }
@@ -145,9 +149,36 @@ async function filledPostgres(name: string, fill: (database: TestDatabase) => Pr
   })
 }
 
-function postgresDatabase(dir: string, name: string, drop: () => Promise<void>): TestDatabase {
-  const databaseUrl = urlFor(name)
-  return { db: path.join(dir, 'taskd.db'), databaseUrl, env: { TASKD_DATABASE_URL: databaseUrl, TASKD_MASTER_KEY: process.env.TASKD_MASTER_KEY! }, drop }
+/**
+ * The pooler keeps server connections to a database after its clients have gone, which DROP DATABASE would wait for:
+ * its admin console (the `pgbouncer` database, taskd being an admin user there) drops them first.
+ */
+async function releasePooled(name: string): Promise<void> {
+  if (!poolerUrl) return
+  const c = new pg.Client({ connectionString: urlFor('pgbouncer', poolerUrl) })
+  try {
+    await c.connect()
+    await c.query(`KILL ${name}`)
+  } catch {
+    // Never used through the pooler: nothing to drop.
+  } finally {
+    await c.end().catch(() => {})
+  }
+}
+
+/** A test's database; `pooled`: through the pooler when there is one (a template being filled is renamed after, so never). */
+function postgresDatabase(dir: string, name: string, drop: () => Promise<void>, pooled = true): TestDatabase {
+  const direct = urlFor(name)
+  const env = { TASKD_DATABASE_URL: direct, TASKD_MASTER_KEY: process.env.TASKD_MASTER_KEY! }
+  if (!pooled || !poolerUrl) return { db: path.join(dir, 'taskd.db'), databaseUrl: direct, env, drop }
+  const databaseUrl = urlFor(name, poolerUrl)
+  return {
+    db: path.join(dir, 'taskd.db'),
+    databaseUrl,
+    databaseDirectUrl: direct,
+    env: { ...env, TASKD_DATABASE_URL: databaseUrl, TASKD_DATABASE_DIRECT_URL: direct },
+    drop,
+  }
 }
 
 let strategy: Promise<string> | undefined
@@ -173,6 +204,7 @@ export async function freshDatabase(dir: string, from?: Template): Promise<TestD
   // FORCE is refused (42501) when it would have to end a process of another role, such as an autovacuum worker.
   return postgresDatabase(dir, name, () =>
     admin(async (c) => {
+      await releasePooled(name)
       try {
         await c.query(`DROP DATABASE IF EXISTS ${name}`)
       } catch {

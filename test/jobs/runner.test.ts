@@ -315,6 +315,8 @@ test('an idle poll is a plain read: no write transaction, and a write held by an
       read: (query) => db.read(query),
       readAll: (queries) => db.readAll(queries),
       backup: (dest, onProgress) => db.backup(dest, onProgress),
+      wakes: db.wakes,
+      wake: (channel, what) => db.wake(channel, what),
       close: () => db.close(),
     }
     const runner = w.runner(counted)

@@ -99,7 +99,7 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
         errors.push(problem)
       } else if (power === 'local_access') {
         // An app of the owner is waiting on the claim route, in this process or another on the database: the kickoff is
-        // left for it (released below, then told here; a wait elsewhere finds it on its next look, within a second).
+        // left for it (released below, then told here, and a wait in another process through the claims channel).
         if (deps.claimWaiters.has(kickoff.agent_id) || (await claimWaitOpen(q, kickoff.agent_id, now))) {
           leftForClaim = true
           break
@@ -114,7 +114,11 @@ export class KickoffDispatcher extends JobWorker<AgentKickoffsTable> {
       }
     }
     await this.requeue(kickoff, errors.join(' '))
-    if (leftForClaim) deps.claimWaiters.notify([kickoff.agent_id])
+    if (leftForClaim) {
+      deps.claimWaiters.notify([kickoff.agent_id])
+      // A claimer waiting in another process (PostgreSQL); should this fail, that claimer's next look finds it.
+      await deps.db.wake('claims', kickoff.agent_id).catch((err: unknown) => this.log('agent kickoffs: waking claimers elsewhere failed', err))
+    }
   }
 
   private async deliver(kickoff: AgentKickoffsTable, via: AgentPower): Promise<void> {

@@ -3,6 +3,7 @@
 import { type Actor, actorWithKind, AgentPowers, creatorId } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Tx } from '../../db/database.js'
+import { JOB_KICKOFFS } from '../../db/wakes.js'
 import type { AgentKickoffsTable, AgentRunsTable, CardsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { conflict, forbidden, invalidField, notFound } from '../../errors.js'
@@ -121,6 +122,9 @@ export async function startKickoffIn(deps: Deps, tx: Tx, actor: Actor, input: Cr
     deps.onKickoffsQueued()
     if (usable.includes('local_access')) deps.claimWaiters.notify([agent.id])
   })
+  // The dispatchers and claim long polls of other processes on the database too (PostgreSQL).
+  tx.wake('jobs', JOB_KICKOFFS)
+  if (usable.includes('local_access')) tx.wake('claims', agent.id)
   return { kickoff, run }
 }
 
@@ -191,9 +195,6 @@ export const cancelKickoff = (deps: Deps, actor: Actor, id: string): Promise<Kic
     return (await kickoffViews(tx.q, [(await getKickoff(tx.q, id))!]))[0]
   })
 
-/** How long the claim route sleeps between looks at the database when nothing wakes it (another process's kickoffs). */
-const CLAIM_POLL_MS = 1000
-
 /**
  * The owner's desktop app (or the agent itself) takes the oldest kickoff it may deliver through local_access: one of
  * its agents', not being attempted, and past its auto_start attempt when it has one. Waits up to `waitSeconds`.
@@ -206,13 +207,13 @@ export async function claimKickoff(deps: Deps, actor: Actor, waitSeconds: number
   // Seen by the dispatchers of every process on this database, not only this one's (deps.claimWaiters).
   const waitId = newId()
   const { q } = deps.db
-  await recordClaimWait(q, waitId, agents, deps.clock.now() + waitSeconds * 1000 + CLAIM_POLL_MS, deps.clock.now())
+  await recordClaimWait(q, waitId, agents, deps.clock.now() + waitSeconds * 1000 + deps.config.pollMs, deps.clock.now())
   try {
     for (;;) {
       const claimed = await claimOnce(deps, actor, agents)
       const left = deadline - Date.now()
       if (claimed || left <= 0 || signal?.aborted || deps.claimWaiters.closed) return claimed
-      await deps.claimWaiters.wait(agents, Math.min(left, CLAIM_POLL_MS), signal)
+      await deps.claimWaiters.wait(agents, Math.min(left, deps.config.pollMs), signal)
     }
   } finally {
     // When this fails (the database is closing), the rows end by themselves at their `until`.

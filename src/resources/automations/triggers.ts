@@ -2,6 +2,7 @@
 // a schedule slot), so a run is never lost and never exists without its cause; the runner starts after the commit.
 import { isoAt } from '../../clock.js'
 import type { Tx } from '../../db/database.js'
+import { JOB_RUNS } from '../../db/wakes.js'
 import type { AutomationsTable } from '../../db/types.js'
 import type { Deps, EmittedEvent } from '../../deps.js'
 import { matchesSelectors } from '../../events/names.js'
@@ -69,6 +70,7 @@ async function queueRun(
     chain: JSON.stringify(chain),
   })
   tx.afterCommit(deps.onRunsQueued)
+  tx.wake('jobs', JOB_RUNS) // and the runners of other processes on the database
   return id
 }
 

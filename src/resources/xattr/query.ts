@@ -1,8 +1,8 @@
 // Custom fields: the field list's filter, sort and expand; and `xattr.<key>` in the card list's filter and sort, served by
 // the value indexes (card_xattr(field_id, num, card_id) and (field_id, str, card_id)).
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { sql, type Expression, type SqlBool } from 'kysely'
 import type { Db } from '../../db/database.js'
-import { field, type CompareOp, type FilterResource, type FilterValue, type KeyedField } from '../../filter/index.js'
+import { field, SQL_OP, type CompareOp, type FilterResource, type FilterValue, type KeyedField } from '../../filter/index.js'
 import type { KeyedOrder, KeyedSortSpec, ListSpec } from '../../query/list-page.js'
 import { KEY_PATTERN, XATTR_TYPES } from './schema.js'
 import { fieldsByKeyQuery } from './store.js'
@@ -43,14 +43,6 @@ const OPTION_TYPES = ['select', 'multi_select']
 const STRING_TYPES = ['text', 'url', 'date', 'user', 'select', 'multi_select']
 const STORED_TYPES = [...STRING_TYPES, 'number', 'boolean']
 
-const OP: Record<Exclude<CompareOp, '~' | '!~'>, RawBuilder<unknown>> = {
-  '=': sql.raw('='),
-  '!=': sql.raw('!='),
-  '>': sql.raw('>'),
-  '>=': sql.raw('>='),
-  '<': sql.raw('<'),
-  '<=': sql.raw('<='),
-}
 const fold = (text: string) => sql.raw(/^[\x00-\x7f]*$/.test(text) ? 'lower' : 'taskd_fold')
 const list = (types: readonly string[]) => sql.join(types.map((t) => sql.lit(t)))
 
@@ -74,7 +66,7 @@ function compileXattr(c: Parameters<KeyedField['compile']>[0]): Expression<SqlBo
   const negative = op === '!=' || op === '!~'
   const positive: CompareOp = op === '!=' ? '=' : op === '!~' ? '~' : op
   let test: Expression<SqlBool>
-  if (typeof value === 'number') test = hasValue(c, NUMBER_TYPES, sql<SqlBool>`x.num ${OP[positive as '=']} ${value}`)
+  if (typeof value === 'number') test = hasValue(c, NUMBER_TYPES, sql<SqlBool>`x.num ${SQL_OP[positive as '=']!} ${value}`)
   else if (typeof value === 'boolean') test = hasValue(c, BOOLEAN_TYPES, sql<SqlBool>`x.num = ${value ? 1 : 0}`)
   else if (positive === '~') {
     const pattern = value.replace(/[\\%_]/g, (ch) => `\\${ch}`)
@@ -83,7 +75,7 @@ function compileXattr(c: Parameters<KeyedField['compile']>[0]): Expression<SqlBo
     const option = hasValue(c, [...OPTION_TYPES, 'user'], byOption(value))
     test = sql<SqlBool>`(${text} or ${option})`
   } else if (positive === '=') test = hasValue(c, STRING_TYPES, byOption(value))
-  else test = hasValue(c, ['text', 'url', 'date'], sql<SqlBool>`x.str ${OP[positive as '>']} ${value}`)
+  else test = hasValue(c, ['text', 'url', 'date'], sql<SqlBool>`x.str ${SQL_OP[positive as '>']!} ${value}`)
   return negative ? sql<SqlBool>`not ${test}` : test
 }
 
