@@ -8,7 +8,7 @@ import { inChunks, type Q, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { HttpError, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
+import { HttpError, invalidBody, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
 import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
@@ -159,7 +159,8 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
   }
   const { input, checklist } = body.template === undefined ? { input: body, checklist: null } : await fillFromCardTemplate(q, board.id, body.template, body)
   const title = input.title
-  if (title === undefined) throw invalid([{ path: 'title', message: 'Required (the card template gives no title).' }])
+  if (title === undefined)
+    throw invalidBody([{ path: 'title', message: body.template === undefined ? 'title is required.' : 'title is required (the card template gives none).' }])
   const named = await checkRefs(q, board.id, input)
   const parent = input.parent ? await checkParent(q, actor, undefined, input.parent) : undefined
   // A named list alone needs no look at the others: only a completion may send the card elsewhere.
