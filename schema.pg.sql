@@ -845,3 +845,32 @@ CREATE TABLE card_xattr (
 );
 CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
 CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);
+
+-- Templates: workspace-level board templates, their content one JSON document { lists, statuses, tags, xattr_fields,
+-- cards } (names and keys, no ids of the board they came from); and card templates, per board, naming the board's tags,
+-- users and custom fields by id and key (JSON arrays and object) so one that is gone is skipped when a card is made.
+CREATE TABLE templates (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX templates_name ON templates(name, id);
+CREATE TABLE card_templates (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  title TEXT NOT NULL DEFAULT '',
+  description TEXT NOT NULL DEFAULT '',
+  priority INTEGER,
+  tags TEXT NOT NULL DEFAULT '[]',
+  assignees TEXT NOT NULL DEFAULT '[]',
+  checklist TEXT NOT NULL DEFAULT '[]',
+  xattr TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX card_templates_board ON card_templates(board_id, name);

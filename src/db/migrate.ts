@@ -602,6 +602,32 @@ INSERT INTO file_chunks (file_id, seq, data)
 DROP TABLE files_v15;
 DROP TABLE incoming_files;`
 /** Custom fields: definitions, select options and the values on cards, in tables shaped for index-served filters and sorts. */
+const TEMPLATES = `CREATE TABLE templates (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX templates_name ON templates(name, id);
+CREATE TABLE card_templates (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  title TEXT NOT NULL DEFAULT '',
+  description TEXT NOT NULL DEFAULT '',
+  priority INTEGER,
+  tags TEXT NOT NULL DEFAULT '[]',
+  assignees TEXT NOT NULL DEFAULT '[]',
+  checklist TEXT NOT NULL DEFAULT '[]',
+  xattr TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX card_templates_board ON card_templates(board_id, name);`
+
 const customFields = (real: string, withoutRowid: string) => `CREATE TABLE xattr_fields (
   id TEXT PRIMARY KEY,
   board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
@@ -717,6 +743,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 19: custom fields (/v1/xattr): a board's field definitions, their select options and the values on cards (one row
   // per value, a multi_select's per option), indexed by (field, value, card) so filters and sorts read them in order.
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
+  // 21: templates: workspace-level board templates (their content one JSON document) and card templates per board.
+  { sqlite: TEMPLATES, postgres: TEMPLATES },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

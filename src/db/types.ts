@@ -630,6 +630,31 @@ export interface CardXattrTable {
   str: string | null
 }
 
+export interface TemplatesTable {
+  id: string
+  name: string
+  description: string
+  content: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface CardTemplatesTable {
+  id: string
+  board_id: string
+  name: string
+  title: string
+  description: string
+  priority: number | null
+  tags: string
+  assignees: string
+  checklist: string
+  xattr: string
+  created_at: string
+  updated_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -687,4 +712,6 @@ export interface DB {
   xattr_fields: XattrFieldsTable
   xattr_options: XattrOptionsTable
   card_xattr: CardXattrTable
+  templates: TemplatesTable
+  card_templates: CardTemplatesTable
 }

@@ -14,6 +14,7 @@ import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { boardStatuses } from './board-statuses/index.js'
 import { cards } from './cards/index.js'
+import { cardTemplates } from './card-templates/index.js'
 import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
 import { dependencies } from './dependencies/index.js'
@@ -33,6 +34,7 @@ import { notes } from './notes/index.js'
 import { searchModule } from './search/index.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
+import { templates } from './templates/index.js'
 import { timeEntries } from './time-entries/index.js'
 import { timesheetApprovals } from './timesheet-approvals/index.js'
 import { tokens } from './tokens/index.js'
@@ -77,6 +79,8 @@ export const MODULES: readonly ResourceModule[] = [
   agentQuestions,
   searchModule,
   xattr,
+  cardTemplates,
+  templates,
 ]
 
 for (const m of MODULES) {

@@ -63,6 +63,7 @@ const TOOL_NAMES = [
   'list_card_files',
   'list_custom_fields',
   'set_card_custom_fields',
+  'list_card_templates',
 ]
 const READ_TOOLS = new Set([
   'whoami',
@@ -75,6 +76,7 @@ const READ_TOOLS = new Set([
   'list_milestones',
   'list_card_files',
   'list_custom_fields',
+  'list_card_templates',
 ])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {
@@ -104,7 +106,7 @@ test('tools/list: the documented tools, each described, with an object input sch
       assert.match(listCards.description!, /Examples: `[^`]+`; `[^`]+`/)
       assert.deepEqual(Object.keys(listCards.inputSchema.properties ?? {}).sort(), ['board', 'expand', 'filter', 'list', 'page', 'per_page', 'sort'])
       const createCard = tools.find((t) => t.name === 'create_card')!
-      assert.deepEqual(createCard.inputSchema.required, ['title', 'board'])
+      assert.deepEqual(createCard.inputSchema.required, ['board']) // title may come from a card template
       assert.equal(tools.find((t) => t.name === 'update_card')!.annotations?.destructiveHint, true)
     } finally {
       await client.close()

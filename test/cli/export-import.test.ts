@@ -55,6 +55,9 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
   await post('/v1/xattr', { board: s.board.id, name: 'Double', type: 'formula', formula: 'estimate * 2' })
   const valued = await s.t.req('PATCH', `/v1/cards/${card.id}`, { token: tok, body: { xattr: { estimate: 3, labels: ['Bug', 'Ops'] } } })
   assert.deepEqual(valued.body.card?.xattr, { estimate: 3, labels: valued.body.card?.xattr?.labels, double: 6 }, valued.text)
+  // Templates: a board template (a snapshot with cards) and a card template.
+  await post('/v1/templates', { name: 'Sprint', board: s.board.id, include_cards: true })
+  await post('/v1/card-templates', { board: s.board.id, name: 'Bug', title: 'Bug:', tags: [tag.id], checklist: ['Reproduce'], xattr: { estimate: 1 } })
   await post('/v1/comments', { card: card.id, body: `Thanks @${s.member.email.split('@')[0]}` })
   const checklist = (await post('/v1/checklists', { card: card.id, title: 'Steps', items: ['one', 'two'] })).checklist
   const item = checklist.items[0]
@@ -122,6 +125,8 @@ test('taskd export, import into an empty database, export again: identical apart
       'notes',
       'card_dependencies',
       'entity_links',
+      'templates',
+      'card_templates',
     ])
       assert.ok(data[table].length > 0, `${table} exported`)
     assert.equal(data.note_folders.length, 2)

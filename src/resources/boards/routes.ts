@@ -66,12 +66,22 @@ export const boardRoutes = [
     tag: 'Boards',
     access: 'write',
     summary: 'Create a board; without `lists` it gets To do, In progress and Done. The creator becomes its first admin.',
-    description: 'The board gets one status (/v1/board-statuses) per list name, each list bound to its status; `folder` puts it in a folder (/v1/folders).',
+    description:
+      "The board gets one status (/v1/board-statuses) per list name, each list bound to its status; `folder` puts it in a folder (/v1/folders). With `template` (/v1/templates) it gets the template's statuses, lists (bound to the new statuses), tags, custom fields and cards with their values instead, every id new; a template that is gone is a 422 naming `template`.",
+    errors: [422],
     body: CreateBoardBody,
     responses: {
       201: {
         description: 'The board, its lists and its statuses',
-        schema: z.strictObject({ board: BoardSchema, lists: z.array(ListSchema), statuses: z.array(BoardStatusSchema) }).meta({ id: 'CreatedBoard' }),
+        schema: z
+          .strictObject({
+            board: BoardSchema,
+            lists: z.array(ListSchema),
+            statuses: z.array(BoardStatusSchema),
+            tags: z.array(TagSchema).optional().meta({ description: 'With `template`: the tags made from it.' }),
+            xattr_fields: z.array(XattrFieldSchema).optional().meta({ description: 'With `template`: the custom fields made from it.' }),
+          })
+          .meta({ id: 'CreatedBoard' }),
       },
     },
     handler: async ({ deps, actor, body }) => ({ status: 201, body: await createBoard(deps, actor, body) }),

@@ -3,7 +3,9 @@ import { z } from 'zod'
 import { name, orNull, queryBool, UserRef } from '../../http/schemas.js'
 import { agrees } from '../../db/agrees.js'
 import type { BoardMembersTable } from '../../db/types.js'
+import { ListCategory } from '../lists/schema.js'
 import { UserSchema } from '../users/schema.js'
+import { XattrFieldSpec } from '../xattr/schema.js'
 
 export const BoardSchema = z
   .strictObject({
@@ -43,6 +45,10 @@ export const CreateBoardBody = z
     description: description.optional(),
     lists: z.array(name).min(1).max(50).optional(),
     folder: folder.optional(),
+    template: z.string().min(1).optional().meta({
+      description:
+        'A board template (/v1/templates record id): the board gets its statuses, lists, tags, custom fields and cards, every id new (not with `lists`).',
+    }),
   })
   .meta({ id: 'CreateBoardBody' })
 export type CreateBoardInput = z.infer<typeof CreateBoardBody>
@@ -78,3 +84,49 @@ export const deleteBoardQuery = z.object({
   permanent: queryBool.default(false).meta({ description: 'Delete for good at once, with everything on the board (workspace owners and admins only).' }),
 })
 export const memberParams = z.object({ id: z.string().min(1), user: z.string().min(1) })
+
+export const MAX_STRUCTURE_CARDS = 500
+const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #ff8800.')
+/**
+ * A board's structure without ids, as a board template holds it and a board is built from it (clone reads one from the
+ * source board): statuses, lists bound to them by name, tags, custom fields by key, and optionally cards.
+ */
+export const BoardStructure = z
+  .strictObject({
+    statuses: z
+      .array(z.strictObject({ name, category: ListCategory, color: hex.nullable().optional() }))
+      .max(50)
+      .default([])
+      .meta({ description: 'Statuses in order; names unique (case-insensitively). Empty: one per list, like a new board.' }),
+    lists: z
+      .array(
+        z.strictObject({
+          name,
+          category: ListCategory.optional().meta({ description: 'The category of an unbound list (a bound list has its status’s); default started.' }),
+          status: z.string().nullable().optional().meta({ description: 'The name of a status above the list is bound to.' }),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .meta({ description: 'Lists in order, at least one.' }),
+    tags: z
+      .array(z.strictObject({ name, color: hex.nullable().optional() }))
+      .max(200)
+      .default([]),
+    xattr_fields: z.array(XattrFieldSpec).max(100).default([]).meta({ description: 'Custom fields in order, checked as a create checks them.' }),
+    cards: z
+      .array(
+        z.strictObject({
+          title: z.string().trim().min(1).max(500),
+          description: z.string().max(100_000).optional(),
+          priority: z.number().int().min(0).max(4).optional(),
+          list: z.string().meta({ description: 'The name of a list above.' }),
+          tags: z.array(z.string()).max(50).optional().meta({ description: 'Names of tags above.' }),
+          xattr: z.record(z.string(), z.unknown()).optional().meta({ description: 'Custom field values by key (selects by option name).' }),
+        }),
+      )
+      .max(MAX_STRUCTURE_CARDS)
+      .default([]),
+  })
+  .meta({ id: 'BoardStructure' })
+export type BoardStructure = z.output<typeof BoardStructure>

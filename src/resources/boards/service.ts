@@ -12,18 +12,17 @@ import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { deleteCardsOfBoard, rekeyCardsOfBoard } from '../cards/service.js'
 import { statusView } from '../board-statuses/present.js'
-import { insertStatus, statusesOfBoard } from '../board-statuses/published.js'
+import { insertStatus } from '../board-statuses/published.js'
 import { getFolder } from '../folders/published.js'
 import { getGroup, membersOfGroups } from '../groups/published.js'
 import { listEventData, listView } from '../lists/present.js'
 import { insertList, listsOfBoard, listsOfBoards } from '../lists/published.js'
-import { tagView } from '../tags/present.js'
-import { insertTag, tagsOfBoard } from '../tags/published.js'
 import { userView } from '../users/present.js'
 import type { EventData } from '../../events/fields.js'
 import { firstOwner, getUser } from '../users/published.js'
 import { pauseSubscriptionsOfBoard } from '../webhooks/service.js'
-import { copyBoardFields } from '../xattr/service.js'
+import { getTemplateContent } from '../templates/published.js'
+import { buildStructure, readStructure } from './structure.js'
 import { boardView, boardViews } from './present.js'
 import { BOARD_LIST, MEMBER_LIST } from './query.js'
 import { type BoardRole, type BoardView, type CreateBoardInput, TRASH_DAYS, type UpdateBoardInput } from './schema.js'
@@ -143,9 +142,22 @@ function statusesForLists(boardId: string, lists: ListsTable[], at: string): { s
 }
 
 export function createBoard(deps: Deps, actor: Actor, input: CreateBoardInput) {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const at = isoAt(deps.clock.now())
     await checkFolder(q, input.folder)
+    if (input.template !== undefined) {
+      if (input.lists !== undefined) throw invalidField('lists', 'A board from a template takes its lists from the template.')
+      const content = await getTemplateContent(q, input.template)
+      if (!content) throw invalidField('template', 'No such template.')
+      const board = await insertNewBoard(q, actor, at, {
+        name: input.name,
+        description: input.description ?? '',
+        key_prefix: input.key_prefix,
+        folder_id: input.folder ?? null,
+      })
+      return { board: boardView(board, creatorOf(actor)), ...(await buildStructure(deps, tx, actor, board, content, at)) }
+    }
     const board = await insertNewBoard(q, actor, at, {
       name: input.name,
       description: input.description ?? '',
@@ -329,7 +341,8 @@ export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean, lo
  * a new board (in the same folder) the caller belongs to as its admin.
  */
 export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?: string }) {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const source = await boardInSight(q, actor, id)
     if (source.trashed_at !== null) throw inTrash()
     const at = isoAt(deps.clock.now())
@@ -338,28 +351,8 @@ export function cloneBoard(deps: Deps, actor: Actor, id: string, input: { name?:
       description: source.description,
       folder_id: source.folder_id,
     })
-    const statuses = (await statusesOfBoard(q, source.id)).map((s) => ({ ...s, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
-    const copyOf = new Map((await statusesOfBoard(q, source.id)).map((s, i) => [s.id, statuses[i].id]))
-    for (const s of statuses) await insertStatus(q, s)
-    const lists = (await listsOfBoard(q, source.id)).map((l) => ({
-      ...l,
-      id: newId(),
-      board_id: board.id,
-      status_id: l.status_id === null ? null : (copyOf.get(l.status_id) ?? null),
-      created_at: at,
-      updated_at: at,
-    }))
-    for (const l of lists) await insertList(q, l)
-    const tags = (await tagsOfBoard(q, source.id)).map((t) => ({ ...t, id: newId(), board_id: board.id, created_at: at, updated_at: at }))
-    for (const t of tags) await insertTag(q, t)
-    const { fields } = await copyBoardFields(q, source.id, board.id, at)
-    return {
-      board: boardView(board, creatorOf(actor)),
-      lists: lists.map(listView),
-      tags: tags.map(tagView),
-      xattr_fields: fields,
-      statuses: statuses.map(statusView),
-    }
+    const built = await buildStructure(deps, tx, actor, board, await readStructure(q, source.id, false), at, 'source')
+    return { board: boardView(board, creatorOf(actor)), ...built }
   })
 }
 

@@ -45,7 +45,7 @@ export const CARD_TOOLS: readonly Tool[] = [
     name: 'create_card',
     title: 'Create a card',
     description:
-      "Creates a card (task) on a board. `list` defaults to the board's first list. With an `idempotency_key` already used on the board, the existing card comes back with existing: true and nothing is created.",
+      "Creates a card (task) on a board. `list` defaults to the board's first list. With an `idempotency_key` already used on the board, the existing card comes back with existing: true and nothing is created. With `template` (a card template id of the board, see list_card_templates) the card starts from it, the fields given winning, and `title` may be left out.",
     input: fieldsFrom(CreateCardBody),
     annotations: write({ destructive: false, idempotent: false }),
     run: (call, body) => call('createCard', { body }),

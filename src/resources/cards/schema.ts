@@ -99,7 +99,11 @@ const editable = {
 
 export const CreateCardBody = z
   .strictObject({
-    title,
+    title: title.optional().meta({ description: 'The title, 1 to 500 characters; required unless the card template gives one.' }),
+    template: z.string().min(1).optional().meta({
+      description:
+        'A card template (record id) of the board: the card starts with its title, description, priority, tags, assignees, custom field values (merged by key) and a checklist of its items; the fields named here win. A tag, user or field of the template that is gone is skipped.',
+    }),
     board: z.string().min(1).meta({ description: 'The board (record id).' }),
     idempotency_key: z
       .string()

@@ -8,12 +8,14 @@ import { inChunks, type Q, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { HttpError, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
+import { HttpError, invalidBody, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
 import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { getBoards, memberRoles } from '../boards/published.js'
+import { fillFromCardTemplate } from '../card-templates/published.js'
+import { insertChecklist, insertItems } from '../checklists/published.js'
 import { getList, listsOfBoard } from '../lists/published.js'
 import { getTags } from '../tags/published.js'
 import { commentsGoneEvents } from '../comments/service.js'
@@ -148,13 +150,17 @@ function cardEmitter(deps: Deps, tx: Tx, actor: Actor, view: CardView, known?: K
 export const createCard = (deps: Deps, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> =>
   deps.db.tx((tx) => createCardIn(deps, tx, actor, input))
 
-export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
+export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
   const { q } = tx
-  const board = await visibleBoard(q, actor, input.board)
-  if (input.idempotency_key !== undefined) {
-    const found = await findByIdempotencyKey(q, board.id, input.idempotency_key)
+  const board = await visibleBoard(q, actor, body.board)
+  if (body.idempotency_key !== undefined) {
+    const found = await findByIdempotencyKey(q, board.id, body.idempotency_key)
     if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
   }
+  const { input, checklist } = body.template === undefined ? { input: body, checklist: null } : await fillFromCardTemplate(q, board.id, body.template, body)
+  const title = input.title
+  if (title === undefined)
+    throw invalidBody([{ path: 'title', message: body.template === undefined ? 'title is required.' : 'title is required (the card template gives none).' }])
   const named = await checkRefs(q, board.id, input)
   const parent = input.parent ? await checkParent(q, actor, undefined, input.parent) : undefined
   // A named list alone needs no look at the others: only a completion may send the card elsewhere.
@@ -172,7 +178,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
     list_id: list.id,
     key_num: taken.num,
     key: taken.key,
-    title: input.title,
+    title,
     description: input.description ?? '',
     position,
     priority: input.priority ?? 0,
@@ -201,6 +207,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   const problems: ErrorDetail[] = []
   const { boardHasFields } = await writeCardXattr(q, row, input.xattr, true, problems)
   if (problems.length) throw invalid(problems)
+  if (checklist) await addChecklist(q, row, checklist, at, creatorId(actor))
   // The view is built from what was just written: reading it back would double the statements of a create.
   const status = list.status_id ? await getStatus(q, list.status_id) : undefined
   const xattr = boardHasFields ? (await xattrOfCards(q, [row])).get(row.id) : {}
@@ -221,6 +228,26 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, input: Crea
   await notify(deps, tx, actor, { kind: 'assigned', users: view.assignees, card: row })
   await notify(deps, tx, actor, { kind: 'watching', users: view.watchers, card: row })
   return { card: view, existing: false }
+}
+
+/** The checklist a card template gives a new card, its items in order. */
+async function addChecklist(q: Q, card: CardsTable, checklist: { title: string; items: string[] }, at: string, by: string | null) {
+  const id = newId()
+  await insertChecklist(q, { id, card_id: card.id, title: checklist.title, position: 1, created_by: by, created_at: at, updated_at: at })
+  await insertItems(
+    q,
+    checklist.items.map((text, i) => ({
+      id: newId(),
+      checklist_id: id,
+      text,
+      position: i + 1,
+      completed: 0,
+      completed_at: null,
+      completed_by: null,
+      created_at: at,
+      updated_at: at,
+    })),
+  )
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x))

@@ -1,2 +1,2 @@
 // The queries on checklists other families may run directly (in their own transaction): nothing else of store.ts is theirs.
-export { checklistsOfCards, itemsOfChecklists, progressOfCards } from './store.js'
+export { checklistsOfCards, insertChecklist, insertItems, itemsOfChecklists, progressOfCards } from './store.js'

@@ -31,10 +31,14 @@ export const XattrOptionSchema = z.strictObject({ id: z.string(), name: z.string
 export const RollupSchema = z
   .strictObject({
     field: z.string().meta({ description: 'Key of a number field of the same board, read on the related cards.' }),
-    over: z.enum(ROLLUP_OVER).meta({ description: "subtasks: the card's sub-tasks; milestone: the other cards of the card's milestone." }),
-    fn: z
-      .enum(ROLLUP_FNS)
-      .meta({ description: 'sum, avg, min, max or count (related cards with a value) of the related values; no value when there are no related cards.' }),
+    over: z.enum(ROLLUP_OVER).meta({
+      description:
+        "subtasks: the card's sub-tasks; milestone: the other cards of the card's milestone. Cards in the trash are left out; with no related values, count is 0 and the others have no value.",
+    }),
+    fn: z.enum(ROLLUP_FNS).meta({
+      description:
+        'sum, avg, min, max or count (related cards with a value) of the related values; with no related values, count is 0 and the others have no value.',
+    }),
   })
   .meta({ id: 'XattrRollup' })
 
@@ -133,3 +137,18 @@ export const XattrValuesInput = z
 export const XattrValuesView = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Custom field values by key (`{}` when none); select and multi_select values are option ids; rollups and formulas computed on read.' })
+
+/** A field as a board template holds it: no ids, options by name; rollups and formulas name other fields by key. */
+export const XattrFieldSpec = z.strictObject({
+  name,
+  key: z.string().regex(KEY_PATTERN, 'Must be a slug: a lower-case letter, then lower-case letters, digits or "_", at most 64 characters.'),
+  type: XattrType,
+  required: z.boolean().optional(),
+  options: z
+    .array(z.strictObject({ name: z.string().trim().min(1).max(100), color: color.optional() }))
+    .max(100)
+    .optional(),
+  rollup: RollupSchema.nullable().optional(),
+  formula: z.string().max(FORMULA_LIMITS.length).nullable().optional(),
+})
+export type XattrFieldSpec = z.infer<typeof XattrFieldSpec>

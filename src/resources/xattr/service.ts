@@ -12,9 +12,17 @@ import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
 import { FormulaError, parseFormula } from './formula.js'
-import { fieldView, fieldViews, groupBy } from './present.js'
+import { fieldView, fieldViews } from './present.js'
 import { XATTR_FIELD_LIST } from './query.js'
-import { COMPUTED_TYPES, KEY_PATTERN, type CreateXattrFieldInput, type UpdateXattrFieldInput, type XattrFieldView, type XattrType } from './schema.js'
+import {
+  COMPUTED_TYPES,
+  KEY_PATTERN,
+  type CreateXattrFieldInput,
+  type UpdateXattrFieldInput,
+  type XattrFieldSpec,
+  type XattrFieldView,
+  type XattrType,
+} from './schema.js'
 import {
   deleteFieldRow,
   deleteOptions,
@@ -198,36 +206,69 @@ export function deleteField(deps: Deps, actor: Actor, id: string): Promise<void>
   })
 }
 
+/** A board's fields as a board template holds them (options by name), in order. */
+export async function fieldSpecsOfBoard(q: Q, boardId: string): Promise<XattrFieldSpec[]> {
+  const fields = await fieldsOfBoard(q, boardId)
+  const views = await fieldViews(q, fields)
+  return views.map((f) => ({
+    name: f.name,
+    key: f.key,
+    type: f.type,
+    required: f.required,
+    options: f.options.map((o) => ({ name: o.name, color: o.color })),
+    rollup: f.rollup,
+    formula: f.formula,
+  }))
+}
+
+/** Checks a board template's fields as a create checks them, against each other; problems under `path.<i>`. */
+export function checkFieldSpecs(specs: readonly XattrFieldSpec[], details: ErrorDetail[], path: string): void {
+  const rows = specs.map((f) => ({ key: f.key, type: f.type }) as XattrFieldsTable)
+  specs.forEach((f, i) => {
+    const own: ErrorDetail[] = []
+    const others = rows.filter((_, j) => j !== i)
+    if (others.some((o) => o.key === f.key)) own.push({ path: 'key', message: `Another field has the key "${f.key}".` })
+    checkDefinition(
+      f.type,
+      { options: f.options?.length ? f.options : undefined, rollup: f.rollup ?? undefined, formula: f.formula ?? undefined, required: f.required },
+      others,
+      own,
+      true,
+    )
+    checkOptions(f.options ?? [], [], own)
+    for (const d of own) details.push({ path: `${path}.${i}.${d.path}`, message: d.message })
+  })
+}
+
 /**
- * Copies a board's field definitions (and their options) to another board with new ids, formulas and rollups by key
- * as they are: the board clone uses it, and board templates will. Returns the copies and the id maps (old → new) of
- * fields and options, with which card values can follow (`copyValues` in published.ts).
+ * Makes the fields of a board template (or a board being cloned) on a new board, every id new, checked as a create
+ * checks them against each other: problems go to `details` under `path.<i>` and nothing is written when there are any.
  */
-export async function copyBoardFields(q: Q, fromBoard: string, toBoard: string, at: string) {
-  const fields = await fieldsOfBoard(q, fromBoard)
-  const options = groupBy(
-    await optionsOfFields(
-      q,
-      fields.map((f) => f.id),
-    ),
-    (o) => o.field_id,
-  )
-  const fieldMap = new Map<string, string>()
-  const optionMap = new Map<string, string>()
+export async function fieldsFromSpecs(q: Q, boardId: string, specs: readonly XattrFieldSpec[], at: string, details: ErrorDetail[], path: string) {
+  const rows: XattrFieldsTable[] = specs.map((f, i) => ({
+    id: newId(),
+    board_id: boardId,
+    name: f.name,
+    key: f.key,
+    type: f.type,
+    required: f.required ? 1 : 0,
+    position: i + 1,
+    rollup: f.rollup ? JSON.stringify({ field: f.rollup.field, over: f.rollup.over, fn: f.rollup.fn }) : null,
+    formula: f.formula ?? null,
+    created_at: at,
+    updated_at: at,
+  }))
+  const before = details.length
+  checkFieldSpecs(specs, details, path)
+  if (details.length > before) return []
   const views: XattrFieldView[] = []
-  for (const f of fields) {
-    const copy = { ...f, id: newId(), board_id: toBoard, created_at: at, updated_at: at }
-    fieldMap.set(f.id, copy.id)
-    await insertField(q, copy)
-    const opts = (options.get(f.id) ?? []).map((o) => {
-      const id = newId()
-      optionMap.set(o.id, id)
-      return { ...o, id, field_id: copy.id }
-    })
+  for (const [i, row] of rows.entries()) {
+    await insertField(q, row)
+    const opts = (specs[i].options ?? []).map((o, n) => ({ id: newId(), field_id: row.id, name: o.name, color: o.color ?? null, position: n + 1 }))
     await insertOptions(q, opts)
-    views.push(fieldView(copy, opts))
+    views.push(fieldView(row, opts))
   }
-  return { fields: views, fieldMap, optionMap }
+  return views
 }
 
 /** Whether a key is free on a board (for callers that make fields of their own, such as templates). */

@@ -100,7 +100,6 @@ export async function xattrOfCards(q: Q, cards: readonly { id: string; board_id:
     }
     for (const r of rollups.filter((r) => r.field.board_id === card.board_id)) {
       const ids = related.get(r.over)?.get(card.id) ?? []
-      if (ids.length === 0) continue // nothing to roll up: no value, rather than a sum of 0
       const nums = ids.flatMap((id) => relatedValues.get(`${id}\u0000${r.source.id}`) ?? [])
       const v = rollupOf(r.fn, nums)
       if (v !== null) {

@@ -1,0 +1,2 @@
+// What other families use of card templates: filling a new card from one (the cards family's create).
+export { fillFromCardTemplate } from './fill.js'
