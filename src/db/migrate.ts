@@ -743,7 +743,7 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 19: custom fields (/v1/xattr): a board's field definitions, their select options and the values on cards (one row
   // per value, a multi_select's per option), indexed by (field, value, card) so filters and sorts read them in order.
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
-  // 21: templates: workspace-level board templates (their content one JSON document) and card templates per board.
+  // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
 ]
 
