@@ -11,7 +11,8 @@ import { dbAll } from './db.js'
 export const SECRET = 'runner-secret-0123456789abcdef'
 
 export async function agentApp(overrides: Record<string, unknown> = {}) {
-  const s = await seededApp({ allowPrivateTargets: 'true', webhookTimeoutMs: 300, ...overrides })
+  // 2 s for a call to the local runner: it answers in milliseconds, also on a busy machine; a hanging runner's test waits this long.
+  const s = await seededApp({ allowPrivateTargets: 'true', webhookTimeoutMs: 2000, ...overrides })
   const dispatcher = new KickoffDispatcher(s.t.deps, { log: (m, e) => process.env.DEBUG_TASKD && console.error(m, e) })
   const receiver = await startReceiver()
   const close = async () => {
