@@ -9,7 +9,7 @@ import { test } from 'node:test'
 import { openDatabase } from '../../src/db/open.js'
 import { fakeAi } from '../helpers/agents.js'
 import { freshDatabase, testDialect, type TestDatabase } from '../helpers/database.js'
-import { serve, type Served } from '../helpers/serve.js'
+import { serve, type Served, callerOf } from '../helpers/serve.js'
 import { until } from '../helpers/until.js'
 
 /** Claim long polls the database holds now (read directly, as a dispatcher of any process reads them). */
@@ -43,15 +43,7 @@ test(
       const b = await serve(database.db, env)
       servers.push(b)
       const token = a.token!
-      const call = async (s: Served, method: string, p: string, body?: unknown, signal?: AbortSignal) => {
-        const res = await fetch(s.url + p, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
-        })
-        return { status: res.status, json: res.status === 204 ? undefined : ((await res.json()) as any) }
-      }
+      const call = callerOf(token)
       const me = (await call(a, 'GET', '/v1/users/me')).json.user
       const board = (await call(a, 'POST', '/v1/boards', { name: 'Desk', key_prefix: 'DSK' })).json.board
       const made = await call(a, 'POST', '/v1/users', { kind: 'agent', name: 'Desk agent', agent: { owner: me.id, powers: ['local_access', 'service_ai'] } })

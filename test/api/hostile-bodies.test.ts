@@ -8,7 +8,10 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
+import { openDatabase } from '../../src/db/open.js'
 import { freshDatabase, type TestDatabase } from '../helpers/database.js'
+import { dbGet } from '../helpers/db.js'
+import { until } from '../helpers/until.js'
 import { serve, type Served } from '../helpers/serve.js'
 
 interface Sent {
@@ -180,6 +183,15 @@ test('truncated, aborted and malformed bodies on every route that reads one get 
     await send('upload bad chunking', 'POST', '/v1/files', { ...form, 'Transfer-Encoding': 'chunked' }, `5\r\nab`, 'end', [400])
     await send('upload without boundary', 'POST', '/v1/files', { ...auth, 'Content-Type': 'multipart/form-data', 'Content-Length': 5 }, 'hello', 'wait', [400])
     assert.equal((await api('GET', `/v1/files?card=${card.id}`)).totalItems, 0, 'no upload left a file')
+    // Nor a row that is not complete, or a chunk: a cut upload's leftovers are deleted once the server sees the cut.
+    const db = await openDatabase({ ...database, readWorkers: 0 })
+    try {
+      const leftovers = async () =>
+        Number((await dbGet<{ n: number }>(db, 'SELECT (SELECT COUNT(*) FROM files WHERE card_id = ?) + (SELECT COUNT(*) FROM file_chunks) AS n', card.id))!.n)
+      await until('the cut uploads are cleaned up', async () => (await leftovers()) === 0)
+    } finally {
+      await db.close()
+    }
 
     // Still alive, and still answering.
     const me = await fetch(`${url}/v1/users/me`, { headers: auth })

@@ -11,7 +11,7 @@ import { test } from 'node:test'
 import { verify } from '@octokit/webhooks-methods'
 import { openDatabase } from '../../src/db/open.js'
 import { freshDatabase, testDialect, type TestDatabase } from '../helpers/database.js'
-import { serve, type Served } from '../helpers/serve.js'
+import { serve, type Served, callerOf } from '../helpers/serve.js'
 
 const CARDS = 500
 const ROUNDS = 20 // bulk updates of every card: CARDS × ROUNDS card.updated events
@@ -108,15 +108,7 @@ test(
       const token = a.token!
       assert.equal(await rowsIn(database, 'users', { role: 'owner' }), 1, 'the processes run on the PostgreSQL database, with one owner')
       assert.equal(await rowsIn(database, 'workspace'), 1, 'and one workspace')
-      const call = async (s: Served, method: string, p: string, body?: unknown) => {
-        const res = await fetch(s.url + p, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-        const json = (await res.json()) as any
-        return { status: res.status, json }
-      }
+      const call = callerOf(token)
       const t0 = performance.now()
       const phases: string[] = []
       const phase = (name: string) => phases.push(`${name} ${Math.round(performance.now() - t0)} ms`)

@@ -96,9 +96,11 @@ test(
       }
       assert.ok(count(202) >= 4, 'the uploads within the bound are accepted')
       assert.ok(count(429) > 0, 'uploads past the bound are refused')
-      // On a quiet machine the whole load takes a few probe intervals, so only "some answered meanwhile" holds everywhere;
-      // how long they took is the p99, asserted in npm run test:perf.
+      // A stalled server answers none or one of the probes sent while the uploads go on. On a quiet machine the load may
+      // last only a few probe intervals, too short to tell; from ten on, a server that is not stalled has answered more.
+      // How long the answers took is the p99, asserted in npm run test:perf.
       assert.ok(report.answeredDuring >= 1, `no answer to /v1/users/me arrived during the uploads`)
+      if (report.sentDuring >= 10) assert.ok(report.answeredDuring >= 2, `${report.answeredDuring} answers to ${report.sentDuring} probes during the uploads`)
       assert.equal(report.failed, 0)
       assertTiming(report.p99 < 1000, `p99 ${report.p99.toFixed(1)} ms`)
       const log = (await api('GET', `/v1/webhooks/incoming/${ep.id}/logs`)).items as { outcome: string }[]

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { openDatabase } from '../../src/db/open.js'
 import { freshDatabase, testDialect, type TestDatabase } from '../helpers/database.js'
-import { serve, type Served } from '../helpers/serve.js'
+import { serve, type Served, callerOf } from '../helpers/serve.js'
 import { until } from '../helpers/until.js'
 
 /** Ten minutes: far past the test's timeout, so no poll can explain a wake-up. */
@@ -72,15 +72,7 @@ test(
       const b = await serve(database.db, env)
       servers.push(b)
       const token = a.token!
-      const call = async (s: Served, method: string, p: string, body?: unknown, signal?: AbortSignal) => {
-        const res = await fetch(s.url + p, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
-        })
-        return { status: res.status, json: res.status === 204 ? undefined : ((await res.json()) as any) }
-      }
+      const call = callerOf(token)
       const ready = (await call(a, 'GET', '/readyz')).json
       assert.deepEqual(
         [ready.checks.scheduler, ready.checks.runner, ready.checks.dispatcher, ready.status],

@@ -6,6 +6,8 @@ export interface ProbeReport {
   count: number
   /** Answers that arrived before `stop()` was called: a stalled server answers none or one. */
   answeredDuring: number
+  /** Requests sent before `stop()` was called: how long the work lasted, in probe intervals. */
+  sentDuring: number
   failed: number
   p50: number
   p99: number
@@ -24,8 +26,10 @@ export function startProbe(url: string, token: string, everyMs = 50): Probe {
   const pending = new Set<Promise<void>>()
   let stopped = false
   let answeredDuring = 0
+  let sentDuring = 0
   let failed = 0
   const send = () => {
+    sentDuring++
     const t0 = performance.now()
     const p = fetch(`${url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } })
       .then(async (res) => {
@@ -49,7 +53,7 @@ export function startProbe(url: string, token: string, everyMs = 50): Probe {
       await Promise.all([...pending])
       const sorted = [...latencies].sort((a, b) => a - b)
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? NaN
-      const report = { count: sorted.length, answeredDuring, failed, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN }
+      const report = { count: sorted.length, answeredDuring, sentDuring, failed, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN }
       return {
         ...report,
         summary: `/v1/users/me every ${everyMs} ms: ${report.count} answers (${answeredDuring} during the work, ${failed} failed), p50 ${report.p50.toFixed(1)} ms, p99 ${report.p99.toFixed(1)} ms, max ${report.max.toFixed(1)} ms`,

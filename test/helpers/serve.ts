@@ -78,3 +78,16 @@ export function serve(db: string, env: Record<string, string> = {}, command: Com
     })
   })
 }
+
+/** A JSON caller of the served processes with one bearer token: `call(server, method, path, body?, signal?)`. */
+export const callerOf =
+  (token: string) =>
+  async (s: Served, method: string, p: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; json: any }> => {
+    const res = await fetch(s.url + p, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    })
+    return { status: res.status, json: res.status === 204 ? undefined : await res.json() }
+  }

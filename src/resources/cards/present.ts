@@ -240,12 +240,19 @@ export const cardUrl = (config: Config, id: string): string => `${publicBaseUrl(
  * `{ card, board }` of the events of records on a task (comments, checklists, timers): they carry the
  * task's key, title and link beside the ids (`CARD_REF` and `BOARD` in events/fields.ts).
  */
-export async function taskEventRefs(q: Q, config: Config, card: Pick<CardsTable, 'id' | 'key' | 'title' | 'board_id'>) {
-  const board = (await getBoards(q, [card.board_id]))[0]
-  return {
+export async function taskEventRefs(q: Q, config: Config, card: TaskRow) {
+  return (await taskEventRefsOf(q, config, [card]))[0]
+}
+
+type TaskRow = Pick<CardsTable, 'id' | 'key' | 'title' | 'board_id'>
+
+/** taskEventRefs for many cards, with one query for their boards. */
+export async function taskEventRefsOf(q: Q, config: Config, cards: readonly TaskRow[]) {
+  const boards = new Map((await getBoards(q, [...new Set(cards.map((c) => c.board_id))])).map((b) => [b.id, b.name]))
+  return cards.map((card) => ({
     card: { id: card.id, key: card.key, title: card.title, url: cardUrl(config, card.id) },
-    board: { id: card.board_id, name: board?.name ?? null },
-  }
+    board: { id: card.board_id, name: boards.get(card.board_id) ?? null },
+  }))
 }
 
 /** Names the caller already holds, so enrichment need not read them again. */

@@ -10,7 +10,7 @@ import { checkedInput, forbidden, notFound } from '../../errors.js'
 import { emitEvent, type NewEvent } from '../../events/emit.js'
 import { newId } from '../../ids.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
-import { expandCard, taskEventRefs } from '../cards/present.js'
+import { expandCard, taskEventRefs, taskEventRefsOf } from '../cards/present.js'
 import { getCard, watchersOf } from '../cards/published.js'
 import { notify } from '../inbox/service.js'
 import { commentViews } from './present.js'
@@ -171,14 +171,13 @@ export async function commentsGoneEvents(deps: Deps, q: Q, actor: Actor, cards: 
     q,
     cards.map((c) => c.id),
   )
-  for (const card of cards) {
-    const own = comments.filter((c) => c.card_id === card.id)
-    if (own.length === 0) continue
-    const refs = await taskEventRefs(q, deps.config, card)
+  const talked = cards.filter((card) => comments.some((c) => c.card_id === card.id))
+  const refs = await taskEventRefsOf(q, deps.config, talked)
+  talked.forEach((card, i) =>
     byCard.set(
       card.id,
-      own.map((comment) => deletedEvent(actor, comment, card, refs)),
-    )
-  }
+      comments.filter((c) => c.card_id === card.id).map((comment) => deletedEvent(actor, comment, card, refs[i])),
+    ),
+  )
   return byCard
 }
