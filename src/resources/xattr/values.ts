@@ -6,7 +6,7 @@ import type { ErrorDetail } from '../../errors.js'
 import { memberRoles } from '../boards/published.js'
 import { evaluateFormula, parseFormula, type FormulaNode } from './formula.js'
 import { groupBy, parseRollup } from './present.js'
-import { relatedCards, rollupOf, type RollupOver } from './rollup.js'
+import { rollupAggregates, rollupOf, type RollupAggregate, type RollupOver } from './rollup.js'
 import { COMPUTED_TYPES, type XattrType } from './schema.js'
 import { fieldsOfBoards, optionsOfFields, setValues, valuesOf, valuesOfCards } from './store.js'
 
@@ -42,7 +42,7 @@ function formulaOf(text: string): FormulaNode | null {
 
 /**
  * `xattr` of each card of a page: its board's fields with a value, by key, rollups and formulas computed. A fixed
- * number of queries for the page: the boards' fields, the cards' values, and for rollups the related cards and their values.
+ * number of queries for the page: the boards' fields, the cards' values, and for rollups one grouped query per kind that folds the related cards' values.
  */
 export async function xattrOfCards(q: Q, cards: readonly { id: string; board_id: string }[]): Promise<Map<string, XattrValues>> {
   const out = new Map<string, XattrValues>(cards.map((c) => [c.id, {}]))
@@ -60,32 +60,23 @@ export async function xattrOfCards(q: Q, cards: readonly { id: string; board_id:
     ),
     (r) => `${r.card_id}\u0000${r.field_id}`,
   )
-  // Rollups: the related cards of each kind once, then their values of every source field in one query.
+  // Rollups: folded by the database, one grouped query per kind (subtasks, milestone) for the whole page.
   const rollups = fields.flatMap((f) => {
     const r = f.type === 'rollup' ? parseRollup(f.rollup) : null
     const source = r && byBoard.get(f.board_id)?.find((s) => s.key === r.field && s.type === 'number')
     return r && source ? [{ field: f, over: r.over as RollupOver, fn: r.fn, source }] : []
   })
-  const related = new Map<RollupOver, Map<string, string[]>>()
+  const aggregates = new Map<RollupOver, Map<string, RollupAggregate>>()
   for (const over of new Set(rollups.map((r) => r.over)))
-    related.set(
+    aggregates.set(
       over,
-      await relatedCards(
+      await rollupAggregates(
         q,
         over,
         cards.map((c) => c.id),
+        rollups.filter((r) => r.over === over).map((r) => r.source.id),
       ),
     )
-  const relatedValues = new Map<string, number>()
-  if (rollups.length) {
-    const relatedIds = [...related.values()].flatMap((m) => [...m.values()].flat())
-    for (const r of await valuesOf(
-      q,
-      rollups.map((r) => r.source.id),
-      relatedIds,
-    ))
-      if (r.num !== null) relatedValues.set(`${r.card_id}\u0000${r.field_id}`, r.num)
-  }
   for (const card of cards) {
     const values = out.get(card.id)!
     const numbers = new Map<string, number>()
@@ -99,9 +90,7 @@ export async function xattrOfCards(q: Q, cards: readonly { id: string; board_id:
       if (f.type === 'number' && typeof v === 'number') numbers.set(f.key, v)
     }
     for (const r of rollups.filter((r) => r.field.board_id === card.board_id)) {
-      const ids = related.get(r.over)?.get(card.id) ?? []
-      const nums = ids.flatMap((id) => relatedValues.get(`${id}\u0000${r.source.id}`) ?? [])
-      const v = rollupOf(r.fn, nums)
+      const v = rollupOf(r.fn, aggregates.get(r.over)?.get(`${card.id}\u0000${r.source.id}`))
       if (v !== null) {
         values[r.field.key] = v
         numbers.set(r.field.key, v)
