@@ -448,6 +448,10 @@ test('TASKD_MAX_FILE_BYTES: past it 413, declared or counted while streaming, an
     const streamed = await rawUpload(s.t.url, tok, filePieces(card.id, 3_000_000))
     assert.equal(streamed.status, 413, streamed.body)
     assert.equal(await stored(), 0, 'a refused upload leaves no file and no chunk')
+    // The whole body is counted, not only the file: a small file behind a preamble past the limit is refused too.
+    const padded = await rawUpload(s.t.url, tok, [Buffer.alloc(2_200_000, 0x20), ...filePieces(card.id, 10)])
+    assert.equal(padded.status, 413, padded.body)
+    assert.equal(await stored(), 0, 'nothing stays of it')
     // Exactly the limit is taken.
     const fits = await rawUpload(s.t.url, tok, filePieces(card.id, 2_000_000))
     assert.equal(fits.status, 201, fits.body)

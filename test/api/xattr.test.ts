@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
-import { dbAll } from '../helpers/db.js'
+import { dbAll, dbRunMany } from '../helpers/db.js'
 import { assertErrorShape, assertSubset } from '../helpers/scenarios.js'
 
 async function fixture() {
@@ -583,6 +583,25 @@ function rng(seed: number) {
     return s / 2 ** 32
   }
 }
+
+test('xattr: a board has at most 100 custom fields; the 101st is a 422 naming board', async () => {
+  const c = await ready
+  const board = (await c.t.req('POST', '/v1/boards', { token: c.tokens.member.write, body: { name: 'Many fields', key_prefix: 'MNY' } })).body.board
+  const at = '2026-11-21T12:00:00.000Z'
+  await dbRunMany(
+    c.t.deps.db,
+    'INSERT INTO xattr_fields (id, board_id, name, key, type, required, position, rollup, formula, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, NULL, NULL, ?, ?)',
+    Array.from({ length: 100 }, (_, i) => [`many${i}`, board.id, `Field ${i}`, `field_${i}`, 'number', i + 1, at, at]),
+  )
+  const r = await c.t.req('POST', '/v1/xattr', { token: c.tokens.member.write, body: { board: board.id, name: 'One more', type: 'number' } })
+  assert.equal(r.status, 422, r.text)
+  assertErrorShape(r.body)
+  assert.ok(
+    r.body.error.details.some((d: { path: string }) => d.path === 'board'),
+    r.text,
+  )
+  assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM xattr_fields WHERE board_id = ?', board.id)).length, 100, 'nothing written')
+})
 
 test('xattr: formula fuzz — random strings and token soups never get a 500', async () => {
   const c = await ready

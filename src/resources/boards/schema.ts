@@ -5,7 +5,7 @@ import { agrees } from '../../db/agrees.js'
 import type { BoardMembersTable } from '../../db/types.js'
 import { ListCategory } from '../lists/schema.js'
 import { UserSchema } from '../users/schema.js'
-import { XattrFieldSpec } from '../xattr/schema.js'
+import { MAX_FIELDS_PER_BOARD, XattrFieldSpec } from '../xattr/schema.js'
 
 export const BoardSchema = z
   .strictObject({
@@ -113,7 +113,11 @@ export const BoardStructure = z
       .array(z.strictObject({ name, color: hex.nullable().optional() }))
       .max(200)
       .default([]),
-    xattr_fields: z.array(XattrFieldSpec).max(100).default([]).meta({ description: 'Custom fields in order, checked as a create checks them.' }),
+    xattr_fields: z
+      .array(XattrFieldSpec)
+      .max(MAX_FIELDS_PER_BOARD)
+      .default([])
+      .meta({ description: 'Custom fields in order, checked as a create checks them.' }),
     cards: z
       .array(
         z.strictObject({

@@ -30,15 +30,19 @@ const IN_LIST = 500
  */
 async function pathBetween(q: Q, from: string, to: string): Promise<string[] | undefined> {
   const cameFrom = new Map<string, string | null>([[from, null]])
+  const tooMany = () => unprocessable('The dependencies reachable from this card are too many to check for a cycle; remove some first.')
   let frontier = [from]
   for (let depth = 0; frontier.length > 0; depth++) {
-    if (depth >= WALK_LIMITS.depth || cameFrom.size > WALK_LIMITS.cards)
-      throw unprocessable('The dependencies reachable from this card are too many to check for a cycle; remove some first.')
+    if (depth >= WALK_LIMITS.depth) throw tooMany()
     const next: string[] = []
     for (let i = 0; i < frontier.length; i += IN_LIST) {
-      for (const edge of await blockedBy(q, frontier.slice(i, i + IN_LIST))) {
+      // At most one edge more than the walk may take, so a wide step cannot read an unbounded number of rows.
+      const edges = await blockedBy(q, frontier.slice(i, i + IN_LIST), WALK_LIMITS.cards + 1)
+      if (edges.length > WALK_LIMITS.cards) throw tooMany()
+      for (const edge of edges) {
         if (cameFrom.has(edge.blocked_id)) continue
         cameFrom.set(edge.blocked_id, edge.blocker_id)
+        if (cameFrom.size > WALK_LIMITS.cards) throw tooMany()
         if (edge.blocked_id === to) {
           const path = [to]
           for (let at = cameFrom.get(to); at; at = cameFrom.get(at)) path.unshift(at)

@@ -21,12 +21,13 @@ export const cardsBrief = (q: Q, ids: readonly string[]) =>
         .where('id', 'in', [...new Set(ids)])
         .execute()
 
-/** The edges leaving these cards (what each blocks): one step of the cycle check's walk. */
-export const blockedBy = (q: Q, blockers: readonly string[]) =>
+/** The edges leaving these cards (what each blocks), at most `limit`: one step of the cycle check's walk. */
+export const blockedBy = (q: Q, blockers: readonly string[], limit: number) =>
   q
     .selectFrom('card_dependencies')
     .select(['blocker_id', 'blocked_id'])
     .where('blocker_id', 'in', [...blockers])
+    .limit(limit)
     .execute()
 
 /**

@@ -71,6 +71,7 @@ const exists = async (db: Db, id: string) => (await db.q.selectFrom('files').sel
  */
 export async function uploadFile(deps: Deps, actor: Actor, req: UploadRequest): Promise<FileView> {
   const limit = deps.config.maxFileBytes
+  // The whole body is bounded too, whatever it declares: a chunked body could otherwise carry any amount around its file.
   if (Number(req.headers['content-length'] ?? 0) > limit + FORM_SLACK) throw new TooLarge(limit)
   const id = newId()
   const at = isoAt(deps.clock.now())
@@ -99,6 +100,8 @@ export async function uploadFile(deps: Deps, actor: Actor, req: UploadRequest): 
       }
     },
     () => discardFile(deps.db, id),
+    limit + FORM_SLACK,
+    () => new TooLarge(limit),
   )
   const done = await deps.db.tx(async ({ q }) => (await markComplete(q, id, up.file.size, up.file.sha256)) && (await getFile(q, id)))
   if (!done) {

@@ -95,10 +95,6 @@ export function visibleFilesQuery(q: Q, viewer: Viewer, owner: { card?: string; 
   )
 }
 
-/** The files of an incoming request (complete ones: its automations read them). */
-export const filesOfRequest = (q: Q, requestId: string) =>
-  q.selectFrom('files').selectAll().where('request_id', '=', requestId).where('complete', '=', 1).orderBy('created_at').orderBy('id').execute()
-
 /**
  * Drops an endpoint's oldest kept files (those of its logged requests) until they hold at most `maxBytes` together; the
  * files of requests whose runs have not finished count but stay. Only ids and sizes are read, never the bytes. On

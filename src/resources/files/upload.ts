@@ -52,6 +52,9 @@ export function readUpload(
   req: UploadRequest,
   store: (fields: Record<string, string>, part: { name: string; type: string; stream: Readable }) => Promise<Stored>,
   discard: () => Promise<void>,
+  /** The whole body's bytes at most (the file's limit and room for the fields): past it `tooLarge()` ends the upload. */
+  maxBodyBytes: number,
+  tooLarge: () => Error,
 ): Promise<UploadedPart> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'multipart/form-data') return Promise.reject(new HttpError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.'))
@@ -68,7 +71,10 @@ export function readUpload(
     let failure: Error | undefined
     let done = false
     let idle: NodeJS.Timeout | undefined
-    const touch = () => {
+    let received = 0
+    const touch = (chunk?: Buffer) => {
+      received += chunk?.length ?? 0
+      if (received > maxBodyBytes) return fail(tooLarge())
       clearTimeout(idle)
       idle = setTimeout(() => fail(badRequest(`The body stopped arriving for ${IDLE_MS / 1000} s.`)), IDLE_MS)
     }

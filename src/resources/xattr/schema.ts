@@ -16,6 +16,8 @@ export const ROLLUP_OVER = ['subtasks', 'milestone'] as const
 export const ROLLUP_FNS = ['sum', 'avg', 'min', 'max', 'count'] as const
 
 /** A field key: a slug unique per board, what `xattr.<key>` names in card bodies, filters, sorts and formulas. */
+/** Custom fields a board may have: each card read evaluates all of its board's. */
+export const MAX_FIELDS_PER_BOARD = 100
 export const KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/
 const key = z
   .string()

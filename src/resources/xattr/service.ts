@@ -17,6 +17,7 @@ import { XATTR_FIELD_LIST } from './query.js'
 import {
   COMPUTED_TYPES,
   KEY_PATTERN,
+  MAX_FIELDS_PER_BOARD,
   type CreateXattrFieldInput,
   type UpdateXattrFieldInput,
   type XattrFieldSpec,
@@ -26,7 +27,6 @@ import {
 import {
   deleteFieldRow,
   deleteOptions,
-  fieldByKey,
   fieldsOfBoard,
   getField,
   insertField,
@@ -135,6 +135,7 @@ export function createField(deps: Deps, actor: Actor, input: CreateXattrFieldInp
     const key = input.key ?? keyFromName(input.name)
     if (!KEY_PATTERN.test(key)) details.push({ path: 'key', message: 'No key can be made from this name; give `key`, a slug such as `story_points`.' })
     const others = await fieldsOfBoard(q, board.id)
+    if (others.length >= MAX_FIELDS_PER_BOARD) details.push({ path: 'board', message: `A board has at most ${MAX_FIELDS_PER_BOARD} custom fields.` })
     checkDefinition(input.type, input, others, details, true)
     const options = checkOptions(input.options ?? [], [], details)
     if (details.length) throw invalid(details)
@@ -270,6 +271,3 @@ export async function fieldsFromSpecs(q: Q, boardId: string, specs: readonly Xat
   }
   return views
 }
-
-/** Whether a key is free on a board (for callers that make fields of their own, such as templates). */
-export const keyTaken = async (q: Q, boardId: string, key: string) => Boolean(await fieldByKey(q, boardId, key))
