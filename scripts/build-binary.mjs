@@ -38,6 +38,12 @@ await bundle('src/delivery/send-worker.ts', 'send-worker.cjs')
 await bundle('src/resources/note-publications/render-worker.ts', 'render-worker.cjs')
 
 /**
+ * The build's environment without taskd's settings and without NODE_OPTIONS: V8 flags there would go into the trained
+ * cache (and its check), which the binary would then refuse where they are not set.
+ */
+const plainEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_') && k !== 'NODE_OPTIONS'))
+
+/**
  * V8's code cache of the bundle after a run of `taskd token create` (scripts/sea-loader.cjs, train mode), on a scratch
  * database: the functions short commands run come compiled. Made by this script's node, with the binary's V8 flags.
  */
@@ -47,7 +53,7 @@ function trainedCache(assets) {
     const assetsJson = path.join(scratch, 'assets.json')
     fs.writeFileSync(assetsJson, JSON.stringify(assets))
     const cache = path.join(work, 'taskd.cjs.cache')
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_')))
+    const env = plainEnv()
     env.TASKD_DB = path.join(scratch, 'taskd.db')
     const train = (...args) =>
       execFileSync(process.execPath, [...V8_FLAGS, rel('scripts/sea-loader.cjs'), path.join(work, 'taskd.cjs'), cache, assetsJson, ...args], {
@@ -91,7 +97,7 @@ function build(arch, nodeBinary) {
     { stdio: 'pipe' }, // its LIEF warnings about Node's .note sections are harmless; on failure the error carries them
   )
   // V8 refuses a cache made under other flags or by another V8: then every start would compile the bundle anew.
-  if (native) execFileSync(out, ['--version'], { env: { ...process.env, TASKD_BUILD_CHECK_CODE_CACHE: '1' }, stdio: 'pipe' })
+  if (native) execFileSync(out, ['--version'], { env: { ...plainEnv(), TASKD_BUILD_CHECK_CODE_CACHE: '1' }, stdio: 'pipe' })
   console.log(`${path.relative(root, out)}: ${(fs.statSync(out).size / 1e6).toFixed(1)} MB${native ? '' : ' (not run here: another architecture)'}`)
 }
 

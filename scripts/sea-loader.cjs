@@ -33,6 +33,9 @@ if (sea.isSea()) {
   // The bundle is ASCII only (scripts/build-binary.mjs makes sure): read as latin1, which is quicker than UTF-8.
   run(Buffer.from(sea.getAsset('taskd.cjs')).toString('latin1'), cache, require)
 } else {
+  // Train mode (only for commands that start no child process: a read process would be started as this node with no
+  // script). The require below is node's full one, where the binary's serves built-in modules only; the post-build run
+  // of the binary is what shows the bundle needs nothing more.
   // Train mode: node sea-loader.cjs <bundle> <cache out> <assets.json> <taskd arguments...>. The bundle sees a
   // `node:sea` that serves the assets from their files, so it takes the binary's paths.
   const [bundle, cacheOut, assetsJson, ...args] = process.argv.slice(2)
