@@ -1,12 +1,10 @@
 // Board status queries; names are unique per board, case-insensitively. Lists name their status in lists.status_id.
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
-import { rowsByIds } from '../../db/sql.js'
 import type { BoardStatusesTable, ListsTable } from '../../db/types.js'
 import type { CardStatus } from './schema.js'
 
 export const getStatus = (q: Q, id: string) => q.selectFrom('board_statuses').selectAll().where('id', '=', id).executeTakeFirst()
-export const getStatuses = (q: Q, ids: readonly string[]) => rowsByIds(q, 'board_statuses', ids)
 export const statusesOfBoard = (q: Q, boardId: string): Promise<BoardStatusesTable[]> =>
   q.selectFrom('board_statuses').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('created_at').execute()
 export const getStatusByName = (q: Q, boardId: string, name: string) =>

@@ -38,11 +38,3 @@ export const DependencyCardSchema = z
   .strictObject({ id: z.string(), key: z.string(), title: z.string(), completed: z.boolean() })
   .meta({ id: 'DependencyCard' })
 export type DependencyCard = z.infer<typeof DependencyCardSchema>
-
-/** `expand=dependencies` of a card. */
-export const CardDependenciesSchema = z
-  .strictObject({
-    blocked_by: z.array(DependencyCardSchema).meta({ description: 'The cards that block this one (those you can see).' }),
-    blocking: z.array(DependencyCardSchema).meta({ description: 'The cards this one blocks (those you can see).' }),
-  })
-  .meta({ id: 'CardDependencies' })

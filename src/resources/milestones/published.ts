@@ -1,2 +1,2 @@
 // The queries on milestones other families may run directly: cards check the milestone they are given.
-export { getMilestone, getMilestones } from './store.js'
+export { getMilestone } from './store.js'

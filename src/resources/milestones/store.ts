@@ -1,11 +1,9 @@
 // Milestone queries; cards name theirs in cards.milestone_id.
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
-import { rowsByIds } from '../../db/sql.js'
 import type { MilestonesTable } from '../../db/types.js'
 
 export const getMilestone = (q: Q, id: string) => q.selectFrom('milestones').selectAll().where('id', '=', id).executeTakeFirst()
-export const getMilestones = (q: Q, ids: readonly string[]) => rowsByIds(q, 'milestones', ids)
 export const insertMilestone = (q: Q, row: MilestonesTable) => q.insertInto('milestones').values(row).execute()
 export const updateMilestoneRow = (q: Q, id: string, set: Partial<MilestonesTable>) => q.updateTable('milestones').set(set).where('id', '=', id).execute()
 export const deleteMilestoneRow = async (q: Q, id: string): Promise<boolean> =>

@@ -15,8 +15,6 @@ export const fieldsOfBoards = (q: Q, boardIds: readonly string[]): Promise<Xattr
         .orderBy('id')
         .execute()
 export const fieldsOfBoard = (q: Q, boardId: string) => fieldsOfBoards(q, [boardId])
-export const fieldByKey = (q: Q, boardId: string, key: string) =>
-  q.selectFrom('xattr_fields').selectAll().where('board_id', '=', boardId).where('key', '=', key).executeTakeFirst()
 /** The fields of every board that use this key (a sort across boards), or of one board: the query, for `db.read`. */
 export const fieldsByKeyQuery = (q: Q, key: string, boardId?: string) => {
   const query = q.selectFrom('xattr_fields').select(['id', 'type', 'board_id']).where('key', '=', key)
@@ -86,21 +84,6 @@ export async function setValues(q: Q, cardId: string, fieldIds: readonly string[
   if (rows.length) await q.insertInto('card_xattr').values(rows).execute()
 }
 export const dropValuesOfCard = (q: Q, cardId: string) => q.deleteFrom('card_xattr').where('card_id', '=', cardId).execute()
-/** Copies the value rows of `from` cards to their copies, with fields mapped to the copies' fields. */
-export async function copyValues(q: Q, cardMap: ReadonlyMap<string, string>, fieldMap: ReadonlyMap<string, string>, optionMap: ReadonlyMap<string, string>) {
-  const rows = await valuesOfCards(q, [...cardMap.keys()])
-  const copies = rows.flatMap((r) =>
-    fieldMap.has(r.field_id)
-      ? [{ ...r, card_id: cardMap.get(r.card_id)!, field_id: fieldMap.get(r.field_id)!, str: r.str === null ? null : (optionMap.get(r.str) ?? r.str) }]
-      : [],
-  )
-  for (let i = 0; i < copies.length; i += 200)
-    await q
-      .insertInto('card_xattr')
-      .values(copies.slice(i, i + 200))
-      .execute()
-}
-
 /** Base query of the field list: the fields of the boards a user sees, optionally of one board. */
 export function visibleFieldsQuery(q: Q, viewer: Viewer, boardId?: string) {
   const query = q.selectFrom('xattr_fields').where('xattr_fields.board_id', 'in', visibleBoardIds(q, viewer))
