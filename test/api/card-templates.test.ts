@@ -3,52 +3,53 @@
 // fields filled, explicit fields winning, a tag, user or custom field that is gone skipped, its checklist made.
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { seededApp } from '../helpers/app.js'
+import { seededFixture } from '../helpers/app.js'
 import { dbAll } from '../helpers/db.js'
 import { assertErrorShape, assertSubset } from '../helpers/scenarios.js'
 
-async function fixture() {
-  const s = await seededApp()
-  const { t, tokens } = s
-  const req = async (method: string, url: string, body?: unknown, token = tokens.member.write, status = 201) => {
-    const r = await t.req(method, url, { token, body })
-    assert.equal(r.status, status, `${method} ${url}: ${r.text}`)
-    return r.body
-  }
-  const tag = async (name: string) => (await req('POST', '/v1/tags', { board: s.board.id, name })).tag
-  const field = async (body: Record<string, unknown>) => (await req('POST', '/v1/xattr', { board: s.board.id, ...body })).xattr_field
-  const bug = await tag('bug'),
-    ui = await tag('ui'),
-    doomed = await tag('doomed')
-  await field({ name: 'Estimate', type: 'number' })
-  await field({ name: 'Stage', type: 'select', options: ['Design', 'Build'] })
-  const gone = await field({ name: 'Gone', type: 'number' })
-  await field({ name: 'Subtotal', type: 'rollup', rollup: { field: 'estimate', over: 'subtasks', fn: 'sum' } })
-  const leaver = await t.user('member', 'Leaver', 'leaver@card-templates.example.test')
-  await req('POST', `/v1/boards/${s.board.id}/members`, { user: leaver.id }, tokens.owner.write)
-  const template = (
-    await req('POST', '/v1/card-templates', {
-      board: s.board.id,
-      name: 'Bug report',
-      title: 'Bug: ',
-      description: '## Steps',
-      priority: 3,
-      tags: [bug.id, doomed.id],
-      assignees: [s.member.id, leaver.id],
-      checklist: ['Reproduce', 'Fix'],
-      xattr: { estimate: 2, stage: 'Design', gone: 5 },
-    })
-  ).card_template
-  const bare = (await req('POST', '/v1/card-templates', { board: s.board.id, name: 'Bare' })).card_template
-  // What the template names goes away after it was saved.
-  await req('DELETE', `/v1/tags/${doomed.id}`, undefined, tokens.member.write, 204)
-  await req('DELETE', `/v1/xattr/${gone.id}`, undefined, tokens.member.write, 204)
-  await req('DELETE', `/v1/boards/${s.board.id}/members/${leaver.id}`, undefined, tokens.owner.write, 204)
-  const other = (await req('POST', '/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
-  const theirTag = (await req('POST', '/v1/tags', { board: other.id, name: 'theirs' }, tokens.outsider.write)).tag
-  const theirs = (await req('POST', '/v1/card-templates', { board: other.id, name: 'Theirs', title: 'T' }, tokens.outsider.write)).card_template
-  return { ...s, bug, ui, doomed, leaver, template, bare, other, theirTag, theirs }
-}
+const fixture = () =>
+  seededFixture(async (s) => {
+    const { t, tokens } = s
+    const req = async (method: string, url: string, body?: unknown, token = tokens.member.write, status = 201) => {
+      const r = await t.req(method, url, { token, body })
+      assert.equal(r.status, status, `${method} ${url}: ${r.text}`)
+      return r.body
+    }
+    const tag = async (name: string) => (await req('POST', '/v1/tags', { board: s.board.id, name })).tag
+    const field = async (body: Record<string, unknown>) => (await req('POST', '/v1/xattr', { board: s.board.id, ...body })).xattr_field
+    const bug = await tag('bug'),
+      ui = await tag('ui'),
+      doomed = await tag('doomed')
+    await field({ name: 'Estimate', type: 'number' })
+    const stage = await field({ name: 'Stage', type: 'select', options: ['Design', 'Build'] })
+    const design = (stage.options as { id: string; name: string }[]).find((o) => o.name === 'Design')!.id
+    const gone = await field({ name: 'Gone', type: 'number' })
+    await field({ name: 'Subtotal', type: 'rollup', rollup: { field: 'estimate', over: 'subtasks', fn: 'sum' } })
+    const leaver = await t.user('member', 'Leaver', 'leaver@card-templates.example.test')
+    await req('POST', `/v1/boards/${s.board.id}/members`, { user: leaver.id }, tokens.owner.write)
+    const template = (
+      await req('POST', '/v1/card-templates', {
+        board: s.board.id,
+        name: 'Bug report',
+        title: 'Bug: ',
+        description: '## Steps',
+        priority: 3,
+        tags: [bug.id, doomed.id],
+        assignees: [s.member.id, leaver.id],
+        checklist: ['Reproduce', 'Fix'],
+        xattr: { estimate: 2, stage: 'Design', gone: 5 },
+      })
+    ).card_template
+    const bare = (await req('POST', '/v1/card-templates', { board: s.board.id, name: 'Bare' })).card_template
+    // What the template names goes away after it was saved.
+    await req('DELETE', `/v1/tags/${doomed.id}`, undefined, tokens.member.write, 204)
+    await req('DELETE', `/v1/xattr/${gone.id}`, undefined, tokens.member.write, 204)
+    await req('DELETE', `/v1/boards/${s.board.id}/members/${leaver.id}`, undefined, tokens.owner.write, 204)
+    const other = (await req('POST', '/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
+    const theirTag = (await req('POST', '/v1/tags', { board: other.id, name: 'theirs' }, tokens.outsider.write)).tag
+    const theirs = (await req('POST', '/v1/card-templates', { board: other.id, name: 'Theirs', title: 'T' }, tokens.outsider.write)).card_template
+    return { design, bug, ui, doomed, leaver, template, bare, other, theirTag, theirs }
+  })
 
 const ready = fixture()
 after(async () => (await ready).t.close())
@@ -254,7 +255,8 @@ run('card templates', [
     after: async (c, body) => {
       const xattr = body.card.xattr
       assert.equal(xattr.estimate, 2)
-      assert.ok(xattr.stage !== undefined && !('gone' in xattr), JSON.stringify(xattr))
+      assert.equal(xattr.stage, c.design, 'the template’s option, by its id')
+      assert.ok(!('gone' in xattr), JSON.stringify(xattr))
       const lists = await c.t.req('GET', `/v1/checklists?card=${body.card.id}`, { token: c.tokens.member.read })
       assert.equal(lists.status, 200, lists.text)
       assert.equal(lists.body.items.length, 1)
@@ -274,9 +276,9 @@ run('card templates', [
     body: (c) => ({ board: c.board.id, template: c.template.id, title: 'Login fails', priority: 1, tags: [c.ui.id], assignees: [], xattr: { estimate: 8 } }),
     status: 201,
     expect: (c) => ({ card: { title: 'Login fails', description: '## Steps', priority: 1, tags: [c.ui.id], assignees: [] } }),
-    after: (_c, body) => {
+    after: (c, body) => {
       assert.equal(body.card.xattr.estimate, 8)
-      assert.ok(body.card.xattr.stage !== undefined)
+      assert.equal(body.card.xattr.stage, c.design)
     },
   },
   {

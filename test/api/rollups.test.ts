@@ -3,36 +3,36 @@
 // left out; a page of cards reads them in a fixed number of queries (one per kind).
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { seededApp } from '../helpers/app.js'
+import { seededFixture } from '../helpers/app.js'
 
 const FNS = ['sum', 'avg', 'min', 'max', 'count'] as const
 
-async function fixture() {
-  const s = await seededApp()
-  const { t, tokens } = s
-  const post = async (url: string, body: unknown) => {
-    const r = await t.req('POST', url, { token: tokens.member.write, body })
-    assert.equal(r.status, 201, `${url}: ${r.text}`)
-    return r.body
-  }
-  await post('/v1/xattr', { board: s.board.id, name: 'Estimate', type: 'number' })
-  for (const fn of FNS) {
-    await post('/v1/xattr', { board: s.board.id, name: `Sub ${fn}`, type: 'rollup', rollup: { field: 'estimate', over: 'subtasks', fn } })
-    await post('/v1/xattr', { board: s.board.id, name: `Ms ${fn}`, type: 'rollup', rollup: { field: 'estimate', over: 'milestone', fn } })
-  }
-  const milestone = (await post('/v1/milestones', { board: s.board.id, name: 'Beta' })).milestone
-  const card = async (title: string, extra: Record<string, unknown> = {}) => (await post('/v1/cards', { board: s.board.id, title, ...extra })).card
-  const parent = await card('Parent', { xattr: { estimate: 100 }, milestone: milestone.id })
-  const lone = await card('Lone', { xattr: { estimate: 7 } })
-  const a = await card('A', { parent: parent.id, xattr: { estimate: 2 }, milestone: milestone.id })
-  const b = await card('B', { parent: parent.id, xattr: { estimate: 5 } })
-  const c = await card('C', { parent: parent.id, xattr: { estimate: 8 }, milestone: milestone.id })
-  await card('D without a value', { parent: parent.id })
-  const gone = await card('E trashed', { parent: parent.id, xattr: { estimate: 1000 }, milestone: milestone.id })
-  const r = await t.req('DELETE', `/v1/cards/${gone.id}`, { token: tokens.member.write })
-  assert.equal(r.status, 204, r.text)
-  return { ...s, parent, lone, a, b, c }
-}
+const fixture = () =>
+  seededFixture(async (s) => {
+    const { t, tokens } = s
+    const post = async (url: string, body: unknown) => {
+      const r = await t.req('POST', url, { token: tokens.member.write, body })
+      assert.equal(r.status, 201, `${url}: ${r.text}`)
+      return r.body
+    }
+    await post('/v1/xattr', { board: s.board.id, name: 'Estimate', type: 'number' })
+    for (const fn of FNS) {
+      await post('/v1/xattr', { board: s.board.id, name: `Sub ${fn}`, type: 'rollup', rollup: { field: 'estimate', over: 'subtasks', fn } })
+      await post('/v1/xattr', { board: s.board.id, name: `Ms ${fn}`, type: 'rollup', rollup: { field: 'estimate', over: 'milestone', fn } })
+    }
+    const milestone = (await post('/v1/milestones', { board: s.board.id, name: 'Beta' })).milestone
+    const card = async (title: string, extra: Record<string, unknown> = {}) => (await post('/v1/cards', { board: s.board.id, title, ...extra })).card
+    const parent = await card('Parent', { xattr: { estimate: 100 }, milestone: milestone.id })
+    const lone = await card('Lone', { xattr: { estimate: 7 } })
+    const a = await card('A', { parent: parent.id, xattr: { estimate: 2 }, milestone: milestone.id })
+    const b = await card('B', { parent: parent.id, xattr: { estimate: 5 } })
+    const c = await card('C', { parent: parent.id, xattr: { estimate: 8 }, milestone: milestone.id })
+    await card('D without a value', { parent: parent.id })
+    const gone = await card('E trashed', { parent: parent.id, xattr: { estimate: 1000 }, milestone: milestone.id })
+    const r = await t.req('DELETE', `/v1/cards/${gone.id}`, { token: tokens.member.write })
+    assert.equal(r.status, 204, r.text)
+    return { parent, lone, a, b, c }
+  })
 
 const ready = fixture()
 after(async () => (await ready).t.close())

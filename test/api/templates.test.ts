@@ -3,40 +3,40 @@
 // board built from a template: every id new, lists bound to the new statuses, fields and card values carried.
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { seededApp } from '../helpers/app.js'
+import { seededFixture } from '../helpers/app.js'
 import { dbAll } from '../helpers/db.js'
 import { assertErrorShape, assertSubset } from '../helpers/scenarios.js'
 
-async function fixture() {
-  const s = await seededApp()
-  const { t, tokens } = s
-  const req = async (method: string, url: string, body?: unknown, token = tokens.member.write, status = 201) => {
-    const r = await t.req(method, url, { token, body })
-    assert.equal(r.status, status, `${method} ${url}: ${r.text}`)
-    return r.body
-  }
-  const review = (await req('POST', '/v1/board-statuses', { board: s.board.id, name: 'In review', category: 'started', color: '#123456' })).board_status
-  const reviewList = (await req('POST', '/v1/lists', { board: s.board.id, name: 'Review', status: review.id })).list
-  const bug = (await req('POST', '/v1/tags', { board: s.board.id, name: 'bug', color: '#ff0000' })).tag
-  await req('POST', '/v1/xattr', { board: s.board.id, name: 'Estimate', type: 'number' })
-  await req('POST', '/v1/xattr', { board: s.board.id, name: 'Stage', type: 'select', options: ['Design', 'Build'] })
-  await req('POST', '/v1/xattr', { board: s.board.id, name: 'Double', type: 'formula', formula: 'estimate * 2' })
-  const card = (
-    await req('POST', '/v1/cards', {
-      board: s.board.id,
-      title: 'Write spec',
-      list: reviewList.id,
-      priority: 2,
-      tags: [bug.id],
-      xattr: { estimate: 3, stage: 'Build' },
-    })
-  ).card
-  const plain = (await req('POST', '/v1/templates', { name: 'Plain', board: s.board.id })).template
-  const full = (await req('POST', '/v1/templates', { name: 'Full', description: 'With cards', board: s.board.id, include_cards: true })).template
-  const other = (await req('POST', '/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
-  const theirs = (await req('POST', '/v1/templates', { name: 'Theirs', content: { lists: [{ name: 'Only' }] } }, tokens.outsider.write)).template
-  return { ...s, review, reviewList, bug, card, plain, full, other, theirs }
-}
+const fixture = () =>
+  seededFixture(async (s) => {
+    const { t, tokens } = s
+    const req = async (method: string, url: string, body?: unknown, token = tokens.member.write, status = 201) => {
+      const r = await t.req(method, url, { token, body })
+      assert.equal(r.status, status, `${method} ${url}: ${r.text}`)
+      return r.body
+    }
+    const review = (await req('POST', '/v1/board-statuses', { board: s.board.id, name: 'In review', category: 'started', color: '#123456' })).board_status
+    const reviewList = (await req('POST', '/v1/lists', { board: s.board.id, name: 'Review', status: review.id })).list
+    const bug = (await req('POST', '/v1/tags', { board: s.board.id, name: 'bug', color: '#ff0000' })).tag
+    await req('POST', '/v1/xattr', { board: s.board.id, name: 'Estimate', type: 'number' })
+    await req('POST', '/v1/xattr', { board: s.board.id, name: 'Stage', type: 'select', options: ['Design', 'Build'] })
+    await req('POST', '/v1/xattr', { board: s.board.id, name: 'Double', type: 'formula', formula: 'estimate * 2' })
+    const card = (
+      await req('POST', '/v1/cards', {
+        board: s.board.id,
+        title: 'Write spec',
+        list: reviewList.id,
+        priority: 2,
+        tags: [bug.id],
+        xattr: { estimate: 3, stage: 'Build' },
+      })
+    ).card
+    const plain = (await req('POST', '/v1/templates', { name: 'Plain', board: s.board.id })).template
+    const full = (await req('POST', '/v1/templates', { name: 'Full', description: 'With cards', board: s.board.id, include_cards: true })).template
+    const other = (await req('POST', '/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
+    const theirs = (await req('POST', '/v1/templates', { name: 'Theirs', content: { lists: [{ name: 'Only' }] } }, tokens.outsider.write)).template
+    return { review, reviewList, bug, card, plain, full, other, theirs }
+  })
 
 const ready = fixture()
 after(async () => (await ready).t.close())

@@ -3,45 +3,45 @@
 // by `xattr.<key>` (cards without a value last), the events a change emits, permissions, clone, and a formula fuzz.
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { seededApp } from '../helpers/app.js'
+import { seededFixture } from '../helpers/app.js'
 import { dbAll, dbRunMany } from '../helpers/db.js'
 import { assertErrorShape, assertSubset } from '../helpers/scenarios.js'
 
-async function fixture() {
-  const s = await seededApp()
-  const { t, tokens } = s
-  const post = async (url: string, body: unknown, token = tokens.member.write) => {
-    const r = await t.req('POST', url, { token, body })
-    assert.equal(r.status, 201, `${url}: ${r.text}`)
-    return r.body
-  }
-  const field = async (body: Record<string, unknown>) => (await post('/v1/xattr', { board: s.board.id, ...body })).xattr_field
-  const f = {
-    estimate: await field({ name: 'Estimate', type: 'number' }),
-    risk: await field({ name: 'Risk', type: 'number' }),
-    notes: await field({ name: 'Notes', type: 'text' }),
-    due: await field({ name: 'Due', type: 'date' }),
-    done: await field({ name: 'Done', type: 'boolean' }),
-    stage: await field({ name: 'Stage', type: 'select', options: ['Design', 'Build', { name: 'Ship', color: '#00ff00' }] }),
-    labels: await field({ name: 'Labels', type: 'multi_select', options: ['Bug', 'Feature', 'Chore'] }),
-    owner: await field({ name: 'Owner', type: 'user' }),
-    link: await field({ name: 'Link', type: 'url' }),
-    subtotal: await field({ name: 'Subtotal', type: 'rollup', rollup: { field: 'estimate', over: 'subtasks', fn: 'sum' } }),
-    score: await field({ name: 'Score', type: 'formula', formula: 'estimate * 2 + risk' }),
-    ratio: await field({ name: 'Ratio', type: 'formula', formula: 'round(estimate / risk, 2)' }),
-    spread: await field({ name: 'Spread', type: 'formula', formula: 'max(estimate, risk) - min(estimate, risk) + -(-1)' }),
-  }
-  const opt = (fl: { options: { id: string; name: string }[] }, name: string) => fl.options.find((o) => o.name === name)!.id
-  const card = async (title: string, xattr?: Record<string, unknown>) => (await post('/v1/cards', { board: s.board.id, title, xattr })).card
-  const c1 = await card('One', { estimate: 5, risk: 1, done: true, labels: ['Bug', 'Feature'], notes: 'Hello world', due: '2026-05-10', stage: 'Build' })
-  const c2 = await card('Two', { estimate: 3, risk: 0, done: false, labels: ['bug'], due: '2026-04-01', stage: 'Design' })
-  const c3 = await card('Three', { estimate: 1, link: 'https://example.com/x' })
-  const c4 = await card('Four')
-  const other = (await post('/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
-  const theirs = (await post('/v1/xattr', { board: other.id, name: 'Estimate', type: 'number' }, tokens.outsider.write)).xattr_field
-  const theirCard = (await post('/v1/cards', { board: other.id, title: 'Theirs', xattr: { estimate: 4 } }, tokens.outsider.write)).card
-  return { ...s, f, opt, c1, c2, c3, c4, other, theirs, theirCard }
-}
+const fixture = () =>
+  seededFixture(async (s) => {
+    const { t, tokens } = s
+    const post = async (url: string, body: unknown, token = tokens.member.write) => {
+      const r = await t.req('POST', url, { token, body })
+      assert.equal(r.status, 201, `${url}: ${r.text}`)
+      return r.body
+    }
+    const field = async (body: Record<string, unknown>) => (await post('/v1/xattr', { board: s.board.id, ...body })).xattr_field
+    const f = {
+      estimate: await field({ name: 'Estimate', type: 'number' }),
+      risk: await field({ name: 'Risk', type: 'number' }),
+      notes: await field({ name: 'Notes', type: 'text' }),
+      due: await field({ name: 'Due', type: 'date' }),
+      done: await field({ name: 'Done', type: 'boolean' }),
+      stage: await field({ name: 'Stage', type: 'select', options: ['Design', 'Build', { name: 'Ship', color: '#00ff00' }] }),
+      labels: await field({ name: 'Labels', type: 'multi_select', options: ['Bug', 'Feature', 'Chore'] }),
+      owner: await field({ name: 'Owner', type: 'user' }),
+      link: await field({ name: 'Link', type: 'url' }),
+      subtotal: await field({ name: 'Subtotal', type: 'rollup', rollup: { field: 'estimate', over: 'subtasks', fn: 'sum' } }),
+      score: await field({ name: 'Score', type: 'formula', formula: 'estimate * 2 + risk' }),
+      ratio: await field({ name: 'Ratio', type: 'formula', formula: 'round(estimate / risk, 2)' }),
+      spread: await field({ name: 'Spread', type: 'formula', formula: 'max(estimate, risk) - min(estimate, risk) + -(-1)' }),
+    }
+    const opt = (fl: { options: { id: string; name: string }[] }, name: string) => fl.options.find((o) => o.name === name)!.id
+    const card = async (title: string, xattr?: Record<string, unknown>) => (await post('/v1/cards', { board: s.board.id, title, xattr })).card
+    const c1 = await card('One', { estimate: 5, risk: 1, done: true, labels: ['Bug', 'Feature'], notes: 'Hello world', due: '2026-05-10', stage: 'Build' })
+    const c2 = await card('Two', { estimate: 3, risk: 0, done: false, labels: ['bug'], due: '2026-04-01', stage: 'Design' })
+    const c3 = await card('Three', { estimate: 1, link: 'https://example.com/x' })
+    const c4 = await card('Four')
+    const other = (await post('/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
+    const theirs = (await post('/v1/xattr', { board: other.id, name: 'Estimate', type: 'number' }, tokens.outsider.write)).xattr_field
+    const theirCard = (await post('/v1/cards', { board: other.id, title: 'Theirs', xattr: { estimate: 4 } }, tokens.outsider.write)).card
+    return { f, opt, c1, c2, c3, c4, other, theirs, theirCard }
+  })
 
 const ready = fixture()
 after(async () => (await ready).t.close())

@@ -148,6 +148,20 @@ export async function seededApp(configOverrides: Partial<Record<keyof Config, un
   return { t: await startTestApp(configOverrides, template), ...seed }
 }
 
+/**
+ * A seeded app with what `fill` adds to it, for the tests of a whole file; the app is closed when making it fails too
+ * (the file's `after` hook closes it otherwise).
+ */
+export async function seededFixture<T extends object>(fill: (s: Awaited<ReturnType<typeof seededApp>>) => Promise<T>) {
+  const s = await seededApp()
+  try {
+    return { ...s, ...(await fill(s)) }
+  } catch (err) {
+    await s.t.close()
+    throw err
+  }
+}
+
 type Seed = Awaited<ReturnType<typeof plantSeed>>
 
 /**
