@@ -389,3 +389,25 @@ run('templates', [
     after: async (c) => assert.equal((await c.t.req('GET', `/v1/templates/${c.plain.id}`, { token: c.tokens.member.read })).status, 404),
   },
 ])
+
+test('templates: a board whose snapshot would pass 1 MB is refused (422 naming board), and nothing is stored', async () => {
+  const c = await ready
+  const tok = c.tokens.member.write
+  const board = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Wordy', key_prefix: 'WRD' } })).body.board
+  for (let i = 0; i < 11; i++)
+    assert.equal(
+      (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: board.id, title: `long ${i}`, description: 'x'.repeat(100_000) } })).status,
+      201,
+    )
+  const count = async () => Number((await dbAll<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM templates'))[0].n)
+  const before = await count()
+  const r = await c.t.req('POST', '/v1/templates', { token: tok, body: { board: board.id, name: 'Too wordy', include_cards: true } })
+  assert.equal(r.status, 422, r.text)
+  assert.ok(
+    r.body.error.details.some((d: { path: string }) => d.path === 'board'),
+    r.text,
+  )
+  assert.equal(await count(), before)
+  // Without its cards the same board is a small template.
+  assert.equal((await c.t.req('POST', '/v1/templates', { token: tok, body: { board: board.id, name: 'Just the lists' } })).status, 201)
+})

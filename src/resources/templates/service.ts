@@ -9,7 +9,7 @@ import { emitEvent } from '../../events/emit.js'
 import { forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
-import type { BoardStructure } from '../boards/schema.js'
+import { BoardStructure, MAX_STRUCTURE_CARDS } from '../boards/schema.js'
 import { checkStructure, readStructure } from '../boards/structure.js'
 import { templateEventData, templateView } from './present.js'
 import { TEMPLATE_LIST } from './query.js'
@@ -26,6 +26,21 @@ async function toManage(q: Q, actor: Actor, id: string, action: string): Promise
   const row = await found(q, id)
   if (!isAdmin(actor) && row.created_by !== actor.user.id) throw forbidden(`Only the template's creator and workspace owners and admins can ${action}.`)
   return row
+}
+
+/** A template's content at most, as stored (the size of a request body): every read of the list parses it. */
+const MAX_CONTENT_BYTES = 1_048_576
+
+/**
+ * The content to store, as JSON: a snapshot of a board is held to the limits given content is (counts, and the size),
+ * 422 naming `board` when the board is too large to be a template.
+ */
+function stored(content: BoardStructure, path: 'board' | 'content'): string {
+  const counts = BoardStructure.safeParse(content)
+  const text = JSON.stringify(content)
+  if (!counts.success || Buffer.byteLength(text) > MAX_CONTENT_BYTES)
+    throw invalidField(path, `The template would be larger than a template may be (1 MB of content, ${MAX_STRUCTURE_CARDS} cards, 50 lists, 50 statuses).`)
+  return text
 }
 
 const checked = (content: BoardStructure): BoardStructure => {
@@ -55,7 +70,7 @@ export function createTemplate(deps: Deps, actor: Actor, input: CreateTemplateIn
       id: newId(),
       name: input.name,
       description: input.description ?? '',
-      content: JSON.stringify(content),
+      content: stored(content, input.board !== undefined ? 'board' : 'content'),
       created_by: creatorId(actor),
       created_at: at,
       updated_at: at,
@@ -72,7 +87,7 @@ export function updateTemplate(deps: Deps, actor: Actor, id: string, input: Upda
     const set: Partial<TemplatesTable> = {}
     if (input.name !== undefined) set.name = input.name
     if (input.description !== undefined) set.description = input.description
-    if (input.content !== undefined) set.content = JSON.stringify(checked(input.content))
+    if (input.content !== undefined) set.content = stored(checked(input.content), 'content')
     if (Object.keys(set).length === 0) return templateView(row)
     await updateTemplateRow(tx.q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
     const next = (await getTemplate(tx.q, id))!
