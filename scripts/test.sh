@@ -36,8 +36,9 @@ solo='^dist/test/api/(stall|automation-flood|markdown-stall|upload-stall)\.test\
 # run does not end on one of them with the other core idle.
 slow_first='^dist/test/(cli/|binary|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
 
-# TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt.
+# TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt (DIR is made).
 report=()
+[[ -n ${TASKD_TEST_TIMES:-} ]] && mkdir -p "$TASKD_TEST_TIMES"
 times_for() {
   report=()
   [[ -n ${TASKD_TEST_TIMES:-} ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$TASKD_TEST_TIMES/$1.txt")
