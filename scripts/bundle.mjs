@@ -1,7 +1,11 @@
-// npm run build's second step: taskd's command as one file, dist/src/taskd.cjs, which bin/taskd.js loads. esbuild
-// bundles src/cli/index.ts with its packages (all but better-sqlite3, which finds its own native addon) as CommonJS.
-// One file starts in about half the time of some 400 modules resolved one by one (bench/binary.js --checkout).
-// The bundle sits beside dist/src/assets.js, so the files it finds from import.meta.url (src/assets.ts) are the same.
+// npm run build's second step: taskd's command as two files, which bin/taskd.js loads. esbuild bundles with their
+// packages (all but better-sqlite3, which finds its own native addon) as CommonJS:
+//   dist/src/taskd.cjs         the command line (src/cli/index.ts) and the short commands (user, token, backup, ...);
+//   dist/src/taskd-server.cjs  the commands that run the server or load every family (src/cli/server-commands.ts),
+//                              required by the first only when one of them runs (serverSplit below).
+// One file starts in about half the time of some 400 modules resolved one by one (bench/binary.js --checkout), and a
+// short command reads a quarter of the code. The bundles sit beside dist/src/assets.js, so the files they find from
+// import.meta.url (src/assets.ts) are the same.
 // The read processes and the webhook sending thread still run their own compiled modules (dist/src/db/read-worker.js,
 // dist/src/delivery/send-worker.js). scripts/build-binary.mjs bundles the single binary with the same options.
 import fs from 'node:fs'
@@ -28,6 +32,25 @@ export const bundleOptions = {
   banner: { js: "'use strict';const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
 }
 
+/** The file the server's commands are bundled into, beside the command line's bundle. */
+export const SERVER_BUNDLE = 'taskd-server.cjs'
+
+/**
+ * The command line's bundle leaves the server's commands out: src/cli/index.ts's `import('./serve.js')` (and of
+ * workspace.js and doctor.js) becomes `require('./taskd-server.cjs')`, whose exports (src/cli/server-commands.ts)
+ * are those modules' functions. The binary's loader serves that require from its asset (scripts/sea-loader.cjs).
+ */
+export const serverSplit = {
+  name: 'server-split',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(serve|workspace|doctor)\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('src', 'cli', 'index.ts')) ? { path: args.path, namespace: 'server-split' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'server-split' }, () => ({ contents: `module.exports = require('./${SERVER_BUNDLE}')`, loader: 'js' }))
+    build.onResolve({ filter: /^\.\/taskd-server\.cjs$/ }, (args) => ({ path: args.path, external: true }))
+  },
+}
+
 /**
  * V8 keeps a script's text in memory for as long as it runs, one byte a character only if every character is Latin-1,
  * else two: one non-ASCII character doubles the bundle's 4 MB. esbuild's ASCII charset leaves those inside regular
@@ -43,17 +66,16 @@ export function asciiOnly(file) {
 
 if (import.meta.main) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-  await esbuild.build({
-    ...bundleOptions,
-    entryPoints: [path.join(root, 'src/cli/index.ts')],
-    outfile: path.join(root, 'dist/src/taskd.cjs'),
-    external: ['better-sqlite3'],
-  })
   const bundle = path.join(root, 'dist/src/taskd.cjs')
+  const server = path.join(root, 'dist/src', SERVER_BUNDLE)
+  const options = { ...bundleOptions, external: ['better-sqlite3'] }
+  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/index.ts')], outfile: bundle, plugins: [serverSplit] })
+  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/server-commands.ts')], outfile: server })
   asciiOnly(bundle)
-  // V8's compiled code of the bundle, for bin/taskd.js's first start (it uses the same folder): loading it compiles it.
+  asciiOnly(server)
+  // V8's compiled code of the bundles, for bin/taskd.js's first start (it uses the same folder): loading them compiles them.
   const cache = path.join(root, 'dist/compile-cache')
   fs.rmSync(cache, { recursive: true, force: true })
-  const load = `require('node:module').enableCompileCache(${JSON.stringify(cache)}); require(${JSON.stringify(bundle)})`
+  const load = `require('node:module').enableCompileCache(${JSON.stringify(cache)}); require(${JSON.stringify(bundle)}); require(${JSON.stringify(server)})`
   execFileSync(process.execPath, [...V8_FLAGS, '-e', load], { stdio: 'inherit' }) // with the flags bin/taskd.js runs with
 }

@@ -1,7 +1,7 @@
 // What the program's definition needs from the commands (flags, option parsers) and how a command prints an error:
 // cheap to load (commander and errors.ts only), since every start loads it, `taskd --version` too.
 import { InvalidArgumentError, type Command } from 'commander'
-import { HttpError } from '../errors.js'
+import type { HttpError } from '../errors.js'
 
 export const dbOption = (cmd: Command) =>
   cmd
@@ -41,7 +41,9 @@ function reasonOf(d: { path: string; message: string }): string {
 /** An error as a command prints it: the message, then each reason under its flag (the API's 422 details). */
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
-  if (!(err instanceof HttpError) || !err.details?.length) return err.message
+  // Read by shape, not instanceof: the server's commands are bundled apart (scripts/bundle.mjs) with their own HttpError.
+  const { details } = err as Partial<HttpError>
+  if (!details?.length) return err.message
   const head = err.message.startsWith('The request body is not valid') ? 'Invalid arguments:' : err.message
-  return [head, ...err.details.map(reasonOf)].join('\n')
+  return [head, ...details.map(reasonOf)].join('\n')
 }
