@@ -564,12 +564,55 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
 }
 
 /**
- * Completes (or re-opens) up to `limit` cards of a list whose category changed into (or out of) `completed`, each with
- * its events; returns how many. They stay in their list: the list is what moved.
+ * card.updated naming `changes` for each of `cards` (rows as they now are), written together; with `extra`, more events
+ * of a card right after its card.updated, as a single change of that card would write them.
+ */
+async function announceUpdated(
+  deps: Deps,
+  tx: Tx,
+  actor: Actor,
+  cards: readonly CardsTable[],
+  changes: readonly string[],
+  extra?: (card: EventData<'card.created'>) => NewEvent[],
+): Promise<CardView[]> {
+  const views = await cardViews(tx.q, [...cards])
+  const data = await cardEventDatas(tx.q, deps.config, views)
+  await emitEvents(
+    deps,
+    tx,
+    data.flatMap((card): NewEvent[] => [
+      { name: 'card.updated', boardId: card.board.id, data: { ...card, changes: [...changes] }, actor },
+      ...(extra?.(card) ?? []),
+    ]),
+  )
+  return views
+}
+
+/**
+ * Completes (or re-opens) up to `limit` cards of a list whose category changed into (or out of) `completed`; returns
+ * how many. They stay in their list (the list is what moved): one UPDATE, and each card's card.updated naming
+ * `completed` and its card.completed (or card.reopened) written together; the watchers of completed ones are told.
  */
 export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
   const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
-  for (const card of cards) await applyChange(deps, tx, actor, card, { completed })
+  if (cards.length === 0) return 0
+  const at = isoAt(deps.clock.now())
+  const set = { ...completionColumns(completed, at), updated_at: at }
+  await setCardColumns(
+    tx.q,
+    cards.map((c) => c.id),
+    set,
+  )
+  const views = await announceUpdated(
+    deps,
+    tx,
+    actor,
+    cards.map((c) => ({ ...c, ...set })),
+    ['completed'],
+    (card) => [{ name: completed ? 'card.completed' : 'card.reopened', boardId: card.board.id, data: card, actor }],
+  )
+  if (completed)
+    for (const view of views) await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card: { id: view.id, board_id: view.board } })
   return cards.length
 }
 
@@ -585,12 +628,7 @@ export async function announceStatusOfList(deps: Deps, actor: Actor, listId: str
   await inChunks(deps.db, ANNOUNCE_CHUNK, async (tx, size) => {
     const cards = await cardsOfListAfter(tx.q, listId, after, size)
     if (cards.length === 0) return 0
-    const data = await cardEventDatas(tx.q, deps.config, await cardViews(tx.q, cards))
-    await emitEvents(
-      deps,
-      tx,
-      data.map((card): NewEvent => ({ name: 'card.updated', boardId: card.board.id, data: { ...card, changes: ['status'] }, actor })),
-    )
+    await announceUpdated(deps, tx, actor, cards, ['status'])
     // The next chunk starts after this one only once it committed (a transaction that runs again reads the same cards).
     const last = cards[cards.length - 1].id
     tx.afterCommit(() => (after = last))
@@ -598,10 +636,23 @@ export async function announceStatusOfList(deps: Deps, actor: Actor, listId: str
   })
 }
 
-/** Takes up to `limit` cards off a milestone being deleted, each with card.updated naming `milestone`; returns how many. */
+/** Takes up to `limit` cards off a milestone being deleted, set-based, each with card.updated naming `milestone`; returns how many. */
 export async function clearMilestoneOfCards(deps: Deps, tx: Tx, actor: Actor, milestoneId: string, limit: number): Promise<number> {
   const cards = await cardsOfMilestone(tx.q, milestoneId, limit)
-  for (const card of cards) await applyChange(deps, tx, actor, card, { milestone: null })
+  if (cards.length === 0) return 0
+  const set = { milestone_id: null, updated_at: isoAt(deps.clock.now()) }
+  await setCardColumns(
+    tx.q,
+    cards.map((c) => c.id),
+    set,
+  )
+  await announceUpdated(
+    deps,
+    tx,
+    actor,
+    cards.map((c) => ({ ...c, ...set })),
+    ['milestone'],
+  )
   return cards.length
 }
 
@@ -624,18 +675,12 @@ export async function rekeyCardsOfBoard(deps: Deps, tx: Tx, actor: Actor, boardI
     cards.map((c) => c.id),
     prefix,
   )
-  const data = await cardEventDatas(
-    q,
-    deps.config,
-    await cardViews(
-      q,
-      cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
-    ),
-  )
-  await emitEvents(
+  await announceUpdated(
     deps,
     tx,
-    data.map((card): NewEvent => ({ name: 'card.updated', boardId, data: { ...card, changes: ['key'] }, actor })),
+    actor,
+    cards.map((c) => ({ ...c, key: `${prefix}-${c.key_num}` })),
+    ['key'],
   )
   return cards.length
 }
