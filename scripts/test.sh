@@ -44,14 +44,17 @@ times_for() {
   [[ -n ${TASKD_TEST_TIMES:-} ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$TASKD_TEST_TIMES/$1.txt")
 }
 
-# Runs the test files given, two at a time, leaving out those matching $solo (they run alone at the end).
+# Test files run at once in each dialect's run (TASKD_TEST_CONCURRENCY, default 2).
+concurrency=${TASKD_TEST_CONCURRENCY:-2}
+
+# Runs the test files given, $concurrency at a time, leaving out those matching $solo (they run alone at the end).
 run_files() {
   local batch=() later=() f
   for f in "$@"; do
     if [[ $f =~ $solo ]]; then continue; elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
   done
   batch+=("${later[@]}")
-  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency=2 --test-timeout=120000 "${report[@]}" "${batch[@]}"
+  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency="$concurrency" --test-timeout=120000 "${report[@]}" "${batch[@]}"
 }
 
 # The PostgreSQL cluster first, so the two dialects' runs can go side by side: a PostgreSQL test spends much of its time
