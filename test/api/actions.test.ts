@@ -114,6 +114,73 @@ test('bulk update of the cards’ own fields (set-based) announces what single u
   }
 })
 
+test('bulk move and bulk complete (set-based) announce what single moves and completions would, and refuse card by card', async () => {
+  const { c, tok, ids, foreign } = await fixture()
+  try {
+    const singles: string[] = []
+    for (const title of ['d', 'e']) singles.push((await c.t.req('POST', '/v1/cards', { token: tok, body: { board: c.board.id, title } })).body.card.id)
+    const done = (await c.t.req('POST', '/v1/lists', { token: tok, body: { board: c.board.id, name: 'Shipped', category: 'completed' } })).body.list.id
+    const since = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))!.n)
+    /** Each card's events since `from`, as [name, changes] in order. */
+    const eventsOf = async (from: number) => {
+      const rows = await dbAll<{ name: string; data: string }>(c.t.deps.db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', from)
+      const by = new Map<string, unknown[][]>()
+      for (const r of rows) {
+        const d = JSON.parse(r.data)
+        by.set(d.id, [...(by.get(d.id) ?? []), [r.name, d.changes ?? d.to_list?.id ?? null]])
+      }
+      return by
+    }
+    const failedOf = (r: any) => r.body.failed.map((f: any) => [f.id, f.error.code])
+
+    // Into a completed list: the cards move to its end, in the order given, and are completed.
+    let from = await since()
+    const moved = await c.t.req('POST', '/v1/actions/bulk-move-cards', { token: tok, body: { cards: [ids[1], foreign, ids[0], 'nope'], list: done } })
+    assert.equal(moved.status, 200, moved.text)
+    assert.equal(moved.body.updated, 2)
+    assert.deepEqual(failedOf(moved), [
+      [foreign, 'not_found'],
+      ['nope', 'not_found'],
+    ])
+    assert.equal((await c.t.req('POST', `/v1/cards/${singles[0]}/move`, { token: tok, body: { list: done } })).status, 200)
+    let events = await eventsOf(from)
+    // The new list has no status, so the cards' status changes too.
+    assert.deepEqual(events.get(singles[0]), [
+      ['card.updated', ['list', 'position', 'completed', 'status']],
+      ['card.moved', done],
+      ['card.completed', null],
+    ])
+    for (const id of [ids[1], ids[0]]) assert.deepEqual(events.get(id), events.get(singles[0]), id)
+    const inDone = (await c.t.req('GET', `/v1/cards?list=${done}&sort=position`, { token: tok })).body.items.map((x: any) => x.id)
+    assert.deepEqual(inDone, [ids[1], ids[0], singles[0]])
+    for (const id of [ids[0], ids[1]]) assert.equal((await get(c, id)).completed, true)
+
+    // Re-opened: out of the completed list, to the board's first open list, as a single PATCH does it.
+    from = await since()
+    const reopened = await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [ids[0], ids[1], ids[2]], completed: false } })
+    assert.equal(reopened.body.updated, 3, 'a card already open counts, unchanged')
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${singles[0]}`, { token: tok, body: { completed: false } })).status, 200)
+    events = await eventsOf(from)
+    assert.deepEqual(events.get(singles[0]), [
+      ['card.updated', ['list', 'position', 'completed', 'status']],
+      ['card.moved', c.lists[0].id],
+      ['card.reopened', null],
+    ])
+    for (const id of [ids[0], ids[1]]) assert.deepEqual(events.get(id), events.get(singles[0]), id)
+    assert.equal(events.get(ids[2]), undefined, 'nothing changed, nothing announced')
+
+    // Completing an open card moves it to the board's first completed list, as a single completion does.
+    from = await since()
+    assert.equal((await c.t.req('POST', '/v1/actions/bulk-complete-cards', { token: tok, body: { cards: [ids[2]], completed: true } })).body.updated, 1)
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${singles[1]}`, { token: tok, body: { completed: true } })).status, 200)
+    events = await eventsOf(from)
+    assert.equal((events.get(ids[2]) ?? []).length, 3)
+    assert.deepEqual(events.get(ids[2]), events.get(singles[1]))
+  } finally {
+    await c.t.close()
+  }
+})
+
 test('bulk limits and permissions', async () => {
   const { c, ids } = await fixture()
   try {

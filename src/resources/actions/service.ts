@@ -1,16 +1,18 @@
-// Bulk card operations and the workspace export. Each card changes in its own savepoint, so one failure never undoes
-// or blocks the others; the cards go a chunk per transaction, so other requests get the database in between.
+// Bulk card operations and the workspace export. A change of the cards' own columns, of their completion or of their
+// list runs set-based (setBased: a statement for a chunk's cards, their events written together); any other change goes
+// card by card, each in its own savepoint (forEachId). Either way one card's failure never undoes or blocks the others,
+// and the cards go a chunk per transaction, so other requests get the database in between.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { nextTurn, type Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
-import { cardToChange, moveCardIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
+import { cardToChange, completeCardsIn, moveCardsIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
 import { loadCardLinks } from '../cards/published.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
 
-/** Cards per transaction: one by one (forEachId), and set-based (a change of the cards' own columns). */
+/** Cards per transaction: one by one (forEachId), and set-based (setBased). */
 const CHUNK = 50
 const SET_CHUNK = 250
 
@@ -46,17 +48,27 @@ export const forEachId = (deps: Deps, ids: string[], change: (tx: Tx, id: string
     return counted
   })
 
-/** The same change on many cards: set-based when it changes only their own columns, else one card at a time. */
-export const bulkUpdate = (deps: Deps, actor: Actor, ids: string[], set: CardFields) =>
-  ownColumnsOnly(set)
-    ? inChunksOf(deps, ids, SET_CHUNK, async (tx, chunk) => {
-        const refused = await updateCardsIn(deps, tx, actor, chunk, set)
-        return { updated: chunk.length - refused.size, failed: [...refused].map(([id, err]) => failure(id, err)) }
-      })
-    : forEachId(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
+/** Runs a set-based `change` on the ids (repeats dropped) a chunk per transaction; the cards it refuses fail, in order. */
+const setBased = (deps: Deps, ids: string[], change: (tx: Tx, chunk: string[]) => Promise<Map<string, HttpError>>): Promise<BulkResult> =>
+  inChunksOf(deps, ids, SET_CHUNK, async (tx, chunk) => {
+    const refused = await change(tx, chunk)
+    return { updated: chunk.length - refused.size, failed: chunk.filter((id) => refused.has(id)).map((id) => failure(id, refused.get(id)!)) }
+  })
+
+/**
+ * The same change on many cards: set-based when it changes only their own columns, or only their completion; else one
+ * card at a time.
+ */
+export function bulkUpdate(deps: Deps, actor: Actor, ids: string[], set: CardFields): Promise<BulkResult> {
+  if (ownColumnsOnly(set)) return setBased(deps, ids, (tx, chunk) => updateCardsIn(deps, tx, actor, chunk, set))
+  const { completed, ...rest } = set
+  if (completed !== undefined && Object.values(rest).every((v) => v === undefined))
+    return setBased(deps, ids, (tx, chunk) => completeCardsIn(deps, tx, actor, chunk, completed))
+  return forEachId(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
+}
 
 export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: string; board?: string }) =>
-  forEachId(deps, ids, (tx, id) => moveCardIn(deps, tx, actor, id, to))
+  setBased(deps, ids, (tx, chunk) => moveCardsIn(deps, tx, actor, chunk, to))
 
 /** Adds and removes members of a many-valued field (assignees or tags) on each card, keeping the others. */
 export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): Promise<BulkResult> {

@@ -403,35 +403,13 @@ export const ownColumnsOnly = (input: CardChange): boolean => Object.entries(inp
  */
 export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], input: CardChange): Promise<Map<string, HttpError>> {
   const { q } = tx
-  const rows = new Map((await lockCards(q, ids)).map((r) => [r.id, r]))
-  const boards = new Map<string, HttpError | undefined>()
-  const refusalOf = async (row: CardsTable | undefined): Promise<HttpError | undefined> => {
-    if (!row) return notFound('card')
-    if (!boards.has(row.board_id))
-      boards.set(
-        row.board_id,
-        await visibleBoard(q, actor, row.board_id, 'card').then(
-          () => undefined,
-          (err: unknown) => {
-            if (err instanceof HttpError) return err
-            throw err
-          },
-        ),
-      )
-    return boards.get(row.board_id)
-  }
+  const { cards, refused } = await lockedToChange(q, actor, ids)
   const at = isoAt(deps.clock.now())
-  const refused = new Map<string, HttpError>()
   const changed: { row: CardsTable; set: Partial<CardsTable>; changes: string[] }[] = []
-  for (const id of ids) {
-    const row = rows.get(id)
-    const refusal = await refusalOf(row)
-    if (refusal) refused.set(id, refusal)
-    else {
-      const set = await changedColumns(q, row!, input, undefined, at)
-      const changes = (Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? [])
-      if (changes.length) changed.push({ row: row!, set, changes })
-    }
+  for (const row of cards) {
+    const set = await changedColumns(q, row, input, undefined, at)
+    const changes = (Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? [])
+    if (changes.length) changed.push({ row, set, changes })
   }
   // The values come from the one input: cards whose changed columns are the same get the same SET.
   const bySet = new Map<string, typeof changed>()
@@ -509,50 +487,68 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
 }
 
 /**
- * Moves up to `limit` cards of a list to the end of another list of the same board, in their order; returns how many.
- * Set-based: one update for them all (and one more for those whose completion the move changes, by the completion
- * rule), and their events written together, as the same moves made one at a time would write them: card.updated
- * naming list and position (and completed), card.moved, and card.completed or card.reopened where it changed.
+ * Moves up to `limit` cards of a list to the end of another list of the same board, in their order; returns how many
+ * (moveCardsTo).
  */
 export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
+  const cards = await cardsOfList(tx.q, fromList, limit)
+  if (cards.length) await moveCardsTo(deps, tx, actor, cards, (await getList(tx.q, toList))!)
+  return cards.length
+}
+
+/**
+ * Moves cards (rows the actor may change, none of them in `to` already) to the end of `to`, a list of their board, in
+ * their order. Set-based: one update for them all (and one more for those whose completion the move changes, by the
+ * completion rule), and their events written together, as the same moves made one at a time would write them:
+ * card.updated naming list and position (and completed, and status when the lists' statuses differ), card.moved, and
+ * card.completed or card.reopened where it changed.
+ */
+async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[], to: ListsTable): Promise<void> {
   const { q } = tx
-  const cards = await cardsOfList(q, fromList, limit)
-  if (cards.length === 0) return 0
-  const positions = await appendedPositions(q, 'cards', toList, cards.length)
+  const positions = await appendedPositions(q, 'cards', to.id, cards.length)
   if (!positions) {
-    for (const card of cards) await applyChange(deps, tx, actor, card, { list: toList })
-    return cards.length
+    for (const card of cards) await applyChange(deps, tx, actor, card, { list: to.id })
+    return
   }
   const at = isoAt(deps.clock.now())
-  const from = (await getList(q, fromList))!
-  const to = (await getList(q, toList))!
   await moveCardRows(
     q,
     cards.map((c, i) => ({ id: c.id, position: positions[i] })),
-    toList,
+    to.id,
     at,
   )
-  const completion = completionOfMove(cards, from.category, to.category, at)
-  const changed = new Set(completion?.ids)
-  if (completion) await setCardColumns(q, completion.ids, completion.set)
-  const board = await boardRef(q, cards[0].board_id)
+  const froms = new Map<string, ListsTable>()
+  for (const id of new Set(cards.map((c) => c.list_id))) froms.set(id, (await getList(q, id))!)
+  const changed = new Map<string, ReturnType<typeof completionColumns>>()
+  for (const [id, from] of froms) {
+    const completion = completionOfMove(
+      cards.filter((c) => c.list_id === id),
+      from.category,
+      to.category,
+      at,
+    )
+    if (!completion) continue
+    await setCardColumns(q, completion.ids, completion.set)
+    for (const card of completion.ids) changed.set(card, completion.set)
+  }
+  const board = await boardRef(q, to.board_id)
   const views = await cardViews(
     q,
-    cards.map((c, i) => ({ ...c, list_id: toList, position: positions[i], updated_at: at, ...(changed.has(c.id) ? completion!.set : {}) })),
+    cards.map((c, i) => ({ ...c, list_id: to.id, position: positions[i], updated_at: at, ...changed.get(c.id) })),
   )
   const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name } }
   const data = await cardEventDatas(q, deps.config, views, known)
-  const fromRef = { id: from.id, name: from.name }
   const toRef = { id: to.id, name: to.name }
   await emitEvents(
     deps,
     tx,
-    data.flatMap((card): NewEvent[] => {
+    data.flatMap((card, i): NewEvent[] => {
+      const from = froms.get(cards[i].list_id)!
       const completes = changed.has(card.id)
       const changes = [...(completes ? ['list', 'position', 'completed'] : ['list', 'position']), ...(from.status_id !== to.status_id ? ['status'] : [])]
       return [
         { name: 'card.updated', boardId: board.id, data: { ...card, changes }, actor },
-        { name: 'card.moved', boardId: board.id, data: { ...card, from_list: fromRef, to_list: toRef, from_board: board }, actor },
+        { name: 'card.moved', boardId: board.id, data: { ...card, from_list: { id: from.id, name: from.name }, to_list: toRef, from_board: board }, actor },
         ...(completes ? [{ name: card.completed ? 'card.completed' : 'card.reopened', boardId: board.id, data: card, actor } as NewEvent] : []),
       ]
     }),
@@ -560,7 +556,92 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
   for (const view of views)
     if (changed.has(view.id) && view.completed)
       await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card: { id: view.id, board_id: view.board } })
-  return cards.length
+}
+
+/**
+ * Cards to change, locked, in the order of `ids`, with each one refused (missing, or on a board the actor cannot see)
+ * and the error a change of it alone would have thrown.
+ */
+async function lockedToChange(q: Q, actor: Actor, ids: readonly string[]): Promise<{ cards: CardsTable[]; refused: Map<string, HttpError> }> {
+  const rows = new Map((await lockCards(q, ids)).map((r) => [r.id, r]))
+  const boards = new Map<string, HttpError | undefined>()
+  const cards: CardsTable[] = []
+  const refused = new Map<string, HttpError>()
+  for (const id of ids) {
+    const row = rows.get(id)
+    if (row && !boards.has(row.board_id))
+      boards.set(
+        row.board_id,
+        await visibleBoard(q, actor, row.board_id, 'card').then(
+          () => undefined,
+          (err: unknown) => {
+            if (err instanceof HttpError) return err
+            throw err
+          },
+        ),
+      )
+    const refusal = row ? boards.get(row.board_id) : notFound('card')
+    if (refusal) refused.set(id, refusal)
+    else cards.push(row!)
+  }
+  return { cards, refused }
+}
+
+/**
+ * Moves many cards to a list, set-based where it can (moveCardsTo): the cards already on the list's board and not in
+ * it. A move to another board, or within the list, goes card by card. Returns each card refused, with the error a move
+ * of it alone would have given.
+ */
+export async function moveCardsIn(
+  deps: Deps,
+  tx: Tx,
+  actor: Actor,
+  ids: readonly string[],
+  input: { list: string; board?: string },
+): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const { cards, refused } = await lockedToChange(q, actor, ids)
+  const found = await getList(q, input.list)
+  const list = found && (await seesBoard(q, actor, found.board_id)) ? found : undefined
+  const together =
+    list && (input.board === undefined || input.board === list.board_id) ? cards.filter((c) => c.board_id === list.board_id && c.list_id !== list.id) : []
+  if (together.length) await moveCardsTo(deps, tx, actor, together, list!)
+  const moved = new Set(together.map((c) => c.id))
+  for (const card of cards.filter((c) => !moved.has(c.id)))
+    try {
+      await tx.savepoint((sp) => moveCardIn(deps, sp, actor, card.id, input))
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err
+      refused.set(card.id, err)
+    }
+  return refused
+}
+
+/**
+ * Completes (or re-opens) many cards, set-based: by the completion rule a card may move (to its board's first
+ * `completed` list, or out of one: moveCardsTo, per target list) or stay in its list (setCompletion). Returns each
+ * card refused, with the error its change alone would have given.
+ */
+export async function completeCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], completed: boolean): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const { cards, refused } = await lockedToChange(q, actor, ids)
+  const listsOf = new Map<string, ListsTable[]>()
+  const staying: CardsTable[] = []
+  const moving = new Map<string, { to: ListsTable; cards: CardsTable[] }>()
+  for (const card of cards) {
+    if (!listsOf.has(card.board_id)) listsOf.set(card.board_id, await listsOfBoard(q, card.board_id))
+    const lists = listsOf.get(card.board_id)!
+    const from = lists.find((l) => l.id === card.list_id) ?? (await getList(q, card.list_id))!
+    const placed = placeCard(lists, { list: from, completed: card.completed === 1 }, { completed })
+    if (placed.list.id !== from.id) {
+      const group = moving.get(placed.list.id) ?? { to: placed.list, cards: [] }
+      group.cards.push(card)
+      moving.set(placed.list.id, group)
+    } else if (placed.completed !== (card.completed === 1)) staying.push(card)
+  }
+  if (staying.length) await setCompletion(deps, tx, actor, staying, completed)
+  for (const { to, cards: group } of moving.values()) await moveCardsTo(deps, tx, actor, group, to)
+  return refused
 }
 
 /**
@@ -589,13 +670,10 @@ async function announceUpdated(
 }
 
 /**
- * Completes (or re-opens) up to `limit` cards of a list whose category changed into (or out of) `completed`; returns
- * how many. They stay in their list (the list is what moved): one UPDATE, and each card's card.updated naming
- * `completed` and its card.completed (or card.reopened) written together; the watchers of completed ones are told.
+ * Completes (or re-opens) cards that stay in their lists: one UPDATE, and each card's card.updated naming `completed`
+ * and its card.completed (or card.reopened) written together; the watchers of completed ones are told.
  */
-export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
-  const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
-  if (cards.length === 0) return 0
+async function setCompletion(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[], completed: boolean): Promise<void> {
   const at = isoAt(deps.clock.now())
   const set = { ...completionColumns(completed, at), updated_at: at }
   await setCardColumns(
@@ -613,6 +691,15 @@ export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId
   )
   if (completed)
     for (const view of views) await notify(deps, tx, actor, { kind: 'completed', users: view.watchers, card: { id: view.id, board_id: view.board } })
+}
+
+/**
+ * Completes (or re-opens) up to `limit` cards of a list whose category changed into (or out of) `completed`; returns
+ * how many. They stay in their list (the list is what moved: setCompletion).
+ */
+export async function settleCardsOfList(deps: Deps, tx: Tx, actor: Actor, listId: string, completed: boolean, limit: number): Promise<number> {
+  const cards = await cardsOfListToSettle(tx.q, listId, completed, limit)
+  if (cards.length) await setCompletion(deps, tx, actor, cards, completed)
   return cards.length
 }
 
