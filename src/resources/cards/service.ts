@@ -35,6 +35,8 @@ import {
   addTagLinks,
   addUserLinks,
   cardListQueries,
+  cardIdsOfLists,
+  cardsByIds,
   cardsOfBoard,
   cardsOfList,
   cardsOfListAfter,
@@ -596,6 +598,28 @@ export async function announceStatusOfList(deps: Deps, actor: Actor, listId: str
     tx.afterCommit(() => (after = last))
     return cards.length
   })
+}
+
+/**
+ * Announces cards changed by a change to something they show (a custom field's values gone, their status renamed),
+ * in the caller's transaction: card.updated naming `changes` for each card, set-based, a chunk of ANNOUNCE_CHUNK cards
+ * read together and their events written with one insert (emitEvents).
+ */
+export async function announceCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], changes: readonly string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += ANNOUNCE_CHUNK) {
+    const cards = await cardsByIds(tx.q, ids.slice(i, i + ANNOUNCE_CHUNK))
+    const data = await cardEventDatas(tx.q, deps.config, await cardViews(tx.q, cards))
+    await emitEvents(
+      deps,
+      tx,
+      data.map((card): NewEvent => ({ name: 'card.updated', boardId: card.board.id, data: { ...card, changes: [...changes] }, actor })),
+    )
+  }
+}
+
+/** Announces the cards (not in the trash) of these lists with card.updated naming `status`: their status was renamed or recategorized. */
+export async function announceStatusOfListsIn(deps: Deps, tx: Tx, actor: Actor, listIds: readonly string[]): Promise<void> {
+  await announceCardsIn(deps, tx, actor, await cardIdsOfLists(tx.q, listIds), ['status'])
 }
 
 /** Takes up to `limit` cards off a milestone being deleted, each with card.updated naming `milestone`; returns how many. */
