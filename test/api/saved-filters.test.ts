@@ -354,9 +354,17 @@ test('saved filters: events go only to those who see the filter', async () => {
     assert.equal(r.status, 201, r.text)
     return { id: r.body.saved_filter.id as string, seq }
   }
+  // An automation of the board listening: a private filter's events start none of its runs.
+  const automation = await c.t.req('POST', '/v1/automations', {
+    token: c.tokens.admin.write,
+    body: { name: 'On filters', board: c.board.id, trigger: { type: 'event', events: ['saved_filter.*'] }, steps: [{ type: 'create_card', title: 'Seen' }] },
+  })
+  assert.equal(automation.status, 201, automation.text)
+  const runs = async () => (await dbAll(c.t.deps.db, 'SELECT id FROM automation_runs WHERE automation_id = ?', automation.body.automation.id)).length
   // Private on the board: its creator's subscriptions only; the event row is theirs alone.
   const own = await save({ board: c.board.id })
   assert.deepEqual(await receivers(own.seq), ['member'])
+  assert.equal(await runs(), 0, 'no run for a private filter')
   const [row] = await eventsSince(c, own.seq)
   assert.deepEqual([row.name, row.board_id, row.audience_id], ['saved_filter.created', c.board.id, c.member.id])
   assertSubset(JSON.parse(row.data), { id: own.id, board: { id: c.board.id, name: 'Launch' }, shared: false, created_by: { id: c.member.id } })
@@ -364,6 +372,8 @@ test('saved filters: events go only to those who see the filter', async () => {
   const seq = await lastSeq(c)
   assert.equal((await c.t.req('PATCH', `/v1/saved-filters/${own.id}`, { token: c.tokens.member.write, body: { shared: true } })).status, 200)
   assert.deepEqual(await receivers(seq), ['admin', 'member', 'peer'])
+  assert.equal(await runs(), 1, 'a shared one starts the board’s automations as any event of the board does')
+  assert.equal((await c.t.req('DELETE', `/v1/automations/${automation.body.automation.id}`, { token: c.tokens.admin.write })).status, 204)
   // Workspace-wide (an admin's): board-less events reach the workspace-wide subscriptions of owners and admins.
   const wide = await save({ shared: true }, c.tokens.admin.write)
   assert.deepEqual(await receivers(wide.seq), ['admin'])
