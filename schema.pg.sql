@@ -298,7 +298,8 @@ CREATE TABLE events (
   name TEXT NOT NULL,
   board_id TEXT,
   data TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  audience_id TEXT              -- the one user who may see it (a private saved filter's events); NULL: all who see its board
 );
 CREATE INDEX events_name ON events(name, seq);
 
@@ -874,3 +875,22 @@ CREATE TABLE card_templates (
   updated_at TEXT NOT NULL
 );
 CREATE INDEX card_templates_board ON card_templates(board_id, name);
+
+-- Saved filters: a named card filter (its filter text, sort and expand as GET /v1/cards takes them), private to its
+-- creator unless shared: with the members of its board, or with the whole workspace when it has none. A board deleted
+-- for good takes its saved filters; a user deleted takes the saved filters they made, shared ones too.
+CREATE TABLE saved_filters (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  resource TEXT NOT NULL DEFAULT 'cards' CHECK (resource IN ('cards')),
+  filter TEXT NOT NULL DEFAULT '',
+  sort TEXT,
+  expand TEXT,
+  board_id TEXT REFERENCES boards(id) ON DELETE CASCADE,
+  shared INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX saved_filters_creator ON saved_filters(created_by, board_id);
+CREATE INDEX saved_filters_board ON saved_filters(board_id, shared);

@@ -1,4 +1,5 @@
-// Who sees records that are not simply on a board: one's own records, board-less notes and folders, workspace-wide events.
+// Who sees records that are not simply on a board: one's own records, board-less notes and folders, saved filters,
+// workspace-wide events.
 import type { ExpressionBuilder } from 'kysely'
 import type { Q } from '../db/database.js'
 import type { DB } from '../db/types.js'
@@ -14,9 +15,29 @@ export const sightLimitedTo = (viewer: Viewer): string | undefined => (isAdminRo
 /** Whether a user with this workspace role sees a board they are (or are not) a member of: owners and admins see every board. */
 export const roleSeesBoard = (role: Role, member: boolean): boolean => isAdminRole(role) || member
 
-/** Events a user may see: of the boards they see, and for owners and admins also events of no board (workspace-wide). */
+/**
+ * Events a user may see: of the boards they see, and for owners and admins also events of no board (workspace-wide);
+ * an event meant for one user only (`audience_id`: a private record's) only by that user.
+ */
 export const eventsSeenBy = (q: Q, viewer: Viewer) => (eb: ExpressionBuilder<DB, 'events'>) =>
-  eb.or([eb('board_id', 'in', visibleBoardIds(q, viewer)), ...(isAdminRole(viewer.role) ? [eb('board_id', 'is', null)] : [])])
+  eb.and([
+    eb.or([eb('board_id', 'in', visibleBoardIds(q, viewer)), ...(isAdminRole(viewer.role) ? [eb('board_id', 'is', null)] : [])]),
+    eb.or([eb('audience_id', 'is', null), eb('audience_id', '=', viewer.id)]),
+  ])
+
+/**
+ * The saved filters a viewer sees: their own, and the shared ones; either only when of no board (the workspace's) or of
+ * a board the viewer sees. So one's own of a board left (or in the trash) is out of sight too, until it is seen again.
+ */
+export const savedFiltersInSightOf = (q: Q, viewer: Viewer) => (eb: ExpressionBuilder<DB, 'saved_filters'>) =>
+  eb.and([
+    eb.or([eb('saved_filters.created_by', '=', viewer.id), eb('saved_filters.shared', '=', 1)]),
+    eb.or([eb('saved_filters.board_id', 'is', null), eb('saved_filters.board_id', 'in', visibleBoardIds(q, viewer))]),
+  ])
+
+/** Who changes or deletes a saved filter they see: its creator; owners and admins also a shared one. */
+export const managesSavedFilter = (viewer: Viewer, row: { created_by: string; shared: number }): boolean =>
+  row.created_by === viewer.id || (row.shared === 1 && isAdminRole(viewer.role))
 
 /**
  * The rows of `table` (notes or note folders) a viewer sees: those on a board the viewer sees, and board-less ones the

@@ -602,6 +602,23 @@ INSERT INTO file_chunks (file_id, seq, data)
 DROP TABLE files_v15;
 DROP TABLE incoming_files;`
 /** Custom fields: definitions, select options and the values on cards, in tables shaped for index-served filters and sorts. */
+const SAVED_FILTERS = `CREATE TABLE saved_filters (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  resource TEXT NOT NULL DEFAULT 'cards' CHECK (resource IN ('cards')),
+  filter TEXT NOT NULL DEFAULT '',
+  sort TEXT,
+  expand TEXT,
+  board_id TEXT REFERENCES boards(id) ON DELETE CASCADE,
+  shared INTEGER NOT NULL DEFAULT 0,
+  created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX saved_filters_creator ON saved_filters(created_by, board_id);
+CREATE INDEX saved_filters_board ON saved_filters(board_id, shared);
+ALTER TABLE events ADD COLUMN audience_id TEXT;`
+
 const TEMPLATES = `CREATE TABLE templates (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -745,6 +762,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
   // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
+  // 21: saved filters (a named card filter, private or shared on a board or the workspace), and the one user an event
+  // is for when only they may see it (a private saved filter's events).
+  { sqlite: SAVED_FILTERS, postgres: SAVED_FILTERS },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

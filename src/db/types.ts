@@ -171,6 +171,7 @@ export interface EventsTable {
   board_id: string | null
   data: string
   created_at: string
+  audience_id: string | null
 }
 
 export interface WebhooksTable {
@@ -655,6 +656,20 @@ export interface CardTemplatesTable {
   updated_at: string
 }
 
+export interface SavedFiltersTable {
+  id: string
+  name: string
+  resource: 'cards'
+  filter: string
+  sort: string | null
+  expand: string | null
+  board_id: string | null
+  shared: number
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -714,4 +729,5 @@ export interface DB {
   card_xattr: CardXattrTable
   templates: TemplatesTable
   card_templates: CardTemplatesTable
+  saved_filters: SavedFiltersTable
 }

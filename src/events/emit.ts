@@ -8,9 +8,14 @@ import { WORKSPACE } from '../db/wakes.js'
 import type { EventData, EventName } from './fields.js'
 import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, subscriptionsForEvent } from './store.js'
 
-/** One event to emit; `data` must match the event's payload schema exactly (one variant per event name). */
+/**
+ * One event to emit; `data` must match the event's payload schema exactly (one variant per event name). `audience`: the
+ * one user who may see it (a record private to them): only their subscriptions receive it, only they see it in samples,
+ * and it starts no event automation of its board. Without it, everyone who sees its board (or, with no board, the
+ * owners and admins) may.
+ */
 export type NewEvent = {
-  [N in EventName]: { name: N; boardId: string | null; data: EventData<N>; actor: Actor }
+  [N in EventName]: { name: N; boardId: string | null; data: EventData<N>; actor: Actor; audience?: string }
 }[EventName]
 
 /** The exact body every attempt of one delivery sends. */
@@ -80,7 +85,7 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
     const data = { ...event.data, actor: actorRef(event.actor) }
     return { id: newId(), event, data, dataJson: JSON.stringify(data) }
   })
-  if (written.length === 1) {
+  if (written.length === 1 && !written[0].event.audience) {
     const [{ id, event, dataJson }] = written
     await insertEvent(tx.q, id, event.name, event.boardId, dataJson, timestamp)
   } else {
@@ -88,16 +93,23 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
       const rows = written.slice(i, i + ROWS_PER_INSERT)
       await insertEvents(
         tx.q,
-        rows.map(({ id, event, dataJson }) => ({ id, name: event.name, boardId: event.boardId, data: dataJson, at: timestamp })),
+        rows.map(({ id, event, dataJson }) => ({
+          id,
+          name: event.name,
+          boardId: event.boardId,
+          data: dataJson,
+          at: timestamp,
+          audience: event.audience ?? null,
+        })),
       )
     }
   }
   const receivers = new Map<string, string[]>()
   const deliveries: OutboxRow[] = []
   for (const { id, event, dataJson } of written) {
-    const key = `${event.name}\n${event.boardId ?? ''}`
+    const key = `${event.name}\n${event.boardId ?? ''}\n${event.audience ?? ''}`
     let subs = receivers.get(key)
-    if (!subs) receivers.set(key, (subs = await subscriptionsForEvent(tx.q, event.name, event.boardId)))
+    if (!subs) receivers.set(key, (subs = await subscriptionsForEvent(tx.q, event.name, event.boardId, event.audience)))
     for (const webhookId of subs) {
       deliveries.push(deliveryRow({ webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp }))
     }
@@ -113,7 +125,7 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
   const boards = new Set(written.map(({ event }) => event.boardId ?? WORKSPACE))
   for (const board of boards) tx.wake('events', board)
   tx.afterCommit(() => deps.db.wakes.deliver('events', [...boards]))
-  const hooked = written.filter(({ event }) => !event.actor.run)
+  const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
   if (hooked.length > 0)
     await deps.onEvents(
       deps,

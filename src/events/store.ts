@@ -16,12 +16,15 @@ const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | nul
 export const insertEvent = (q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
   q.executeQuery(insert(q, id, name, boardId, data, at))
 
-/** Appends events in their order, in one statement. */
-export async function insertEvents(q: Q, rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string }[]): Promise<void> {
+/** Appends events in their order, in one statement; `audience`: the one user who may see the event, if only one may. */
+export async function insertEvents(
+  q: Q,
+  rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string; audience?: string | null }[],
+): Promise<void> {
   const seq = await eventSeqs(q, rows.length)
   await q
     .insertInto('events')
-    .values(rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: seq(i) })))
+    .values(rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: seq(i), audience_id: r.audience ?? null })))
     .execute()
 }
 
@@ -43,7 +46,7 @@ const receivers = fixedQuery((q: Q, boardId: string | null) =>
   q
     .selectFrom('webhooks')
     .innerJoin('users', 'users.id', 'webhooks.created_by')
-    .select(['webhooks.id', 'webhooks.events'])
+    .select(['webhooks.id', 'webhooks.events', 'webhooks.created_by'])
     .where('webhooks.active', '=', literal(1))
     .where(
       rawSql<boolean>`(
@@ -56,7 +59,10 @@ const receivers = fixedQuery((q: Q, boardId: string | null) =>
     ),
 )
 
-export async function subscriptionsForEvent(q: Q, event: string, boardId: string | null): Promise<string[]> {
+/** The subscriptions that receive an event; with an `audience`, only those that user made. */
+export async function subscriptionsForEvent(q: Q, event: string, boardId: string | null, audience?: string): Promise<string[]> {
   const rows = await rowsOf(q, receivers(q, boardId))
-  return rows.filter((r) => matchesSelectors(fromJsonColumn(StringList, r.events), event)).map((r) => r.id)
+  return rows
+    .filter((r) => (audience === undefined || r.created_by === audience) && matchesSelectors(fromJsonColumn(StringList, r.events), event))
+    .map((r) => r.id)
 }

@@ -31,6 +31,7 @@ import type { ResourceModule } from './module.js'
 import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
 import { notes } from './notes/index.js'
+import { savedFilters } from './saved-filters/index.js'
 import { searchModule } from './search/index.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
@@ -81,6 +82,7 @@ export const MODULES: readonly ResourceModule[] = [
   xattr,
   cardTemplates,
   templates,
+  savedFilters,
 ]
 
 for (const m of MODULES) {

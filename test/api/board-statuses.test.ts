@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { seededApp } from '../helpers/app.js'
-import { dbAll } from '../helpers/db.js'
+import { dbAll, dbRunMany } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
 
 async function fixture() {
@@ -420,6 +420,76 @@ test('a clone copies the statuses with new ids and binds its lists to the copies
       ],
     )
     assert.equal((await get(c, `/v1/board-statuses?board=${board.id}`, c.tokens.member.write)).body.totalItems, 4)
+  } finally {
+    await c.t.close()
+  }
+})
+
+test('a rename or a new category announces every card of its lists (card.updated naming status) in its transaction; a colour does not', async () => {
+  const c = await fixture()
+  try {
+    // The To do status's list gets more cards than one chunk of announcements (250), one of them in the trash.
+    const list = c.lists[0].id
+    await dbRunMany(
+      c.t.deps.db,
+      "INSERT INTO cards (id, board_id, list_id, key_num, key, title, position, trashed, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, ?, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')",
+      Array.from({ length: 261 }, (_, n) => [
+        `st${String(n).padStart(4, '0')}`,
+        c.board.id,
+        list,
+        1000 + n,
+        `LCH-${1000 + n}`,
+        n + 1,
+        n === 7 ? 1 : 0,
+        c.member.id,
+      ]),
+    )
+    const since = async () => Number((await dbAll<{ n: number }>(c.t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))[0].n)
+    const after = (seq: number) =>
+      dbAll<{ name: string; data: string; created_at: string }>(c.t.deps.db, 'SELECT name, data, created_at FROM events WHERE seq > ? ORDER BY seq', seq)
+
+    let seq = await since()
+    const renamed = await patch(c, `/v1/board-statuses/${c.statuses[0].id}`, { name: 'Ready' })
+    assert.equal(renamed.status, 200, renamed.text)
+    const events = await after(seq)
+    assert.equal(events[0].name, 'board_status.updated')
+    const cards = events.slice(1).map((e) => ({ ...JSON.parse(e.data), event: e.name }))
+    assert.equal(cards.length, 260, 'every card but the trashed one')
+    assert.ok(cards.every((e) => e.event === 'card.updated' && e.changes.join() === 'status' && e.list.id === list))
+    assert.equal(new Set(cards.map((e) => e.id)).size, 260)
+    assert.ok(!cards.some((e) => e.id === 'st0007'), 'a card in the trash is not announced')
+    assert.equal(new Set(events.map((e) => e.created_at)).size, 1, 'written at the moment of the rename')
+    assert.equal((await get(c, '/v1/cards/st0001')).body.card.status.name, 'Ready')
+
+    // A colour or a position changes nothing a card shows.
+    seq = await since()
+    assert.equal((await patch(c, `/v1/board-statuses/${c.statuses[0].id}`, { color: '#123456', position: 9 })).status, 200)
+    assert.deepEqual(
+      (await after(seq)).map((e) => e.name),
+      ['board_status.updated'],
+    )
+    // The same name again is no rename.
+    seq = await since()
+    assert.equal((await patch(c, `/v1/board-statuses/${c.statuses[0].id}`, { name: 'Ready' })).status, 200)
+    assert.deepEqual(
+      (await after(seq)).map((e) => e.name),
+      ['board_status.updated'],
+    )
+
+    // A new category: the cards are announced with the list's new category, then settle by the completion rule.
+    seq = await since()
+    const moved = await patch(c, `/v1/board-statuses/${c.statuses[0].id}`, { category: 'started' })
+    assert.equal(moved.status, 200, moved.text)
+    const next = (await after(seq)).map((e) => ({ ...JSON.parse(e.data), event: e.name }))
+    assert.equal(next[0].event, 'board_status.updated')
+    const announced = next.slice(1)
+    assert.equal(announced.length, 260)
+    assert.ok(announced.every((e) => e.event === 'card.updated' && e.changes.join() === 'status' && e.list.category === 'started'))
+    // A member of another board, a read token: no rename, no announcement.
+    seq = await since()
+    assert.equal((await patch(c, `/v1/board-statuses/${c.statuses[0].id}`, { name: 'x' }, c.tokens.outsider.write)).status, 404)
+    assert.equal((await patch(c, `/v1/board-statuses/${c.statuses[0].id}`, { name: 'x' }, c.tokens.member.read)).status, 403)
+    assert.deepEqual(await after(seq), [])
   } finally {
     await c.t.close()
   }

@@ -1,6 +1,7 @@
 // Custom fields through HTTP, on one fixture: definitions (keys, clashes, options, rollup and formula checks), values of
 // every type on cards (valid and invalid, null clears, required), formulas against hand-computed values, filter and sort
-// by `xattr.<key>` (cards without a value last), the events a change emits, permissions, clone, and a formula fuzz.
+// by `xattr.<key>` (cards without a value last), the events a change emits (of a card's values and of a field's
+// definition), permissions, clone, and a formula fuzz.
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { seededFixture } from '../helpers/app.js'
@@ -573,6 +574,94 @@ test('xattr: options changed, a field deleted takes its values, clone copies fie
   const moved = await c.t.req('POST', `/v1/cards/${c.c2.id}/move`, { token: c.tokens.member.write, body: { list, board: clone.body.board.id } })
   assert.equal(moved.status, 200, moved.text)
   assert.deepEqual(moved.body.card.xattr, {})
+})
+
+test('xattr: a field created, changed and deleted is announced; cards that lose a value get card.updated naming xattr.<key>', async () => {
+  const c = await ready
+  const db = c.t.deps.db
+  const lastSeq = async () => Number((await dbAll<{ n: number }>(db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))[0].n)
+  const since = async (seq: number) =>
+    (await dbAll<{ name: string; data: string }>(db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', seq)).map((e) => ({
+      ...JSON.parse(e.data),
+      event: e.name,
+    }))
+  const req = (method: string, url: string, body?: unknown, token = c.tokens.member.write) => c.t.req(method, url, { token, body })
+
+  let seq = await lastSeq()
+  const made = await req('POST', '/v1/xattr', { board: c.board.id, name: 'Size', type: 'select', options: ['S', 'M', 'L'] })
+  assert.equal(made.status, 201, made.text)
+  const size = made.body.xattr_field
+  const [created] = await since(seq)
+  assertSubset(created, {
+    event: 'xattr_field.created',
+    id: size.id,
+    key: 'size',
+    type: 'select',
+    options: size.options,
+    board: { id: c.board.id, name: 'Launch' },
+    actor: { id: c.member.id },
+  })
+  const card = async (title: string, value?: string) =>
+    (await req('POST', '/v1/cards', { board: c.board.id, title, xattr: value ? { size: value } : {} })).body.card
+  const small = await card('Small one', 'S')
+  const medium = await card('Medium one', 'M')
+  const binned = await card('Binned', 'S')
+  await card('No size')
+  assert.equal((await req('DELETE', `/v1/cards/${binned.id}`)).status, 204)
+
+  // Renamed, and L dropped (no card chose it): the changes are named, no card is announced.
+  seq = await lastSeq()
+  const id = (name: string) => size.options.find((o: { name: string }) => o.name === name).id
+  const renamed = await req('PATCH', `/v1/xattr/${size.id}`, {
+    name: 'T-shirt size',
+    options: [
+      { id: id('S'), name: 'S' },
+      { id: id('M'), name: 'M' },
+    ],
+  })
+  assert.equal(renamed.status, 200, renamed.text)
+  assert.deepEqual(
+    (await since(seq)).map((e) => [e.event, e.changes]),
+    [['xattr_field.updated', ['name', 'options']]],
+  )
+  // M dropped: the card that chose it loses it and is announced.
+  seq = await lastSeq()
+  assert.equal((await req('PATCH', `/v1/xattr/${size.id}`, { options: [{ id: id('S'), name: 'S' }] })).status, 200)
+  assert.deepEqual(
+    (await since(seq)).map((e) => [e.event, e.changes, e.event === 'card.updated' ? e.id : e.board.id]),
+    [
+      ['xattr_field.updated', ['options'], c.board.id],
+      ['card.updated', ['xattr.size'], medium.id],
+    ],
+  )
+  assert.deepEqual((await req('GET', `/v1/cards/${medium.id}`)).body.card.xattr.size, undefined)
+  // Nothing changed: the event says so.
+  seq = await lastSeq()
+  assert.equal((await req('PATCH', `/v1/xattr/${size.id}`, { position: size.position })).status, 200)
+  assert.deepEqual(
+    (await since(seq)).map((e) => [e.event, e.changes]),
+    [['xattr_field.updated', []]],
+  )
+
+  // Others cannot delete it, and nothing is announced.
+  seq = await lastSeq()
+  assert.equal((await req('DELETE', `/v1/xattr/${size.id}`, undefined, c.tokens.outsider.write)).status, 404)
+  assert.equal((await req('DELETE', `/v1/xattr/${size.id}`, undefined, c.tokens.member.read)).status, 403)
+  assert.deepEqual(await since(seq), [])
+  // Deleted: the field's event, then each card (not in the trash) that held a value, in one transaction.
+  seq = await lastSeq()
+  assert.equal((await req('DELETE', `/v1/xattr/${size.id}`)).status, 204)
+  const gone = await since(seq)
+  assert.deepEqual(
+    gone.map((e) => [e.event, e.event === 'card.updated' ? e.id : e.key, e.changes]),
+    [
+      ['xattr_field.deleted', 'size', undefined],
+      ['card.updated', small.id, ['xattr.size']],
+    ],
+  )
+  assertSubset(gone[0], { id: size.id, name: 'T-shirt size', options: [{ id: id('S'), name: 'S', color: null }], board: { id: c.board.id } })
+  assert.deepEqual((await req('GET', `/v1/cards/${small.id}`)).body.card.xattr.size, undefined)
+  assert.deepEqual(await dbAll(db, 'SELECT card_id FROM card_xattr WHERE field_id = ?', size.id), [])
 })
 
 /** A small deterministic generator, so a failure can be replayed. */

@@ -58,6 +58,9 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
   // Templates: a board template (a snapshot with cards) and a card template.
   await post('/v1/templates', { name: 'Sprint', board: s.board.id, include_cards: true })
   await post('/v1/card-templates', { board: s.board.id, name: 'Bug', title: 'Bug:', tags: [tag.id], checklist: ['Reproduce'], xattr: { estimate: 1 } })
+  // Saved filters: one of the board (private), one shared with the workspace.
+  await post('/v1/saved-filters', { name: 'Urgent', board: s.board.id, filter: 'priority >= 3', sort: '-xattr.estimate', expand: 'tags' })
+  await post('/v1/saved-filters', { name: 'Everything', shared: true })
   await post('/v1/comments', { card: card.id, body: `Thanks @${s.member.email.split('@')[0]}` })
   const checklist = (await post('/v1/checklists', { card: card.id, title: 'Steps', items: ['one', 'two'] })).checklist
   const item = checklist.items[0]
@@ -127,6 +130,7 @@ test('taskd export, import into an empty database, export again: identical apart
       'entity_links',
       'templates',
       'card_templates',
+      'saved_filters',
     ])
       assert.ok(data[table].length > 0, `${table} exported`)
     assert.equal(data.note_folders.length, 2)

@@ -62,6 +62,8 @@ export const boardStatusRoutes = [
     tag: 'Board statuses',
     access: 'write',
     summary: 'Rename, recolour, reorder or recategorize a status; its lists take a new category and their cards follow the completion rule',
+    description:
+      'Emits `board_status.updated`. A new name or category changes the `status` every card of its lists shows: each such card not in the trash is announced with `card.updated` naming `status`, in the same transaction as the change. With a new category, the cards of its lists then complete or re-open by the completion rule (their own `card.updated`, `card.completed` or `card.reopened`). A new colour or position announces no card.',
     params: idParam,
     body: UpdateBoardStatusBody,
     errors: [409],

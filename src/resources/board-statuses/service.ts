@@ -1,5 +1,6 @@
 // Board statuses: names unique per board (case-insensitively); a category change carries over to the lists bound to
-// the status, and their cards follow the completion rule; a status still bound to lists is deleted only with move_to.
+// the status, and their cards follow the completion rule; a rename or a category change announces every card of those
+// lists (card.updated naming `status`) in its own transaction; a status still bound to lists is deleted only with move_to.
 import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
@@ -13,7 +14,7 @@ import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
 import { completionAfterMove } from '../cards/completion.js'
-import { announceStatusOfList, settleCardsOfList } from '../cards/service.js'
+import { announceStatusOfList, announceStatusOfListsIn, settleCardsOfList } from '../cards/service.js'
 import { getList } from '../lists/published.js'
 import { statusEventData, statusView } from './present.js'
 import { BOARD_STATUS_LIST } from './query.js'
@@ -89,6 +90,11 @@ async function settleLists(deps: Deps, actor: Actor, lists: readonly ListsTable[
   }
 }
 
+/**
+ * A rename or a new category announces each card (not in the trash) of the lists bound to the status with card.updated
+ * naming `status`, set-based (a chunk of cards per insert of events) in the transaction of the change; a new category
+ * is carried to those lists at once, and their cards then settle by the completion rule a chunk per transaction.
+ */
 export async function updateBoardStatus(deps: Deps, actor: Actor, id: string, input: UpdateBoardStatusInput) {
   const { view, lists } = await deps.db.tx(async (tx) => {
     const status = await visibleStatus(tx.q, actor, id)
@@ -101,11 +107,20 @@ export async function updateBoardStatus(deps: Deps, actor: Actor, id: string, in
     const at = isoAt(deps.clock.now())
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
     await updateStatusRow(tx.q, id, { ...set, updated_at: at })
-    const lists = input.category !== undefined && input.category !== status.category ? await listsWithStatus(tx.q, id) : []
-    if (lists.length) await rebindLists(tx.q, id, id, input.category!, at)
+    const recategorized = input.category !== undefined && input.category !== status.category
+    const renamed = input.name !== undefined && input.name !== status.name
+    const bound = recategorized || renamed ? await listsWithStatus(tx.q, id) : []
+    if (recategorized && bound.length) await rebindLists(tx.q, id, id, input.category!, at)
     const row = (await getStatus(tx.q, id))!
     await emitEvent(deps, tx, { name: 'board_status.updated', boardId: board.id, data: statusEventData(row, board), actor })
-    return { view: statusView(row), lists }
+    // What the cards of its lists show as their `status` changed: each is announced, in this transaction.
+    await announceStatusOfListsIn(
+      deps,
+      tx,
+      actor,
+      bound.map((l) => l.id),
+    )
+    return { view: statusView(row), lists: recategorized ? bound : [] }
   })
   if (lists.length) await settleLists(deps, actor, lists, view.category)
   return view

@@ -17,8 +17,10 @@ export const cardRoutes = [
     tag: 'Cards',
     access: 'read',
     summary: 'List cards of the visible boards',
-    description: 'Query parameters and `filter` combine with AND. Default order: position, then created.',
+    description:
+      "Query parameters and `filter` combine with AND. Default order: position, then created. With `saved_filter`, the saved filter (/v1/saved-filters) combines with them too: its filter AND this request's; this request's `sort` and `expand` win, else the saved ones; 404 for a saved filter you do not see.",
     query: listQuery(CARD_LIST).extend(CardListQuery.shape),
+    errors: [404],
     responses: { 200: { description: 'A page of cards', schema: pageSchema(CardSchema, 'CardPage') } },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listCards(deps, actor, query) }),
   }),

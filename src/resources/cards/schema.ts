@@ -164,6 +164,10 @@ export const CardListQuery = z.object({
     .optional()
     .meta({ description: '`me` (assigned to you), `mine` (assigned to or created by you), `watching`, `none` (unassigned), or a user id.' }),
   team: z.string().optional().meta({ description: 'Group or team id (/v1/groups): cards assigned to any of its members.' }),
+  saved_filter: z.string().min(1).optional().meta({
+    description:
+      "A saved filter you see (/v1/saved-filters): its filter AND this request's `filter` and other parameters; this request's `sort` and `expand` win, else the saved ones; one of a board lists that board's cards only. 404 for a saved filter you do not see.",
+  }),
 })
 /** The card list's own query parameters (filter, sort and paging come on top; `filter` is read only to know whether the list is narrowed). */
 export type CardListParams = z.infer<typeof CardListQuery> & { filter?: string }

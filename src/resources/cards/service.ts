@@ -12,6 +12,7 @@ import { HttpError, invalidBody, notFound, unprocessable, type ErrorDetail } fro
 import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
 import type { EventData, EventName } from '../../events/fields.js'
 import { newId } from '../../ids.js'
+import { applyFilter } from '../../filter/index.js'
 import { listPage, parseExpand, type ListParams } from '../../query/list-page.js'
 import { getBoards, memberRoles } from '../boards/published.js'
 import { fillFromCardTemplate } from '../card-templates/published.js'
@@ -23,6 +24,7 @@ import { announceDependenciesOfCardsGone } from '../dependencies/announce.js'
 import { checkParent, detachLinksOfCardsGone, writeParentLink } from '../entity-links/parents.js'
 import { firstListWithStatus, getStatus } from '../board-statuses/published.js'
 import { getMilestone } from '../milestones/published.js'
+import { savedFilterSeenBy } from '../saved-filters/published.js'
 import { notify } from '../inbox/service.js'
 import { getUsers } from '../users/published.js'
 import { dropValuesOfCard } from '../xattr/published.js'
@@ -35,6 +37,8 @@ import {
   addTagLinks,
   addUserLinks,
   cardListQueries,
+  cardIdsOfLists,
+  cardsByIds,
   cardsOfBoard,
   cardsOfList,
   cardsOfListAfter,
@@ -66,15 +70,36 @@ export const visibleCard = async (q: Q, actor: Actor, id: string): Promise<Cards
 /** visibleCard for a change: the row stays locked until the transaction ends, so concurrent changes take turns. */
 export const cardToChange = async (q: Q, actor: Actor, id: string): Promise<CardsTable> => visibleOnBoard(q, actor, await lockCard(q, id), 'card')
 
-/** Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`. */
-export async function listCards(deps: Deps, actor: Actor, params: ListParams & CardListParams) {
+/**
+ * Cards of the boards the caller belongs to, narrowed by the list parameters and `filter`; with `saved_filter`, by that
+ * saved filter too (one the caller sees, else 404): its filter AND the request's, its board's cards only, and its sort
+ * and expand unless the request gives its own.
+ */
+export async function listCards(deps: Deps, actor: Actor, request: ListParams & CardListParams) {
   const { q } = deps.db
+  const saved = request.saved_filter === undefined ? undefined : await savedFilterSeenBy(q, actor.user, request.saved_filter)
+  if (request.saved_filter !== undefined && !saved) throw notFound('saved filter')
+  const params = saved
+    ? {
+        ...request,
+        board: request.board ?? saved.board_id ?? undefined,
+        sort: request.sort || saved.sort || undefined,
+        expand: request.expand ?? saved.expand ?? undefined,
+      }
+    : request
   // Whether the viewer sees most boards matters only for a list not narrowed (one query fewer for the others).
-  const seesMost = unnarrowed(params) && (await seesMostBoards(q, actor.user))
-  const { base, countBase } = cardListQueries(q, actor.user, params, seesMost)
-  return listPage(deps.db, base, CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand, actor.user), {
-    anchored: Boolean(params.board || params.list),
-    countBase,
+  const seesMost = unnarrowed(params) && !saved?.filter && (await seesMostBoards(q, actor.user))
+  const lists = cardListQueries(q, actor.user, params, seesMost)
+  const anchored = Boolean(params.board || params.list)
+  // The saved filter's conditions beside the request's (a request naming another board than the saved one's gets none).
+  const narrowed = (b: typeof lists.base) => {
+    if (!saved) return b
+    const mine = applyFilter(b, 'cards', saved.filter, { anchored })
+    return saved.board_id && saved.board_id !== params.board ? mine.where('cards.board_id', '=', saved.board_id) : mine
+  }
+  return listPage(deps.db, narrowed(lists.base), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand, actor.user), {
+    anchored,
+    countBase: lists.countBase && narrowed(lists.countBase),
     board: params.board,
   })
 }
@@ -721,6 +746,22 @@ export async function announceStatusOfList(deps: Deps, actor: Actor, listId: str
     tx.afterCommit(() => (after = last))
     return cards.length
   })
+}
+
+/**
+ * Announces cards changed by a change to something they show (a custom field's values gone, their status renamed),
+ * in the caller's transaction: card.updated naming `changes` for each card, set-based, a chunk of ANNOUNCE_CHUNK cards
+ * read together and their events written with one insert (emitEvents).
+ */
+export async function announceCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], changes: readonly string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += ANNOUNCE_CHUNK) {
+    await announceUpdated(deps, tx, actor, await cardsByIds(tx.q, ids.slice(i, i + ANNOUNCE_CHUNK)), changes)
+  }
+}
+
+/** Announces the cards (not in the trash) of these lists with card.updated naming `status`: their status was renamed or recategorized. */
+export async function announceStatusOfListsIn(deps: Deps, tx: Tx, actor: Actor, listIds: readonly string[]): Promise<void> {
+  await announceCardsIn(deps, tx, actor, await cardIdsOfLists(tx.q, listIds), ['status'])
 }
 
 /** Takes up to `limit` cards off a milestone being deleted, set-based, each with card.updated naming `milestone`; returns how many. */

@@ -77,6 +77,29 @@ export const cardsOfListToSettle = (q: Q, listId: string, completed: boolean, li
 /** Up to `limit` cards (not in the trash) of a list with ids after `after`, in id order: a list's new status is announced a chunk at a time. */
 export const cardsOfListAfter = (q: Q, listId: string, after: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('list_id', '=', listId).where('trashed', '=', 0).where('id', '>', after).orderBy('id').limit(limit).execute()
+/** The cards of these ids that exist, in id order. */
+export const cardsByIds = (q: Q, ids: readonly string[]): Promise<CardsTable[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : q
+        .selectFrom('cards')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .orderBy('id')
+        .execute()
+/** The ids of the cards (not in the trash) of these lists, in id order: a renamed status announces them. */
+export const cardIdsOfLists = async (q: Q, listIds: readonly string[]): Promise<string[]> =>
+  listIds.length === 0
+    ? []
+    : (
+        await q
+          .selectFrom('cards')
+          .select('id')
+          .where('list_id', 'in', [...listIds])
+          .where('trashed', '=', 0)
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.id)
 /** Up to `limit` cards (not in the trash) of a milestone: a milestone deletion takes them off it a chunk at a time. */
 export const cardsOfMilestone = (q: Q, milestoneId: string, limit: number): Promise<CardsTable[]> =>
   q.selectFrom('cards').selectAll().where('milestone_id', '=', milestoneId).where('trashed', '=', 0).orderBy('id').limit(limit).execute()

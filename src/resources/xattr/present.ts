@@ -1,6 +1,7 @@
 // Custom field definitions in API shape, their options batch-loaded for a page.
 import type { Q } from '../../db/database.js'
 import type { XattrFieldsTable, XattrOptionsTable } from '../../db/types.js'
+import type { EventData } from '../../events/fields.js'
 import type { XattrFieldView } from './schema.js'
 import { optionsOfFields } from './store.js'
 
@@ -20,6 +21,24 @@ export const fieldView = (f: XattrFieldsTable, options: readonly XattrOptionsTab
   created: f.created_at,
   updated: f.updated_at,
 })
+
+/** The `data` of a field's events (without `actor`, which emitEvent adds). */
+export const fieldEventData = (f: XattrFieldView, board: { id: string; name: string }): EventData<'xattr_field.created'> => ({
+  id: f.id,
+  name: f.name,
+  key: f.key,
+  type: f.type,
+  options: f.options,
+  required: f.required,
+  position: f.position,
+  rollup: f.rollup,
+  formula: f.formula,
+  board: { id: board.id, name: board.name },
+})
+
+/** The attributes of a field an update changed, by name (options compared as the whole ordered list). */
+export const changedAttributes = (before: XattrFieldView, after: XattrFieldView): string[] =>
+  (['name', 'key', 'options', 'required', 'position', 'rollup', 'formula'] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
 
 /** Fields in API shape; their options come from one query for the page. */
 export async function fieldViews(q: Q, rows: XattrFieldsTable[]): Promise<XattrFieldView[]> {

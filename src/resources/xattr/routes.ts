@@ -38,7 +38,7 @@ export const xattrRoutes = [
     tag: 'Custom fields',
     access: 'write',
     summary: 'Create a custom field on a board; keys are unique per board (409 on a clash)',
-    description: `${VALUES_HELP} A formula is checked when saved (422 naming \`formula\` with the position of the problem).`,
+    description: `${VALUES_HELP} A formula is checked when saved (422 naming \`formula\` with the position of the problem). Emits \`xattr_field.created\`.`,
     body: CreateXattrFieldBody,
     errors: [404, 409],
     responses: { 201: { description: 'The custom field', schema: Field } },
@@ -62,6 +62,8 @@ export const xattrRoutes = [
     tag: 'Custom fields',
     access: 'write',
     summary: 'Rename, re-key, reorder or change the options, rollup or formula of a custom field (its type stays)',
+    description:
+      'Emits `xattr_field.updated` with `changes` naming the attributes that changed (name, key, options, required, position, rollup, formula). An option left out of `options` is dropped: every card that chose it loses it, and each such card not in the trash is announced with `card.updated` naming `xattr.<key>`, in the same transaction. A new key renames the values on every card (no card event: the field event names `key`).',
     params: idParam,
     body: UpdateXattrFieldBody,
     errors: [409],
@@ -75,6 +77,8 @@ export const xattrRoutes = [
     tag: 'Custom fields',
     access: 'write',
     summary: "Delete a custom field and every card's value of it",
+    description:
+      'Emits `xattr_field.deleted`, and for each card not in the trash that held a value of the field, `card.updated` naming `xattr.<key>` (the value is gone from its `xattr`), all in one transaction. Rollups and formulas that read the field no longer get a value from it.',
     params: idParam,
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ deps, actor, params }) => {

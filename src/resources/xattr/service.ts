@@ -1,18 +1,22 @@
 // Custom fields: a board's field definitions. Whoever may manage a board's tags manages its fields (members with a
-// write token, owners and admins); whoever sees the board reads them. Values live on cards (values.ts).
+// write token, owners and admins); whoever sees the board reads them. Values live on cards (values.ts). Each change of
+// a definition emits its xattr_field event; one that takes values off cards (the field deleted, options dropped) also
+// announces each such card with card.updated naming `xattr.<key>`, in the same transaction.
 import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { XattrFieldsTable, XattrOptionsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
+import { emitEvent } from '../../events/emit.js'
 import { conflict, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { expandBoard } from '../boards/present.js'
 import { lockBoard } from '../boards/published.js'
+import { announceCardsIn } from '../cards/service.js'
 import { FormulaError, parseFormula } from './formula.js'
-import { fieldView, fieldViews } from './present.js'
+import { changedAttributes, fieldEventData, fieldView, fieldViews } from './present.js'
 import { XATTR_FIELD_LIST } from './query.js'
 import {
   COMPUTED_TYPES,
@@ -25,6 +29,7 @@ import {
   type XattrType,
 } from './schema.js'
 import {
+  cardsHoldingValues,
   deleteFieldRow,
   deleteOptions,
   fieldsOfBoard,
@@ -128,7 +133,8 @@ function checkDefinition(
 }
 
 export function createField(deps: Deps, actor: Actor, input: CreateXattrFieldInput): Promise<XattrFieldView> {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const board = await visibleBoard(q, actor, input.board)
     await lockBoard(q, board.id) // two fields of one key, made at once, cannot both pass the check
     const details: ErrorDetail[] = []
@@ -157,13 +163,17 @@ export function createField(deps: Deps, actor: Actor, input: CreateXattrFieldInp
     await insertField(q, row)
     const optionRows = options.map((o, i) => ({ id: newId(), field_id: row.id, name: o.name, color: o.color ?? null, position: i + 1 }))
     await insertOptions(q, optionRows)
-    return fieldView(row, optionRows)
+    const view = fieldView(row, optionRows)
+    await emitEvent(deps, tx, { name: 'xattr_field.created', boardId: board.id, data: fieldEventData(view, board), actor })
+    return view
   })
 }
 
 export function updateField(deps: Deps, actor: Actor, id: string, input: UpdateXattrFieldInput): Promise<XattrFieldView> {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const field = await visibleField(q, actor, id)
+    const board = await visibleBoard(q, actor, field.board_id)
     await lockBoard(q, field.board_id)
     const type = field.type as XattrType
     const details: ErrorDetail[] = []
@@ -180,14 +190,14 @@ export function updateField(deps: Deps, actor: Actor, id: string, input: UpdateX
     if (input.position !== undefined) set.position = input.position
     if (input.rollup !== undefined) set.rollup = JSON.stringify({ field: input.rollup.field, over: input.rollup.over, fn: input.rollup.fn })
     if (input.formula !== undefined) set.formula = input.formula
+    const before = fieldView(field, existing)
     await updateFieldRow(q, id, set)
+    let losing: string[] = []
     if (options) {
       const kept = new Set(options.flatMap((o) => (o.id ? [o.id] : [])))
-      await deleteOptions(
-        q,
-        id,
-        existing.filter((e) => !kept.has(e.id)).map((e) => e.id),
-      )
+      const dropped = existing.filter((e) => !kept.has(e.id)).map((e) => e.id)
+      losing = await cardsHoldingValues(q, id, dropped)
+      await deleteOptions(q, id, dropped)
       const added: XattrOptionsTable[] = []
       for (const [i, o] of options.entries()) {
         if (o.id) await updateOptionRow(q, o.id, { name: o.name, ...(o.color !== undefined ? { color: o.color } : {}), position: i + 1 })
@@ -195,15 +205,33 @@ export function updateField(deps: Deps, actor: Actor, id: string, input: UpdateX
       }
       await insertOptions(q, added)
     }
-    return (await fieldViews(q, [(await getField(q, id))!]))[0]
+    const view = (await fieldViews(q, [(await getField(q, id))!]))[0]
+    await emitEvent(deps, tx, {
+      name: 'xattr_field.updated',
+      boardId: board.id,
+      data: { ...fieldEventData(view, board), changes: changedAttributes(before, view) },
+      actor,
+    })
+    // The cards that held a dropped option lost it (under the field's key as it is now).
+    await announceCardsIn(deps, tx, actor, losing, [`xattr.${view.key}`])
+    return view
   })
 }
 
-/** Deletes a field and, with it, its options and every card's value of it. */
+/**
+ * Deletes a field and, with it, its options and every card's value of it; each card not in the trash that held one
+ * is announced with card.updated naming `xattr.<key>`, in the same transaction.
+ */
 export function deleteField(deps: Deps, actor: Actor, id: string): Promise<void> {
-  return deps.db.tx(async ({ q }) => {
-    await visibleField(q, actor, id)
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
+    const field = await visibleField(q, actor, id)
+    const board = await visibleBoard(q, actor, field.board_id)
+    const view = (await fieldViews(q, [field]))[0]
+    const holding = await cardsHoldingValues(q, id)
     if (!(await deleteFieldRow(q, id))) throw notFound('custom field')
+    await emitEvent(deps, tx, { name: 'xattr_field.deleted', boardId: board.id, data: fieldEventData(view, board), actor })
+    await announceCardsIn(deps, tx, actor, holding, [`xattr.${view.key}`])
   })
 }
 

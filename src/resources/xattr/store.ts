@@ -83,6 +83,22 @@ export async function setValues(q: Q, cardId: string, fieldIds: readonly string[
   if (fieldIds.length) await q.deleteFrom('card_xattr').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute()
   if (rows.length) await q.insertInto('card_xattr').values(rows).execute()
 }
+/**
+ * The cards (not in the trash) holding a value of a field, or (`optionIds`) one of these options of it, in id order:
+ * what a deletion of the field or of its options takes a value from.
+ */
+export async function cardsHoldingValues(q: Q, fieldId: string, optionIds?: readonly string[]): Promise<string[]> {
+  if (optionIds?.length === 0) return []
+  let query = q
+    .selectFrom('card_xattr')
+    .innerJoin('cards', 'cards.id', 'card_xattr.card_id')
+    .select('card_xattr.card_id')
+    .distinct()
+    .where('card_xattr.field_id', '=', fieldId)
+    .where('cards.trashed', '=', 0)
+  if (optionIds) query = query.where('card_xattr.str', 'in', [...optionIds])
+  return (await query.orderBy('card_xattr.card_id').execute()).map((r) => r.card_id)
+}
 export const dropValuesOfCard = (q: Q, cardId: string) => q.deleteFrom('card_xattr').where('card_id', '=', cardId).execute()
 /** Base query of the field list: the fields of the boards a user sees, optionally of one board. */
 export function visibleFieldsQuery(q: Q, viewer: Viewer, boardId?: string) {
