@@ -662,6 +662,11 @@ CREATE TABLE card_xattr (
 CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
 CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);`
 
+const EVENT_COMMIT_ORDER = (bigint: string) => `ALTER TABLE events ADD COLUMN commit_seq ${bigint};
+UPDATE events SET commit_seq = seq;
+CREATE UNIQUE INDEX events_commit_seq ON events(commit_seq);
+CREATE INDEX events_uncommitted ON events(seq) WHERE commit_seq IS NULL;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -745,6 +750,13 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
   // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
+  // 21 to 23: the steps of other changes made at the same time (merged in order; empty until then).
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  // 24: the change feed: each event's place in commit order (events.commit_seq), which its cursors count. Events
+  // written before are numbered by seq, in which they committed on SQLite (on PostgreSQL, they have all committed).
+  { sqlite: EVENT_COMMIT_ORDER('INTEGER'), postgres: EVENT_COMMIT_ORDER('BIGINT') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

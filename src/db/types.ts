@@ -171,6 +171,7 @@ export interface EventsTable {
   board_id: string | null
   data: string
   created_at: string
+  commit_seq: number | null
 }
 
 export interface WebhooksTable {
