@@ -14,6 +14,7 @@ import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { boardStatuses } from './board-statuses/index.js'
 import { cards } from './cards/index.js'
+import { changeFeed } from './change-feed/index.js'
 import { cardTemplates } from './card-templates/index.js'
 import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
@@ -81,6 +82,7 @@ export const MODULES: readonly ResourceModule[] = [
   xattr,
   cardTemplates,
   templates,
+  changeFeed,
 ]
 
 for (const m of MODULES) {
