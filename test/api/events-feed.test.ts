@@ -98,6 +98,12 @@ test('visibility is a webhook delivery’s: another board’s member sees none o
     [`card.created ${theirs.id}`, `card.created ${ours.id}`, `folder.created ${folder.id}`],
     'an admin (not on the other board): every event, the workspace’s too, in commit order',
   )
+  assert.deepEqual(ids(await feed(c, tokens.admin.read, `after=${start}&boards=${c.other.id}`)), [`card.created ${theirs.id}`], 'boards selects')
+  assert.deepEqual(
+    (await feed(c, tokens.member.read, `after=${start}&boards=${c.other.id},${c.board.id}`)).items.length,
+    1,
+    'naming a board one does not receive shows nothing of it',
+  )
   // Judged at each read, as each delivery attempt is: a member who left no longer gets the board's events.
   const leave = await t.req('DELETE', `/v1/boards/${c.board.id}/members/${c.member.id}`, { token: tokens.owner.write })
   assert.equal(leave.status, 204, leave.text)
@@ -151,6 +157,7 @@ const BAD: { name: string; query: string; status: number; field?: string; code?:
   { name: 'an unknown event', query: 'events=card.created,card.bogus', status: 400, field: 'events', message: /card\.bogus/ },
   { name: 'an unknown family', query: 'events=nope.*', status: 400, field: 'events', message: /nope\.\*/ },
   { name: 'an empty selection', query: 'events=,', status: 400, field: 'events' },
+  { name: 'an empty board selection', query: 'boards=', status: 400, field: 'boards' },
   { name: 'a parameter it does not take', query: 'filter=x', status: 400, field: 'filter' },
   { name: 'no token', query: 'after=now', status: 401, token: false },
 ]

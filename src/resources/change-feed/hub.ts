@@ -16,7 +16,8 @@ export interface Waiting {
   userId: string
   /** Events after this commit_seq are new to the reader; the hub moves it past what it read and the reader does not receive. */
   after: number
-  accepts: (name: string) => boolean
+  /** Whether the reader selected the event (its names and boards; whether it receives it is the hub's to judge). */
+  accepts: (row: FeedRow) => boolean
   limit: number
   /** The hub's wake-up count before the reader's own read: a wake-up since then may have brought what it did not see. */
   generation: number
@@ -148,9 +149,7 @@ export class FeedHub {
       const role = roles.get(w.userId) ?? 'member'
       const mine = rows.filter(
         (r) =>
-          r.commit_seq > w.after &&
-          w.accepts(r.name) &&
-          receivesEvent(role, r.board_id !== null && members.has(membershipKey(r.board_id, w.userId)), r.board_id),
+          r.commit_seq > w.after && w.accepts(r) && receivesEvent(role, r.board_id !== null && members.has(membershipKey(r.board_id, w.userId)), r.board_id),
       )
       if (mine.length === 0) {
         w.after = upTo

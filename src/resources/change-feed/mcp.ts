@@ -22,6 +22,11 @@ export const FEED_TOOLS: readonly Tool[] = [
         .max(100)
         .optional()
         .describe('Only these events: names (card.created), whole families (card.*) or * (every event). Absent: every event.'),
+      boards: z
+        .array(z.string().min(1).max(100))
+        .max(100)
+        .optional()
+        .describe('Only events of these boards (board ids). Absent: every board you receive events of.'),
     }),
     annotations: READ,
     run: (call, args) => call('getChangeFeed', { query: asQuery(args) }),

@@ -13,6 +13,7 @@ export const feedRoutes = [
     summary: 'Read the events you would receive by webhook, in commit order, from a cursor; optionally wait for the next ones',
     description: [
       'Every event the caller could receive by webhook (owners and admins: every event, workspace-wide ones such as `audit.entry` too; others: the events of the boards they are a member of now), from the durable event log, in the order their changes committed.',
+      '`events` and `boards` select as a subscription’s events and boards do.',
       'Each item is exactly the body a webhook delivery of the event sends (`id` being the event id). Pass the answer’s `next` as `after` to read on: a cursor moves past every event in between that is not for the caller, and no event that commits later is ever behind it.',
       'Take the cursor before a first full load: `after=now` answers at once with no items and the head as `next` (with `wait`, with what came meanwhile).',
       'With `wait` (seconds, up to 30) and nothing to answer yet, the request is held until a matching event commits (in any taskd process on the database) and answered at once; with none, it answers no items and a `next` to go on from.',

@@ -33,6 +33,11 @@ export const FeedQuery = z.strictObject({
     description: 'Only these events: comma-separated event names, `<family>.*` or `*`, as a webhook subscription selects them. Absent: every event.',
     example: 'card.*,comment.added',
   }),
+  boards: z.string().max(4000).optional().meta({
+    description:
+      'Only events of these boards (comma-separated board ids, at most 100), as a webhook subscription names its boards; workspace-wide events then never match, nor does a board whose events the caller does not receive. Absent: every board.',
+    example: '2s4vwyd1zzcel93k',
+  }),
 })
 export type FeedInput = z.infer<typeof FeedQuery>
 

@@ -36,6 +36,18 @@ function selection(events: string | undefined): ReadonlySet<string> | undefined 
   return expandEventSelectors(selectors) as Set<string>
 }
 
+/** The boards `boards` names (comma-separated ids), or undefined for every board. */
+function boardSelection(boards: string | undefined): ReadonlySet<string> | undefined {
+  if (boards === undefined) return undefined
+  const ids = boards
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (ids.length === 0) throw badRequest('boards names no board; leave it out for every board.', [{ path: 'boards', message: 'Name at least one board.' }])
+  if (ids.length > 100) throw badRequest('boards names more than 100 boards.', [{ path: 'boards', message: 'At most 100 boards.' }])
+  return new Set(ids)
+}
+
 /** Where a read starts (the commit_seq after which it reads), judged against the log as it is now. */
 function startOf(after: string | undefined, log: { head: number; oldest: number | null }, now: number, retentionDays: number): number {
   if (after === undefined) return 0
@@ -67,7 +79,8 @@ const view = (rows: readonly FeedRow[], next: number, now: number): FeedView => 
  */
 export async function readFeed(deps: Deps, actor: Actor, input: FeedInput, signal?: AbortSignal): Promise<FeedView> {
   const names = selection(input.events)
-  const accepts = names ? (name: string) => names.has(name) : () => true
+  const boards = boardSelection(input.boards)
+  const accepts = (row: FeedRow) => (!names || names.has(row.name)) && (!boards || (row.board_id !== null && boards.has(row.board_id)))
   const hub = input.wait > 0 ? await feedHub(deps) : undefined
   const release = hub?.admit(actor.tokenId)
   if (hub && !release) throw new HttpError(429, 'rate_limited', hub.refusal(actor.tokenId), undefined, { 'Retry-After': '1' })
@@ -81,7 +94,14 @@ export async function readFeed(deps: Deps, actor: Actor, input: FeedInput, signa
     const rows =
       after < log.head
         ? await db.read(
-            feedPage(db.q, { after, upTo: log.head, names: names && [...names], onlyBoardsOf: eventsReceivedOnlyOnBoardsOf(actor.user), limit: input.limit }),
+            feedPage(db.q, {
+              after,
+              upTo: log.head,
+              names: names && [...names],
+              boards: boards && [...boards],
+              onlyBoardsOf: eventsReceivedOnlyOnBoardsOf(actor.user),
+              limit: input.limit,
+            }),
           )
         : []
     const next = rows.length === input.limit ? rows[rows.length - 1].commit_seq : log.head

@@ -29,6 +29,8 @@ export interface PageSpec {
   upTo: number
   /** Only these names; undefined: every event. */
   names?: readonly string[]
+  /** Only these boards; undefined: every board (and workspace-wide events). */
+  boards?: readonly string[]
   /** Only events of the boards this user is a member of (decided by eventsReceivedOnlyOnBoardsOf); undefined: all. */
   onlyBoardsOf?: string
   limit: number
@@ -38,6 +40,7 @@ export interface PageSpec {
 export function feedPage(q: Q, spec: PageSpec) {
   let query = q.selectFrom('events').select(columns).where('commit_seq', '>', spec.after).where('commit_seq', '<=', spec.upTo)
   if (spec.names) query = query.where('name', 'in', spec.names.length ? [...spec.names] : [''])
+  if (spec.boards) query = query.where('board_id', 'in', [...spec.boards])
   if (spec.onlyBoardsOf !== undefined) query = query.where('board_id', 'in', memberBoardIds(q, spec.onlyBoardsOf))
   return query.orderBy('commit_seq').limit(spec.limit).$castTo<FeedRow>()
 }
