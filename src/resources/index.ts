@@ -45,8 +45,10 @@ import { xattr } from './xattr/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}. Tables a row points to come
 // from an earlier family: groups after users; folders before the boards in them; board statuses before the lists bound
-// to them; milestones before the cards that name them.
+// to them; milestones before the cards that name them. The change feed first: a thousand clients waiting on it ask
+// again the moment they are answered, and Express tries routes in mounting order (about 50 µs past all the others).
 export const MODULES: readonly ResourceModule[] = [
+  changeFeed,
   users,
   groups,
   tokens,
@@ -82,7 +84,6 @@ export const MODULES: readonly ResourceModule[] = [
   xattr,
   cardTemplates,
   templates,
-  changeFeed,
 ]
 
 for (const m of MODULES) {

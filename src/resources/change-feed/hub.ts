@@ -43,6 +43,8 @@ export class FeedHub {
   private reading = false
   private again = false
   private poll?: NodeJS.Timeout
+  /** The head as of the last read of the waiting readers' events, and the wake-up count before that read. */
+  private head?: { seq: number; generation: number }
 
   constructor(private readonly deps: Deps) {
     deps.db.wakes.on('events', () => {
@@ -102,6 +104,11 @@ export class FeedHub {
     return w.found ?? { rows: [], next: w.after }
   }
 
+  /** Whether the log holds nothing after `seq` that the hub has not read: its last read ended there and nothing woke it since. */
+  readUpTo(seq: number): boolean {
+    return this.head !== undefined && this.head.seq === seq && this.head.generation === this.generation
+  }
+
   /** One round of reading at a time; a wake-up during a round makes another. */
   private readNew(): void {
     if (this.reading) {
@@ -119,8 +126,11 @@ export class FeedHub {
       this.again = false
       if (this.waiting.size === 0) return
       const from = Math.min(...[...this.waiting.values()].map((w) => w.after))
+      const generation = this.generation
       const rows = await this.deps.db.read(eventsAfter(this.deps.db.q, from, READ_AT_ONCE))
       if (rows.length === READ_AT_ONCE) this.again = true
+      // Everything after `from` that had committed when the read began (a waiter's `after` is never past the head).
+      else this.head = { seq: rows.length > 0 ? rows[rows.length - 1].commit_seq : from, generation }
       if (rows.length > 0) await this.hand(rows, from)
     } while (this.again)
   }

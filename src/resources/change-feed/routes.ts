@@ -27,9 +27,19 @@ export const feedRoutes = [
     },
     handler: async ({ deps, actor, query, req }) => {
       // A waiting request whose client has gone stops waiting.
-      const gone = new AbortController()
-      req.res?.once('close', () => gone.abort())
-      return { status: 200, body: await readFeed(deps, actor, query, gone.signal), headers: NO_STORE }
+      const gone = query.wait > 0 ? new AbortController() : undefined
+      const res = req.res
+      if (gone && res) res.once('close', () => res.writableFinished || gone.abort())
+      const { text, view } = await readFeed(deps, actor, query, gone?.signal)
+      // Written as it is: a thousand waiting readers answered at once are a thousand bodies to send, not to serialise.
+      return {
+        status: 200,
+        headers: { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) },
+        stream: async (out) => void out.end(text),
+        get body() {
+          return view()
+        },
+      }
     },
   }),
 ]

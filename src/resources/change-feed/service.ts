@@ -6,10 +6,11 @@ import type { Actor } from '../../access/roles.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { badRequest, HttpError } from '../../errors.js'
+import { bodyWithData } from '../../events/emit.js'
 import { expandEventSelectors } from '../../events/names.js'
 import { newId } from '../../ids.js'
 import { eventProblems } from '../webhooks/rules.js'
-import { decodeCursor, encodeCursor } from './cursor.js'
+import { type Cursor, decodeCursor, encodeCursor } from './cursor.js'
 import { feedHub } from './hub.js'
 import { AFTER_NOW, type FeedInput, type FeedView } from './schema.js'
 import { deleteEventsUpTo, feedPage, type FeedRow, logBounds, oldestEvents } from './store.js'
@@ -48,10 +49,9 @@ function boardSelection(boards: string | undefined): ReadonlySet<string> | undef
   return new Set(ids)
 }
 
-/** Where a read starts (the commit_seq after which it reads), judged against the log as it is now. */
-function startOf(after: string | undefined, log: { head: number; oldest: number | null }, now: number, retentionDays: number): number {
-  if (after === undefined) return 0
-  if (after === AFTER_NOW) return log.head
+/** The cursor `after` names: none (the oldest event kept), `now` (the head), or one handed out, not too old. */
+function cursorOf(after: string | undefined, now: number, retentionDays: number): Cursor | typeof AFTER_NOW | undefined {
+  if (after === undefined || after === AFTER_NOW) return after
   const cursor = decodeCursor(after)
   if (!cursor)
     throw badRequest('after is not a cursor of this feed.', [
@@ -61,23 +61,37 @@ function startOf(after: string | undefined, log: { head: number; oldest: number 
     throw cursorExpired(
       `The cursor is older than the ${retentionDays} days the event log keeps; start again with after=now (or without after), and reload what you keep.`,
     )
+  return cursor
+}
+
+/** Where a read starts (the commit_seq after which it reads), judged against the log as it is now. */
+function startOf(cursor: Cursor | typeof AFTER_NOW | undefined, log: { head: number; oldest: number | null }): number {
+  if (cursor === undefined) return 0
+  if (cursor === AFTER_NOW) return log.head
   // Events after the cursor were deleted by the retention (or the log was restored from an older copy): some are lost.
   if ((log.oldest !== null && cursor.seq < log.oldest - 1) || cursor.seq > log.head)
     throw cursorExpired('The event log no longer holds the events after this cursor; start again with after=now (or without after), and reload what you keep.')
   return cursor.seq
 }
 
-const view = (rows: readonly FeedRow[], next: number, now: number): FeedView => ({
-  items: rows.map((r) => ({ id: r.id, event: r.name, timestamp: r.created_at, data: JSON.parse(r.data) as Record<string, unknown> })),
-  next: encodeCursor({ seq: next, at: now }),
-})
+/** An answer of the feed: its JSON text, written as a webhook delivery's body is (the stored payload as it is). */
+export interface FeedAnswer {
+  text: string
+  /** The answer as a value (for MCP), parsed from the text when asked for. */
+  view(): FeedView
+}
+
+function answer(rows: readonly FeedRow[], next: number, now: number): FeedAnswer {
+  const text = `{"items":[${rows.map((r) => bodyWithData(r.id, r.name, r.created_at, r.data)).join(',')}],"next":${JSON.stringify(encodeCursor({ seq: next, at: now }))}}`
+  return { text, view: () => JSON.parse(text) as FeedView }
+}
 
 /**
  * A page of the caller's events after `after`; with `wait`, when there is none yet, the first that commit within it.
  * Visibility is a webhook delivery's: owners and admins receive every event, others those of the boards they are a
  * member of now (receivesEvent). `signal` ends a wait when the client goes away.
  */
-export async function readFeed(deps: Deps, actor: Actor, input: FeedInput, signal?: AbortSignal): Promise<FeedView> {
+export async function readFeed(deps: Deps, actor: Actor, input: FeedInput, signal?: AbortSignal): Promise<FeedAnswer> {
   const names = selection(input.events)
   const boards = boardSelection(input.boards)
   const accepts = (row: FeedRow) => (!names || names.has(row.name)) && (!boards || (row.board_id !== null && boards.has(row.board_id)))
@@ -87,10 +101,21 @@ export async function readFeed(deps: Deps, actor: Actor, input: FeedInput, signa
   try {
     // Taken before the read: a commit the read does not see wakes the hub after this.
     const generation = hub?.generation ?? 0
+    const cursor = cursorOf(input.after, deps.clock.now(), deps.config.eventRetentionDays)
+    // A reader asking again right after its answer: the hub has read everything up to its cursor, and nothing has
+    // committed since (no wake-up), so it waits at once, without a read of its own.
+    if (hub && typeof cursor === 'object' && hub.readUpTo(cursor.seq)) {
+      const found = await hub.wait(
+        { id: newId(), userId: actor.user.id, after: cursor.seq, accepts, limit: input.limit, generation },
+        input.wait * 1000,
+        signal,
+      )
+      return answer(found.rows, found.next, deps.clock.now())
+    }
     const { db } = deps
     const [bounds] = await db.read(logBounds(db.q))
     const log = { head: bounds.head ?? 0, oldest: bounds.oldest }
-    const after = startOf(input.after, log, deps.clock.now(), deps.config.eventRetentionDays)
+    const after = startOf(cursor, log)
     const rows =
       after < log.head
         ? await db.read(
@@ -105,9 +130,9 @@ export async function readFeed(deps: Deps, actor: Actor, input: FeedInput, signa
           )
         : []
     const next = rows.length === input.limit ? rows[rows.length - 1].commit_seq : log.head
-    if (rows.length > 0 || !hub || signal?.aborted) return view(rows, next, deps.clock.now())
+    if (rows.length > 0 || !hub || signal?.aborted) return answer(rows, next, deps.clock.now())
     const found = await hub.wait({ id: newId(), userId: actor.user.id, after: next, accepts, limit: input.limit, generation }, input.wait * 1000, signal)
-    return view(found.rows, found.next, deps.clock.now())
+    return answer(found.rows, found.next, deps.clock.now())
   } finally {
     release?.()
   }
