@@ -8,7 +8,7 @@
 --     pg returns a Buffer, as better-sqlite3 does). INTEGER stays INTEGER (int4) for the 0/1 booleans and small bounded
 --     numbers (priority, attempts, attempt, status_code, duration_ms). It becomes BIGINT where SQLite's 64-bit integer is
 --     needed or the number is unbounded: outbox.due_at and outbox.lease_until (epoch ms, past int4), files.size,
---     boards.next_key, cards.key_num, events.seq, webhook_logs.seq, automations.next_run_at, automation_runs.due_at
+--     boards.next_key, cards.key_num, events.seq and commit_seq, webhook_logs.seq, automations.next_run_at, automation_runs.due_at
 --     and lease_until, agent_kickoffs.next_attempt_at and lease_until, agent_run_activity.seq, automations.run_window_at, agent_claim_waits.until. pg returns int8 (BIGINT, and COUNT(*)) as a string:
 --     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
 --  2. WITHOUT ROWID dropped (user_group_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
@@ -25,7 +25,8 @@
 --  4. events.seq: `BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE` instead of `INTEGER NOT NULL UNIQUE` filled with
 --     `(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`: with several processes, two transactions would read the same MAX.
 --     src/db/dialect.ts (nextEventSeq) writes DEFAULT here and MAX + 1 on SQLite. Identity values are handed out at
---     insert, not at commit: there are gaps and a smaller seq can commit after a larger one; nothing pages by seq.
+--     insert, not at commit: there are gaps and a smaller seq can commit after a larger one; nothing pages by seq (the
+--     change feed pages by commit_seq, given at COMMIT: see the events table).
 --     An import from SQLite inserts with `OVERRIDING SYSTEM VALUE` and then runs
 --     `SELECT setval(pg_get_serial_sequence('events', 'seq'), (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), false)`.
 --  5. webhook_logs.seq (and incoming_requests.seq, automation_runs.seq, agent_run_activity.seq): one global identity instead of the subscription's last seq + 1 (nextLogSeq in
@@ -292,6 +293,11 @@ CREATE INDEX card_tags_tag ON card_tags(tag_id, card_id);
 
 -- Events: one row per thing that happened, with its enriched data (JSON), written in the transaction of the change.
 -- seq comes from the identity sequence (SQLite: MAX(seq) + 1 in the insert); see note 4 above.
+-- commit_seq is the event's place in commit order, which the change feed (GET /v1/events) pages by. seq is handed out
+-- at insert, so a transaction may commit a smaller seq after another committed a larger one: a reader paging by seq
+-- would skip it. commit_seq stays NULL until the transaction's COMMIT message numbers its events (after the last
+-- commit_seq, under an advisory lock held until the commit is visible: src/db/postgres.ts), so every commit_seq a
+-- reader can see follows all those before it.
 CREATE TABLE events (
   id TEXT PRIMARY KEY,
   seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
@@ -299,9 +305,12 @@ CREATE TABLE events (
   board_id TEXT,
   data TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  audience_id TEXT              -- the one user who may see it (a private saved filter's events); NULL: all who see its board
+  audience_id TEXT,             -- the one user who may see it (a private saved filter's events); NULL: all who see its board
+  commit_seq BIGINT
 );
 CREATE INDEX events_name ON events(name, seq);
+CREATE UNIQUE INDEX events_commit_seq ON events(commit_seq);
+CREATE INDEX events_uncommitted ON events(seq) WHERE commit_seq IS NULL;
 
 CREATE TABLE webhooks (
   id TEXT PRIMARY KEY,

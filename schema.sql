@@ -237,6 +237,8 @@ CREATE INDEX card_tags_tag ON card_tags(tag_id, card_id);
 
 
 -- Events: one row per thing that happened, with its enriched data (JSON), written in the transaction of the change.
+-- commit_seq is the event's place in commit order, which the change feed (GET /v1/events) pages by: here the same as
+-- seq (one writer commits in the order it writes); see schema.pg.sql for PostgreSQL, where it is given at COMMIT.
 CREATE TABLE events (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL UNIQUE,
@@ -244,9 +246,12 @@ CREATE TABLE events (
   board_id TEXT,
   data TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  audience_id TEXT              -- the one user who may see it (a private saved filter's events); NULL: all who see its board
+  audience_id TEXT,             -- the one user who may see it (a private saved filter's events); NULL: all who see its board
+  commit_seq INTEGER
 );
 CREATE INDEX events_name ON events(name, seq);
+CREATE UNIQUE INDEX events_commit_seq ON events(commit_seq);
+CREATE INDEX events_uncommitted ON events(seq) WHERE commit_seq IS NULL;
 
 CREATE TABLE webhooks (
   id TEXT PRIMARY KEY,

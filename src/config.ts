@@ -153,6 +153,15 @@ const ConfigSchema = z.object({
     }),
   /** Read processes that run list, count and export reads off the event loop (SQLite). */
   readWorkers: z.coerce.number().int().min(0).max(16).default(2),
+  /**
+   * Days the event log keeps an event (the change feed, GET /v1/events, and webhook samples read it); housekeeping
+   * deletes older ones hourly, and a feed cursor older than this answers 410 cursor_expired.
+   */
+  eventRetentionDays: z.coerce.number().min(1).max(36_500).default(30),
+  /** Change feed requests waiting (`wait`) at once in this process, in all; past it 429. */
+  feedWaits: z.coerce.number().int().min(0).max(100_000).default(10_000),
+  /** Change feed requests waiting at once in this process with one token; past it 429. */
+  feedWaitsPerToken: z.coerce.number().int().min(0).max(100_000).default(10),
 })
 
 /** The settings, and the config file they were read from, if any. */
@@ -193,6 +202,9 @@ const ENV: Record<Key, string> = {
   readWorkers: 'TASKD_READ_WORKERS',
   pollMs: 'TASKD_POLL_MS',
   workers: 'TASKD_WORKERS',
+  eventRetentionDays: 'TASKD_EVENT_RETENTION_DAYS',
+  feedWaits: 'TASKD_FEED_WAITS',
+  feedWaitsPerToken: 'TASKD_FEED_WAITS_PER_TOKEN',
 }
 const KEYS = Object.keys(ENV) as Key[]
 /** The key a config file uses for a setting. */

@@ -20,6 +20,8 @@ export interface Deps {
   onKickoffsQueued: () => void
   /** Claim long polls waiting for a kickoff (keyed by agent id); a new kickoff notifies them. */
   claimWaiters: Waiters
+  /** Change feed requests waiting for events (GET /v1/events with `wait`), each by its own key; closed at shutdown. */
+  feedWaiters: Waiters
   /**
    * Called inside the transaction of every event that no automation run caused (src/events/emit.ts): event
    * automations queue their runs here, so a change and the runs it starts commit together.

@@ -58,6 +58,7 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
     onRunsQueued: () => {},
     onKickoffsQueued: () => {},
     claimWaiters: new Waiters(),
+    feedWaiters: new Waiters(),
     onEvents: queueEventRuns,
     secrets,
   }
@@ -175,6 +176,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
       // Requests in flight get the grace period to finish; after it, connections still open (keep-alive clients) are cut.
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
       deps.claimWaiters.close() // claim long polls answer 204 now
+      deps.feedWaiters.close() // change feed requests waiting answer what they have now
       await Promise.all([
         scheduler.stop(SHUTDOWN_GRACE_MS),
         runner.stop(SHUTDOWN_GRACE_MS),

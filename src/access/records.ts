@@ -16,6 +16,21 @@ export const sightLimitedTo = (viewer: Viewer): string | undefined => (isAdminRo
 export const roleSeesBoard = (role: Role, member: boolean): boolean => isAdminRole(role) || member
 
 /**
+ * Whether what a user made to receive events (a webhook subscription, a change feed read) receives an event of this
+ * board (null: a workspace-wide event, such as audit.entry): owners and admins receive every event; anyone else the
+ * events of the boards they are a member of at the time (a board in the trash too: its members stay), never
+ * workspace-wide ones. Deliveries are judged by it at each attempt (gateBatch), and the change feed at each read;
+ * `eventsReceivedOnlyOnBoardsOf` is the same rule for a query.
+ */
+export const receivesEvent = (role: Role, memberOfBoard: boolean, boardId: string | null): boolean => isAdminRole(role) || (boardId !== null && memberOfBoard)
+
+/**
+ * receivesEvent for a query over events: undefined when the viewer receives every event (owners and admins), else the
+ * user whose board memberships the events' boards must be among (`memberBoardIds`). Stores take this as a plain filter.
+ */
+export const eventsReceivedOnlyOnBoardsOf = (viewer: Viewer): string | undefined => (isAdminRole(viewer.role) ? undefined : viewer.id)
+
+/**
  * Events a user may see: of the boards they see, and for owners and admins also events of no board (workspace-wide);
  * an event meant for one user only (`audience_id`: a private record's) only by that user.
  */

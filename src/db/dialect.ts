@@ -25,6 +25,12 @@ export async function eventSeqs(q: Q, count: number): Promise<(nth: number) => R
   return (nth) => sql.lit(Number(last) + nth + 1)
 }
 
+/**
+ * The commit_seq of an event row written with `seq`: the same value on SQLite, whose one writer commits in the order
+ * it writes; NULL on PostgreSQL, where the transaction's COMMIT message numbers its events (src/db/postgres.ts).
+ */
+export const eventCommitSeq = (q: Q, seq: RawBuilder<number>): RawBuilder<number | null> => (isPostgres(q) ? sql<null>`NULL` : seq)
+
 /** The tables of logs whose rows are ordered per owner by `seq`. */
 export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'
 

@@ -679,6 +679,11 @@ CREATE TABLE card_xattr (
 CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
 CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);`
 
+const EVENT_COMMIT_ORDER = (bigint: string) => `ALTER TABLE events ADD COLUMN commit_seq ${bigint};
+UPDATE events SET commit_seq = seq;
+CREATE UNIQUE INDEX events_commit_seq ON events(commit_seq);
+CREATE INDEX events_uncommitted ON events(seq) WHERE commit_seq IS NULL;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -765,6 +770,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 21: saved filters (a named card filter, private or shared on a board or the workspace), and the one user an event
   // is for when only they may see it (a private saved filter's events).
   { sqlite: SAVED_FILTERS, postgres: SAVED_FILTERS },
+  // 22: the change feed: each event's place in commit order (events.commit_seq), which its cursors count. Events
+  // written before are numbered by seq, in which they committed on SQLite (on PostgreSQL, they have all committed).
+  { sqlite: EVENT_COMMIT_ORDER('INTEGER'), postgres: EVENT_COMMIT_ORDER('BIGINT') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -47,16 +47,35 @@ const literal = (s: string) => `'${s.replace(/'/g, "''")}'`
 const notifyText = (wakes: PendingWakes, processId: string) =>
   [...wakes].map(([channel, items]) => `NOTIFY ${pgChannel(channel)}, ${literal(encodeWake(processId, items))}`).join('; ')
 
+/** Any number for pg_advisory_xact_lock, the same in every taskd: commits that wrote events number them one at a time. */
+const EVENT_ORDER_LOCK = 0x65766e74 // 'evnt'
+
+/**
+ * Numbers the events this transaction wrote (those without a commit_seq: other transactions' unnumbered rows are not
+ * committed, so not seen) after the last number, in the order they were written. The lock is held until the commit is
+ * visible to every reader (PostgreSQL releases a transaction's locks after it marks it committed), and the next
+ * holder's UPDATE takes a new snapshot after taking it: numbers are handed out in commit order, and a reader that
+ * sees commit_seq n sees every smaller one. So the change feed, which pages by commit_seq, never skips an event that
+ * commits late. Commits that notify are serialised by PostgreSQL anyway (its notification queue's lock).
+ */
+const NUMBER_EVENTS =
+  `SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK}); ` +
+  'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
+  'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
+  ') numbered WHERE events.id = numbered.id'
+
 /**
  * A transaction that woke channels commits with its NOTIFY statements in the same message as the COMMIT (one simple
  * query, no round trip of their own); PostgreSQL delivers them at commit, never for a transaction that rolls back. A
  * transaction that failed refuses the NOTIFY, so the COMMIT after it never runs and the transaction is rolled back.
+ * One that wrote events (every such transaction wakes the events channel) numbers them in that message too.
  */
 class WakingDriver extends GuardedDriver {
   override commitTransaction = async (c: DatabaseConnection): Promise<void> => {
     const pending = pendingWakes.getStore()
     if (!pending || pending.wakes.size === 0) return this.inner.commitTransaction(this.own(c))
-    await this.own(c).executeQuery(CompiledQuery.raw(`${notifyText(pending.wakes, pending.processId)}; COMMIT`))
+    const numbering = pending.wakes.has('events') ? `${NUMBER_EVENTS}; ` : ''
+    await this.own(c).executeQuery(CompiledQuery.raw(`${numbering}${notifyText(pending.wakes, pending.processId)}; COMMIT`))
   }
 }
 

@@ -172,6 +172,7 @@ export interface EventsTable {
   data: string
   created_at: string
   audience_id: string | null
+  commit_seq: number | null
 }
 
 export interface WebhooksTable {

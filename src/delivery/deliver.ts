@@ -1,5 +1,6 @@
 // One attempt of one outbox row: re-check the subscription, send it signed, judge the answer.
 import { isoAt } from '../clock.js'
+import { receivesEvent } from '../access/records.js'
 import { isAdminRole } from '../access/roles.js'
 import type { Q } from '../db/database.js'
 import type { OutboxTable, WebhookLogsTable, WebhooksTable } from '../db/types.js'
@@ -62,10 +63,8 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
     q,
     [...subs.values()].map((s) => s.created_by),
   )
-  const exempt = (sub: WebhooksTable) => {
-    const role = roles.get(sub.created_by)
-    return role !== undefined && isAdminRole(role)
-  }
+  const roleOf = (sub: WebhooksTable) => roles.get(sub.created_by) ?? 'member'
+  const exempt = (sub: WebhooksTable) => isAdminRole(roleOf(sub))
   const pairs = rows.flatMap((r) => {
     const sub = subs.get(r.webhook_id)
     return sub && r.board_id !== null && !exempt(sub) ? [{ boardId: r.board_id, userId: sub.created_by }] : []
@@ -89,8 +88,12 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
     else if (row.board_id !== null && !existing.has(row.board_id) && row.event.endsWith('.deleted')) gates.set(row.id, farewell(sub, row))
     else if (!sub.active) gates.set(row.id, { drop: 'the subscription is inactive; not sent' })
     else if (!stillWanted(sub, row)) gates.set(row.id, { drop: 'the subscription no longer covers this event or board; not sent' })
-    else if (row.board_id !== null && !exempt(sub) && !members.has(membershipKey(row.board_id, sub.created_by))) {
-      gates.set(row.id, { drop: "the subscription's creator is no longer a member of the event's board; not sent" })
+    else if (!receivesEvent(roleOf(sub), row.board_id !== null && members.has(membershipKey(row.board_id, sub.created_by)), row.board_id)) {
+      const why =
+        row.board_id === null
+          ? 'workspace-wide events go to subscriptions of owners and admins only'
+          : "the subscription's creator is no longer a member of the event's board"
+      gates.set(row.id, { drop: `${why}; not sent` })
     } else gates.set(row.id, { sub })
   }
   return gates

@@ -22,8 +22,11 @@ export type NewEvent = {
 export const deliveryBody = (deliveryId: string, event: string, timestamp: string, data: unknown): string =>
   bodyWithData(deliveryId, event, timestamp, JSON.stringify(data))
 
-/** Byte-for-byte what JSON.stringify({ id, event, timestamp, data }) gives, reusing data already serialised for the event row. */
-const bodyWithData = (deliveryId: string, event: string, timestamp: string, dataJson: string): string =>
+/**
+ * Byte-for-byte what JSON.stringify({ id, event, timestamp, data }) gives, reusing data already serialised for the event
+ * row: a delivery's body, and an item of the change feed.
+ */
+export const bodyWithData = (deliveryId: string, event: string, timestamp: string, dataJson: string): string =>
   `{"id":${JSON.stringify(deliveryId)},"event":${JSON.stringify(event)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`
 
 interface QueuedDelivery {

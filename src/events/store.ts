@@ -3,16 +3,16 @@ import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import type { Q } from '../db/database.js'
 import type { DB } from '../db/types.js'
-import { eventSeqs, nextEventSeq } from '../db/dialect.js'
+import { eventCommitSeq, eventSeqs, nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 import { fromJsonColumn, StringList } from '../db/json.js'
 
 const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q) }),
+  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q), commit_seq: eventCommitSeq(q, nextEventSeq(q)) }),
 )
 
-/** Appends an event; seq orders the events. */
+/** Appends an event; seq orders the events as written, commit_seq as committed (the change feed's order). */
 export const insertEvent = (q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
   q.executeQuery(insert(q, id, name, boardId, data, at))
 
@@ -24,7 +24,9 @@ export async function insertEvents(
   const seq = await eventSeqs(q, rows.length)
   await q
     .insertInto('events')
-    .values(rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: seq(i), audience_id: r.audience ?? null })))
+    .values(
+      rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: seq(i), audience_id: r.audience ?? null, commit_seq: eventCommitSeq(q, seq(i)) })),
+    )
     .execute()
 }
 

@@ -11,6 +11,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Token permission too low, or not allowed for your role',
   404: 'No such record, or not visible to the token',
   409: 'State conflict',
+  410: 'Gone: what the request points at is no longer kept (a change feed cursor past the retention: cursor_expired)',
   413: 'Body over 1 MB',
   415: 'Body is not application/json',
   416: 'The range asked for starts past the end (see Content-Range: bytes */size)',

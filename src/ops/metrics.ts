@@ -1,6 +1,7 @@
 // GET /metrics in the Prometheus text format, one registry per app: requests by method, route pattern and status,
 // latency histograms, webhook deliveries by outcome (counted as this process records them), and what the database
-// holds at scrape time (the outbox backlog and the age of its oldest row, runs and kickoffs by status, the size).
+// holds at scrape time (the outbox backlog and the age of its oldest row, runs and kickoffs by status, the size), and
+// the change feed requests waiting in this process.
 // With TASKD_METRICS_TOKEN set it asks for that bearer token; without, it answers only this machine: a loopback socket
 // and no X-Forwarded-For, Forwarded or X-Real-IP header (a reverse proxy on this machine would make any client loopback).
 import type { RequestHandler } from 'express'
@@ -80,6 +81,14 @@ export class Metrics {
       })
     byStatus('taskd_automation_runs', 'Automation runs kept, by status.', () => runsByStatus(deps.db))
     byStatus('taskd_agent_kickoffs', 'Agent kickoffs, by status.', () => kickoffsByStatus(deps.db))
+    new Gauge({
+      name: 'taskd_feed_waiting',
+      help: 'Change feed requests (GET /v1/events with wait) waiting for events in this process.',
+      registers,
+      collect() {
+        this.set(deps.feedWaiters.keys().length)
+      },
+    })
     new Gauge({
       name: 'taskd_database_size_bytes',
       help: 'The size of the database (SQLite: its pages; PostgreSQL: pg_database_size).',

@@ -14,6 +14,7 @@ import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
 import { boardStatuses } from './board-statuses/index.js'
 import { cards } from './cards/index.js'
+import { changeFeed } from './change-feed/index.js'
 import { cardTemplates } from './card-templates/index.js'
 import { checklists } from './checklists/index.js'
 import { comments } from './comments/index.js'
@@ -45,8 +46,10 @@ import { xattr } from './xattr/index.js'
 
 // incoming before webhooks: /v1/webhooks/incoming must match before /v1/webhooks/{id}. Tables a row points to come
 // from an earlier family: groups after users; folders before the boards in them; board statuses before the lists bound
-// to them; milestones before the cards that name them.
+// to them; milestones before the cards that name them. The change feed first: a thousand clients waiting on it ask
+// again the moment they are answered, and Express tries routes in mounting order (about 50 µs past all the others).
 export const MODULES: readonly ResourceModule[] = [
+  changeFeed,
   users,
   groups,
   tokens,

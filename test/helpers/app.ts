@@ -104,6 +104,7 @@ async function appOn(
         (err: unknown) => (err instanceof assert.AssertionError ? err : undefined),
       )
       deps.claimWaiters.close()
+      deps.feedWaiters.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()

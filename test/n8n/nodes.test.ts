@@ -51,6 +51,10 @@ interface Fake {
   staticData?: Record<string, unknown>
   webhookUrl?: string
   request?: { rawBody?: Buffer; headers: Record<string, string>; body: unknown }
+  /** n8n's execution mode (a poll in the editor's test is `manual`). */
+  mode?: string
+  /** What the node logged as warnings. */
+  warnings?: string[]
 }
 
 /** The parts of IExecuteFunctions, ILoadOptionsFunctions, IHookFunctions and IWebhookFunctions the nodes use. */
@@ -71,6 +75,9 @@ function context(s: App, token: string, fake: Fake) {
     getWorkflow: () => ({ id: 'w1', name: 'Cards to chat', active: true }),
     getWorkflowStaticData: () => (fake.staticData ??= {}),
     getNodeWebhookUrl: () => fake.webhookUrl,
+    getMode: () => fake.mode ?? 'trigger',
+    getPollBudgetMs: () => 60_000,
+    logger: { warn: (message: string) => (fake.warnings ??= []).push(message) },
     getRequestObject: () => fake.request,
     getHeaderData: () => fake.request!.headers,
     getBodyData: () => fake.request!.body,
@@ -348,5 +355,54 @@ test('the trigger registers its subscription, finds it, removes it, and checks e
     assert.equal((await trigger.webhook.call(noSecret)).noWebhookResponse, true, 'no secret kept, no run')
     const tampered = await deliver({ 'x-service-signature': sign(secret, raw) }, Buffer.from(JSON.stringify({ ...body, event: 'card.deleted' })))
     assert.equal(tampered.response.status, 401, 'the signature covers the bytes received')
+  })
+})
+
+test('the trigger’s polling mode: the first poll takes the present cursor, later ones the selected events since, kept in static data', async () => {
+  await withAgentApp(async (s) => {
+    const { t, tokens } = s
+    const trigger = new TaskdTrigger()
+    const card = async (title: string) => {
+      const r = await t.req('POST', '/v1/cards', { token: tokens.member.write, body: { board: s.board.id, title } })
+      assert.equal(r.status, 201, r.text)
+      return r.body.card
+    }
+    const created = (out: { json: any }[][] | null) => (out ?? [[]])[0].map((i) => `${i.json.event} ${i.json.data.title ?? i.json.data.id}`)
+    assert.equal(await trigger.poll.call(context(s, tokens.member.read, { params: { events: ['card.*'] } })), null, 'the webhook mode does not poll')
+    const fake: Fake = { params: { delivery: 'poll', events: ['card.created'], boards: [s.board.id] }, staticData: {}, warnings: [] }
+    const kept = () => fake.staticData!.cursor as string | undefined
+    const poll = (mode?: string) => trigger.poll.call(context(s, tokens.member.read, { ...fake, mode }))
+    assert.equal(await trigger.webhookMethods.default.checkExists.call(context(s, tokens.member.write, fake)), true, 'polling needs no subscription')
+    assert.deepEqual((await t.req('GET', '/v1/webhooks', { token: tokens.member.read })).body.items, [])
+    await card('Before activation')
+    assert.deepEqual(created(await poll('manual')), ['card.created Before activation'], 'a test run before any poll shows the newest event')
+    assert.equal(kept(), undefined, 'a test run takes no cursor')
+    assert.equal(await poll(), null, 'the first poll only takes the cursor of the present moment')
+    const cursor = kept()!
+    assert.ok(cursor)
+    assert.equal(await poll(), null, 'nothing new')
+    const first = await card('First')
+    assert.equal((await t.req('POST', '/v1/comments', { token: tokens.member.write, body: { card: first.id, body: 'Not selected' } })).status, 201)
+    await card('Second')
+    assert.deepEqual(created(await poll('manual')), ['card.created First', 'card.created Second'], 'a test run shows what the next poll takes')
+    assert.equal(kept(), cursor, 'without taking it')
+    const out: { json: any }[][] | null = await poll()
+    assert.deepEqual(created(out), ['card.created First', 'card.created Second'])
+    // Each item is the change feed's, which is a webhook delivery's body.
+    const feed = (await t.req('GET', `/v1/events?after=${cursor}&events=card.created`, { token: tokens.member.read })).body
+    assert.deepEqual(
+      out![0].map((i: { json: unknown }) => i.json),
+      feed.items,
+    )
+    assert.notEqual(kept(), cursor)
+    assert.equal(await poll(), null, 'taken once')
+    // Polls stopped for longer than taskd keeps events: the node goes on from now, saying so.
+    t.clock.advance(31 * 86_400_000)
+    const stale = kept()
+    assert.equal(await poll(), null)
+    assert.notEqual(kept(), stale)
+    assert.match((fake.warnings ?? []).join('\n'), /cursor_expired/)
+    await card('After the gap')
+    assert.deepEqual(created(await poll()), ['card.created After the gap'])
   })
 })

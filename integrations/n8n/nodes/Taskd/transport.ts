@@ -5,11 +5,12 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	INodePropertyOptions,
+	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-export type TaskdContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+export type TaskdContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IPollFunctions;
 
 interface TaskdErrorBody {
 	error?: { code?: string; message?: string; details?: Array<{ path: string; message: string }> };
@@ -37,7 +38,8 @@ function failure(error: unknown): { status?: number; body?: TaskdErrorBody } {
 
 /**
  * A request to the taskd API with the credential's token; an API error becomes a NodeApiError with taskd's message
- * (and the input item's index). With `missingOk`, a 404 resolves to an empty object instead.
+ * (and the input item's index). With `missingOk`, a 404 resolves to an empty object instead; with `goneOk`, a 410 to
+ * `{ gone: true }` (the change feed's expired cursor).
  */
 export async function taskdRequest(
 	this: TaskdContext,
@@ -45,7 +47,7 @@ export async function taskdRequest(
 	path: string,
 	body?: IDataObject,
 	qs?: IDataObject,
-	opts: { itemIndex?: number; missingOk?: boolean } = {},
+	opts: { itemIndex?: number; missingOk?: boolean; goneOk?: boolean } = {},
 ): Promise<IDataObject> {
 	const credentials = await this.getCredentials('taskdApi');
 	const baseUrl = String(credentials.baseUrl).replace(/\/+$/, '');
@@ -60,6 +62,7 @@ export async function taskdRequest(
 	} catch (error) {
 		const { status, body } = failure(error);
 		if (status === 404 && opts.missingOk) return {};
+		if (status === 410 && opts.goneOk) return { gone: true };
 		const found = body?.error;
 		const details = (found?.details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ');
 		throw new NodeApiError(this.getNode(), error as JsonObject, {

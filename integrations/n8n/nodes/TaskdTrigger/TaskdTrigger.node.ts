@@ -3,9 +3,11 @@ import type {
 	IDataObject,
 	IHookFunctions,
 	ILoadOptionsFunctions,
+	INodeExecutionData,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
+	IPollFunctions,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -15,6 +17,83 @@ import { boardOptions, taskdRequest } from '../Taskd/transport';
 interface SubscriptionState {
 	subscriptionId?: string;
 	secret?: string;
+	/** Polling: the change feed cursor read up to (GET /v1/events). */
+	cursor?: string;
+}
+
+/** Events per change feed request (the most taskd answers at once). */
+const PAGE = 500;
+/** Change feed requests one poll makes at most; what is left waits for the next poll. */
+const MAX_PAGES = 20;
+
+/** The node's event and board choices as the change feed's query. */
+function feedSelection(ctx: IPollFunctions): IDataObject {
+	const events = ctx.getNodeParameter('events', []) as string[];
+	if (events.length === 0) throw new NodeOperationError(ctx.getNode(), 'Choose at least one event');
+	const boards = ctx.getNodeParameter('boards', []) as string[];
+	return { events: events.join(','), ...(boards.length > 0 && { boards: boards.join(',') }) };
+}
+
+/**
+ * The polling mode's poll: the events taskd committed since the last poll that the workflow selects, oldest first, as
+ * a webhook delivery's bodies; the cursor is kept in the node's static data. The first poll after activation only takes
+ * the cursor of the present moment (what happened before is not replayed). A manual run (the editor's test) shows the
+ * events since the last poll without taking them, or, before any, the most recent one.
+ */
+export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	if (this.getNodeParameter('delivery', 'webhook') !== 'poll') return null;
+	const state = this.getWorkflowStaticData('node') as SubscriptionState;
+	const selection = feedSelection(this);
+	const manual = this.getMode() === 'manual';
+	const head = async () =>
+		String((await taskdRequest.call(this, 'GET', '/v1/events', undefined, { after: 'now' })).next);
+	if (state.cursor === undefined && !manual) {
+		state.cursor = await head();
+		return null;
+	}
+	const items: IDataObject[] = [];
+	let cursor = state.cursor;
+	if (cursor === undefined) {
+		// A test before the first poll: the newest event taskd keeps that the workflow selects, if any.
+		let after: string | undefined;
+		let newest: IDataObject | undefined;
+		for (let page = 0; page < MAX_PAGES; page++) {
+			const res: IDataObject = await taskdRequest.call(this, 'GET', '/v1/events', undefined, {
+				...selection,
+				limit: PAGE,
+				...(after !== undefined && { after }),
+			});
+			const got = (res.items as IDataObject[]) ?? [];
+			newest = got[got.length - 1] ?? newest;
+			after = String(res.next);
+			if (got.length < PAGE) break;
+		}
+		return newest ? [this.helpers.returnJsonArray([newest])] : null;
+	}
+	const budget = Date.now() + (this.getPollBudgetMs?.() ?? 60_000) / 2;
+	for (let page = 0; page < MAX_PAGES && Date.now() < budget; page++) {
+		const res: IDataObject = await taskdRequest.call(
+			this,
+			'GET',
+			'/v1/events',
+			undefined,
+			{ ...selection, after: cursor, limit: PAGE },
+			{ goneOk: !manual },
+		);
+		if (res.gone) {
+			// Polls stopped for longer than taskd keeps events: what happened meanwhile is gone; go on from now.
+			this.logger.warn(
+				'taskd no longer keeps the events since the last poll (cursor_expired); polling goes on from now',
+			);
+			state.cursor = await head();
+			return null;
+		}
+		items.push(...((res.items as IDataObject[]) ?? []));
+		cursor = String(res.next);
+		if (((res.items as IDataObject[]) ?? []).length < PAGE) break;
+	}
+	if (!manual) state.cursor = cursor;
+	return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 }
 
 /** True when `signature` is "sha256=" + the hex HMAC-SHA256 of the raw body with the secret; constant time. */
@@ -40,21 +119,42 @@ export class TaskdTrigger implements INodeType {
 		version: [1],
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
-			'Starts the workflow when taskd sends an event. taskd must be able to reach this n8n’s webhook URL: on a private network start taskd with TASKD_ALLOW_PRIVATE_TARGETS=true.',
+			'Starts the workflow when an event happens in taskd: taskd sends it to this n8n’s webhook URL, or, for an n8n that taskd cannot reach, n8n polls taskd’s change feed.',
 		defaults: { name: 'Taskd Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'taskdApi', required: true }],
+		polling: true,
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: [
+			{
+				displayName: 'Receive Events By',
+				name: 'delivery',
+				type: 'options',
+				options: [
+					{
+						name: 'Polling',
+						value: 'poll',
+						description:
+							'Asks taskd for new events on the schedule below (its change feed): for an n8n that taskd cannot reach',
+					},
+					{
+						name: 'Webhook',
+						value: 'webhook',
+						description: 'Taskd sends each event to this n8n as it happens: taskd must reach this n8n',
+					},
+				],
+				default: 'webhook',
+			},
 			{
 				displayName:
 					'taskd must be able to reach this n8n’s webhook URL. With n8n on the same machine or on a private network, start taskd with TASKD_ALLOW_PRIVATE_TARGETS=true.',
 				name: 'reachNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { delivery: ['webhook'] } },
 			},
 			{
 				displayName: 'Event Names or IDs',
@@ -103,6 +203,16 @@ export class TaskdTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const state = this.getWorkflowStaticData('node') as SubscriptionState;
+				if (this.getNodeParameter('delivery', 'webhook') === 'poll') {
+					// Polling needs no subscription: one left from the webhook mode is removed.
+					if (state.subscriptionId) {
+						const path = `/v1/webhooks/${encodeURIComponent(state.subscriptionId)}`;
+						await taskdRequest.call(this, 'DELETE', path, undefined, undefined, { missingOk: true });
+						delete state.subscriptionId;
+						delete state.secret;
+					}
+					return true;
+				}
 				if (!state.subscriptionId) return false;
 				const path = `/v1/webhooks/${encodeURIComponent(state.subscriptionId)}`;
 				const found = await taskdRequest.call(this, 'GET', path, undefined, undefined, {
@@ -148,6 +258,8 @@ export class TaskdTrigger implements INodeType {
 			},
 		},
 	};
+
+	poll = pollEvents;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = this.getWorkflowStaticData('node') as SubscriptionState;
