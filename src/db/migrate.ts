@@ -662,6 +662,12 @@ CREATE TABLE card_xattr (
 CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
 CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);`
 
+/** Secret rotation: the secret before the last rotation and until when it still signs, beside the new one. */
+const SECRET_ROTATION = `ALTER TABLE webhooks ADD COLUMN previous_secret_enc TEXT;
+ALTER TABLE webhooks ADD COLUMN previous_secret_until TEXT;
+ALTER TABLE signing_secrets ADD COLUMN previous_value_enc TEXT;
+ALTER TABLE signing_secrets ADD COLUMN previous_until TEXT;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -745,6 +751,11 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
   // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
+  // 21 and 22: the steps of branches merged beside this one (placeholders here, replaced by theirs at the merge).
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  // 23: secret rotation without downtime: a webhook's and a signing secret's previous secret, with the end of its overlap.
+  { sqlite: SECRET_ROTATION, postgres: SECRET_ROTATION },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
