@@ -1,8 +1,8 @@
 // Standard Webhooks headers and secret rotation, on one fixture: every signed delivery, kickoff call and http_request
-// step carries webhook-id, webhook-timestamp and webhook-signature beside SPEC's headers, each verified with the
+// step carries webhook-id, webhook-timestamp and webhook-signature beside taskd's own signature headers, each verified with the
 // standardwebhooks package (run at taskd's fake time) and with node:crypto written here from the specification; a
 // rotation of a webhook secret or a signing secret signs with both secrets during the overlap (`v1,<new> v1,<old>`)
-// while SPEC's single-value headers use the new one at once, and with the new one only after it (the housekeeping pass
+// while the single-value signature headers use the new one at once, and with the new one only after it (the housekeeping pass
 // then forgets the old one); the rotate routes' answers, refusals and (lack of) events.
 import assert from 'node:assert/strict'
 import { createHash, createHmac } from 'node:crypto'
@@ -81,7 +81,7 @@ const standardSignature = (secret: string, hit: Hit): string =>
     .update(`${String(hit.headers['webhook-id'])}.${String(hit.headers['webhook-timestamp'])}.${hit.body}`)
     .digest('base64')
 
-/** SPEC's delivery headers, made with `secret`: X-Service-Signature (an independent verifier) and the legacy one. */
+/** The X-… signature headers of a delivery, made with `secret`: X-Service-Signature (an independent verifier) and the legacy one. */
 const specSignedWith = async (secret: string, hit: Hit) =>
   (await verifyServiceSignature(secret, hit.body, String(hit.headers['x-service-signature']))) &&
   hit.headers['x-webhook-signature'] === createHash('sha256').update(hit.body).update(secret).digest('hex')
@@ -122,7 +122,7 @@ async function testDelivery(c: C, id: string): Promise<Hit> {
   return hit
 }
 
-test('every signed delivery carries the Standard Webhooks headers beside SPEC’s: verified with the standardwebhooks package and node:crypto', async () => {
+test('every signed delivery carries the Standard Webhooks headers beside taskd’s own: verified with the standardwebhooks package and node:crypto', async () => {
   const c = await ready
   const secret = 'std-hooks-secret-0123456789'
   const sub = (
@@ -139,7 +139,7 @@ test('every signed delivery carries the Standard Webhooks headers beside SPEC’
   const hits = hitsSince(c, from).filter((h) => h.path.endsWith('?std'))
   assert.deepEqual(hits.map((h) => h.json.event).sort(), ['card.created', 'webhook.test'])
   for (const hit of hits) {
-    // The id is the delivery's (the body's id, X-Webhook-Delivery), the time the attempt's; SPEC's headers are unchanged.
+    // The id is the delivery's (the body's id, X-Webhook-Delivery), the time the attempt's; the X-… headers are unchanged.
     assert.equal(hit.headers['x-webhook-delivery'], hit.json.id)
     assertStandardSigned(c, hit, [secret], hit.json.id)
     assert.ok(await specSignedWith(secret, hit))
@@ -165,7 +165,7 @@ test('every signed delivery carries the Standard Webhooks headers beside SPEC’
   await c.t.req('DELETE', `/v1/webhooks/${sub.id}`, { token: c.tokens.owner.write })
 })
 
-test('a webhook secret rotated: both signatures during the overlap (SPEC’s headers new at once), the new one only after it; refusals; nothing emitted', async () => {
+test('a webhook secret rotated: both signatures during the overlap (X-Service-Signature new at once), the new one only after it; refusals; nothing emitted', async () => {
   const c = await ready
   const made = await c.t.req('POST', '/v1/webhooks', {
     token: c.tokens.owner.write,
@@ -191,7 +191,7 @@ test('a webhook secret rotated: both signatures during the overlap (SPEC’s hea
   ])
     assert.ok(!text.includes(second) && !text.includes(first), 'the secrets are never shown again')
 
-  // During the overlap: SPEC's headers with the new secret only; webhook-signature `v1,<new> v1,<old>`, each verifying.
+  // During the overlap: X-Service-Signature and X-Webhook-Signature with the new secret only; webhook-signature `v1,<new> v1,<old>`, each verifying.
   let hit = await testDelivery(c, sub.id)
   assert.ok(await specSignedWith(second, hit))
   assert.ok(!(await specSignedWith(first, hit)))

@@ -58,11 +58,11 @@ test('deliveryHeaders: fixed headers, signatures, static headers, and auth winni
     static: { authorization: 'static', 'X-Team': 'ops', 'Content-Type': 'text/plain', 'Webhook-Id': 'mine', 'webhook-signature': 'v1,forged' },
   })
   assert.equal(h.Authorization, 'Bearer a')
-  // Standard Webhooks beside SPEC's headers: the delivery id, the time, and a signature per secret, the new one first.
+  // Standard Webhooks beside taskd's own signature headers: the delivery id, the time, and a signature per secret, the new one first.
   const std = (key: string) => 'v1,' + createHmac('sha256', key).update('d1.1700000000.{}').digest('base64')
   assert.deepEqual([h['webhook-id'], h['webhook-timestamp'], h['webhook-signature']], ['d1', '1700000000', `${std('s')} ${std('old')}`])
   assert.equal(h['Webhook-Id'], undefined, 'a static header cannot take a Standard Webhooks name')
-  assert.equal(h['X-Service-Signature'], 'sha256=' + createHmac('sha256', 's').update('{}').digest('hex'), 'SPEC’s header: the new secret only')
+  assert.equal(h['X-Service-Signature'], 'sha256=' + createHmac('sha256', 's').update('{}').digest('hex'), 'X-Service-Signature: the new secret only')
   for (const name of ['webhook-id', 'Webhook-Timestamp', 'WEBHOOK-SIGNATURE']) assert.match(headerNameProblem(name) ?? '', /set by taskd/, name)
   const unsigned = deliveryHeaders({
     event: 'e',

@@ -31,7 +31,7 @@ export type ReplaceSigningSecretInput = z.infer<typeof ReplaceSigningSecretBody>
 /** Hours the value before a rotation keeps signing beside the new one: 0 to 168 (a week), 24 by default. */
 export const overlapHours = z.number().int().min(0).max(168).default(24).meta({
   description:
-    "Hours the old value keeps signing `webhook-signature` beside the new one (`v1,<new> v1,<old>`), 0 to 168; 0 ends it at once. SPEC's single-value signature headers use the new value at once.",
+    'Hours the old value keeps signing `webhook-signature` beside the new one (`v1,<new> v1,<old>`), 0 to 168; 0 ends it at once. `X-Webhook-Signature-V2` uses the new value at once.',
 })
 export const RotateSigningSecretBody = z
   .strictObject({
