@@ -1,8 +1,8 @@
 // Upkeep that time alone makes due, run by `serve` at start and then every hour: deleting for good the boards whose
 // purge_at has come (30 days in the trash, or a permanent delete a crash interrupted), the pending files that an
 // upload cut short by a crash left (a day old), and the secrets before a rotation whose overlap has ended (signing
-// stopped using them at the end of the overlap; this forgets them). Passes never overlap; stop() waits for the one running, which stops
-// before its next chunk of cards.
+// stopped using them at the end of the overlap; this forgets them). Passes never overlap; stop() waits for the one
+// running, which stops before its next chunk of cards.
 import type { Deps } from './deps.js'
 import { PeriodicJob } from './jobs/periodic.js'
 import { purgeTrashedBoards } from './resources/boards/service.js'

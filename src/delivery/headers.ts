@@ -74,9 +74,10 @@ export interface DeliveryHeaderInput {
   static: Record<string, string>
 }
 
-/** Fixed headers, signatures when a secret is set (X-Service-Signature and X-Webhook-Signature with the current secret only, Standard Webhooks' with the
- *  previous one too during a rotation's overlap), then static headers with authentication winning on a name clash;
- *  names are compared case-insensitively so a clash never sends the header twice. */
+/** Fixed headers, signatures when a secret is set (X-Service-Signature and X-Webhook-Signature with the current secret
+ *  only, the Standard Webhooks headers with the previous one too during a rotation's overlap), then static headers
+ *  with authentication winning on a name clash; names are compared case-insensitively so a clash never sends the
+ *  header twice. */
 export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
   const out = new Map<string, [string, string]>()
   const put = (name: string, value: string) => out.set(name.toLowerCase(), [name, value])

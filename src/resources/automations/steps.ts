@@ -146,8 +146,8 @@ const KEPT_BODY = 65_536
 
 /**
  * Sends an http_request step: `{secret.<id>}` filled in here only, the V2 signature and the Standard Webhooks headers
- * (`webhook-id` is `<run id>_<step number>`, the same when a crash makes the step run again) when it names a signing secret,
- * the run's chain in X-Taskd-Chain (so a call back to one of taskd's incoming endpoints starts none of its automations),
+ * when it names a signing secret (`webhook-id` is `<run id>_<step number>`, the same when a crash makes the step run
+ * again), the run's chain in X-Taskd-Chain (so a call back to one of taskd's incoming endpoints starts none of its automations),
  * the outgoing URL rules, no redirects, its timeout. Its output is `{ status, headers, body }`, with every echo of a
  * secret value taken out; a 3xx, 4xx or 5xx, a timeout or a refused connection fails it.
  */

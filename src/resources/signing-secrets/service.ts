@@ -100,8 +100,8 @@ export async function replaceSigningSecret(deps: Deps, actor: Actor, id: string,
 /**
  * Rotation without downtime: the given value (or a generated one, answered this once) signs from now on, and the value
  * before it keeps signing `webhook-signature` beside it for `overlap_hours`, so receivers can move to the new one
- * meanwhile. The single-value X-Webhook-Signature-V2 uses the new value at once. A rotation during an
- * overlap ends that overlap: only the value it replaces is kept. Nothing is emitted (changing a secret never was).
+ * meanwhile. The single-value X-Webhook-Signature-V2 uses the new value at once. A rotation during an overlap ends
+ * that overlap: only the value it replaces is kept. Nothing is emitted (changing a secret never was).
  */
 export async function rotateSigningSecret(
   deps: Deps,
