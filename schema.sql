@@ -275,7 +275,11 @@ CREATE TABLE webhooks (
   updated_at TEXT NOT NULL,
   -- why taskd made it inactive: 'board_deleted' (its only board was deleted for good; that board's deletion events
   -- still go out); NULL when a person did, or it is active
-  paused_reason TEXT
+  paused_reason TEXT,
+  -- the secret before the last rotation (sealed like secret_enc), still signing beside the new one until
+  -- previous_secret_until (ISO 8601 UTC); both NULL when no rotation overlaps
+  previous_secret_enc TEXT,
+  previous_secret_until TEXT
 );
 
 CREATE TABLE webhook_boards (
@@ -328,7 +332,11 @@ CREATE TABLE signing_secrets (
   value_enc TEXT NOT NULL,
   created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  -- the value before the last rotation (sealed like value_enc), still signing beside the new one until previous_until
+  -- (ISO 8601 UTC); both NULL when no rotation overlaps
+  previous_value_enc TEXT,
+  previous_until TEXT
 );
 
 -- Incoming webhook endpoints: a URL outside systems call to start automations. The endpoint belongs to the workspace;

@@ -7,12 +7,17 @@
 // signature, answers 202 at once, and then works the run with the agent's own token: it reports `started`, asks a
 // question when ASK=1 (and waits for the answer), sends a heartbeat, comments on the card and proposes it as done.
 // A person then approves (the card is completed) or returns the proposal in taskd.
+//
+// Rotating the secret without downtime (docs/agents.md): during the overlap taskd signs `webhook-signature` with the
+// new secret and the old one, so a runner that still has only the old secret keeps working; give it the new one in
+// SIGNING_SECRET and the old one in SIGNING_SECRET_PREVIOUS (either is accepted), and drop SIGNING_SECRET_PREVIOUS
+// once the overlap is over.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 const PORT = Number(process.env.PORT ?? 8787)
-const { SIGNING_SECRET, TASKD_URL, TASKD_AGENT_TOKEN } = process.env
+const { SIGNING_SECRET, SIGNING_SECRET_PREVIOUS, TASKD_URL, TASKD_AGENT_TOKEN } = process.env
 const ASK = process.env.ASK === '1'
 const POLL_MS = Number(process.env.POLL_MS ?? 2000) // how often to look for an answer to the question
 const MAX_AGE_SECONDS = 5 * 60 // a signed call older than this is refused (a replay)
@@ -28,16 +33,36 @@ const stopping = new AbortController()
 /** Kickoff ids already taken: taskd may send a kickoff again (after a crash) with the same id. */
 const taken = new Set()
 
-/** The V2 signature: hex HMAC-SHA256 of "<timestamp>.<raw body>" with the signing secret, compared in constant time. */
-function signedByTaskd(headers, raw) {
+/** The secrets a call may be signed with: the runner's, and during a rotation the one before it. */
+const SECRETS = [SIGNING_SECRET, SIGNING_SECRET_PREVIOUS].filter(Boolean)
+
+/** A timestamp header of unix seconds, not older (or newer) than MAX_AGE_SECONDS: an older call is a replay. */
+const fresh = (ts) => typeof ts === 'string' && /^\d+$/.test(ts) && Math.abs(Date.now() / 1000 - Number(ts)) <= MAX_AGE_SECONDS
+const sameBytes = (a, b) => a.length === b.length && timingSafeEqual(a, b)
+
+/** The V2 signature (made with taskd's current secret): hex HMAC-SHA256 of "<timestamp>.<raw body>". */
+function v2Matches(headers, raw, secret) {
   const ts = headers['x-webhook-timestamp']
   const signature = headers['x-webhook-signature-v2']
-  if (typeof ts !== 'string' || !/^\d+$/.test(ts) || typeof signature !== 'string') return false
-  if (Math.abs(Date.now() / 1000 - Number(ts)) > MAX_AGE_SECONDS) return false
-  const expected = createHmac('sha256', SIGNING_SECRET).update(`${ts}.`).update(raw).digest()
-  const given = Buffer.from(signature, 'hex')
-  return given.length === expected.length && timingSafeEqual(given, expected)
+  if (!fresh(ts) || typeof signature !== 'string') return false
+  return sameBytes(Buffer.from(signature, 'hex'), createHmac('sha256', secret).update(`${ts}.`).update(raw).digest())
 }
+
+/**
+ * The Standard Webhooks signature: `webhook-signature` holds `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`
+ * for each secret taskd signs with (two, space-separated, while a rotation overlaps). Any of them may match.
+ */
+function standardMatches(headers, raw, secret) {
+  const id = headers['webhook-id']
+  const ts = headers['webhook-timestamp']
+  const list = headers['webhook-signature']
+  if (typeof id !== 'string' || !fresh(ts) || typeof list !== 'string') return false
+  const expected = createHmac('sha256', secret).update(`${id}.${ts}.`).update(raw).digest()
+  return list.split(' ').some((entry) => entry.startsWith('v1,') && sameBytes(Buffer.from(entry.slice(3), 'base64'), expected))
+}
+
+/** Signed by taskd with one of our secrets, in either header, compared in constant time. */
+const signedByTaskd = (headers, raw) => SECRETS.some((secret) => v2Matches(headers, raw, secret) || standardMatches(headers, raw, secret))
 
 /** One call to taskd's API as the agent; the parsed answer, or an error naming the status. */
 async function api(method, path, body) {

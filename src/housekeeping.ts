@@ -1,12 +1,15 @@
 // Upkeep that time alone makes due, run by `serve` at start and then every hour: deleting for good the boards whose
 // purge_at has come (30 days in the trash, or a permanent delete a crash interrupted), the pending files that an
-// upload cut short by a crash left (a day old), and the events the log keeps no longer (TASKD_EVENT_RETENTION_DAYS).
-// Passes never overlap; stop() waits for the one running, which stops before its next chunk of cards or events.
+// upload cut short by a crash left (a day old), the events the log keeps no longer (TASKD_EVENT_RETENTION_DAYS), and the
+// secrets before a rotation whose overlap has ended (signing stopped using them at the end of the overlap; this forgets
+// them). Passes never overlap; stop() waits for the one running, which stops before its next chunk of cards or events.
 import type { Deps } from './deps.js'
 import { PeriodicJob } from './jobs/periodic.js'
 import { purgeTrashedBoards } from './resources/boards/service.js'
 import { purgeStalePendingFiles } from './resources/files/service.js'
 import { pruneEventLog } from './resources/change-feed/service.js'
+import { forgetRotatedSigningSecrets } from './resources/signing-secrets/service.js'
+import { forgetRotatedWebhookSecrets } from './resources/webhooks/service.js'
 
 const EVERY_MS = 3600_000
 
@@ -20,8 +23,10 @@ export class Housekeeping {
         await purgeTrashedBoards(deps, stopping, log)
         if (!stopping()) await purgeStalePendingFiles(deps)
         if (!stopping()) await pruneEventLog(deps, stopping)
+        if (!stopping()) await forgetRotatedWebhookSecrets(deps)
+        if (!stopping()) await forgetRotatedSigningSecrets(deps)
       },
-      (err) => log('housekeeping: purging the trash failed', err),
+      (err) => log('housekeeping: the pass failed (the next one tries again)', err),
     )
   }
 

@@ -683,6 +683,11 @@ const EVENT_COMMIT_ORDER = (bigint: string) => `ALTER TABLE events ADD COLUMN co
 UPDATE events SET commit_seq = seq;
 CREATE UNIQUE INDEX events_commit_seq ON events(commit_seq);
 CREATE INDEX events_uncommitted ON events(seq) WHERE commit_seq IS NULL;`
+/** Secret rotation: the secret before the last rotation and until when it still signs, beside the new one. */
+const SECRET_ROTATION = `ALTER TABLE webhooks ADD COLUMN previous_secret_enc TEXT;
+ALTER TABLE webhooks ADD COLUMN previous_secret_until TEXT;
+ALTER TABLE signing_secrets ADD COLUMN previous_value_enc TEXT;
+ALTER TABLE signing_secrets ADD COLUMN previous_until TEXT;`
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
@@ -773,6 +778,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 22: the change feed: each event's place in commit order (events.commit_seq), which its cursors count. Events
   // written before are numbered by seq, in which they committed on SQLite (on PostgreSQL, they have all committed).
   { sqlite: EVENT_COMMIT_ORDER('INTEGER'), postgres: EVENT_COMMIT_ORDER('BIGINT') },
+  // 23: secret rotation without downtime: a webhook's and a signing secret's previous secret, with the end of its overlap.
+  { sqlite: SECRET_ROTATION, postgres: SECRET_ROTATION },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -195,6 +195,8 @@ export interface WebhooksTable {
   created_at: string
   updated_at: string
   paused_reason: string | null
+  previous_secret_enc: string | null
+  previous_secret_until: string | null
 }
 
 export interface WebhookBoardsTable {
@@ -240,6 +242,8 @@ export interface SigningSecretsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  previous_value_enc: string | null
+  previous_until: string | null
 }
 
 export interface IncomingEndpointsTable {

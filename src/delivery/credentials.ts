@@ -30,6 +30,22 @@ export function openSecret(box: SecretBox, row: Pick<WebhooksTable, 'id' | 'secr
   return row.secret_enc === null ? null : box.open(row.secret_enc, secretContext(row.id))
 }
 
+/** The secret before the last rotation, opened only while its overlap lasts (until `previous_secret_until`); null after. */
+export function openPreviousSecret(
+  box: SecretBox,
+  row: Pick<WebhooksTable, 'id' | 'previous_secret_enc' | 'previous_secret_until'>,
+  now: number,
+): string | null {
+  if (row.previous_secret_enc === null || rotationEnd(row.previous_secret_until, now) === null) return null
+  return box.open(row.previous_secret_enc, secretContext(row.id))
+}
+
+/**
+ * When a rotation's overlap ends, while it lasts; null when there is none or it is over (the housekeeping pass
+ * forgets the old secret later, so reads and signatures check the time themselves).
+ */
+export const rotationEnd = (until: string | null, now: number): string | null => (until !== null && Date.parse(until) > now ? until : null)
+
 export function openAuth(box: SecretBox, row: { id: string; auth_enc: string | null }, owner: CredentialOwner = 'webhook'): AuthCredentials {
   return row.auth_enc === null ? {} : fromJsonColumn(AuthCredentials, box.open(row.auth_enc, authContext(row.id, owner)))
 }

@@ -7,7 +7,7 @@ import type { OutboxTable, WebhookLogsTable, WebhooksTable } from '../db/types.j
 import type { Deps } from '../deps.js'
 import { matchesSelectors } from '../events/names.js'
 import { newId } from '../ids.js'
-import { authHeaders, openAuth, openSecret } from './credentials.js'
+import { authHeaders, openAuth, openPreviousSecret, openSecret } from './credentials.js'
 import { deliveryHeaders, sensitiveStaticValues } from './headers.js'
 import { judgeAttempt } from './policy.js'
 import { retryAt } from '../jobs/retry.js'
@@ -29,6 +29,8 @@ export interface DeliveryEnv {
 interface Material {
   key: string
   secret: string | null
+  /** The secret before a rotation, opened while the overlap lasts: the attempt checks the time itself. */
+  previous: { secret: string; until: number } | null
   auth: Record<string, string>
   static: Record<string, string>
   /** Values a receiver must never get to show back through the log: the secret, credentials, credential headers. */
@@ -114,17 +116,22 @@ function farewell(sub: WebhooksTable, row: OutboxTable): Gate {
 
 /** Decrypting per delivery would cost more than the signature; the key includes the sealed values, so any edit misses. */
 function materialFor(env: DeliveryEnv, sub: WebhooksTable): Material {
-  const key = [sub.secret_enc, sub.auth_enc, sub.auth_type, sub.auth_header_name, sub.headers].join('\u0000')
+  const key = [sub.secret_enc, sub.previous_secret_enc, sub.previous_secret_until, sub.auth_enc, sub.auth_type, sub.auth_header_name, sub.headers].join(
+    '\u0000',
+  )
   const cached = env.material.get(sub.id)
   if (cached?.key === key) return cached
   const box = env.deps.secrets
   const secret = openSecret(box, sub)
+  const now = env.deps.clock.now()
+  const previous = openPreviousSecret(box, sub, now)
   const creds = openAuth(box, sub)
   const auth = authHeaders(sub.auth_type, sub.auth_header_name, creds)
   const statics = fromJsonColumn(StringMap, sub.headers)
   const m: Material = {
     key,
     secret,
+    previous: previous === null ? null : { secret: previous, until: Date.parse(sub.previous_secret_until!) },
     auth,
     static: statics,
     // Not the signing secret: it never leaves the server, so redacting it would only tell a guesser when a guess was right.
@@ -180,6 +187,8 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
     deliveryId: row.id,
     body: row.body,
     secret: material.secret,
+    previousSecret: material.previous && material.previous.until > deps.clock.now() ? material.previous.secret : null,
+    nowSeconds: deps.clock.now() / 1000,
     userAgent: env.userAgent,
     auth: material.auth,
     static: material.static,

@@ -1,5 +1,5 @@
 // Delivery headers (fixed, signature, auth, static) and the rules for which static header names a subscription may set.
-import { legacySignature, serviceSignature } from './signing.js'
+import { legacySignature, serviceSignature, STANDARD_HEADERS, standardHeaders } from './signing.js'
 
 /** Names a subscription's static `headers` may not use: hop-by-hop and framing headers would corrupt the request,
  *  and the delivery's own headers are the contract receivers verify against. */
@@ -19,6 +19,8 @@ const FORBIDDEN = new Set([
   'content-type',
   'user-agent',
   'x-service-signature',
+  // Standard Webhooks: the message id, its time and its signatures are taskd's.
+  ...STANDARD_HEADERS,
 ])
 /** Every X-Webhook-* name is taskd's own (event, delivery, signature, and any it adds later). */
 const RESERVED_PREFIX = 'x-webhook-'
@@ -63,13 +65,19 @@ export interface DeliveryHeaderInput {
   deliveryId: string
   body: string
   secret: string | null
+  /** The secret before a rotation, while its overlap lasts: it signs `webhook-signature` beside the new one. */
+  previousSecret: string | null
+  /** The time of the attempt, in `webhook-timestamp`. */
+  nowSeconds: number
   userAgent: string
   auth: Record<string, string>
   static: Record<string, string>
 }
 
-/** Fixed headers, signatures when a secret is set, then static headers with authentication winning on a
- *  name clash; names are compared case-insensitively so a clash never sends the header twice. */
+/** Fixed headers, signatures when a secret is set (X-Service-Signature and X-Webhook-Signature with the current secret
+ *  only, the Standard Webhooks headers with the previous one too during a rotation's overlap), then static headers
+ *  with authentication winning on a name clash; names are compared case-insensitively so a clash never sends the
+ *  header twice. */
 export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
   const out = new Map<string, [string, string]>()
   const put = (name: string, value: string) => out.set(name.toLowerCase(), [name, value])
@@ -80,6 +88,8 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
   if (input.secret !== null) {
     put('X-Service-Signature', serviceSignature(input.secret, input.body))
     put('X-Webhook-Signature', legacySignature(input.secret, input.body))
+    const standard = standardHeaders({ current: input.secret, previous: input.previousSecret }, input.deliveryId, input.body, input.nowSeconds)
+    for (const [name, value] of Object.entries(standard)) put(name, value)
   }
   for (const [name, value] of Object.entries(input.static)) if (headerNameProblem(name) === undefined) put(name, value)
   for (const [name, value] of Object.entries(input.auth)) put(name, value)

@@ -13,12 +13,39 @@ export function legacySignature(secret: string, rawBody: RawBody): string {
   return createHash('sha256').update(rawBody).update(secret).digest('hex')
 }
 
-/** Headers for signed calls to runners and gateways. The timestamp is inside the MAC so a
- *  receiver can reject replays of an old request. */
-export function signedCallHeaders(secret: string, rawBody: RawBody, nowSeconds: number): { 'X-Webhook-Timestamp': string; 'X-Webhook-Signature-V2': string } {
+/**
+ * The keys a signature is made with: the current secret, and during a rotation's overlap the one before it. A
+ * secret's bytes are its UTF-8 encoding (the string itself for the ASCII secrets taskd generates).
+ */
+export interface SigningKeys {
+  current: string
+  previous?: string | null
+}
+
+/** The names of the Standard Webhooks headers (standardwebhooks.com), lower case as the specification writes them. */
+export const STANDARD_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const
+
+/**
+ * Standard Webhooks headers: `webhook-id`, `webhook-timestamp` (unix seconds) and `webhook-signature`, `v1,` + the
+ * base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>" for each key, the current one first, space-separated (a
+ * receiver accepts the message when any of them verifies, so one holding either secret passes during an overlap).
+ */
+export function standardHeaders(keys: SigningKeys, id: string, rawBody: RawBody, nowSeconds: number): Record<(typeof STANDARD_HEADERS)[number], string> {
   const ts = String(Math.floor(nowSeconds))
-  const mac = createHmac('sha256', secret).update(`${ts}.`).update(rawBody).digest('hex')
-  return { 'X-Webhook-Timestamp': ts, 'X-Webhook-Signature-V2': mac }
+  const sign = (key: string) => 'v1,' + createHmac('sha256', key).update(`${id}.${ts}.`).update(rawBody).digest('base64')
+  const signatures = [keys.current, ...(keys.previous ? [keys.previous] : [])].map(sign)
+  return { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': signatures.join(' ') }
+}
+
+/**
+ * Headers for signed calls to runners and gateways: the V2 signature (the timestamp is inside the MAC so a receiver can
+ * reject replays of an old request), made with the current secret only, and the Standard Webhooks headers beside it
+ * with the same timestamp. `id` names the message, the same when it is sent again (a kickoff's id, a run's step).
+ */
+export function signedCallHeaders(keys: SigningKeys, id: string, rawBody: RawBody, nowSeconds: number): Record<string, string> {
+  const ts = String(Math.floor(nowSeconds))
+  const mac = createHmac('sha256', keys.current).update(`${ts}.`).update(rawBody).digest('hex')
+  return { 'X-Webhook-Timestamp': ts, 'X-Webhook-Signature-V2': mac, ...standardHeaders(keys, id, rawBody, nowSeconds) }
 }
 
 /** A fresh signing secret: 32 random bytes (256 bits), base64url, with a recognisable prefix. */

@@ -84,6 +84,20 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       responses,
     })
   }
+  // The headers of a delivery, as a receiver sees them: signatures only when the subscription has a secret.
+  const deliveryHeaders = z.object({
+    'X-Webhook-Event': z.string().meta({ description: 'The event name' }),
+    'X-Webhook-Delivery': z.string().meta({ description: 'The delivery id (= body `id`)' }),
+    'X-Service-Signature': z.string().optional().meta({ description: '`sha256=` + hex HMAC-SHA256 of the raw body, keyed with the current secret' }),
+    'X-Webhook-Signature': z.string().optional().meta({ description: 'Legacy: hex SHA-256 of the raw body followed by the current secret' }),
+    'webhook-id': z.string().optional().meta({ description: 'Standard Webhooks: the delivery id, the same on every retry' }),
+    'webhook-timestamp': z.string().optional().meta({ description: 'Standard Webhooks: unix seconds of this attempt' }),
+    'webhook-signature': z.string().optional().meta({
+      description:
+        'Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret’s UTF-8 bytes; during a secret rotation’s overlap a second one made with the old secret follows, space-separated (`v1,<new> v1,<old>`)',
+      example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    }),
+  })
   for (const e of events) {
     const envelope = z.strictObject({
       id: z.string().meta({ description: 'Delivery id: the same on every retry, for deduplication' }),
@@ -95,8 +109,9 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       method: 'post',
       path: e.event,
       summary: e.summary,
-      description: "Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>`.",
-      request: { body: { content: { 'application/json': { schema: envelope } } } },
+      description:
+        'Sent with the subscription\'s method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>` and with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the Standard Webhooks and Svix libraries verify (in JavaScript: `new Webhook(secret, { format: "raw" }).verify(body, headers)`).',
+      request: { headers: deliveryHeaders, body: { content: { 'application/json': { schema: envelope } } } },
       responses: { 200: { description: 'Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped' } },
     })
   }

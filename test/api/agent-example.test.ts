@@ -172,3 +172,54 @@ test('a runner with another signing secret answers 401: the kickoff stays queued
     await c.close()
   }
 })
+
+/** A call signed only in the Standard Webhooks headers: `v1,<base64 HMAC-SHA256 of "<id>.<ts>.<body>">` per secret. */
+const standardSigned = (body: string, seconds: number, secrets: string[], id = 'msg_1') => {
+  const ts = String(Math.floor(seconds))
+  const sign = (secret: string) => 'v1,' + createHmac('sha256', secret).update(`${id}.${ts}.${body}`).digest('base64')
+  return { 'Content-Type': 'application/json', 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': secrets.map(sign).join(' ') }
+}
+
+test('during a secret rotation the runner accepts either secret: the old one alone (through webhook-signature), or SIGNING_SECRET_PREVIOUS beside the new one', async () => {
+  const { c, robo, env } = await setUp()
+  const NEW = 'rotated-runner-secret-0123456789'
+  const OTHER = 'neither-secret-0123456789-abcdef'
+  // The runner still has only the old secret when taskd rotates (the new value is the operator's own).
+  const old = await startRunner(env)
+  let both: Awaited<ReturnType<typeof startRunner>> | undefined
+  try {
+    const rotated = await c.t.req('POST', `/v1/signing-secrets/${c.secret.id}/rotate`, { token: c.tokens.admin.write, body: { value: NEW, overlap_hours: 24 } })
+    assert.equal(rotated.status, 200, rotated.text)
+    const card = await c.card('Rotate the key')
+    const k = await c.kickoff({ card: card.id, agent: robo.id })
+    await c.dispatcher.runOnce()
+    assert.deepEqual(
+      [(await c.getKickoff(k.id)).status, (await c.getKickoff(k.id)).via],
+      ['delivered', 'auto_start'],
+      'taskd’s call verified with the old secret',
+    )
+    await until('the run to be proposed done', async () => (await c.getRun(k.run)).status === 'done_proposed')
+    // The checks themselves, on a body that is no kickoff: 400 means the signature was accepted, 401 that it was not.
+    const body = '{}'
+    const now = Date.now() / 1000
+    const answers = async (url: string, headers: Record<string, string>) => (await fetch(url, { method: 'POST', headers, body })).status
+    assert.equal(await answers(old.url, signed(body, now, NEW)), 401, 'V2 is made with the new secret, which this runner does not have yet')
+    assert.equal(await answers(old.url, standardSigned(body, now, [NEW, SECRET])), 400, 'webhook-signature also carries the old one')
+    assert.equal(await answers(old.url, standardSigned(body, now, [NEW])), 401)
+    assert.equal(await answers(old.url, standardSigned(body, now - 6 * 60, [NEW, SECRET])), 401, 'too old: a replay')
+
+    // The runner given the new secret, with the old one as SIGNING_SECRET_PREVIOUS: either is accepted, in either header.
+    both = await startRunner({ ...env, PORT: String(await freePort()), SIGNING_SECRET: NEW, SIGNING_SECRET_PREVIOUS: SECRET })
+    for (const secret of [NEW, SECRET]) {
+      assert.equal(await answers(both.url, signed(body, now, secret)), 400, `V2 with ${secret}`)
+      assert.equal(await answers(both.url, standardSigned(body, now, [secret])), 400, `webhook-signature with ${secret}`)
+    }
+    assert.equal(await answers(both.url, signed(body, now, OTHER)), 401)
+    assert.equal(await answers(both.url, standardSigned(body, now, [OTHER])), 401)
+    assert.equal(await answers(both.url, { 'Content-Type': 'application/json' }), 401, 'unsigned')
+  } finally {
+    await old.stop()
+    await both?.stop()
+    await c.close()
+  }
+})

@@ -28,7 +28,7 @@ test('signing secrets: owners and admins create, replace and delete; members lis
     const created = await c.t.req('POST', '/v1/signing-secrets', { token: c.tokens.admin.write, body: { name: 'Runner', value: VALUE } })
     assert.equal(created.status, 201, created.text)
     const secret = created.body.signing_secret
-    assert.deepEqual(Object.keys(secret).sort(), ['created_at', 'created_by', 'id', 'name', 'updated_at'])
+    assert.deepEqual(Object.keys(secret).sort(), ['created_at', 'created_by', 'id', 'name', 'rotating_until', 'updated_at'])
     assert.deepEqual(secret.created_by, { id: c.admin.id, name: (await c.t.req('GET', '/v1/users/me', { token: c.tokens.admin.read })).body.user.name })
     const replies = [created.text]
     for (const token of [c.tokens.member.read, c.tokens.owner.read]) {

@@ -1,13 +1,15 @@
 // The n8n nodes of integrations/n8n (built: scripts/n8n-package.sh, which npm test runs first) driven with fake
 // execution contexts against a real taskd on 127.0.0.1: every action operation checked through the REST API, errors
 // as NodeApiError with taskd's message (or an error item with continueOnFail), the pickers, and the trigger's
-// subscription hooks and signature check (the signature computed here with node:crypto, not with the node's code).
+// subscription hooks and signature check (the signature computed here with node:crypto, not with the node's code), and
+// its secret rotation: both secrets accepted during the overlap, in X-Service-Signature or webhook-signature.
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { test } from 'node:test'
+import { OutboxScheduler } from '../../src/delivery/scheduler.js'
 import { type agentApp, withAgentApp } from '../helpers/agents.js'
 import { ROOT } from '../helpers/serve.js'
 
@@ -404,5 +406,78 @@ test('the trigger’s polling mode: the first poll takes the present cursor, lat
     assert.match((fake.warnings ?? []).join('\n'), /cursor_expired/)
     await card('After the gap')
     assert.deepEqual(created(await poll()), ['card.created After the gap'])
+  })
+})
+
+test('the trigger rotates its own secret when n8n registers it again, and accepts a delivery signed with either secret during the overlap', async () => {
+  await withAgentApp(async (s) => {
+    const { t, tokens } = s
+    // The trigger checks webhook-timestamp against the real time: taskd's clock is set to it.
+    t.clock.t = Date.now()
+    const scheduler = new OutboxScheduler(t.deps, { log: () => {} })
+    try {
+      const trigger = new TaskdTrigger()
+      const hooks = trigger.webhookMethods.default
+      const fake: Fake = { params: { events: ['card.created'], boards: [s.board.id] }, webhookUrl: `${s.receiver.url}/ok?n8n` }
+      const ctx = context(s, tokens.member.write, fake)
+      assert.equal(await hooks.checkExists.call(ctx), false)
+      assert.equal(await hooks.create.call(ctx), true)
+      const state = fake.staticData as { subscriptionId: string; secret: string; previousSecret?: string; previousUntil?: number }
+      const first = state.secret
+      // n8n registers the trigger again (a restart): it finds its subscription and rotates the secret, 1 hour of overlap.
+      const before = Date.now()
+      assert.equal(await hooks.checkExists.call(ctx), true)
+      const second = state.secret
+      assert.notEqual(second, first)
+      assert.equal(state.previousSecret, first)
+      assert.ok(state.previousUntil! >= before + 3_600_000 && state.previousUntil! <= Date.now() + 3_600_000)
+      const sub = (await t.req('GET', `/v1/webhooks/${state.subscriptionId}`, { token: tokens.member.read })).body.webhook
+      assert.equal(sub.secret_rotating_until, new Date(t.clock.now() + 3_600_000).toISOString())
+
+      // A real delivery, as taskd signs it during the overlap, handed to the trigger as n8n would.
+      await t.req('POST', '/v1/cards', { token: tokens.member.write, body: { board: s.board.id, title: 'Rotated' } })
+      assert.equal(await scheduler.runOnce(), 1)
+      const hit = s.receiver.hits.find((h) => h.path.endsWith('?n8n'))!
+      assert.equal(String(hit.headers['webhook-signature']).split(' ').length, 2, 'v1,<new> v1,<old>')
+      const deliver = async (
+        staticData: Record<string, unknown>,
+        bytes = Buffer.from(hit.body),
+        headers: Record<string, string> = hit.headers as Record<string, string>,
+      ) => {
+        const c = context(s, tokens.member.write, { params: {}, staticData, request: { rawBody: bytes, headers, body: hit.json } })
+        const result = await trigger.webhook.call(c)
+        return result.workflowData ? 200 : c.response.status
+      }
+      const inAnHour = Date.now() + 3_600_000
+      assert.equal(await deliver({ secret: second, previousSecret: first, previousUntil: inAnHour }), 200, 'the trigger’s state after the rotation')
+      assert.equal(await deliver({ secret: second }), 200, 'the new secret: X-Service-Signature')
+      assert.equal(await deliver({ secret: first }), 200, 'the old secret alone (state not saved yet): webhook-signature carries it')
+      assert.equal(await deliver({ secret: 'another secret' }), 401)
+      assert.equal(await deliver({ secret: second }, Buffer.from(hit.body.replace('Rotated', 'Forged'))), 401, 'the bytes received are what is signed')
+
+      // Signed as during the overlap, checked with node:crypto here: the old secret is accepted until the overlap ends, then not.
+      const raw = Buffer.from(JSON.stringify({ id: 'd2', event: 'card.created', data: {} }))
+      const service = (key: string) => ({ 'x-service-signature': 'sha256=' + createHmac('sha256', key).update(raw).digest('hex') })
+      const standard = (keys: string[], seconds = Math.floor(Date.now() / 1000)) => ({
+        'webhook-id': 'd2',
+        'webhook-timestamp': String(seconds),
+        'webhook-signature': keys.map((k) => 'v1,' + createHmac('sha256', k).update(`d2.${seconds}.`).update(raw).digest('base64')).join(' '),
+      })
+      const rotating = { secret: second, previousSecret: first, previousUntil: inAnHour }
+      const over = { ...rotating, previousUntil: Date.now() - 1 }
+      assert.equal(await deliver(rotating, raw, service(first)), 200, 'a delivery signed before the rotation, in flight')
+      assert.equal(await deliver(over, raw, service(first)), 401, 'after the overlap: the old secret no longer')
+      assert.equal(await deliver(over, raw, service(second)), 200)
+      assert.equal(await deliver(over, raw, standard([second])), 200)
+      assert.equal(await deliver(over, raw, standard([first])), 401)
+      assert.equal(await deliver(rotating, raw, standard([first])), 200)
+      assert.equal(await deliver(rotating, raw, standard([second, first], Math.floor(Date.now() / 1000) - 6 * 60)), 401, 'too old: a replay')
+
+      // Deactivation forgets both secrets.
+      assert.equal(await hooks.delete.call(ctx), true)
+      assert.deepEqual(fake.staticData, {})
+    } finally {
+      await scheduler.stop(1000)
+    }
   })
 })

@@ -1,6 +1,7 @@
 // Pure rules: how an attempt's result is judged, the retry schedule, and how delivery headers combine.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
 import { deliveryHeaders, headerNameProblem } from '../../src/delivery/headers.js'
 import { judgeAttempt, MAX_ATTEMPTS, retryDelayMs } from '../../src/delivery/policy.js'
 import type { SendResult } from '../../src/delivery/send.js'
@@ -50,11 +51,32 @@ test('deliveryHeaders: fixed headers, signatures, static headers, and auth winni
     deliveryId: 'd1',
     body: '{}',
     secret: 's',
+    previousSecret: 'old',
+    nowSeconds: 1_700_000_000.7,
     userAgent: 'taskd-webhooks/1.0.0',
     auth: { Authorization: 'Bearer a' },
-    static: { authorization: 'static', 'X-Team': 'ops', 'Content-Type': 'text/plain' },
+    static: { authorization: 'static', 'X-Team': 'ops', 'Content-Type': 'text/plain', 'Webhook-Id': 'mine', 'webhook-signature': 'v1,forged' },
   })
   assert.equal(h.Authorization, 'Bearer a')
+  // Standard Webhooks beside taskd's own signature headers: the delivery id, the time, and a signature per secret, the new one first.
+  const std = (key: string) => 'v1,' + createHmac('sha256', key).update('d1.1700000000.{}').digest('base64')
+  assert.deepEqual([h['webhook-id'], h['webhook-timestamp'], h['webhook-signature']], ['d1', '1700000000', `${std('s')} ${std('old')}`])
+  assert.equal(h['Webhook-Id'], undefined, 'a static header cannot take a Standard Webhooks name')
+  assert.equal(h['X-Service-Signature'], 'sha256=' + createHmac('sha256', 's').update('{}').digest('hex'), 'X-Service-Signature: the new secret only')
+  for (const name of ['webhook-id', 'Webhook-Timestamp', 'WEBHOOK-SIGNATURE']) assert.match(headerNameProblem(name) ?? '', /set by taskd/, name)
+  const unsigned = deliveryHeaders({
+    event: 'e',
+    deliveryId: 'd2',
+    body: '{}',
+    secret: null,
+    previousSecret: null,
+    nowSeconds: 1,
+    userAgent: 'u',
+    auth: {},
+    static: {},
+  })
+  assert.equal(unsigned['webhook-signature'], undefined, 'no secret, no signature headers at all')
+  assert.equal(unsigned['webhook-id'], undefined)
   assert.equal(h.authorization, undefined, 'never sent twice under two spellings')
   assert.equal(h['X-Team'], 'ops')
   assert.equal(h['Content-Type'], 'application/json', 'a forbidden static header is ignored even if it slipped into storage')

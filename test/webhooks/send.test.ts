@@ -211,12 +211,17 @@ test('legacy signature is sha256(body + secret)', () => {
   )
 })
 
-test('signed-call headers: HMAC of "<ts>.<body>"', async () => {
+test('signed-call headers: HMAC of "<ts>.<body>", and the Standard Webhooks headers with the previous secret too', async () => {
   const secret = 'runner-secret'
-  const h = signedCallHeaders(secret, BODY, 1_700_000_000.9)
+  const h = signedCallHeaders({ current: secret }, 'k1', BODY, 1_700_000_000.9)
   assert.equal(h['X-Webhook-Timestamp'], '1700000000')
   assert.equal(h['X-Webhook-Signature-V2'], createHmac('sha256', secret).update(`1700000000.${BODY}`).digest('hex'))
   assert.equal('sha256=' + h['X-Webhook-Signature-V2'], await sign(secret, `1700000000.${BODY}`))
+  const std = (key: string) => 'v1,' + createHmac('sha256', key).update(`k1.1700000000.${BODY}`).digest('base64')
+  assert.deepEqual([h['webhook-id'], h['webhook-timestamp'], h['webhook-signature']], ['k1', '1700000000', std(secret)])
+  const rotating = signedCallHeaders({ current: secret, previous: 'old-secret' }, 'k1', BODY, 1_700_000_000)
+  assert.equal(rotating['webhook-signature'], `${std(secret)} ${std('old-secret')}`, 'new first, then old, space-separated')
+  assert.equal(rotating['X-Webhook-Signature-V2'], h['X-Webhook-Signature-V2'], 'V2 is made with the new secret only')
 })
 
 test('generateSecret and timingSafeEqualStr', () => {

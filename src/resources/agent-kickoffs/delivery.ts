@@ -1,5 +1,5 @@
-// Where and how a kickoff is delivered: the powers it may use now, the auto_start call to a runner (V2-signed), and
-// the service AI turn (one chat-completions call to TASKD_AI_URL).
+// Where and how a kickoff is delivered: the powers it may use now, the auto_start call to a runner (V2-signed, with the
+// Standard Webhooks headers beside), and the service AI turn (one chat-completions call to TASKD_AI_URL).
 import type { Dispatcher } from 'undici'
 import { z } from 'zod'
 import type { Config } from '../../config.js'
@@ -11,7 +11,7 @@ import { redactEchoes } from '../../delivery/redact.js'
 import { sendWebhook } from '../../delivery/send.js'
 import { signedCallHeaders } from '../../delivery/signing.js'
 import { stepsOfWorkflow } from '../agent-workflows/published.js'
-import { openSigningSecrets } from '../signing-secrets/service.js'
+import { openSigningKeys } from '../signing-secrets/service.js'
 import { type AgentPower, AgentPowers, POWERS } from '../../access/roles.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 import { CHAIN_HEADER, chainHeaderValue } from '../../delivery/chain.js'
@@ -64,9 +64,10 @@ export async function callRunner(
   const chained = chainHeaderValue(deps.secrets, fromJsonColumn(StringList, kickoff.chain), deps.clock.now())
   if (chained) headers[CHAIN_HEADER] = chained
   if (target.secretId) {
-    const key = (await openSigningSecrets(deps, [target.secretId])).get(target.secretId)
-    if (key === undefined) return `The signing secret ${target.secretId} no longer exists.`
-    Object.assign(headers, signedCallHeaders(key, body, deps.clock.now() / 1000))
+    const keys = (await openSigningKeys(deps, [target.secretId])).get(target.secretId)
+    if (keys === undefined) return `The signing secret ${target.secretId} no longer exists.`
+    // The kickoff's id names the message: the same when it is sent again, so a runner can take it once.
+    Object.assign(headers, signedCallHeaders(keys, kickoff.id, body, deps.clock.now() / 1000))
   }
   const sent = await sendWebhook({
     url: target.url!,

@@ -20,7 +20,7 @@ import { CreateCardBody, MoveCardBody, UpdateCardBody } from '../cards/schema.js
 import { createCardIn, moveCardIn, updateCardIn } from '../cards/service.js'
 import { CreateCommentBody } from '../comments/schema.js'
 import { createCommentIn } from '../comments/service.js'
-import { openSigningSecrets } from '../signing-secrets/service.js'
+import { openSigningKeys } from '../signing-secrets/service.js'
 import { fillIn, fillInDeep, fillInUrl, type StepScope } from './placeholders.js'
 import type { HttpRequestStep, Step } from './schema.js'
 import { secretsOf } from './rules.js'
@@ -145,13 +145,15 @@ export async function runCardStep(deps: Deps, tx: Tx, actor: Actor, step: Exclud
 const KEPT_BODY = 65_536
 
 /**
- * Sends an http_request step: `{secret.<id>}` filled in here only, the V2 signature when it names a signing secret,
- * the run's chain in X-Taskd-Chain (so a call back to one of taskd's incoming endpoints starts none of its automations),
+ * Sends an http_request step: `{secret.<id>}` filled in here only, the V2 signature and the Standard Webhooks headers
+ * when it names a signing secret (`webhook-id` is `<run id>_<step number>`, the same when a crash makes the step run
+ * again), the run's chain in X-Taskd-Chain (so a call back to one of taskd's incoming endpoints starts none of its automations),
  * the outgoing URL rules, no redirects, its timeout. Its output is `{ status, headers, body }`, with every echo of a
  * secret value taken out; a 3xx, 4xx or 5xx, a timeout or a refused connection fails it.
  */
 export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: StepScope, chain: readonly string[], dispatcher?: Dispatcher): Promise<unknown> {
-  const values = await openSigningSecrets(deps, secretsOf([step]))
+  const keys = await openSigningKeys(deps, secretsOf([step]))
+  const values = new Map([...keys].map(([id, k]) => [id, k.current]))
   const missing = (id: string) => new StepFailed(`The signing secret ${id} no longer exists.`)
   const sensitive: string[] = []
   const headers: Record<string, string> = { 'User-Agent': `taskd-automations/${VERSION}` }
@@ -180,9 +182,13 @@ export async function runHttpStep(deps: Deps, step: HttpRequestStep, scope: Step
   const chained = chainHeaderValue(deps.secrets, chain, deps.clock.now())
   if (chained) headers[CHAIN_HEADER] = chained
   if (step.signing_secret) {
-    const key = values.get(step.signing_secret)
-    if (key === undefined) throw missing(step.signing_secret)
-    Object.assign(headers, signedCallHeaders(key, body ?? '', deps.clock.now() / 1000))
+    const signing = keys.get(step.signing_secret)
+    if (signing === undefined) throw missing(step.signing_secret)
+    const signed = signedCallHeaders(signing, `${scope.runId}_${scope.outputs.length + 1}`, body ?? '', deps.clock.now() / 1000)
+    // Set last: a step's own header of one of these names (saved before they were taskd's) cannot stand in for them.
+    const names = new Set(Object.keys(signed).map((n) => n.toLowerCase()))
+    for (const name of Object.keys(headers)) if (names.has(name.toLowerCase())) delete headers[name]
+    Object.assign(headers, signed)
   }
   const sent = await sendWebhook({
     url: fillInUrl(step.url, scope),

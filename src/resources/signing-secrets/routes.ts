@@ -1,10 +1,10 @@
 // /v1/signing-secrets: write-only keys for signed calls.
-import { defineRoute } from '../../http/route.js'
+import { defineRoute, NO_STORE } from '../../http/route.js'
 import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { SIGNING_SECRET_LIST } from './query.js'
-import { CreateSigningSecretBody, ReplaceSigningSecretBody, SigningSecretSchema } from './schema.js'
-import { createSigningSecret, deleteSigningSecret, getSigningSecretFor, listSigningSecrets, replaceSigningSecret } from './service.js'
+import { CreateSigningSecretBody, ReplaceSigningSecretBody, RotatedSigningSecret, RotateSigningSecretBody, SigningSecretSchema } from './schema.js'
+import { createSigningSecret, deleteSigningSecret, getSigningSecretFor, listSigningSecrets, replaceSigningSecret, rotateSigningSecret } from './service.js'
 
 const Secret = envelope('signing_secret', SigningSecretSchema)
 
@@ -53,6 +53,24 @@ export const signingSecretRoutes = [
     body: ReplaceSigningSecretBody,
     responses: { 200: { description: 'The signing secret', schema: Secret } },
     handler: async ({ deps, actor, params, body }) => ({ status: 200, body: { signing_secret: await replaceSigningSecret(deps, actor, params.id, body) } }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/signing-secrets/{id}/rotate',
+    operationId: 'rotateSigningSecret',
+    tag: 'Signing secrets',
+    access: 'write',
+    summary: 'Rotate a signing secret without downtime (owners and admins): the old value keeps signing beside the new one for the overlap',
+    description: [
+      'The new value (given, or generated and answered this once as `value`) signs every call from now on. For `overlap_hours` (default 24, 0 to 168)',
+      'the old value signs too, in the Standard Webhooks header only: `webhook-signature: v1,<new> v1,<old>`, so a receiver that still holds the old',
+      'value verifies the calls until it has the new one. `X-Webhook-Signature-V2` uses the new value at once. The record shows the end of the overlap',
+      'in `rotating_until`; after it the old value is forgotten. Rotating again during an overlap ends it: only the value being replaced is kept.',
+    ].join(' '),
+    params: idParam,
+    body: RotateSigningSecretBody,
+    responses: { 200: { description: 'The signing secret, and the generated value when none was given', schema: RotatedSigningSecret } },
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: await rotateSigningSecret(deps, actor, params.id, body), headers: NO_STORE }),
   }),
   defineRoute({
     method: 'delete',

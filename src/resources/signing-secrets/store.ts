@@ -8,6 +8,10 @@ export const insertSigningSecret = (q: Q, row: SigningSecretsTable) => q.insertI
 /** Changes a secret; false when it is gone (a concurrent delete). */
 export const updateSigningSecretRow = async (q: Q, id: string, set: Partial<SigningSecretsTable>): Promise<boolean> =>
   Number((await q.updateTable('signing_secrets').set(set).where('id', '=', id).executeTakeFirst()).numUpdatedRows) > 0
+/** Forgets the values before a rotation whose overlap ended by `at`. */
+export const forgetPreviousValues = async (q: Q, at: string): Promise<void> => {
+  await q.updateTable('signing_secrets').set({ previous_value_enc: null, previous_until: null }).where('previous_until', '<=', at).execute()
+}
 /** Deletes a secret; false when it was already gone. */
 export const deleteSigningSecretRow = async (q: Q, id: string): Promise<boolean> =>
   Number((await q.deleteFrom('signing_secrets').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0

@@ -1,13 +1,15 @@
 // Subscriptions and delivery-log entries in API shape: never a secret or a credential, only whether they exist.
 import type { Q } from '../../db/database.js'
 import type { WebhookLogsTable, WebhooksTable } from '../../db/types.js'
+import { rotationEnd } from '../../delivery/credentials.js'
 import { redactStaticHeaders } from '../../delivery/headers.js'
 import { boardsOfWebhooks } from '../../delivery/store.js'
 import { creatorsOf } from '../users/present.js'
 import type { LogView, WebhookView } from './schema.js'
 import { fromJsonColumn, StringList, StringMap } from '../../db/json.js'
 
-export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<WebhookView[]> {
+/** `now` decides whether a secret rotation's overlap still lasts (the housekeeping pass forgets the old secret later). */
+export async function webhookViews(q: Q, rows: WebhooksTable[], now: number): Promise<WebhookView[]> {
   const boards = await boardsOfWebhooks(
     q,
     rows.map((r) => r.id),
@@ -24,6 +26,7 @@ export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<Webhook
     active: r.active === 1,
     paused_reason: r.paused_reason === 'board_deleted' ? 'board_deleted' : null,
     has_secret: r.secret_enc !== null,
+    secret_rotating_until: r.previous_secret_enc === null ? null : rotationEnd(r.previous_secret_until, now),
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },
     created_by: creator(r.created_by)!,
     last_delivery:

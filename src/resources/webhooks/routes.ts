@@ -6,8 +6,18 @@ import { listQuery, pageSchema } from '../../query/list-page.js'
 import { BoardSchema } from '../boards/schema.js'
 import { listEventCatalog, listSamples, sendSampleDelivery, sendTestDelivery, webhookLogs } from './actions.js'
 import { WEBHOOK_LIST } from './query.js'
-import { CreateWebhookBody, EventCatalogSchema, LogSchema, SampleSchema, UpdateWebhookBody, WebhookSchema, WithSecret } from './schema.js'
-import { createWebhook, deleteWebhook, getWebhookFor, listWebhooks, updateWebhook } from './service.js'
+import {
+  CreateWebhookBody,
+  EventCatalogSchema,
+  LogSchema,
+  RotatedWebhookSecret,
+  RotateWebhookSecretBody,
+  SampleSchema,
+  UpdateWebhookBody,
+  WebhookSchema,
+  WithSecret,
+} from './schema.js'
+import { createWebhook, deleteWebhook, getWebhookFor, listWebhooks, rotateWebhookSecret, updateWebhook } from './service.js'
 
 const withoutUndefined = <T extends object>(o: T): T => JSON.parse(JSON.stringify(o)) as T
 
@@ -102,6 +112,26 @@ export const webhookRoutes = [
       await deleteWebhook(deps, actor, params.id)
       return { status: 204 }
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    access: 'write',
+    summary: 'Rotate the signing secret without downtime: the old one keeps signing beside the new one for the overlap',
+    description: [
+      'taskd generates a new secret and answers it this once as `secret`; it signs every delivery from now on. For `overlap_hours` (default 24, 0 to 168)',
+      'the old secret signs too, in the Standard Webhooks header only: `webhook-signature: v1,<new> v1,<old>`, so a receiver that still holds the old',
+      'secret verifies deliveries until it has the new one. `X-Service-Signature` and `X-Webhook-Signature` use the new secret at once. The record shows',
+      'the end of the overlap in `secret_rotating_until`; after it the old secret is forgotten. Rotating again during an overlap ends it (only the',
+      'secret being replaced is kept). 409 when the subscription has no secret.',
+    ].join(' '),
+    params: idParam,
+    body: RotateWebhookSecretBody,
+    errors: [409],
+    responses: { 200: { description: 'The subscription, and its new secret (shown this once)', schema: RotatedWebhookSecret } },
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: await rotateWebhookSecret(deps, actor, params.id, body), headers: NO_STORE }),
   }),
   defineRoute({
     method: 'get',

@@ -27,6 +27,10 @@ export const WebhookSchema = z
         'Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). Setting `active` clears it.',
     }),
     has_secret: z.boolean(),
+    secret_rotating_until: z.string().nullable().meta({
+      description:
+        'While a secret rotation overlaps (POST /v1/webhooks/{id}/rotate-secret): until when the secret before it still signs `webhook-signature` beside the new one (ISO 8601 UTC); null otherwise.',
+    }),
     auth: z.strictObject({ type: AuthType, header_name: z.string().optional() }),
     created_by: UserRef,
     last_delivery: z.strictObject({ status_code: z.number().int().nullable(), outcome: DeliveryOutcome, at: z.string() }).nullable(),
@@ -142,6 +146,22 @@ export const UpdateWebhookBody = z
 export const WithSecret = z
   .strictObject({ webhook: WebhookSchema, secret: z.string().optional().meta({ description: 'Only when generate_secret was true: shown this once.' }) })
   .meta({ id: 'WebhookWithSecret' })
+
+export const RotateWebhookSecretBody = z
+  .strictObject({
+    overlap_hours: z.number().int().min(0).max(168).default(24).meta({
+      description:
+        'Hours the old secret keeps signing `webhook-signature` beside the new one (`v1,<new> v1,<old>`), 0 to 168; 0 ends it at once. `X-Service-Signature` and `X-Webhook-Signature` use the new secret at once.',
+    }),
+  })
+  .meta({ id: 'RotateWebhookSecretBody', examples: [{ overlap_hours: 24 }] })
+export type RotateWebhookSecretInput = z.infer<typeof RotateWebhookSecretBody>
+export const RotatedWebhookSecret = z
+  .strictObject({
+    webhook: WebhookSchema,
+    secret: z.string().meta({ description: 'The new secret, shown this once.' }),
+  })
+  .meta({ id: 'RotatedWebhookSecret' })
 
 export type WebhookInput = z.infer<typeof UpdateWebhookBody>
 export type CreateWebhookInput = WebhookInput & { name: string; url: string; events: string[] }

@@ -4,7 +4,7 @@ import { isoAt } from '../../clock.js'
 import type { Q } from '../../db/database.js'
 import type { WebhooksTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
-import { notFound, unprocessable, type ErrorDetail } from '../../errors.js'
+import { conflict, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { mergeAuth, openAuth, sealAuth, sealSecret, type StoredAuth } from '../../delivery/credentials.js'
@@ -14,8 +14,17 @@ import { getUser } from '../users/published.js'
 import { webhookViews } from './present.js'
 import { WEBHOOK_LIST } from './query.js'
 import { boardProblems, eventProblems, headerProblems, reentryProblems, urlProblems } from './rules.js'
-import type { CreateWebhookInput, WebhookInput, WebhookView } from './schema.js'
-import { deleteWebhookRow, getWebhook, insertWebhook, pauseSubscriptionsOnlyOn, setWebhookBoards, updateWebhookRow, webhooksQuery } from './store.js'
+import type { CreateWebhookInput, RotateWebhookSecretInput, WebhookInput, WebhookView } from './schema.js'
+import {
+  deleteWebhookRow,
+  forgetPreviousSecrets,
+  getWebhook,
+  insertWebhook,
+  pauseSubscriptionsOnlyOn,
+  setWebhookBoards,
+  updateWebhookRow,
+  webhooksQuery,
+} from './store.js'
 import { fromJsonColumn, StringMap } from '../../db/json.js'
 
 /** Owners and admins see every subscription, everyone else only their own; anything else is a 404. */
@@ -26,14 +35,14 @@ export async function visibleWebhook(q: Q, actor: Actor, id: string): Promise<We
 }
 
 export const getWebhookFor = async (deps: Deps, actor: Actor, id: string): Promise<WebhookView> =>
-  (await webhookViews(deps.db.q, [await visibleWebhook(deps.db.q, actor, id)]))[0]
+  (await webhookViews(deps.db.q, [await visibleWebhook(deps.db.q, actor, id)], deps.clock.now()))[0]
 
 /** Owners and admins list every subscription, others their own; `expand=boards` shows only boards the caller may see. */
 export function listWebhooks(deps: Deps, actor: Actor, params: ListParams) {
   const mine = isAdmin(actor) ? undefined : actor.user.id
   const { q } = deps.db
   return listPage(deps.db, webhooksQuery(q, mine), WEBHOOK_LIST, params, async (rows: WebhooksTable[], expand) =>
-    expandBoards(q, await webhookViews(q, rows), expand, actor.user),
+    expandBoards(q, await webhookViews(q, rows, deps.clock.now()), expand, actor.user),
   )
 }
 
@@ -96,13 +105,15 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
       created_at: at,
       updated_at: at,
       paused_reason: null,
+      previous_secret_enc: null,
+      previous_secret_until: null,
     }
     const secret = nextSecret(input)
     if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
     Object.assign(row, applyAuth(deps, row, auth))
     await insertWebhook(q, row)
     await setWebhookBoards(q, row.id, boards)
-    return { webhook: (await webhookViews(q, [row]))[0], secret: secret.generated }
+    return { webhook: (await webhookViews(q, [row], deps.clock.now()))[0], secret: secret.generated }
   })
 }
 
@@ -137,12 +148,47 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
     if (input.active !== undefined) Object.assign(set, { active: input.active ? 1 : 0, paused_reason: null })
     if (input.boards !== undefined) set.all_boards = input.boards.length === 0 ? 1 : 0
     const secret = nextSecret(input)
-    if (secret.value !== undefined) set.secret_enc = secret.value === null ? null : sealSecret(deps.secrets, row.id, secret.value)
+    // A secret set (or cleared) here replaces the stored one at once: a rotation's overlap ends with it.
+    if (secret.value !== undefined)
+      Object.assign(set, {
+        secret_enc: secret.value === null ? null : sealSecret(deps.secrets, row.id, secret.value),
+        previous_secret_enc: null,
+        previous_secret_until: null,
+      })
     await updateWebhookRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
     if (input.boards !== undefined) await setWebhookBoards(q, id, [...new Set(input.boards)])
-    return { webhook: (await webhookViews(q, [(await getWebhook(q, id))!]))[0], secret: secret.generated }
+    return { webhook: (await webhookViews(q, [(await getWebhook(q, id))!], deps.clock.now()))[0], secret: secret.generated }
   })
 }
+
+/**
+ * Rotation without downtime: a generated secret (answered this once) signs from now on, and the one before it keeps
+ * signing `webhook-signature` beside it for `overlap_hours`, so the receiver can move to the new one meanwhile.
+ * X-Service-Signature and X-Webhook-Signature use the new secret at once. A rotation during an overlap ends that
+ * overlap: only the secret it replaces is kept. 409 when the subscription has no secret. Nothing is emitted (editing
+ * a subscription never was).
+ */
+export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string, input: RotateWebhookSecretInput) {
+  const secret = generateSecret()
+  return deps.db.tx(async ({ q }) => {
+    const row = await visibleWebhook(q, actor, id)
+    if (row.secret_enc === null) throw conflict('The subscription has no secret to rotate; give it one with PATCH { "generate_secret": true }.')
+    const now = deps.clock.now()
+    const overlap = input.overlap_hours > 0
+    const set = {
+      secret_enc: sealSecret(deps.secrets, row.id, secret),
+      // The sealed secret moves as it is: it stays bound to this subscription.
+      previous_secret_enc: overlap ? row.secret_enc : null,
+      previous_secret_until: overlap ? isoAt(now + input.overlap_hours * 3_600_000) : null,
+      updated_at: isoAt(now),
+    }
+    await updateWebhookRow(q, id, set)
+    return { webhook: (await webhookViews(q, [{ ...row, ...set }], now))[0], secret }
+  })
+}
+
+/** The housekeeping pass: secrets whose rotation overlap has ended are forgotten (deliveries already stopped using them). */
+export const forgetRotatedWebhookSecrets = (deps: Deps): Promise<void> => deps.db.tx(({ q }) => forgetPreviousSecrets(q, isoAt(deps.clock.now())))
 
 export function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
   // Pending deliveries and logs go with it (ON DELETE CASCADE); an attempt in flight finds the row gone and records nothing.

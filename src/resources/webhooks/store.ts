@@ -10,6 +10,11 @@ export const insertWebhook = (q: Q, row: WebhooksTable) => q.insertInto('webhook
 export const updateWebhookRow = (q: Q, id: string, set: Partial<WebhooksTable>) => q.updateTable('webhooks').set(set).where('id', '=', id).execute()
 export const deleteWebhookRow = (q: Q, id: string) => q.deleteFrom('webhooks').where('id', '=', id).execute()
 
+/** Forgets the secrets before a rotation whose overlap ended by `at`. */
+export const forgetPreviousSecrets = async (q: Q, at: string): Promise<void> => {
+  await q.updateTable('webhooks').set({ previous_secret_enc: null, previous_secret_until: null }).where('previous_secret_until', '<=', at).execute()
+}
+
 export async function setWebhookBoards(q: Q, webhookId: string, boardIds: readonly string[]): Promise<void> {
   await q.deleteFrom('webhook_boards').where('webhook_id', '=', webhookId).execute()
   if (boardIds.length)

@@ -17,6 +17,9 @@ import { boardOptions, taskdRequest } from '../Taskd/transport';
 interface SubscriptionState {
 	subscriptionId?: string;
 	secret?: string;
+	/** The secret before the trigger's last rotation, still accepted until `previousUntil` (ms since 1970). */
+	previousSecret?: string;
+	previousUntil?: number;
 	/** Polling: the change feed cursor read up to (GET /v1/events). */
 	cursor?: string;
 }
@@ -96,6 +99,19 @@ export async function pollEvents(this: IPollFunctions): Promise<INodeExecutionDa
 	return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 }
 
+/** How long the secret before a rotation keeps signing beside the new one (taskd's overlap), and is accepted here. */
+const OVERLAP_HOURS = 1;
+/** A Standard Webhooks timestamp further than this from now is refused (a replay of an old delivery). */
+const TOLERANCE_SECONDS = 5 * 60;
+
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+/** Request headers as n8n hands them over (lower-case names). */
+type Headers = Record<string, unknown>;
+const header = (headers: Headers, name: string) => {
+	const value = headers[name];
+	return typeof value === 'string' ? value : undefined;
+};
+
 /** True when `signature` is "sha256=" + the hex HMAC-SHA256 of the raw body with the secret; constant time. */
 export function signatureMatches(
 	secret: string,
@@ -106,8 +122,79 @@ export function signatureMatches(
 	const expected = Buffer.from(
 		'sha256=' + createHmac('sha256', secret).update(rawBody).digest('hex'),
 	);
-	const given = Buffer.from(signature);
-	return given.length === expected.length && timingSafeEqual(given, expected);
+	return sameBytes(Buffer.from(signature), expected);
+}
+
+/**
+ * Standard Webhooks: true when one `v1,` entry of `webhook-signature` is the base64 HMAC-SHA256 of
+ * "<webhook-id>.<webhook-timestamp>.<raw body>" with the secret, and the timestamp is within 5 minutes of now.
+ * taskd puts two entries there while a secret rotation overlaps: one made with the new secret, one with the old.
+ */
+export function standardSignatureMatches(
+	secret: string,
+	rawBody: Buffer,
+	headers: Headers,
+	nowSeconds: number,
+): boolean {
+	const id = header(headers, 'webhook-id');
+	const ts = header(headers, 'webhook-timestamp');
+	const list = header(headers, 'webhook-signature');
+	if (!id || !ts || !/^\d+$/.test(ts) || !list) return false;
+	if (Math.abs(nowSeconds - Number(ts)) > TOLERANCE_SECONDS) return false;
+	const expected = createHmac('sha256', secret).update(`${id}.${ts}.`).update(rawBody).digest();
+	return list
+		.split(' ')
+		.some((entry) => entry.startsWith('v1,') && sameBytes(Buffer.from(entry.slice(3), 'base64'), expected));
+}
+
+/** The secrets a delivery may be signed with: the trigger's, and the one before its last rotation while it overlaps. */
+export function acceptedSecrets(state: SubscriptionState, now: number): string[] {
+	const previous =
+		state.previousSecret && (state.previousUntil ?? 0) > now ? [state.previousSecret] : [];
+	return state.secret ? [state.secret, ...previous] : previous;
+}
+
+/** True when the delivery is signed with one of the secrets, in X-Service-Signature or in webhook-signature. */
+export function deliveryVerified(
+	secrets: string[],
+	rawBody: Buffer,
+	headers: Headers,
+	now: number,
+): boolean {
+	const service = header(headers, 'x-service-signature');
+	return secrets.some(
+		(secret) =>
+			signatureMatches(secret, rawBody, service) ||
+			standardSignatureMatches(secret, rawBody, headers, now / 1000),
+	);
+}
+
+/**
+ * Rotates the subscription's secret in taskd (the trigger's secret is its own: nobody else knows it), keeping the old
+ * one accepted for the overlap. Done each time n8n registers the trigger again (a restart, a re-activation) and finds
+ * its subscription. A taskd without rotation (or a failed call) leaves the secret as it is.
+ */
+async function rotateSecret(this: IHookFunctions, state: SubscriptionState, path: string) {
+	if (!state.secret) return;
+	let rotated: IDataObject;
+	try {
+		rotated = await taskdRequest.call(this, 'POST', `${path}/rotate-secret`, {
+			overlap_hours: OVERLAP_HOURS,
+		});
+	} catch {
+		return;
+	}
+	if (typeof rotated.secret !== 'string') return;
+	state.previousSecret = state.secret;
+	state.previousUntil = Date.now() + OVERLAP_HOURS * 3_600_000;
+	state.secret = rotated.secret;
+}
+
+/** Forgets the trigger's secrets. */
+function forgetSecrets(state: SubscriptionState) {
+	delete state.secret;
+	delete state.previousSecret;
+	delete state.previousUntil;
 }
 
 export class TaskdTrigger implements INodeType {
@@ -218,13 +305,15 @@ export class TaskdTrigger implements INodeType {
 				const found = await taskdRequest.call(this, 'GET', path, undefined, undefined, {
 					missingOk: true,
 				});
-				if ((found.webhook as IDataObject | undefined)?.url === this.getNodeWebhookUrl('default'))
+				if ((found.webhook as IDataObject | undefined)?.url === this.getNodeWebhookUrl('default')) {
+					await rotateSecret.call(this, state, path);
 					return true;
+				}
 				// Gone in taskd, or pointing elsewhere (n8n's URL changed): removed, and n8n creates a new one.
 				if (found.webhook)
 					await taskdRequest.call(this, 'DELETE', path, undefined, undefined, { missingOk: true });
 				delete state.subscriptionId;
-				delete state.secret;
+				forgetSecrets(state);
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -241,6 +330,7 @@ export class TaskdTrigger implements INodeType {
 				};
 				const created = await taskdRequest.call(this, 'POST', '/v1/webhooks', body);
 				const state = this.getWorkflowStaticData('node') as SubscriptionState;
+				forgetSecrets(state);
 				state.subscriptionId = String((created.webhook as IDataObject).id);
 				state.secret = secret;
 				return true;
@@ -253,7 +343,7 @@ export class TaskdTrigger implements INodeType {
 					await taskdRequest.call(this, 'DELETE', path, undefined, undefined, { missingOk: true });
 				}
 				delete state.subscriptionId;
-				delete state.secret;
+				forgetSecrets(state);
 				return true;
 			},
 		},
@@ -264,14 +354,14 @@ export class TaskdTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = this.getWorkflowStaticData('node') as SubscriptionState;
 		const req = this.getRequestObject();
-		const signature = this.getHeaderData()['x-service-signature'] as string | undefined;
 		const raw = (req as { rawBody?: Buffer }).rawBody;
-		if (!state.secret || !raw || !signatureMatches(state.secret, raw, signature)) {
+		const now = Date.now();
+		if (!raw || !deliveryVerified(acceptedSecrets(state, now), raw, this.getHeaderData(), now)) {
 			const res = this.getResponseObject();
 			res.status(401).json({
 				error: {
 					code: 'unauthorized',
-					message: 'The X-Service-Signature header does not match.',
+					message: 'Neither X-Service-Signature nor webhook-signature matches.',
 				},
 			});
 			return { noWebhookResponse: true };
