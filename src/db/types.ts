@@ -655,6 +655,12 @@ export interface CardTemplatesTable {
   updated_at: string
 }
 
+export interface SearchDocsTable {
+  id: number
+  kind: 'card' | 'comment' | 'note'
+  record_id: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -714,4 +720,5 @@ export interface DB {
   card_xattr: CardXattrTable
   templates: TemplatesTable
   card_templates: CardTemplatesTable
+  search_docs: SearchDocsTable
 }
