@@ -343,7 +343,7 @@ export class Taskd implements INodeType {
 				placeholder: 'deplo* "release notes"',
 				displayOptions: show('task', ['search']),
 				description:
-					'Words to look for in task titles and descriptions (full-text search, best match first): every word must match, "quoted phrases" match in order, a trailing * matches a prefix. Each result is { type, id, title, snippet, card, board, score }. Leave empty to list tasks by Filter and Sort instead.',
+					'Words to look for in task titles and descriptions (full-text search, best match first): every word must match, "quoted phrases" match in order, a trailing * matches a prefix. Each result has a type, ID, title, snippet (the matches between « and »), card, board and score. Leave empty to list tasks by Filter and Sort instead.',
 			},
 			{
 				displayName: 'Filter',
