@@ -60,7 +60,7 @@ export function searchQueries(q: Q, req: SearchRequest): { count: Compilable<{ n
 const fts = (text: string) => `"${text.replaceAll('"', '""')}"`
 
 /** The MATCH expression: the terms in the title and body, the kinds and what the caller sees in the scope words. */
-export function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>): string | undefined {
+function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>): string | undefined {
   const text = req.terms.map((t) => `${fts(t.text)}${t.prefix ? ' *' : ''}`).join(' AND ')
   const parts = [`{title body} : (${text})`]
   if (req.kinds.length < SEARCH_KINDS.length) parts.push(`scope : (${req.kinds.map((k) => fts(`k${k}`)).join(' OR ')})`)
