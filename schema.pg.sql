@@ -51,6 +51,13 @@
 --  9. Foreign keys are always on (SQLite needs PRAGMA foreign_keys = ON, which src/db/open.ts sets). cards.list_id has no
 --     ON DELETE action in both: deleting a board cascades to its lists and cards in one statement, and the NO ACTION check
 --     runs at the statement's end in both engines, so that still works.
+--  11. Full-text search: SQLite's FTS5 table search_fts, with its scope words, becomes the column search_docs.tsv (a
+--     tsvector of the 'simple' configuration, title weighted A and body B) with a GIN index, kept by PL/pgSQL triggers;
+--     search_docs has no id (its key is kind and record_id), and what the caller sees is read from cards, comments
+--     and notes when searching (src/db/full-text.ts), so a card's move or trash changes nothing in it. 'simple' keeps
+--     diacritics (SQLite's tokenizer removes them: `cafe` finds `café` there only) and parses some words otherwise
+--     (an e-mail address or `3.14` is one word here, several there). A body is indexed up to its 100,000th character
+--     (a tsvector holds at most 1 MB; only a note's body can be longer); SQLite indexes all of it.
 
 -- Unicode case folding (É → é), the same as SQLite's taskd_fold, which taskd registers on each connection (JavaScript's
 -- toLowerCase). Used by `~` and by name comparisons when the text is not plain ASCII; needs PostgreSQL built with ICU.
@@ -911,3 +918,47 @@ CREATE TABLE saved_filters (
 );
 CREATE INDEX saved_filters_creator ON saved_filters(created_by, board_id);
 CREATE INDEX saved_filters_board ON saved_filters(board_id, shared);
+-- Full-text search (GET /v1/search): a row per card, comment and note with a tsvector of its title (weight A; none for a
+-- comment) and its body (weight B; a card's description), up to the body's 100,000th character (as much as a card's
+-- description or a comment holds; a tsvector holds at most 1 MB, whatever the text), in the 'simple' configuration
+-- (language-neutral) of the text folded by taskd_fold (the C ctype's lower() folds ASCII letters alone), kept by the
+-- triggers below in the transaction of every write of those rows, cascades included. What the caller sees is read from
+-- the rows themselves when searching. The index is derived: an export leaves it out, and an import rebuilds it as the
+-- rows go in.
+CREATE TABLE search_docs (
+  kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
+  record_id TEXT NOT NULL,
+  tsv tsvector NOT NULL,
+  PRIMARY KEY (kind, record_id)
+);
+CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);
+CREATE FUNCTION taskd_search_doc() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  doc tsvector;
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM search_docs WHERE search_docs.kind = TG_ARGV[0] AND search_docs.record_id = OLD.id;
+    RETURN NULL;
+  ELSIF TG_ARGV[0] = 'card' THEN
+    doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.description, 100000))), 'B');
+  ELSIF TG_ARGV[0] = 'comment' THEN
+    doc := setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
+  ELSE
+    doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
+  END IF;
+  INSERT INTO search_docs (kind, record_id, tsv) VALUES (TG_ARGV[0], NEW.id, doc)
+    ON CONFLICT ON CONSTRAINT search_docs_pkey DO UPDATE SET tsv = EXCLUDED.tsv;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cards_search_insert AFTER INSERT ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description ON cards FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.description IS DISTINCT FROM NEW.description) EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER cards_search_delete AFTER DELETE ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER comments_search_insert AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body ON comments FOR EACH ROW
+  WHEN (OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER comments_search_delete AFTER DELETE ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER notes_search_insert AFTER INSERT ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');
+CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body ON notes FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('note');
+CREATE TRIGGER notes_search_delete AFTER DELETE ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');

@@ -851,3 +851,72 @@ CREATE TABLE saved_filters (
 );
 CREATE INDEX saved_filters_creator ON saved_filters(created_by, board_id);
 CREATE INDEX saved_filters_board ON saved_filters(board_id, shared);
+-- Full-text search (GET /v1/search): a row per card, comment and note in search_docs (its kind and id) and, under the
+-- same rowid, in search_fts (FTS5): its title (none for a comment), its body (a card's description) and its scope,
+-- the words the search matches what the caller sees with: k<kind>; b<board id> for what is on a board, or `hidden`
+-- instead for a trashed card and its comments; `nob` and o<creator id> for a note on no board. The triggers below keep
+-- both in the transaction of every write of those rows, cascades included (a card or board deleted for good takes its
+-- comments and notes with it); a board's trash and its members are read when searching, so they change nothing here.
+-- The index is derived: an export leaves it out, and an import rebuilds it as the rows go in.
+CREATE TABLE search_docs (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
+  record_id TEXT NOT NULL,
+  UNIQUE (kind, record_id)
+);
+CREATE VIRTUAL TABLE search_fts USING fts5(title, body, scope, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER cards_search_insert AFTER INSERT ON cards BEGIN
+  INSERT INTO search_docs (kind, record_id) VALUES ('card', new.id);
+  INSERT INTO search_fts (rowid, title, body, scope)
+    SELECT id, new.title, new.description, 'kcard ' || CASE WHEN new.trashed = 0 THEN 'b' || new.board_id ELSE 'hidden' END
+    FROM search_docs WHERE kind = 'card' AND record_id = new.id;
+END;
+CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description, board_id, trashed ON cards
+  WHEN old.title IS NOT new.title OR old.description IS NOT new.description OR old.board_id IS NOT new.board_id OR old.trashed IS NOT new.trashed
+BEGIN
+  UPDATE search_fts SET title = new.title, body = new.description,
+      scope = 'kcard ' || CASE WHEN new.trashed = 0 THEN 'b' || new.board_id ELSE 'hidden' END
+    WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'card' AND record_id = new.id);
+  UPDATE search_fts SET scope = 'kcomment ' || CASE WHEN new.trashed = 0 THEN 'b' || new.board_id ELSE 'hidden' END
+    WHERE (old.board_id IS NOT new.board_id OR old.trashed IS NOT new.trashed) AND rowid IN (
+      SELECT search_docs.id FROM comments JOIN search_docs ON search_docs.kind = 'comment' AND search_docs.record_id = comments.id
+      WHERE comments.card_id = new.id);
+END;
+CREATE TRIGGER cards_search_delete AFTER DELETE ON cards BEGIN
+  DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'card' AND record_id = old.id);
+  DELETE FROM search_docs WHERE kind = 'card' AND record_id = old.id;
+END;
+CREATE TRIGGER comments_search_insert AFTER INSERT ON comments BEGIN
+  INSERT INTO search_docs (kind, record_id) VALUES ('comment', new.id);
+  INSERT INTO search_fts (rowid, title, body, scope)
+    SELECT search_docs.id, '', new.body, 'kcomment ' || CASE WHEN cards.trashed = 0 THEN 'b' || cards.board_id ELSE 'hidden' END
+    FROM search_docs, cards WHERE search_docs.kind = 'comment' AND search_docs.record_id = new.id AND cards.id = new.card_id;
+END;
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body, card_id ON comments
+  WHEN old.body IS NOT new.body OR old.card_id IS NOT new.card_id
+BEGIN
+  UPDATE search_fts SET body = new.body,
+      scope = (SELECT 'kcomment ' || CASE WHEN trashed = 0 THEN 'b' || board_id ELSE 'hidden' END FROM cards WHERE id = new.card_id)
+    WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'comment' AND record_id = new.id);
+END;
+CREATE TRIGGER comments_search_delete AFTER DELETE ON comments BEGIN
+  DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'comment' AND record_id = old.id);
+  DELETE FROM search_docs WHERE kind = 'comment' AND record_id = old.id;
+END;
+CREATE TRIGGER notes_search_insert AFTER INSERT ON notes BEGIN
+  INSERT INTO search_docs (kind, record_id) VALUES ('note', new.id);
+  INSERT INTO search_fts (rowid, title, body, scope)
+    SELECT id, new.title, new.body, 'knote ' || CASE WHEN new.board_id IS NULL THEN 'nob' || COALESCE(' o' || new.created_by, '') ELSE 'b' || new.board_id END
+    FROM search_docs WHERE kind = 'note' AND record_id = new.id;
+END;
+CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body, board_id, created_by ON notes
+  WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.board_id IS NOT new.board_id OR old.created_by IS NOT new.created_by
+BEGIN
+  UPDATE search_fts SET title = new.title, body = new.body,
+      scope = 'knote ' || CASE WHEN new.board_id IS NULL THEN 'nob' || COALESCE(' o' || new.created_by, '') ELSE 'b' || new.board_id END
+    WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'note' AND record_id = new.id);
+END;
+CREATE TRIGGER notes_search_delete AFTER DELETE ON notes BEGIN
+  DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'note' AND record_id = old.id);
+  DELETE FROM search_docs WHERE kind = 'note' AND record_id = old.id;
+END;

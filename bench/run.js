@@ -70,17 +70,18 @@ async function clientChild(opts) {
   process.on('disconnect', () => process.exit(1)) // never outlive the orchestrator
   const { default: autocannon } = await import('autocannon')
   const base = { url: opts.url, method: opts.method, headers: opts.headers, body: opts.body, connections: opts.connections, pipelining: 1, timeout: 30 }
-  if (opts.bodies || opts.senders) {
-    // Each request takes the next body in turn, and/or comes from another sender (10.0.0.0/8, as a trusted proxy
-    // would name it), so that none reaches a rate limit.
+  if (opts.bodies || opts.senders || opts.paths) {
+    // Each request takes the next body (or path) in turn, and/or comes from another sender (10.0.0.0/8, as a trusted
+    // proxy would name it), so that none reaches a rate limit.
     let i = 0
     base.requests = [
       {
         setupRequest: (req) => {
           const n = i++
           const body = opts.bodies ? opts.bodies[n % opts.bodies.length] : req.body
+          const reqPath = opts.paths ? opts.paths[n % opts.paths.length] : req.path
           const headers = opts.senders ? { ...req.headers, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` } : req.headers
-          return { ...req, body, headers }
+          return { ...req, body, headers, path: reqPath }
         },
       },
     ]
@@ -118,7 +119,7 @@ function parseArgs(argv) {
     warmup: 2,
     connections: 32,
     listConnections: 10,
-    only: ['create', 'selective', 'selective-c1', 'text'],
+    only: ['create', 'selective', 'selective-c1', 'text', 'search'],
     servers: undefined, // taskd, limit, floor, and taskd-pg, taskd-pg2 when PostgreSQL is installed
     profile: false,
     reseed: false,
@@ -258,8 +259,15 @@ async function probe(url, req) {
   return { status: res.status, json }
 }
 
+/**
+ * The texts of the search scenario, one per request in turn: a word in 1 title of 10 (about 10,000 matches to rank),
+ * two words (about 800), a phrase, a prefix (reporting too: about 17,000), and a word and a card number (a few).
+ */
+const SEARCH_TEXTS = ['report', 'login safari', '"billing flow"', 'repo*', 'dashboard 4711']
+
 function scenarios(meta, opts) {
   const headers = { authorization: `Bearer ${meta.token}` }
+  const searchPaths = SEARCH_TEXTS.map((text) => `/v1/search?q=${encodeURIComponent(text)}`)
   const b0 = meta.boards[0],
     b1 = meta.boards[1]
   const list = (filter) => ({ method: 'GET', path: `/v1/cards?per_page=50&filter=${encodeURIComponent(filter)}`, headers, connections: opts.listConnections })
@@ -321,6 +329,19 @@ function scenarios(meta, opts) {
       ...list('title~"report"'),
       expect: 200,
     },
+    // Full-text search as the owner (every board), 30 results a page with the total, 8 connections: each request the
+    // next of these texts in turn (SEARCH_TEXTS). Only taskd serves it (the limit and floor have no index).
+    search: {
+      title: 'GET /v1/search',
+      method: 'GET',
+      path: searchPaths[0],
+      paths: searchPaths,
+      headers,
+      connections: 8,
+      expect: 200,
+      taskdOnly: true,
+      ranked: true,
+    },
     // An incoming webhook with a 1 KB JSON body, each request from another sender (see clientChild).
     hooks: {
       title: 'POST /v1/hooks/<path>',
@@ -344,7 +365,7 @@ function scenarios(meta, opts) {
   }
 }
 
-const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 }, hooks: { ratio: 0.6 } }
+const TARGETS = { create: { ratio: 0.5 }, selective: { ratio: 0.4 }, 'selective-c1': { p99: 25 }, hooks: { ratio: 0.6 }, search: { p99: 50 } }
 // Issue 15's targets against the floor (x/floor, req/s): printed on their own line as MET or MISSED; they never fail the
 // run (--check guards against regressions from the recorded ratios, whatever the targets).
 const FLOOR_TARGETS = { create: 0.5, selective: 0.5 }
@@ -435,6 +456,7 @@ async function main(opts) {
           problemsBefore = problems.length
         for (const server of servers) {
           if (SERVERS[server].floor && !sc.floor) continue
+          if (!SERVERS[server].taskd && sc.taskdOnly) continue
           const r = await measure(ctx, server, name, sc, probes, problems)
           ;(rounds[server] ??= [])[round] = r
           if (!r) continue
@@ -679,6 +701,7 @@ async function measure(ctx, server, name, sc, probes, problems) {
         headers: sc.headers,
         body: sc.body,
         bodies: sc.bodies,
+        paths: sc.paths,
         senders: sc.senders,
         connections: sc.connections,
         warmup: opts.warmup,
@@ -737,6 +760,10 @@ function compareProbes(name, sc, probes, problems) {
       if (SERVERS[server].floor) {
         if (sc.method === 'GET' && (ref.json?.totalItems !== p.json?.totalItems || ids(ref.json).join() !== ids(p.json).join()))
           problems.push(`${name}: ${who} and ${refServer} answered different pages: totals ${p.json?.totalItems} vs ${ref.json?.totalItems}, or other cards`)
+      } else if (sc.ranked) {
+        // Each dialect ranks by its own function (bm25, ts_rank_cd) and marks its own snippets: the totals must agree.
+        if (ref.json?.totalItems !== p.json?.totalItems)
+          problems.push(`${name}: ${who} and ${refServer} found different totals: ${p.json?.totalItems} vs ${ref.json?.totalItems}`)
       } else if (sc.method === 'GET') {
         if (isDeepStrictEqual(ref.json, p.json)) continue
         const [a, b] = [ids(ref.json), ids(p.json)]

@@ -107,7 +107,14 @@ function parentsFirst(src, tables) {
 async function copyRows(seedFile, c, log) {
   const src = new Database(seedFile, { readonly: true })
   try {
-    const tables = src.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all()
+    // Ordinary tables, less the search index (search_docs; the FTS5 table and its shadow tables are virtual or
+    // SQLite's): PostgreSQL's triggers build theirs as the cards go in.
+    const tables = src
+      .prepare(
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'search_docs' ORDER BY name",
+      )
+      .pluck()
+      .all()
     const counts = {}
     for (const t of parentsFirst(src, tables)) {
       const cols = src.pragma(`table_info(${quote(t)})`).map((col) => col.name)

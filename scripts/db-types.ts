@@ -28,7 +28,12 @@ export function generateTypes(schema = fs.readFileSync(schemaFile, 'utf8')): str
   const db = new Database(':memory:')
   try {
     db.exec(schema)
-    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as {
+    // Ordinary tables only: a virtual table (the search index's FTS5 table) and its shadow tables are read by raw SQL.
+    const tables = db
+      .prepare(
+        "SELECT m.name, m.sql FROM sqlite_master m JOIN pragma_table_list t ON t.schema = 'main' AND t.name = m.name WHERE m.type = 'table' AND t.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.rowid",
+      )
+      .all() as {
       name: string
       sql: string
     }[]

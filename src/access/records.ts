@@ -2,6 +2,7 @@
 // workspace-wide events.
 import type { ExpressionBuilder } from 'kysely'
 import type { Q } from '../db/database.js'
+import type { SearchScope } from '../db/full-text.js'
 import type { DB } from '../db/types.js'
 import { type Actor, isAdminRole, type Role } from './roles.js'
 import { visibleBoardIds, type Viewer } from './visibility.js'
@@ -63,6 +64,30 @@ export const notesInSightOf = (q: Q, viewer: Viewer, table: 'notes' | 'note_fold
     eb(`${table}.board_id`, 'in', visibleBoardIds(q, viewer)),
     isAdminRole(viewer.role) ? eb(`${table}.board_id`, 'is', null) : eb.and([eb(`${table}.board_id`, 'is', null), eb(`${table}.created_by`, '=', viewer.id)]),
   ])
+
+/**
+ * What a full-text search shows a viewer, as the index takes it: the cards, comments and notes of the boards the viewer
+ * sees (none in the trash), named as the shorter list (the boards seen, or every board but the others), and the notes
+ * on no board the viewer made (owners and admins: every one). The rows' own rules (a trashed card and its comments are
+ * out of sight) are the index's. `board`: only that board, when the viewer sees it (and nothing otherwise).
+ */
+export async function searchScopeOf(q: Q, viewer: Viewer, board?: string): Promise<SearchScope> {
+  const admin = isAdminRole(viewer.role)
+  const rows = await q
+    .selectFrom('boards')
+    .leftJoin('board_members', (j) => j.onRef('board_members.board_id', '=', 'boards.id').on('board_members.user_id', '=', viewer.id))
+    .select(['boards.id', 'boards.trashed_at', 'board_members.user_id as member'])
+    .$if(board !== undefined, (qb) => qb.where('boards.id', '=', board!))
+    .execute()
+  const seen = rows.filter((r) => r.trashed_at === null && (admin || r.member !== null)).map((r) => r.id)
+  if (board !== undefined) return { boards: { only: seen }, boardless: 'none' }
+  const seenIds = new Set(seen)
+  const unseen = rows.filter((r) => !seenIds.has(r.id)).map((r) => r.id)
+  return {
+    boards: seen.length <= unseen.length ? { only: seen } : { except: unseen },
+    boardless: admin ? 'all' : { creator: viewer.id },
+  }
+}
 
 /**
  * Whether a viewer manages (makes, lists, revokes) the tokens of a holder: their own, those of an agent they own

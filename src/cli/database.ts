@@ -44,7 +44,7 @@ function openBackup(src: string): Database.Database {
     if (version > SCHEMA_VERSION) throw new Error(`${src} is at schema version ${version}, newer than this taskd's ${SCHEMA_VERSION}: upgrade taskd first`)
     const check = copy.pragma('integrity_check', { simple: true })
     if (check !== 'ok') throw new Error(`${src} fails the integrity check: ${String(check)}`)
-    // A trigger or view (taskd makes none), or a table or index of another name, would act in the restored database.
+    // A view (taskd makes none), or a trigger, table or index of another name, would act in the restored database.
     const foreign = foreignObjects(copy, version)
     if (foreign.length) throw new Error(`${src} holds schema objects taskd does not create (${foreign.join(', ')}); nothing was restored`)
     return copy

@@ -688,6 +688,132 @@ const SECRET_ROTATION = `ALTER TABLE webhooks ADD COLUMN previous_secret_enc TEX
 ALTER TABLE webhooks ADD COLUMN previous_secret_until TEXT;
 ALTER TABLE signing_secrets ADD COLUMN previous_value_enc TEXT;
 ALTER TABLE signing_secrets ADD COLUMN previous_until TEXT;`
+/** The search index as schema.sql makes it (its migration step adds its rows). */
+const SQLITE_SEARCH_SCHEMA = `CREATE TABLE search_docs (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
+  record_id TEXT NOT NULL,
+  UNIQUE (kind, record_id)
+);
+CREATE VIRTUAL TABLE search_fts USING fts5(title, body, scope, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER cards_search_insert AFTER INSERT ON cards BEGIN
+  INSERT INTO search_docs (kind, record_id) VALUES ('card', new.id);
+  INSERT INTO search_fts (rowid, title, body, scope)
+    SELECT id, new.title, new.description, 'kcard ' || CASE WHEN new.trashed = 0 THEN 'b' || new.board_id ELSE 'hidden' END
+    FROM search_docs WHERE kind = 'card' AND record_id = new.id;
+END;
+CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description, board_id, trashed ON cards
+  WHEN old.title IS NOT new.title OR old.description IS NOT new.description OR old.board_id IS NOT new.board_id OR old.trashed IS NOT new.trashed
+BEGIN
+  UPDATE search_fts SET title = new.title, body = new.description,
+      scope = 'kcard ' || CASE WHEN new.trashed = 0 THEN 'b' || new.board_id ELSE 'hidden' END
+    WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'card' AND record_id = new.id);
+  UPDATE search_fts SET scope = 'kcomment ' || CASE WHEN new.trashed = 0 THEN 'b' || new.board_id ELSE 'hidden' END
+    WHERE (old.board_id IS NOT new.board_id OR old.trashed IS NOT new.trashed) AND rowid IN (
+      SELECT search_docs.id FROM comments JOIN search_docs ON search_docs.kind = 'comment' AND search_docs.record_id = comments.id
+      WHERE comments.card_id = new.id);
+END;
+CREATE TRIGGER cards_search_delete AFTER DELETE ON cards BEGIN
+  DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'card' AND record_id = old.id);
+  DELETE FROM search_docs WHERE kind = 'card' AND record_id = old.id;
+END;
+CREATE TRIGGER comments_search_insert AFTER INSERT ON comments BEGIN
+  INSERT INTO search_docs (kind, record_id) VALUES ('comment', new.id);
+  INSERT INTO search_fts (rowid, title, body, scope)
+    SELECT search_docs.id, '', new.body, 'kcomment ' || CASE WHEN cards.trashed = 0 THEN 'b' || cards.board_id ELSE 'hidden' END
+    FROM search_docs, cards WHERE search_docs.kind = 'comment' AND search_docs.record_id = new.id AND cards.id = new.card_id;
+END;
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body, card_id ON comments
+  WHEN old.body IS NOT new.body OR old.card_id IS NOT new.card_id
+BEGIN
+  UPDATE search_fts SET body = new.body,
+      scope = (SELECT 'kcomment ' || CASE WHEN trashed = 0 THEN 'b' || board_id ELSE 'hidden' END FROM cards WHERE id = new.card_id)
+    WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'comment' AND record_id = new.id);
+END;
+CREATE TRIGGER comments_search_delete AFTER DELETE ON comments BEGIN
+  DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'comment' AND record_id = old.id);
+  DELETE FROM search_docs WHERE kind = 'comment' AND record_id = old.id;
+END;
+CREATE TRIGGER notes_search_insert AFTER INSERT ON notes BEGIN
+  INSERT INTO search_docs (kind, record_id) VALUES ('note', new.id);
+  INSERT INTO search_fts (rowid, title, body, scope)
+    SELECT id, new.title, new.body, 'knote ' || CASE WHEN new.board_id IS NULL THEN 'nob' || COALESCE(' o' || new.created_by, '') ELSE 'b' || new.board_id END
+    FROM search_docs WHERE kind = 'note' AND record_id = new.id;
+END;
+CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body, board_id, created_by ON notes
+  WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.board_id IS NOT new.board_id OR old.created_by IS NOT new.created_by
+BEGIN
+  UPDATE search_fts SET title = new.title, body = new.body,
+      scope = 'knote ' || CASE WHEN new.board_id IS NULL THEN 'nob' || COALESCE(' o' || new.created_by, '') ELSE 'b' || new.board_id END
+    WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'note' AND record_id = new.id);
+END;
+CREATE TRIGGER notes_search_delete AFTER DELETE ON notes BEGIN
+  DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'note' AND record_id = old.id);
+  DELETE FROM search_docs WHERE kind = 'note' AND record_id = old.id;
+END;`
+/** The search index as schema.pg.sql makes it, less the GIN index, made once the rows are in. */
+const POSTGRES_SEARCH_SCHEMA = `CREATE TABLE search_docs (
+  kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
+  record_id TEXT NOT NULL,
+  tsv tsvector NOT NULL,
+  PRIMARY KEY (kind, record_id)
+);
+CREATE FUNCTION taskd_search_doc() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  doc tsvector;
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM search_docs WHERE search_docs.kind = TG_ARGV[0] AND search_docs.record_id = OLD.id;
+    RETURN NULL;
+  ELSIF TG_ARGV[0] = 'card' THEN
+    doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.description, 100000))), 'B');
+  ELSIF TG_ARGV[0] = 'comment' THEN
+    doc := setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
+  ELSE
+    doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
+  END IF;
+  INSERT INTO search_docs (kind, record_id, tsv) VALUES (TG_ARGV[0], NEW.id, doc)
+    ON CONFLICT ON CONSTRAINT search_docs_pkey DO UPDATE SET tsv = EXCLUDED.tsv;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cards_search_insert AFTER INSERT ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description ON cards FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.description IS DISTINCT FROM NEW.description) EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER cards_search_delete AFTER DELETE ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER comments_search_insert AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body ON comments FOR EACH ROW
+  WHEN (OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER comments_search_delete AFTER DELETE ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER notes_search_insert AFTER INSERT ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');
+CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body ON notes FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('note');
+CREATE TRIGGER notes_search_delete AFTER DELETE ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');`
+
+/**
+ * Full-text search (step 24): SQLite's FTS5 table with its rowid map and PostgreSQL's tsvector rows, each kept by
+ * triggers (the text is the same as the schema files'), then filled from the cards, comments and notes there are.
+ */
+const SEARCH_SQLITE = `${SQLITE_SEARCH_SCHEMA}
+INSERT INTO search_docs (kind, record_id) SELECT 'card', id FROM cards ORDER BY created_at, id;
+INSERT INTO search_docs (kind, record_id) SELECT 'comment', id FROM comments ORDER BY created_at, id;
+INSERT INTO search_docs (kind, record_id) SELECT 'note', id FROM notes ORDER BY created_at, id;
+INSERT INTO search_fts (rowid, title, body, scope)
+  SELECT search_docs.id, cards.title, cards.description, 'kcard ' || CASE WHEN cards.trashed = 0 THEN 'b' || cards.board_id ELSE 'hidden' END
+  FROM search_docs JOIN cards ON search_docs.kind = 'card' AND cards.id = search_docs.record_id;
+INSERT INTO search_fts (rowid, title, body, scope)
+  SELECT search_docs.id, '', comments.body, 'kcomment ' || CASE WHEN cards.trashed = 0 THEN 'b' || cards.board_id ELSE 'hidden' END
+  FROM search_docs JOIN comments ON search_docs.kind = 'comment' AND comments.id = search_docs.record_id JOIN cards ON cards.id = comments.card_id;
+INSERT INTO search_fts (rowid, title, body, scope)
+  SELECT search_docs.id, notes.title, notes.body,
+    'knote ' || CASE WHEN notes.board_id IS NULL THEN 'nob' || COALESCE(' o' || notes.created_by, '') ELSE 'b' || notes.board_id END
+  FROM search_docs JOIN notes ON search_docs.kind = 'note' AND notes.id = search_docs.record_id;`
+const SEARCH_POSTGRES = `${POSTGRES_SEARCH_SCHEMA}
+INSERT INTO search_docs (kind, record_id, tsv)
+  SELECT 'card', id, setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(description, 100000))), 'B') FROM cards;
+INSERT INTO search_docs (kind, record_id, tsv) SELECT 'comment', id, setweight(to_tsvector('simple', taskd_fold(left(body, 100000))), 'B') FROM comments;
+INSERT INTO search_docs (kind, record_id, tsv)
+  SELECT 'note', id, setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(body, 100000))), 'B') FROM notes;
+CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);`
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
@@ -780,6 +906,10 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: EVENT_COMMIT_ORDER('INTEGER'), postgres: EVENT_COMMIT_ORDER('BIGINT') },
   // 23: secret rotation without downtime: a webhook's and a signing secret's previous secret, with the end of its overlap.
   { sqlite: SECRET_ROTATION, postgres: SECRET_ROTATION },
+  // 24: full-text search (GET /v1/search): SQLite's FTS5 table search_fts (title, body and the scope words the search
+  // matches visibility with) beside search_docs (its rowid's kind and record), PostgreSQL's tsvector rows with a GIN
+  // index, both kept by triggers on cards, comments and notes, and built here for the rows there are.
+  { sqlite: SEARCH_SQLITE, postgres: SEARCH_POSTGRES },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -103,8 +103,9 @@ function expectedObjects(): Map<string, string> {
 }
 
 /**
- * Objects of a database at schema version `version` that no version of taskd creates: any trigger or view, any table or
- * index whose name neither the current schema nor an older one a later step drops has. Asked before the file is
+ * Objects of a database at schema version `version` that no version of taskd creates: any view, any table, index or
+ * trigger whose name neither the current schema nor an older one a later step drops has (taskd's only triggers are
+ * those that keep the search index). Asked before the file is
  * migrated, so nothing of such a file runs; `shapeDifferences` then compares the migrated copy in full.
  */
 export function foreignObjects(raw: Database.Database, version: number): string[] {

@@ -675,6 +675,12 @@ export interface SavedFiltersTable {
   updated_at: string
 }
 
+export interface SearchDocsTable {
+  id: number
+  kind: 'card' | 'comment' | 'note'
+  record_id: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -735,4 +741,5 @@ export interface DB {
   templates: TemplatesTable
   card_templates: CardTemplatesTable
   saved_filters: SavedFiltersTable
+  search_docs: SearchDocsTable
 }

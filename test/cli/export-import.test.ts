@@ -202,6 +202,13 @@ test('taskd export, import into an empty database, export again: identical apart
       const clash = await fetch(`${server.url}/v1/boards`, { method: 'POST', headers, body: JSON.stringify({ name: 'Other', key_prefix: 'LCH' }) })
       assert.equal(clash.status, 422)
       assert.equal((await clash.json()).error.details[0].path, 'key_prefix')
+      // The search index, which no export carries, was built again as the rows went in.
+      const found = async (text: string) => {
+        const r = await fetch(`${server.url}/v1/search?q=${encodeURIComponent(text)}`, { headers })
+        assert.equal(r.status, 200)
+        return (await r.json()).items.map((i: { type: string; title: string }) => `${i.type} ${i.title}`)
+      }
+      assert.deepEqual([await found('ÜNÏCØDÉ'), await found('thanks'), await found('plan')], [['card Ship it'], ['comment Ship it'], ['note Plan']])
     } finally {
       await server.stop()
     }

@@ -95,6 +95,10 @@ function sqliteSchema(file: string) {
       columns: Object.fromEntries(
         tables.map((t) => [t.name, raw.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?)').all(t.name)]),
       ),
+      triggers: (raw.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { sql: string }[]).map((t) => ({
+        ...t,
+        sql: squash(t.sql),
+      })),
       indexes: (
         raw.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all() as {
           name: string
@@ -130,6 +134,15 @@ test('SQLite: a version-1 database migrated has the same tables, columns and ind
       await assertFilesChunked(migrated)
       const stats = migrated.raw.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'cards_board_position'").all()
       assert.equal(stats.length, 1, 'the planner has statistics for an index a migration added')
+      // The search index holds the cards that were there (version 25), and the triggers keep it from then on.
+      const found = (text: string) =>
+        migrated.raw
+          .prepare('SELECT d.kind, d.record_id FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid WHERE search_fts MATCH ? ORDER BY d.record_id')
+          .all(text)
+      assert.deepEqual(found('card'), [{ kind: 'card', record_id: 'c1' }])
+      assert.deepEqual(found('another'), [{ kind: 'card', record_id: 'c2' }])
+      migrated.raw.prepare("UPDATE cards SET title = 'Renamed' WHERE id = 'c2'").run()
+      assert.deepEqual([found('another'), found('renamed')], [[], [{ kind: 'card', record_id: 'c2' }]])
     } finally {
       await migrated.close()
     }
@@ -150,8 +163,20 @@ async function pgSchema(db: Db) {
   const constraints = await sql<Record<string, unknown>>`
     SELECT conrelid::regclass::text AS tbl, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
     WHERE connamespace = 'public'::regnamespace ORDER BY tbl, conname`.execute(db.q)
+  const triggers = await sql<Record<string, unknown>>`
+    SELECT event_object_table, trigger_name, event_manipulation, action_timing, action_condition, action_statement
+    FROM information_schema.triggers WHERE trigger_schema = 'public' ORDER BY event_object_table, trigger_name, event_manipulation`.execute(db.q)
+  const functions = await sql<Record<string, unknown>>`
+    SELECT proname, prosrc FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY proname`.execute(db.q)
   const version = await sql<{ version: number }>`SELECT version FROM schema_version`.execute(db.q)
-  return { version: version.rows, columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows }
+  return {
+    version: version.rows,
+    columns: columns.rows,
+    indexes: indexes.rows,
+    constraints: constraints.rows,
+    triggers: triggers.rows,
+    functions: functions.rows,
+  }
 }
 
 test(
@@ -191,6 +216,16 @@ test(
           assert.deepEqual(sb, sa)
           assert.deepEqual(await roles(b), V6_ROLES)
           await assertFilesChunked(b)
+          // The search index holds the cards that were there (version 25), and the triggers keep it from then on.
+          const found = async (text: string) =>
+            (
+              await sql<{ kind: string; record_id: string }>`SELECT kind, record_id FROM search_docs
+                WHERE tsv @@ phraseto_tsquery('simple', ${text}) ORDER BY record_id`.execute(b.q)
+            ).rows
+          assert.deepEqual(await found('card'), [{ kind: 'card', record_id: 'c1' }])
+          assert.deepEqual(await found('another'), [{ kind: 'card', record_id: 'c2' }])
+          await sql`UPDATE cards SET title = 'Renamed' WHERE id = 'c2'`.execute(b.q)
+          assert.deepEqual([await found('another'), await found('renamed')], [[], [{ kind: 'card', record_id: 'c2' }]])
         } finally {
           await b.close()
         }

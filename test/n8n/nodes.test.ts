@@ -182,6 +182,21 @@ test('the action node: every task operation does what it says in taskd', async (
       (await search({ returnAll: false, limit: 2 })).map((c) => c.title),
       ['Alpha report', 'Beta report'],
     )
+    // Text: the full-text search of cards, ranked, its results { type, id, title, snippet, card, board, score }.
+    const found = await execute(s, { resource: 'task', operation: 'search', searchText: 'repo*', searchBoardId: s.board.id, returnAll: true })
+    assert.deepEqual(found.map((r) => [r.type, r.title, r.snippet]).sort(), [
+      ['card', 'Alpha report', 'Alpha «report»'],
+      ['card', 'Beta report', 'Beta «report»'],
+      ['card', 'Gamma report', 'Gamma «report»'],
+    ])
+    assert.deepEqual(
+      found.map((r) => r.id),
+      (await t.req('GET', `/v1/search?q=repo*&types=card&board=${s.board.id}`, { token: tokens.member.read })).body.items.map((r: { id: string }) => r.id),
+    )
+    assert.equal(
+      (await execute(s, { resource: 'task', operation: 'search', searchText: 'report', filter: 'title ~ "Alpha"', returnAll: false, limit: 2 })).length,
+      2,
+    )
     // The three, the card made first and the one made with a custom field value.
     assert.equal((await execute(s, { resource: 'task', operation: 'search', filter: '', searchBoardId: '', returnAll: true })).length, 5)
     // A limit past one page: the same page size on every page, so nothing repeats.

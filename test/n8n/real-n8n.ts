@@ -270,6 +270,7 @@ async function runActions(c: ActionContext): Promise<void> {
     ['Complete task', { resource: 'task', operation: 'complete', taskId: task, completed: true }],
     ['Get task', { resource: 'task', operation: 'get', taskId: task }],
     ['Search tasks', { resource: 'task', operation: 'search', filter: 'title ~ "renamed by n8n"', searchBoardId: c.board.id, returnAll: true }],
+    ['Search tasks by text', { resource: 'task', operation: 'search', searchText: 'renam* n8n', searchBoardId: c.board.id, returnAll: true }],
     ['Add comment', { resource: 'comment', operation: 'add', taskId: task, body: 'Done by n8n' }],
     ['Create note', { resource: 'note', operation: 'create', noteTitle: 'n8n note', noteBody: 'Written by a workflow', noteFields: { board: c.board.id } }],
     ['Start timer', { resource: 'timer', operation: 'start', taskId: task, timerNote: 'n8n' }],
@@ -333,6 +334,10 @@ async function runActions(c: ActionContext): Promise<void> {
     assert.deepEqual(
       out('Search tasks').map((t: { id: string }) => t.id),
       [made.id],
+    )
+    assert.deepEqual(
+      out('Search tasks by text').map((r: { type: string; id: string; snippet: string }) => [r.type, r.id, r.snippet]),
+      [['card', made.id, 'Made and «renamed» by «n8n»']],
     )
     const comments = (await c.api('GET', `/v1/comments?card=${made.id}`)).items
     assert.deepEqual(

@@ -1,24 +1,36 @@
-// Search runs the families' own list functions with a text filter, so visibility and paging are theirs.
+// Search: the text's terms looked up in the full-text index over what the caller sees (decided by searchScopeOf and
+// applied inside the index's query, so a page is never filtered afterwards), then the page's records shown.
 import type { Actor } from '../../access/roles.js'
+import { searchScopeOf } from '../../access/records.js'
 import type { Deps } from '../../deps.js'
-import { quoteFilterString as quoted } from '../../filter/index.js'
-import { listCards } from '../cards/service.js'
-import { listComments } from '../comments/service.js'
-import { listNotes } from '../notes/service.js'
-import { SEARCH_TYPES, type SearchInput, type SearchResults, type SearchType } from './schema.js'
+import type { SearchScope } from '../../db/full-text.js'
+import type { Page } from '../../query/list-page.js'
+import { resultsOf } from './present.js'
+import { SEARCH_TYPES, type SearchInput, type SearchResult, type SearchType } from './schema.js'
+import { searchQueries } from './store.js'
+import { searchTerms } from './terms.js'
 
-const anyOf = (fields: string[], text: string) => `(${fields.map((f) => `${f} ~ ${quoted(text)}`).join(' || ')})`
+const NOTHING: SearchScope = { boards: { only: [] }, boardless: 'none' }
 
-export async function search(deps: Deps, actor: Actor, input: SearchInput): Promise<SearchResults> {
-  const types = new Set<SearchType>(input.types ? input.types.split(',').map((t) => t.trim() as SearchType) : SEARCH_TYPES)
-  const page = { page: input.page, per_page: input.per_page, sort: '-updated' }
-  const onBoard = (field: string) => (input.board ? ` && ${field} = ${quoted(input.board)}` : '')
-  const [cards, comments, notes] = await Promise.all([
-    types.has('cards') ? listCards(deps, actor, { ...page, trashed: false, filter: anyOf(['title', 'description'], input.q) + onBoard('board') }) : undefined,
-    types.has('comments')
-      ? listComments(deps, actor, { ...page, filter: `${anyOf(['body'], input.q)} && card.trashed = false${onBoard('card.board')}` })
-      : undefined,
-    types.has('notes') ? listNotes(deps, actor, { ...page, filter: anyOf(['title', 'body'], input.q) + onBoard('board') }) : undefined,
-  ])
-  return { q: input.q, ...(cards && { cards }), ...(comments && { comments }), ...(notes && { notes }) }
+export async function search(deps: Deps, actor: Actor, input: SearchInput): Promise<Page<SearchResult>> {
+  const { q } = deps.db
+  const page = (totalItems: number, items: SearchResult[]): Page<SearchResult> => ({
+    page: input.page,
+    perPage: input.per_page,
+    totalItems,
+    totalPages: Math.ceil(totalItems / input.per_page),
+    items,
+  })
+  const terms = searchTerms(input.q)
+  const kinds = input.types ? SEARCH_TYPES.filter((t) => input.types!.split(',').some((w) => w.trim() === t)) : [...SEARCH_TYPES]
+  // An automation run sees its own board only.
+  const board = actor.run ? actor.run.board : input.board
+  const scope = actor.run && input.board !== undefined && input.board !== board ? NOTHING : await searchScopeOf(q, actor.user, board)
+  const queries = terms.length
+    ? searchQueries(q, { terms, kinds: kinds as SearchType[], scope, limit: input.per_page, offset: (input.page - 1) * input.per_page })
+    : undefined
+  if (!queries) return page(0, [])
+  // The count and the page are the reads whose cost the text decides: off the event loop, under the query deadline.
+  const [[count], hits] = await deps.db.readAll([queries.count, queries.page])
+  return page(Number(count.n), await resultsOf(q, hits, scope))
 }

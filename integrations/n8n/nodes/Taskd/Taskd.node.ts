@@ -166,7 +166,7 @@ export class Taskd implements INodeType {
 						name: 'Search',
 						value: 'search',
 						action: 'Search tasks',
-						description: 'List tasks matching a filter',
+						description: 'Find tasks by text (ranked, with snippets), or list tasks matching a filter',
 					},
 					{ name: 'Update', value: 'update', action: 'Update a task' },
 				],
@@ -336,6 +336,16 @@ export class Taskd implements INodeType {
 
 			// Task: Search
 			{
+				displayName: 'Text',
+				name: 'searchText',
+				type: 'string',
+				default: '',
+				placeholder: 'deplo* "release notes"',
+				displayOptions: show('task', ['search']),
+				description:
+					'Words to look for in task titles and descriptions (full-text search, best match first): every word must match, "quoted phrases" match in order, a trailing * matches a prefix. Each result has a type, ID, title, snippet (the matches between « and »), card, board and score. Leave empty to list tasks by Filter and Sort instead.',
+			},
+			{
 				displayName: 'Filter',
 				name: 'filter',
 				type: 'string',
@@ -343,7 +353,7 @@ export class Taskd implements INodeType {
 				placeholder: 'priority >= 3 && tags ~ "bug"',
 				displayOptions: show('task', ['search']),
 				description:
-					'A taskd filter expression: comparisons (= != > >= < <= ~ !~) joined by && and ||, with parentheses and !. Quote text in double quotes.',
+					'A taskd filter expression: comparisons (= != > >= < <= ~ !~) joined by && and ||, with parentheses and !. Quote text in double quotes. Used when Text is empty.',
 				hint: 'Examples: title ~ "report" || description ~ "report", due_date < "2026-12-01" && state = "started"',
 			},
 			{
@@ -364,7 +374,7 @@ export class Taskd implements INodeType {
 				placeholder: '-created,title',
 				displayOptions: show('task', ['search']),
 				description:
-					'Comma-separated fields, a leading - for descending. Default: position, then created.',
+					'Comma-separated fields, a leading - for descending. Default: position, then created. Used when Text is empty (text results come best first).',
 			},
 			{
 				displayName: 'Return All',
@@ -688,12 +698,22 @@ async function run(
 		case 'task.get':
 			return [(await call('GET', `/v1/cards/${id()}`)).card as IDataObject];
 		case 'task.search': {
+			const limit = param<boolean>('returnAll', false) ? Infinity : param<number>('limit', 50);
+			const text = param<string>('searchText', '').trim();
+			// Text: the full-text search of cards, ranked; else the card list with the filter language.
+			if (text)
+				return taskdAll.call(
+					this,
+					'/v1/search',
+					given({ q: text, types: 'card', board: param<string>('searchBoardId', '') }),
+					limit,
+					i,
+				);
 			const qs = given({
 				filter: param<string>('filter', ''),
 				board: param<string>('searchBoardId', ''),
 				sort: param<string>('sort', ''),
 			});
-			const limit = param<boolean>('returnAll', false) ? Infinity : param<number>('limit', 50);
 			return taskdAll.call(this, '/v1/cards', qs, limit, i);
 		}
 		case 'comment.add':
