@@ -655,6 +655,20 @@ export interface CardTemplatesTable {
   updated_at: string
 }
 
+export interface FormsTable {
+  id: string
+  board_id: string
+  list_id: string | null
+  name: string
+  description: string
+  slug: string
+  open: number
+  fields: string
+  thank_you: string
+  created_at: string
+  updated_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -714,4 +728,5 @@ export interface DB {
   card_xattr: CardXattrTable
   templates: TemplatesTable
   card_templates: CardTemplatesTable
+  forms: FormsTable
 }
