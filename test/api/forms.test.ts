@@ -42,7 +42,8 @@ const ready = seededFixture(async (s) => {
   await req('POST', '/v1/xattr', { board: s.board.id, name: 'Area', type: 'select', options: ['UI', 'API', 'Docs'] })
   await req('POST', '/v1/xattr', { board: s.board.id, name: 'Reporter', type: 'text' })
   const inbox = (await req('POST', '/v1/lists', { board: s.board.id, name: 'Inbox' })).list
-  const bug = (await req('POST', '/v1/forms', { board: s.board.id, name: 'Bug report', list: inbox.id, fields: BUG_FIELDS, thank_you: 'Thanks!' }, bossToken)).form
+  const bug = (await req('POST', '/v1/forms', { board: s.board.id, name: 'Bug report', list: inbox.id, fields: BUG_FIELDS, thank_you: 'Thanks!' }, bossToken))
+    .form
   const plain = (await req('POST', '/v1/forms', { board: s.board.id, name: 'Plain', fields: [{ key: 'text', label: 'Text', type: 'text' }] })).form
   const flood = (await req('POST', '/v1/forms', { board: s.board.id, name: 'Flood', fields: [{ key: 'text', label: 'Text', type: 'text' }] })).form
   const closed = (await req('POST', '/v1/forms', { board: s.board.id, name: 'Closed', open: false, fields: [{ key: 'text', label: 'Text', type: 'text' }] }))
@@ -57,11 +58,13 @@ const ready = seededFixture(async (s) => {
     })
   ).form
   const other = (await req('POST', '/v1/boards', { name: 'Other', key_prefix: 'OTH' }, tokens.outsider.write)).board
-  const theirs = (await req('POST', '/v1/forms', { board: other.id, name: 'Theirs', fields: [{ key: 'text', label: 'Text', type: 'text' }] }, tokens.outsider.write))
-    .form
+  const theirs = (
+    await req('POST', '/v1/forms', { board: other.id, name: 'Theirs', fields: [{ key: 'text', label: 'Text', type: 'text' }] }, tokens.outsider.write)
+  ).form
   // A board that will go to the trash, with a form on it.
   const doomed = (await req('POST', '/v1/boards', { name: 'Doomed', key_prefix: 'DMD' })).board
-  const trashed = (await req('POST', '/v1/forms', { board: doomed.id, name: 'On a trashed board', fields: [{ key: 'text', label: 'Text', type: 'text' }] })).form
+  const trashed = (await req('POST', '/v1/forms', { board: doomed.id, name: 'On a trashed board', fields: [{ key: 'text', label: 'Text', type: 'text' }] }))
+    .form
   await req('DELETE', `/v1/boards/${doomed.id}`, undefined, tokens.owner.write, 204)
   // A board with a required custom field.
   const ops = (await req('POST', '/v1/boards', { name: 'Ops', key_prefix: 'OPS' })).board
@@ -186,7 +189,13 @@ run('forms', [
     status: 200,
     expect: (c) => ({ form: { id: c.bug.id, slug: 'bug-report', list: c.inbox.id, thank_you: 'Thanks!', expand: { board: { id: c.board.id } } } }),
   },
-  { name: "another board's member does not see it: 404", method: 'GET', path: (c) => `/v1/forms/${c.bug.id}`, token: (c) => c.tokens.outsider.read, status: 404 },
+  {
+    name: "another board's member does not see it: 404",
+    method: 'GET',
+    path: (c) => `/v1/forms/${c.bug.id}`,
+    token: (c) => c.tokens.outsider.read,
+    status: 404,
+  },
   {
     name: 'a plain member cannot change it: 403',
     method: 'PATCH',
@@ -243,7 +252,14 @@ run('forms', [
   { name: 'an unknown sort field is a 400', method: 'GET', path: '/v1/forms?sort=nope', token: (c) => c.tokens.member.read, status: 400 },
   // Validation: 422 naming the field.
   { name: 'fields are required', method: 'POST', path: '/v1/forms', body: (c) => ({ board: c.board.id, name: 'X' }), status: 422, field: 'fields' },
-  { name: 'a key must be a slug', method: 'POST', path: '/v1/forms', body: (c) => create(c, { fields: [field({ key: 'Bad Key' })] }), status: 422, field: 'fields.0.key' },
+  {
+    name: 'a key must be a slug',
+    method: 'POST',
+    path: '/v1/forms',
+    body: (c) => create(c, { fields: [field({ key: 'Bad Key' })] }),
+    status: 422,
+    field: 'fields.0.key',
+  },
   {
     name: 'a key used twice',
     method: 'POST',
@@ -252,7 +268,14 @@ run('forms', [
     status: 422,
     field: 'fields.1.key',
   },
-  { name: 'an unknown type', method: 'POST', path: '/v1/forms', body: (c) => create(c, { fields: [field({ type: 'color' })] }), status: 422, field: 'fields.0.type' },
+  {
+    name: 'an unknown type',
+    method: 'POST',
+    path: '/v1/forms',
+    body: (c) => create(c, { fields: [field({ type: 'color' })] }),
+    status: 422,
+    field: 'fields.0.type',
+  },
   {
     name: 'a select needs options',
     method: 'POST',
@@ -398,7 +421,11 @@ async function open(c: C, slug: string, accept = 'application/json') {
 /** A submission; the test clock moves 7 s first, so a file's submissions stay under 10 a minute per form. */
 async function submit(c: C, slug: string, body: string | Buffer, type: string, accept = 'application/json', tick = true) {
   if (tick) c.t.clock.advance(7_000)
-  const res = await fetch(publicUrl(c, slug), { method: 'POST', headers: { 'content-type': type, accept }, body: typeof body === 'string' ? body : new Uint8Array(body) })
+  const res = await fetch(publicUrl(c, slug), {
+    method: 'POST',
+    headers: { 'content-type': type, accept },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  })
   const text = await res.text()
   let json: any
   try {
@@ -567,16 +594,35 @@ test('a multipart submission with a file: the file is attached to the card, by n
   const file = (await c.t.req('GET', `/v1/files/${card.files[0]}`, { token: c.tokens.member.read })).body.file
   assertSubset(file, { name: 'shot.png', size: data.length, content_type: 'image/png', card: card.id, created_by: null })
   assert.equal(file.sha256, crypto.createHash('sha256').update(data).digest('hex'))
-  const bytes = Buffer.from(await (await fetch(`${c.t.url}/v1/files/${file.id}/content`, { headers: { authorization: `Bearer ${c.tokens.member.read}` } })).arrayBuffer())
+  const bytes = Buffer.from(
+    await (await fetch(`${c.t.url}/v1/files/${file.id}/content`, { headers: { authorization: `Bearer ${c.tokens.member.read}` } })).arrayBuffer(),
+  )
   assert.ok(bytes.equals(data))
   assert.match(card.description, /- \*\*Screenshot\*\*: shot\\\.png \\\(attached\\\)/)
 
   // An empty file input (no file chosen) is no answer; a refused submission keeps none of its files.
   const files = await count(c, 'files')
-  const noFile = await submit(c, 'bug-report', multipart([{ name: 'summary', value: 'x' }, { name: 'email', value: 'bo@example.com' }, { name: 'screenshot', filename: '', data: Buffer.alloc(0) }]), MULTIPART)
+  const noFile = await submit(
+    c,
+    'bug-report',
+    multipart([
+      { name: 'summary', value: 'x' },
+      { name: 'email', value: 'bo@example.com' },
+      { name: 'screenshot', filename: '', data: Buffer.alloc(0) },
+    ]),
+    MULTIPART,
+  )
   assert.equal(noFile.status, 201, noFile.text)
   assert.equal((await cardOf(c, noFile.body.submission.id)).files.length, 0)
-  const refused = await submit(c, 'bug-report', multipart([{ name: 'screenshot', filename: 'a.txt', data: Buffer.from('hi') }, { name: 'email', value: 'not an email' }]), MULTIPART)
+  const refused = await submit(
+    c,
+    'bug-report',
+    multipart([
+      { name: 'screenshot', filename: 'a.txt', data: Buffer.from('hi') },
+      { name: 'email', value: 'not an email' },
+    ]),
+    MULTIPART,
+  )
   assert.equal(refused.status, 422, refused.text)
   assert.equal(await count(c, 'files'), files)
   const stray = await submit(c, 'plain', multipart([{ name: 'text', filename: 'a.txt', data: Buffer.from('hi') }]), MULTIPART)
@@ -634,7 +680,15 @@ test('the honeypot: a filled-in _hp answers the same 201 and keeps nothing, file
   assert.equal(r.body.submission.message, 'Thanks!')
   const invalidToo = await submitJson(c, 'bug-report', { email: 'bad', _hp: 'x' })
   assert.equal(invalidToo.status, 201, 'a bot learns nothing from a refusal either')
-  const withFile = await submit(c, 'bug-report', multipart([{ name: 'screenshot', filename: 'a.png', data: Buffer.from('png') }, { name: '_hp', value: 'x' }]), MULTIPART)
+  const withFile = await submit(
+    c,
+    'bug-report',
+    multipart([
+      { name: 'screenshot', filename: 'a.png', data: Buffer.from('png') },
+      { name: '_hp', value: 'x' },
+    ]),
+    MULTIPART,
+  )
   assert.equal(withFile.status, 201, withFile.text)
   assert.deepEqual([await count(c, 'cards'), await count(c, 'files'), await eventSeq(c)], [cards, files, events])
 })
@@ -660,7 +714,13 @@ test('HTML submissions: a thank-you page, or the form again with the problems an
   assert.match(ok.headers.get('content-security-policy') ?? '', /default-src 'none'/)
   assert.match(ok.text, /Thank you: your submission was received\./)
   assert.doesNotMatch(ok.text, /<script/i)
-  const refused = await submit(c, 'bug-report', 'summary=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E&email=nope', 'application/x-www-form-urlencoded', 'text/html')
+  const refused = await submit(
+    c,
+    'bug-report',
+    'summary=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E&email=nope',
+    'application/x-www-form-urlencoded',
+    'text/html',
+  )
   assert.equal(refused.status, 422, refused.text)
   assert.doesNotMatch(refused.text, /<script/i)
   assert.match(refused.text, /value="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/)

@@ -11,7 +11,7 @@ export type FieldType = z.infer<typeof FieldType>
 
 /** Where a field's answer goes on the card: a card field, a custom field of the board, or (null) the description's list. */
 export const MAPS_TO_HELP =
-  'title, description, due_date (a date field), priority (a number 0 to 4, or a select whose options are none, low, medium, high, urgent), `xattr.<key>` (a custom field of the board of a compatible type: text for text, long_text and email (text also for url), number for number, date for date, select for a select whose options are all options of the field), or null: the answer goes into the description, in a Markdown list under the field\'s label. A file field is attached to the card and maps to null. Each target at most once.'
+  "title, description, due_date (a date field), priority (a number 0 to 4, or a select whose options are none, low, medium, high, urgent), `xattr.<key>` (a custom field of the board of a compatible type: text for text, long_text and email (text also for url), number for number, date for date, select for a select whose options are all options of the field), or null: the answer goes into the description, in a Markdown list under the field's label. A file field is attached to the card and maps to null. Each target at most once."
 
 export const MAX_FIELDS = 50
 export const MAX_OPTIONS = 100
@@ -48,7 +48,9 @@ export const FormSchema = z
     name: z.string(),
     description: z.string().meta({ description: 'Plain text shown above the fields.' }),
     slug: z.string().meta({ description: 'The public address: `/v1/forms/public/<slug>`; unique in the workspace.' }),
-    url: z.string().meta({ description: '{TASKD_BASE_URL}/v1/forms/public/<slug>: the page (HTML) and definition (JSON) anyone may open, and where answers are posted.' }),
+    url: z
+      .string()
+      .meta({ description: '{TASKD_BASE_URL}/v1/forms/public/<slug>: the page (HTML) and definition (JSON) anyone may open, and where answers are posted.' }),
     open: z.boolean().meta({ description: 'false closes the form: its public address answers 404 at once.' }),
     fields: z.array(FormFieldSchema),
     thank_you: z.string().meta({ description: 'The message a submitter reads after sending; empty: a default one.' }),
@@ -88,7 +90,9 @@ const fieldBody = z
       .min(1)
       .max(MAX_OPTIONS)
       .optional()
-      .meta({ description: `The choices of a select field (required for it, refused for the others): 1 to ${MAX_OPTIONS}, each 1 to 200 characters, distinct.` }),
+      .meta({
+        description: `The choices of a select field (required for it, refused for the others): 1 to ${MAX_OPTIONS}, each 1 to 200 characters, distinct.`,
+      }),
     maps_to: z.string().max(80).nullable().default(null).meta({ description: MAPS_TO_HELP }),
   })
   .meta({ id: 'FormFieldBody' })
@@ -101,13 +105,13 @@ const editable = {
     .string()
     .regex(SLUG_PATTERN, 'Must be 1 to 64 lower-case letters, digits and inner hyphens.')
     .meta({ description: 'The public address `/v1/forms/public/<slug>`: lower-case letters, digits and inner hyphens, at most 64; unique (409 when taken).' }),
-  list: z
-    .string()
-    .min(1)
-    .nullable()
-    .meta({ description: "A list (record id) of the form's board for the new cards; null: the board's first list." }),
+  list: z.string().min(1).nullable().meta({ description: "A list (record id) of the form's board for the new cards; null: the board's first list." }),
   open: z.boolean().meta({ description: 'false closes the form at once (its public address answers 404).' }),
-  fields: z.array(fieldBody).min(1).max(MAX_FIELDS).meta({ description: `The fields, in order: 1 to ${MAX_FIELDS}.` }),
+  fields: z
+    .array(fieldBody)
+    .min(1)
+    .max(MAX_FIELDS)
+    .meta({ description: `The fields, in order: 1 to ${MAX_FIELDS}.` }),
   thank_you: z.string().max(2_000).meta({ description: 'What a submitter reads after sending, up to 2,000 characters; empty: a default message.' }),
 }
 
@@ -152,26 +156,22 @@ export const PublicFormFieldSchema = z
   .strictObject({ key: z.string(), label: z.string(), type: FieldType, required: z.boolean(), options: z.array(z.string()).optional() })
   .meta({ id: 'PublicFormField' })
 
-export const PublicFormSchema = z
-  .strictObject({ name: z.string(), description: z.string(), fields: z.array(PublicFormFieldSchema) })
-  .meta({
-    id: 'PublicForm',
-    example: {
-      name: 'Bug report',
-      description: 'Tell us what broke. We read every report.',
-      fields: EXAMPLE_FIELDS.map(({ maps_to: _, ...f }) => f),
-    },
-  })
+export const PublicFormSchema = z.strictObject({ name: z.string(), description: z.string(), fields: z.array(PublicFormFieldSchema) }).meta({
+  id: 'PublicForm',
+  example: {
+    name: 'Bug report',
+    description: 'Tell us what broke. We read every report.',
+    fields: EXAMPLE_FIELDS.map(({ maps_to: _, ...f }) => f),
+  },
+})
 export type PublicFormView = z.infer<typeof PublicFormSchema>
 
 /** A submission as documented (JSON); urlencoded and multipart bodies carry the same names. */
-export const SubmitFormBody = z
-  .record(z.string(), z.union([z.string(), z.number(), z.null()]))
-  .meta({
-    id: 'SubmitFormBody',
-    description: `Each field's answer under its key (a number field takes a number or its text; null or "" is no answer). \`${HONEYPOT}\` is the honeypot: leave it out or empty. A file field is sent as a file part of multipart/form-data.`,
-    example: { summary: 'Export fails on large boards', details: '1. Open a board with 10,000 cards\n2. Export', email: 'ana@example.com', severity: 'high' },
-  })
+export const SubmitFormBody = z.record(z.string(), z.union([z.string(), z.number(), z.null()])).meta({
+  id: 'SubmitFormBody',
+  description: `Each field's answer under its key (a number field takes a number or its text; null or "" is no answer). \`${HONEYPOT}\` is the honeypot: leave it out or empty. A file field is sent as a file part of multipart/form-data.`,
+  example: { summary: 'Export fails on large boards', details: '1. Open a board with 10,000 cards\n2. Export', email: 'ana@example.com', severity: 'high' },
+})
 
 export const SubmissionSchema = z
   .strictObject({

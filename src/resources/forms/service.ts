@@ -129,8 +129,7 @@ async function checkFields(q: Q, boardId: string, input: readonly FormFieldInput
     if (to.startsWith('xattr.')) {
       const field = byKey.get(to.slice(6))
       if (!field) return at('maps_to', `${to}: no custom field with this key on the board.`)
-      if (!XATTR_TARGETS[f.type].includes(field.type))
-        return at('maps_to', `${to} is a ${field.type} field, which does not take ${f.type} answers.`)
+      if (!XATTR_TARGETS[f.type].includes(field.type)) return at('maps_to', `${to} is a ${field.type} field, which does not take ${f.type} answers.`)
       if (field.type === 'select' && f.options) {
         const known = new Set(options.filter((o) => o.field_id === field.id).map((o) => fold(o.name)))
         const missing = f.options.filter((o) => !known.has(fold(o)))

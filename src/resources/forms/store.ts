@@ -7,7 +7,15 @@ export const getForm = (q: Q, id: string) => q.selectFrom('forms').selectAll().w
 export const getFormBySlug = (q: Q, slug: string) => q.selectFrom('forms').selectAll().where('slug', '=', slug).executeTakeFirst()
 /** The slugs among these that are taken (one query for a generated slug's candidates). */
 export const takenSlugs = async (q: Q, slugs: readonly string[]): Promise<Set<string>> =>
-  new Set((await q.selectFrom('forms').select('slug').where('slug', 'in', [...slugs]).execute()).map((r) => r.slug))
+  new Set(
+    (
+      await q
+        .selectFrom('forms')
+        .select('slug')
+        .where('slug', 'in', [...slugs])
+        .execute()
+    ).map((r) => r.slug),
+  )
 export const insertForm = (q: Q, row: FormsTable) => q.insertInto('forms').values(row).execute()
 export const updateFormRow = (q: Q, id: string, set: Partial<FormsTable>) => q.updateTable('forms').set(set).where('id', '=', id).execute()
 /** Deletes a form; false when it was already gone (a concurrent delete). */

@@ -173,7 +173,12 @@ function cardBody(form: FormsTable, fields: readonly FormField[], given: Map<str
   if (description.length > MAX_DESCRIPTION) {
     // Named by the field with the longest answer: the one to shorten.
     const longest = [...given].filter(([, v]) => typeof v === 'string').sort((a, b) => String(b[1]).length - String(a[1]).length)[0]
-    throw invalidBody([{ path: longest?.[0] ?? 'fields', message: `The answers are too long together for one card (${MAX_DESCRIPTION.toLocaleString('en')} characters); shorten this one.` }])
+    throw invalidBody([
+      {
+        path: longest?.[0] ?? 'fields',
+        message: `The answers are too long together for one card (${MAX_DESCRIPTION.toLocaleString('en')} characters); shorten this one.`,
+      },
+    ])
   }
   return {
     board: form.board_id,
