@@ -780,3 +780,20 @@ test('methods: OPTIONS lists them, another one is 405 with Allow', async () => {
   assert.equal(put.headers.get('allow'), 'GET, HEAD, POST, OPTIONS')
   assertErrorShape(await put.json())
 })
+
+test('a deleted list leaves its forms sending to the board’s first list; a board deleted for good takes its forms', async () => {
+  const c = await ready
+  const list = (await c.t.req('POST', '/v1/lists', { token: c.tokens.owner.write, body: { board: c.board.id, name: 'Short-lived' } })).body.list
+  const made = await c.t.req('POST', '/v1/forms', { token: c.bossToken, body: create(c, { name: 'Listed', list: list.id }) })
+  assert.equal(made.status, 201, made.text)
+  assert.equal((await c.t.req('DELETE', `/v1/lists/${list.id}`, { token: c.tokens.owner.write })).status, 204)
+  assert.equal((await c.t.req('GET', `/v1/forms/${made.body.form.id}`, { token: c.bossToken })).body.form.list, null)
+  const r = await submitJson(c, 'listed', { text: 'x' })
+  assert.equal(r.status, 201, r.text)
+  assert.equal((await cardOf(c, r.body.submission.id)).list, c.lists[0].id)
+
+  const forms = await count(c, 'forms')
+  const gone = await c.t.req('DELETE', `/v1/boards/${c.trashed.board}?permanent=true`, { token: c.tokens.owner.write })
+  assert.equal(gone.status, 204, gone.text)
+  assert.equal(await count(c, 'forms'), forms - 1)
+})
