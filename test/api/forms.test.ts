@@ -25,6 +25,7 @@ const BUG_FIELDS: Field[] = [
   { key: 'notes', label: 'Notes [extra]', type: 'long_text' },
   { key: 'age', label: 'Age', type: 'number' },
   { key: 'screenshot', label: 'Screenshot', type: 'file' },
+  { key: 'site', label: 'Site', type: 'text', maps_to: 'xattr.site' },
 ]
 
 const ready = seededFixture(async (s) => {
@@ -41,6 +42,7 @@ const ready = seededFixture(async (s) => {
   await req('POST', '/v1/xattr', { board: s.board.id, name: 'Points', type: 'number' })
   await req('POST', '/v1/xattr', { board: s.board.id, name: 'Area', type: 'select', options: ['UI', 'API', 'Docs'] })
   await req('POST', '/v1/xattr', { board: s.board.id, name: 'Reporter', type: 'text' })
+  await req('POST', '/v1/xattr', { board: s.board.id, name: 'Site', type: 'url' })
   const inbox = (await req('POST', '/v1/lists', { board: s.board.id, name: 'Inbox' })).list
   const bug = (await req('POST', '/v1/forms', { board: s.board.id, name: 'Bug report', list: inbox.id, fields: BUG_FIELDS, thank_you: 'Thanks!' }, bossToken))
     .form
@@ -646,6 +648,7 @@ const refusals: [string, Record<string, unknown>, string][] = [
   ['text past 1,000 characters', { summary: 'x'.repeat(1001), email: 'a@example.com' }, 'summary'],
   ['text where a number is not', { summary: 5, email: 'a@example.com' }, 'summary'],
   ['an object', { summary: { a: 1 }, email: 'a@example.com' }, 'summary'],
+  ['a value its custom field refuses (named by the form’s key)', { summary: 's', email: 'a@example.com', site: 'not a url' }, 'site'],
 ]
 for (const [name, answers, key] of refusals)
   test(`a submission is refused, nothing stored, 422 naming the key: ${name}`, async () => {

@@ -3,7 +3,7 @@
 // is made by the form: no creator (`created_by` null), its events' actor `{ id, name, kind: "form" }` (the form's id and
 // name), and, as for a change an automation run makes, its events start no event automation, so nothing loops back.
 import type { Actor } from '../../access/roles.js'
-import type { Q } from '../../db/database.js'
+import type { Q, Tx } from '../../db/database.js'
 import type { FormsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { checkedInput, type ErrorDetail, HttpError, invalidBody, notFound } from '../../errors.js'
@@ -128,7 +128,8 @@ export function checkAnswers(
   for (const f of fields)
     if (f.required && !given.has(f.key) && !details.some((d) => d.path === f.key))
       bad(f.key, f.type === 'file' ? `is required: attach a file ("${f.label}").` : `is required ("${f.label}").`)
-  if (details.length) throw invalidBody(details)
+  // At most 50 problems: a body of a million unknown keys is not answered with a million details.
+  if (details.length) throw invalidBody(details.slice(0, 50))
   return given
 }
 
@@ -211,6 +212,15 @@ function formActor(form: FormsTable): Actor {
   return { user, tokenId: '', permission: 'write', run: { id: `form:${form.id}`, board: form.board_id, as } }
 }
 
+/** The card of a submission, as the form; a refusal of the card's names the fields that filled the refused values. */
+async function makeCard(deps: Deps, tx: Tx, form: FormsTable, fields: readonly FormField[], body: ReturnType<typeof cardBody>) {
+  try {
+    return (await createCardIn(deps, tx, formActor(form), checkedInput(CreateCardBody, body))).card
+  } catch (err) {
+    throw asFormDetails(err, fields)
+  }
+}
+
 /** The form as it is now, inside the transaction: closed, deleted or trashed since the request began is a 404 too. */
 async function stillOpen(q: Q, slug: string, id: string): Promise<FormsTable> {
   const form = await openFormAt(q, slug)
@@ -223,27 +233,22 @@ async function stillOpen(q: Q, slug: string, id: string): Promise<FormsTable> {
  * submission's id (the card's) and the form's thank-you message. Throws 422 (naming the key) for a refused answer, 404
  * when the form closed meanwhile. The caller discards the files when this throws.
  */
-export async function submitForm(
+export function submitForm(
   deps: Deps,
   slug: string,
   formId: string,
   answers: readonly [string, Answer][],
   files: readonly SubmittedFile[],
 ): Promise<SubmissionView> {
-  let fields: FormField[] = []
-  try {
-    return await deps.db.tx(async (tx) => {
-      const form = await stillOpen(tx.q, slug, formId)
-      fields = fieldsOf(form)
-      const given = checkAnswers(fields, answers, files)
-      const { card } = await createCardIn(deps, tx, formActor(form), checkedInput(CreateCardBody, cardBody(form, fields, given)))
-      for (const file of files) {
-        const { id, size, sha256 } = file.stored
-        if (!(await markComplete(tx.q, id, size, sha256, { card_id: card.id }))) throw new Error(`the submitted file ${id} is gone`)
-      }
-      return { id: card.id, message: thankYou(form) }
-    })
-  } catch (err) {
-    throw asFormDetails(err, fields)
-  }
+  return deps.db.tx(async (tx) => {
+    const form = await stillOpen(tx.q, slug, formId)
+    const fields = fieldsOf(form)
+    const body = cardBody(form, fields, checkAnswers(fields, answers, files))
+    const card = await makeCard(deps, tx, form, fields, body)
+    for (const file of files) {
+      const { id, size, sha256 } = file.stored
+      if (!(await markComplete(tx.q, id, size, sha256, { card_id: card.id }))) throw new Error(`the submitted file ${id} is gone`)
+    }
+    return { id: card.id, message: thankYou(form) }
+  })
 }
