@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { after, test } from 'node:test'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { renderMarkdown } from '../../src/resources/note-publications/markdown.js'
 import { seededFixture } from '../helpers/app.js'
 import { dbAll } from '../helpers/db.js'
@@ -799,4 +800,22 @@ test('a deleted list leaves its forms sending to the board’s first list; a boa
   const gone = await c.t.req('DELETE', `/v1/boards/${c.trashed.board}?permanent=true`, { token: c.tokens.owner.write })
   assert.equal(gone.status, 204, gone.text)
   assert.equal(await count(c, 'forms'), forms - 1)
+})
+
+test('MCP: list_forms lists the forms of a board as the REST list does', async () => {
+  const c = await ready
+  const client = new Client({ name: 'taskd-test', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${c.t.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${c.tokens.outsider.read}` } } }),
+  )
+  try {
+    const listed = (await client.callTool({ name: 'list_forms', arguments: { board: c.other.id } })) as { isError?: boolean; structuredContent?: any }
+    assert.ok(!listed.isError)
+    assert.deepEqual(
+      listed.structuredContent.items.map((f: { id: string; url: string }) => [f.id, f.url]),
+      [[c.theirs.id, 'http://taskd.test/v1/forms/public/theirs']],
+    )
+  } finally {
+    await client.close()
+  }
 })

@@ -64,6 +64,7 @@ const TOOL_NAMES = [
   'list_custom_fields',
   'set_card_custom_fields',
   'list_card_templates',
+  'list_forms',
 ]
 const READ_TOOLS = new Set([
   'whoami',
@@ -77,6 +78,7 @@ const READ_TOOLS = new Set([
   'list_card_files',
   'list_custom_fields',
   'list_card_templates',
+  'list_forms',
 ])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {

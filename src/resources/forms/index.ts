@@ -1,6 +1,7 @@
 // The forms family: /v1/forms, and the public address of each form (its page, its definition and its submissions).
 import type { ResourceModule } from '../module.js'
 import { FORM_EVENTS } from './events.js'
+import { FORM_TOOLS } from './mcp.js'
 import { servePublicForm } from './public.js'
 import { FORM_FILTER } from './query.js'
 import { formRoutes, publicFormDoc, submitFormDoc } from './routes.js'
@@ -14,6 +15,7 @@ export const forms: ResourceModule = {
   routes: formRoutes,
   filters: { forms: FORM_FILTER },
   events: FORM_EVENTS,
+  mcpTools: FORM_TOOLS,
   receivers: [
     { path: '/v1/forms/public/:slug', handler: servePublicForm, doc: publicFormDoc },
     { path: '/v1/forms/public/:slug', handler: documentedWithTheFirst, doc: submitFormDoc },
