@@ -920,3 +920,22 @@ CREATE TRIGGER notes_search_delete AFTER DELETE ON notes BEGIN
   DELETE FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE kind = 'note' AND record_id = old.id);
   DELETE FROM search_docs WHERE kind = 'note' AND record_id = old.id;
 END;
+-- Forms: a board's public forms. Anyone with the address submits one (no token); each accepted submission is a new
+-- card on the form's board, in its list (the board's first list when it has none, or when its list was deleted). The
+-- slug is the public address, unique in the workspace; fields is a JSON array of { key, label, type, required,
+-- options?, maps_to }.
+CREATE TABLE forms (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  list_id TEXT REFERENCES lists(id) ON DELETE SET NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  slug TEXT NOT NULL UNIQUE,
+  open INTEGER NOT NULL DEFAULT 1,
+  fields TEXT NOT NULL DEFAULT '[]',
+  thank_you TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX forms_board ON forms(board_id, name);
+CREATE INDEX forms_list ON forms(list_id);

@@ -40,7 +40,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   app.use(healthRouter(deps, opts.workers, log))
   app.get('/metrics', metricsHandler(deps, metrics))
   // Routes that take no token are limited by address (TASKD_RATE_LIMIT); incoming endpoints have their own limit.
-  app.use(['/v1/openapi.json', '/v1/docs', '/v1/redoc', '/v1/note-publications/public'], addressRateLimit(deps))
+  app.use(['/v1/openapi.json', '/v1/docs', '/v1/redoc', '/v1/note-publications/public', '/v1/forms/public'], addressRateLimit(deps))
 
   const api = new Api(deps, { authenticate })
   for (const module of MODULES) for (const route of module.routes) api.add(route)

@@ -645,6 +645,23 @@ CREATE TABLE card_templates (
 );
 CREATE INDEX card_templates_board ON card_templates(board_id, name);`
 
+/** Forms: a board's public forms, each submission a new card (their fields one JSON array). */
+const FORMS = `CREATE TABLE forms (
+  id TEXT PRIMARY KEY,
+  board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+  list_id TEXT REFERENCES lists(id) ON DELETE SET NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  slug TEXT NOT NULL UNIQUE,
+  open INTEGER NOT NULL DEFAULT 1,
+  fields TEXT NOT NULL DEFAULT '[]',
+  thank_you TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX forms_board ON forms(board_id, name);
+CREATE INDEX forms_list ON forms(list_id);`
+
 const customFields = (real: string, withoutRowid: string) => `CREATE TABLE xattr_fields (
   id TEXT PRIMARY KEY,
   board_id TEXT NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
@@ -910,6 +927,8 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // matches visibility with) beside search_docs (its rowid's kind and record), PostgreSQL's tsvector rows with a GIN
   // index, both kept by triggers on cards, comments and notes, and built here for the rows there are.
   { sqlite: SEARCH_SQLITE, postgres: SEARCH_POSTGRES },
+  // 25: forms (/v1/forms): a board's forms, public at /v1/forms/public/<slug>, each submission a new card.
+  { sqlite: FORMS, postgres: FORMS },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -681,6 +681,20 @@ export interface SearchDocsTable {
   record_id: string
 }
 
+export interface FormsTable {
+  id: string
+  board_id: string
+  list_id: string | null
+  name: string
+  description: string
+  slug: string
+  open: number
+  fields: string
+  thank_you: string
+  created_at: string
+  updated_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -742,4 +756,5 @@ export interface DB {
   card_templates: CardTemplatesTable
   saved_filters: SavedFiltersTable
   search_docs: SearchDocsTable
+  forms: FormsTable
 }

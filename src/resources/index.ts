@@ -21,6 +21,7 @@ import { comments } from './comments/index.js'
 import { dependencies } from './dependencies/index.js'
 import { entityLinks } from './entity-links/index.js'
 import { folders } from './folders/index.js'
+import { forms } from './forms/index.js'
 import { groups } from './groups/index.js'
 import { files } from './files/index.js'
 import { inbox } from './inbox/index.js'
@@ -86,6 +87,7 @@ export const MODULES: readonly ResourceModule[] = [
   cardTemplates,
   templates,
   savedFilters,
+  forms,
 ]
 
 for (const m of MODULES) {

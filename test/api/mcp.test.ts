@@ -65,6 +65,7 @@ const TOOL_NAMES = [
   'set_card_custom_fields',
   'list_card_templates',
   'recent_changes',
+  'list_forms',
 ]
 const READ_TOOLS = new Set([
   'whoami',
@@ -79,6 +80,7 @@ const READ_TOOLS = new Set([
   'list_custom_fields',
   'list_card_templates',
   'recent_changes',
+  'list_forms',
 ])
 
 test('tools/list: the documented tools, each described, with an object input schema and read or write annotations', async () => {

@@ -1,3 +1,4 @@
-// What other families use of custom fields: a card's values (values.ts), the board copy, and the value copy.
+// What other families use of custom fields: a card's values (values.ts), the board copy, the value copy, and the
+// fields and options a form's mappings are checked against.
 export { dropValuesOfCard } from './store.js'
-export { fieldsOfBoards } from './store.js'
+export { fieldsOfBoards, optionsOfFields } from './store.js'
