@@ -25,7 +25,16 @@ export async function insertEvents(
   await q
     .insertInto('events')
     .values(
-      rows.map((r, i) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, seq: seq(i), audience_id: r.audience ?? null, commit_seq: eventCommitSeq(q, seq(i)) })),
+      rows.map((r, i) => ({
+        id: r.id,
+        name: r.name,
+        board_id: r.boardId,
+        data: r.data,
+        created_at: r.at,
+        seq: seq(i),
+        audience_id: r.audience ?? null,
+        commit_seq: eventCommitSeq(q, seq(i)),
+      })),
     )
     .execute()
 }
