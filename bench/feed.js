@@ -47,8 +47,10 @@ const load = () =>
     .join(' ')
 
 // ---------------------------------------------------------------------------------------------------------------
-// The users/me child: one request at a time over one keep-alive connection; on 'mark' it starts a new segment, on
-// 'report' it sends the latencies of each segment and exits.
+// The users/me child: a request every PROBE_MS (the next one at once when one takes longer) over one keep-alive
+// connection, a probe rather than a load of its own; on 'mark' it starts a new segment, on 'report' it sends the
+// latencies of each segment and exits.
+const PROBE_MS = 10
 function meChild(url, token) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const segments = [{ name: 'start', times: [] }]
@@ -63,7 +65,12 @@ function meChild(url, token) {
       req.on('error', reject)
     })
   ;(async () => {
-    while (!stopping) segments[segments.length - 1].times.push(await once())
+    while (!stopping) {
+      const started = performance.now()
+      segments[segments.length - 1].times.push(await once())
+      const left = PROBE_MS - (performance.now() - started)
+      if (left > 0) await new Promise((r) => setTimeout(r, left))
+    }
   })().catch((err) => {
     console.error(err)
     process.exit(1)
@@ -175,38 +182,25 @@ async function main() {
     server.once('exit', (code) => reject(new Error(`taskd exited (${code})`)))
   })
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 30_000 })
-  const request = (method, p, token, body) =>
-    new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : JSON.stringify(body)
-      const req = http.request(
-        `${url}${p}`,
-        { method, agent, headers: { authorization: `Bearer ${token}`, ...(data && { 'content-type': 'application/json' }) } },
-        (res) => {
-          const chunks = []
-          res.on('data', (c) => chunks.push(c))
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8')
-            if (res.statusCode >= 300) reject(new Error(`${method} ${p}: ${res.statusCode} ${text}`))
-            else resolve(text ? JSON.parse(text) : undefined)
-          })
-        },
-      )
-      req.on('error', reject)
-      req.end(data)
+  // The waiters' client: undici (taskd's own HTTP client), keep-alive connections, one request on each at a time.
+  const { Agent, request: send } = await import('undici')
+  const agent = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000, pipelining: 1 })
+  const fetchText = async (method, p, token, body) => {
+    const data = body === undefined ? undefined : JSON.stringify(body)
+    const res = await send(`${url}${p}`, {
+      method,
+      dispatcher: agent,
+      headers: { ...(token && { authorization: `Bearer ${token}` }), ...(data && { 'content-type': 'application/json' }) },
+      body: data,
     })
-  const gauge = async () => {
-    const text = await new Promise((resolve, reject) =>
-      http
-        .get(`${url}/metrics`, { agent }, (res) => {
-          let t = ''
-          res.on('data', (c) => (t += c))
-          res.on('end', () => resolve(t))
-        })
-        .on('error', reject),
-    )
-    return Number(/^taskd_feed_waiting (\d+)/m.exec(text)?.[1] ?? NaN)
+    return { status: res.statusCode, text: await res.body.text() }
   }
+  const request = async (method, p, token, body) => {
+    const { status, text } = await fetchText(method, p, token, body)
+    if (status >= 300) throw new Error(`${method} ${p}: ${status} ${text}`)
+    return text ? JSON.parse(text) : undefined
+  }
+  const gauge = async () => Number(/^taskd_feed_waiting (\d+)/m.exec((await fetchText('GET', '/metrics')).text)?.[1] ?? NaN)
   const until = async (what, probe, timeoutMs = 60_000, everyMs = 20) => {
     const started = Date.now()
     while (!(await probe())) {
@@ -276,7 +270,7 @@ async function main() {
   stopped = true
   server.kill('SIGTERM')
   await new Promise((r) => server.once('exit', r))
-  agent.destroy()
+  await agent.destroy()
   await Promise.allSettled(loops)
   await dropPg()
 
