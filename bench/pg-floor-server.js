@@ -7,9 +7,12 @@
 //                    a small JSON (id, key, title, board); 201 { card: { id, key, title, board } }. Four round trips
 //                    (BEGIN, UPDATE, INSERT, COMMIT), every statement prepared once per connection. No tags,
 //                    assignees or watchers rows, no enrichment, no webhook lookup, no outbox row.
-//   GET /v1/cards    The selective filter only: the token lookup, then the COUNT(*) and the page (default order, by
+//   GET /v1/cards    The selective filter: the token lookup, then the COUNT(*) and the page (default order, by
 //                    the board's position index), the membership a constant EXISTS in both, on one connection. The
 //                    items are the cards' rows as they are.
+//   GET /v1/cards?board=…&sort=-xattr.<key>&filter=xattr.<key>>=n   (the `xattr` scenario) the token lookup, the
+//                    COUNT(*) and the page read from the custom field's value index (card_xattr_num) in value order,
+//                    the cards by id, the membership a constant EXISTS; the items are the cards' rows as they are.
 //
 //   node bench/pg-floor-server.js <postgres-url> [port]   prints "floor-pg listening on http://127.0.0.1:<port>"
 //   Under fork() it sends { port } to the parent and closes on the message "close".
@@ -30,6 +33,9 @@ const WHERE = `cards.board_id = $1 AND cards.trashed = 0 AND cards.priority >= $
   AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = $1 AND m.user_id = $3)
   AND EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = cards.id
     AND ct.tag_id IN (SELECT id FROM tags WHERE board_id = $1 AND (lower(name) = lower($4) OR id = $4)))`
+// The custom-field list ($1 board, $2 key, $3 least value, $4 user), as limit-server.js --floor reads it on SQLite.
+const XATTR_WHERE = `WHERE x.field_id = (SELECT id FROM xattr_fields WHERE board_id = $1 AND key = $2) AND x.num >= $3
+  AND cards.trashed = 0 AND EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = $1 AND m.user_id = $4)`
 // Named statements: pg prepares each once per connection and then only binds.
 const Q = {
   auth: 'SELECT user_id, permission, expires_at FROM tokens WHERE hash = $1',
@@ -43,6 +49,8 @@ const Q = {
     INSERT INTO events (id, name, board_id, data, created_at) SELECT $10, 'card.created', $2, $11, $9 FROM card`,
   count: `SELECT count(*)::int AS n FROM cards WHERE ${WHERE}`,
   page: `SELECT cards.* FROM cards WHERE ${WHERE} ORDER BY cards.position, cards.created_at, cards.id LIMIT $5 OFFSET $6`,
+  xattrCount: `SELECT count(*)::int AS n FROM card_xattr x JOIN cards ON cards.id = x.card_id ${XATTR_WHERE}`,
+  xattrPage: `SELECT cards.* FROM card_xattr x JOIN cards ON cards.id = x.card_id ${XATTR_WHERE} ORDER BY x.num DESC, x.card_id DESC LIMIT $5 OFFSET $6`,
 }
 const run = (client, name, values) => client.query({ name, text: Q[name], values })
 
@@ -105,19 +113,23 @@ async function create(auth, body) {
 }
 
 const SELECTIVE_RE = /^board="([^"]*)" && priority>=([0-4]) && tags~"([^"]*)"$/
+const XATTR_RE = /^xattr\.([a-z][a-z0-9_]*)>=(\d+)$/
 
 async function list(auth, params) {
   const perPage = Number(params.get('per_page') ?? 30)
   const page = Number(params.get('page') ?? 1)
+  const x = XATTR_RE.exec(params.get('filter') ?? '')
+  const byField = x && params.get('sort') === `-xattr.${x[1]}` && params.get('board')
   const m = SELECTIVE_RE.exec(params.get('filter') ?? '')
-  if (!m || !Number.isInteger(perPage) || perPage < 1 || perPage > 500 || !Number.isInteger(page) || page < 1) {
-    throw new Fail(400, 'bad_request', 'The floor knows only the selective filter of the bench.')
+  if ((!m && !byField) || !Number.isInteger(perPage) || perPage < 1 || perPage > 500 || !Number.isInteger(page) || page < 1) {
+    throw new Fail(400, 'bad_request', 'The floor knows only the selective and custom-field lists of the bench.')
   }
-  const args = [m[1], Number(m[2]), auth.user_id, m[3]]
+  const [countQuery, pageQuery] = byField ? ['xattrCount', 'xattrPage'] : ['count', 'page']
+  const args = byField ? [params.get('board'), x[1], Number(x[2]), auth.user_id] : [m[1], Number(m[2]), auth.user_id, m[3]]
   const client = await pool.connect()
   try {
-    const count = (await run(client, 'count', args)).rows[0].n
-    const items = (await run(client, 'page', [...args, perPage, (page - 1) * perPage])).rows
+    const count = (await run(client, countQuery, args)).rows[0].n
+    const items = (await run(client, pageQuery, [...args, perPage, (page - 1) * perPage])).rows
     return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
   } finally {
     client.release()
