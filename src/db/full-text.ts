@@ -2,8 +2,9 @@
 // search_docs with triggers on cards, comments and notes). SQLite: an FTS5 table ranked by bm25, with the scope words
 // its triggers write (k<kind>, b<board>, `hidden`, `nob`, o<creator>) matched inside the same MATCH, so what the caller
 // cannot see is never read, counted or ranked. PostgreSQL: a tsvector ('simple' configuration) with a GIN index, ranked
-// by ts_rank_cd, what the caller sees tested on the rows themselves in the same statement. What a user typed only ever
-// goes in as a quoted string (FTS5) or a parameter of phraseto_tsquery / words of letters and digits (to_tsquery).
+// by ts_rank_cd, what the caller sees tested in the same statement on the board, creator and trash its triggers keep
+// beside it (no join per match). What a user typed only ever goes in as a quoted string (FTS5) or a parameter of
+// phraseto_tsquery / words of letters and digits (to_tsquery).
 import { type Compilable, PostgresAdapter, sql, type RawBuilder } from 'kysely'
 import type { Q } from './database.js'
 
@@ -120,28 +121,21 @@ function tsquery(terms: readonly SearchTerm[]): RawBuilder<unknown> {
   return sql`(${sql.join(each, sql` && `)})`
 }
 
-/** A board id column among the boards seen. */
-const onSeenBoard = (column: RawBuilder<unknown>, boards: SearchScope['boards']) =>
-  'only' in boards ? sql`${column} = ANY(${[...boards.only]}::text[])` : sql`(${column} IS NOT NULL AND NOT (${column} = ANY(${[...boards.except]}::text[])))`
-
-/** What the caller sees of a search_docs row `d`, tested on the card, comment or note itself. */
+/** What the caller sees of a search_docs row `d`: the kinds asked for, on a board seen (not hidden), or a note on none. */
 function visible(kinds: readonly SearchKind[], scope: SearchScope): RawBuilder<unknown> {
+  const { boards } = scope
+  const onBoard =
+    'only' in boards
+      ? sql`d.board_id = ANY(${[...boards.only]}::text[])`
+      : sql`(d.board_id IS NOT NULL AND NOT (d.board_id = ANY(${[...boards.except]}::text[])))`
   const boardless =
     scope.boardless === 'all'
-      ? sql`n.board_id IS NULL`
+      ? sql`(d.kind = 'note' AND d.board_id IS NULL)`
       : scope.boardless === 'none'
         ? sql`FALSE`
-        : sql`(n.board_id IS NULL AND n.created_by = ${scope.boardless.creator})`
-  const byKind: Record<SearchKind, RawBuilder<unknown>> = {
-    card: sql`EXISTS (SELECT 1 FROM cards c WHERE c.id = d.record_id AND c.trashed = 0 AND ${onSeenBoard(sql`c.board_id`, scope.boards)})`,
-    comment: sql`EXISTS (SELECT 1 FROM comments m JOIN cards c ON c.id = m.card_id
-      WHERE m.id = d.record_id AND c.trashed = 0 AND ${onSeenBoard(sql`c.board_id`, scope.boards)})`,
-    note: sql`EXISTS (SELECT 1 FROM notes n WHERE n.id = d.record_id AND (${onSeenBoard(sql`n.board_id`, scope.boards)} OR ${boardless}))`,
-  }
-  return sql`(${sql.join(
-    kinds.map((k) => sql`(d.kind = ${k} AND ${byKind[k]})`),
-    sql` OR `,
-  )})`
+        : sql`(d.kind = 'note' AND d.board_id IS NULL AND d.owner_id = ${scope.boardless.creator})`
+  const ofKinds = kinds.length < SEARCH_KINDS.length ? sql` AND d.kind = ANY(${[...kinds]}::text[])` : sql``
+  return sql`(d.hidden = 0 AND (${onBoard} OR ${boardless})${ofKinds})`
 }
 
 const HEADLINE = `StartSel=«, StopSel=», MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, ShortWord=0, MaxFragments=1`
