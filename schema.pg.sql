@@ -51,13 +51,13 @@
 --  9. Foreign keys are always on (SQLite needs PRAGMA foreign_keys = ON, which src/db/open.ts sets). cards.list_id has no
 --     ON DELETE action in both: deleting a board cascades to its lists and cards in one statement, and the NO ACTION check
 --     runs at the statement's end in both engines, so that still works.
---  11. Full-text search: SQLite's FTS5 table search_fts, with its scope words, becomes the column search_docs.tsv (a
---     tsvector of the 'simple' configuration, title weighted A and body B) with a GIN index, kept by PL/pgSQL triggers;
---     search_docs has no id (its key is kind and record_id), and what the caller sees is read from cards, comments
---     and notes when searching (src/db/full-text.ts), so a card's move or trash changes nothing in it. 'simple' keeps
---     diacritics (SQLite's tokenizer removes them: `cafe` finds `café` there only) and parses some words otherwise
---     (an e-mail address or `3.14` is one word here, several there). A body is indexed up to its 100,000th character
---     (a tsvector holds at most 1 MB; only a note's body can be longer); SQLite indexes all of it.
+--  11. Full-text search: SQLite's FTS5 table search_fts, with its scope words, becomes columns of search_docs: tsv (a
+--     tsvector of the 'simple' configuration, title weighted A and body B, with a GIN index), and board_id, owner_id and
+--     hidden, which the search tests instead of the scope words; all kept by PL/pgSQL triggers. search_docs has no id
+--     (its key is kind and record_id). 'simple' keeps diacritics (SQLite's tokenizer removes them: `cafe` finds `café`
+--     there only) and parses some words otherwise (an e-mail address or `3.14` is one word here, several there). A
+--     body is indexed up to its 100,000th character (a tsvector holds at most 1 MB; only a note's body can be longer);
+--     SQLite indexes all of it.
 
 -- Unicode case folding (É → é), the same as SQLite's taskd_fold, which taskd registers on each connection (JavaScript's
 -- toLowerCase). Used by `~` and by name comparisons when the text is not plain ASCII; needs PostgreSQL built with ICU.
@@ -921,13 +921,18 @@ CREATE INDEX saved_filters_board ON saved_filters(board_id, shared);
 -- Full-text search (GET /v1/search): a row per card, comment and note with a tsvector of its title (weight A; none for a
 -- comment) and its body (weight B; a card's description), up to the body's 100,000th character (as much as a card's
 -- description or a comment holds; a tsvector holds at most 1 MB, whatever the text), in the 'simple' configuration
--- (language-neutral) of the text folded by taskd_fold (the C ctype's lower() folds ASCII letters alone), kept by the
--- triggers below in the transaction of every write of those rows, cascades included. What the caller sees is read from
--- the rows themselves when searching. The index is derived: an export leaves it out, and an import rebuilds it as the
--- rows go in.
+-- (language-neutral) of the text folded by taskd_fold (the C ctype's lower() folds ASCII letters alone); and where the
+-- record is, for what the caller sees: its board (a comment: its card's), hidden (a trashed card and its comments) and,
+-- for a note on no board, its creator. The triggers below keep it in the transaction of every write of those rows,
+-- cascades included; a comment's row reads its card FOR SHARE, so a move of the card waits for it or it for the move,
+-- and the move's trigger then sees it. A board's trash and its members are read when searching. The index is derived:
+-- an export leaves it out, and an import rebuilds it as the rows go in.
 CREATE TABLE search_docs (
   kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
   record_id TEXT NOT NULL,
+  board_id TEXT,
+  owner_id TEXT,
+  hidden INTEGER NOT NULL DEFAULT 0,
   tsv tsvector NOT NULL,
   PRIMARY KEY (kind, record_id)
 );
@@ -935,32 +940,53 @@ CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);
 CREATE FUNCTION taskd_search_doc() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   doc tsvector;
+  doc_board TEXT;
+  doc_owner TEXT;
+  doc_hidden INTEGER := 0;
 BEGIN
   IF TG_OP = 'DELETE' THEN
     DELETE FROM search_docs WHERE search_docs.kind = TG_ARGV[0] AND search_docs.record_id = OLD.id;
     RETURN NULL;
   ELSIF TG_ARGV[0] = 'card' THEN
+    doc_board := NEW.board_id;
+    doc_hidden := NEW.trashed;
+    IF TG_OP = 'UPDATE' AND (OLD.board_id IS DISTINCT FROM NEW.board_id OR OLD.trashed IS DISTINCT FROM NEW.trashed) THEN
+      UPDATE search_docs SET board_id = NEW.board_id, hidden = NEW.trashed
+        WHERE search_docs.kind = 'comment' AND search_docs.record_id IN (SELECT comments.id FROM comments WHERE comments.card_id = NEW.id);
+    END IF;
+    IF TG_OP = 'UPDATE' AND OLD.title = NEW.title AND OLD.description = NEW.description THEN
+      UPDATE search_docs SET board_id = doc_board, hidden = doc_hidden WHERE search_docs.kind = 'card' AND search_docs.record_id = NEW.id;
+      RETURN NULL;
+    END IF;
     doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.description, 100000))), 'B');
   ELSIF TG_ARGV[0] = 'comment' THEN
+    SELECT cards.board_id, cards.trashed INTO doc_board, doc_hidden FROM cards WHERE cards.id = NEW.card_id FOR SHARE;
     doc := setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
   ELSE
+    doc_board := NEW.board_id;
+    doc_owner := NEW.created_by;
     doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
   END IF;
-  INSERT INTO search_docs (kind, record_id, tsv) VALUES (TG_ARGV[0], NEW.id, doc)
-    ON CONFLICT ON CONSTRAINT search_docs_pkey DO UPDATE SET tsv = EXCLUDED.tsv;
+  INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv) VALUES (TG_ARGV[0], NEW.id, doc_board, doc_owner, doc_hidden, doc)
+    ON CONFLICT ON CONSTRAINT search_docs_pkey
+    DO UPDATE SET board_id = EXCLUDED.board_id, owner_id = EXCLUDED.owner_id, hidden = EXCLUDED.hidden, tsv = EXCLUDED.tsv;
   RETURN NULL;
 END $$;
 CREATE TRIGGER cards_search_insert AFTER INSERT ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
-CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description ON cards FOR EACH ROW
-  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.description IS DISTINCT FROM NEW.description) EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description, board_id, trashed ON cards FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.description IS DISTINCT FROM NEW.description OR OLD.board_id IS DISTINCT FROM NEW.board_id
+    OR OLD.trashed IS DISTINCT FROM NEW.trashed)
+  EXECUTE FUNCTION taskd_search_doc('card');
 CREATE TRIGGER cards_search_delete AFTER DELETE ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
 CREATE TRIGGER comments_search_insert AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
-CREATE TRIGGER comments_search_update AFTER UPDATE OF body ON comments FOR EACH ROW
-  WHEN (OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body, card_id ON comments FOR EACH ROW
+  WHEN (OLD.body IS DISTINCT FROM NEW.body OR OLD.card_id IS DISTINCT FROM NEW.card_id) EXECUTE FUNCTION taskd_search_doc('comment');
 CREATE TRIGGER comments_search_delete AFTER DELETE ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
 CREATE TRIGGER notes_search_insert AFTER INSERT ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');
-CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body ON notes FOR EACH ROW
-  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('note');
+CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body, board_id, created_by ON notes FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.body IS DISTINCT FROM NEW.body OR OLD.board_id IS DISTINCT FROM NEW.board_id
+    OR OLD.created_by IS DISTINCT FROM NEW.created_by)
+  EXECUTE FUNCTION taskd_search_doc('note');
 CREATE TRIGGER notes_search_delete AFTER DELETE ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');
 -- Forms: a board's public forms. Anyone with the address submits one (no token); each accepted submission is a new
 -- card on the form's board, in its list (the board's first list when it has none, or when its list was deleted). The

@@ -1,8 +1,9 @@
 // Upkeep that time alone makes due, run by `serve` at start and then every hour: deleting for good the boards whose
 // purge_at has come (30 days in the trash, or a permanent delete a crash interrupted), the pending files that an
-// upload cut short by a crash left (a day old), the events the log keeps no longer (TASKD_EVENT_RETENTION_DAYS), and the
+// upload cut short by a crash left (a day old), the events the log keeps no longer (TASKD_EVENT_RETENTION_DAYS), the
 // secrets before a rotation whose overlap has ended (signing stopped using them at the end of the overlap; this forgets
-// them). Passes never overlap; stop() waits for the one running, which stops before its next chunk of cards or events.
+// them), and merging the search index's segments into one (SQLite). Passes never overlap; stop() waits for the one
+// running, which stops before its next chunk of cards or events or merge step.
 import type { Deps } from './deps.js'
 import { PeriodicJob } from './jobs/periodic.js'
 import { purgeTrashedBoards } from './resources/boards/service.js'
@@ -10,6 +11,7 @@ import { purgeStalePendingFiles } from './resources/files/service.js'
 import { pruneEventLog } from './resources/change-feed/service.js'
 import { forgetRotatedSigningSecrets } from './resources/signing-secrets/service.js'
 import { forgetRotatedWebhookSecrets } from './resources/webhooks/service.js'
+import { compactSearchIndex } from './resources/search/service.js'
 
 const EVERY_MS = 3600_000
 
@@ -25,6 +27,7 @@ export class Housekeeping {
         if (!stopping()) await pruneEventLog(deps, stopping)
         if (!stopping()) await forgetRotatedWebhookSecrets(deps)
         if (!stopping()) await forgetRotatedSigningSecrets(deps)
+        if (!stopping()) await compactSearchIndex(deps, stopping)
       },
       (err) => log('housekeeping: the pass failed (the next one tries again)', err),
     )

@@ -772,38 +772,62 @@ END;`
 const POSTGRES_SEARCH_SCHEMA = `CREATE TABLE search_docs (
   kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
   record_id TEXT NOT NULL,
+  board_id TEXT,
+  owner_id TEXT,
+  hidden INTEGER NOT NULL DEFAULT 0,
   tsv tsvector NOT NULL,
   PRIMARY KEY (kind, record_id)
 );
 CREATE FUNCTION taskd_search_doc() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   doc tsvector;
+  doc_board TEXT;
+  doc_owner TEXT;
+  doc_hidden INTEGER := 0;
 BEGIN
   IF TG_OP = 'DELETE' THEN
     DELETE FROM search_docs WHERE search_docs.kind = TG_ARGV[0] AND search_docs.record_id = OLD.id;
     RETURN NULL;
   ELSIF TG_ARGV[0] = 'card' THEN
+    doc_board := NEW.board_id;
+    doc_hidden := NEW.trashed;
+    IF TG_OP = 'UPDATE' AND (OLD.board_id IS DISTINCT FROM NEW.board_id OR OLD.trashed IS DISTINCT FROM NEW.trashed) THEN
+      UPDATE search_docs SET board_id = NEW.board_id, hidden = NEW.trashed
+        WHERE search_docs.kind = 'comment' AND search_docs.record_id IN (SELECT comments.id FROM comments WHERE comments.card_id = NEW.id);
+    END IF;
+    IF TG_OP = 'UPDATE' AND OLD.title = NEW.title AND OLD.description = NEW.description THEN
+      UPDATE search_docs SET board_id = doc_board, hidden = doc_hidden WHERE search_docs.kind = 'card' AND search_docs.record_id = NEW.id;
+      RETURN NULL;
+    END IF;
     doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.description, 100000))), 'B');
   ELSIF TG_ARGV[0] = 'comment' THEN
+    SELECT cards.board_id, cards.trashed INTO doc_board, doc_hidden FROM cards WHERE cards.id = NEW.card_id FOR SHARE;
     doc := setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
   ELSE
+    doc_board := NEW.board_id;
+    doc_owner := NEW.created_by;
     doc := setweight(to_tsvector('simple', taskd_fold(NEW.title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(NEW.body, 100000))), 'B');
   END IF;
-  INSERT INTO search_docs (kind, record_id, tsv) VALUES (TG_ARGV[0], NEW.id, doc)
-    ON CONFLICT ON CONSTRAINT search_docs_pkey DO UPDATE SET tsv = EXCLUDED.tsv;
+  INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv) VALUES (TG_ARGV[0], NEW.id, doc_board, doc_owner, doc_hidden, doc)
+    ON CONFLICT ON CONSTRAINT search_docs_pkey
+    DO UPDATE SET board_id = EXCLUDED.board_id, owner_id = EXCLUDED.owner_id, hidden = EXCLUDED.hidden, tsv = EXCLUDED.tsv;
   RETURN NULL;
 END $$;
 CREATE TRIGGER cards_search_insert AFTER INSERT ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
-CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description ON cards FOR EACH ROW
-  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.description IS DISTINCT FROM NEW.description) EXECUTE FUNCTION taskd_search_doc('card');
+CREATE TRIGGER cards_search_update AFTER UPDATE OF title, description, board_id, trashed ON cards FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.description IS DISTINCT FROM NEW.description OR OLD.board_id IS DISTINCT FROM NEW.board_id
+    OR OLD.trashed IS DISTINCT FROM NEW.trashed)
+  EXECUTE FUNCTION taskd_search_doc('card');
 CREATE TRIGGER cards_search_delete AFTER DELETE ON cards FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('card');
 CREATE TRIGGER comments_search_insert AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
-CREATE TRIGGER comments_search_update AFTER UPDATE OF body ON comments FOR EACH ROW
-  WHEN (OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('comment');
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body, card_id ON comments FOR EACH ROW
+  WHEN (OLD.body IS DISTINCT FROM NEW.body OR OLD.card_id IS DISTINCT FROM NEW.card_id) EXECUTE FUNCTION taskd_search_doc('comment');
 CREATE TRIGGER comments_search_delete AFTER DELETE ON comments FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('comment');
 CREATE TRIGGER notes_search_insert AFTER INSERT ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');
-CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body ON notes FOR EACH ROW
-  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION taskd_search_doc('note');
+CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body, board_id, created_by ON notes FOR EACH ROW
+  WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.body IS DISTINCT FROM NEW.body OR OLD.board_id IS DISTINCT FROM NEW.board_id
+    OR OLD.created_by IS DISTINCT FROM NEW.created_by)
+  EXECUTE FUNCTION taskd_search_doc('note');
 CREATE TRIGGER notes_search_delete AFTER DELETE ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');`
 
 /**
@@ -825,11 +849,17 @@ INSERT INTO search_fts (rowid, title, body, scope)
     'knote ' || CASE WHEN notes.board_id IS NULL THEN 'nob' || COALESCE(' o' || notes.created_by, '') ELSE 'b' || notes.board_id END
   FROM search_docs JOIN notes ON search_docs.kind = 'note' AND notes.id = search_docs.record_id;`
 const SEARCH_POSTGRES = `${POSTGRES_SEARCH_SCHEMA}
-INSERT INTO search_docs (kind, record_id, tsv)
-  SELECT 'card', id, setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(description, 100000))), 'B') FROM cards;
-INSERT INTO search_docs (kind, record_id, tsv) SELECT 'comment', id, setweight(to_tsvector('simple', taskd_fold(left(body, 100000))), 'B') FROM comments;
-INSERT INTO search_docs (kind, record_id, tsv)
-  SELECT 'note', id, setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(body, 100000))), 'B') FROM notes;
+INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv)
+  SELECT 'card', id, board_id, NULL, trashed,
+    setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(description, 100000))), 'B')
+  FROM cards;
+INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv)
+  SELECT 'comment', comments.id, cards.board_id, NULL, cards.trashed, setweight(to_tsvector('simple', taskd_fold(left(comments.body, 100000))), 'B')
+  FROM comments JOIN cards ON cards.id = comments.card_id;
+INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv)
+  SELECT 'note', id, board_id, created_by, 0,
+    setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(body, 100000))), 'B')
+  FROM notes;
 CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);`
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
@@ -915,6 +945,7 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
   // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
+<<<<<<< HEAD
   // 21: saved filters (a named card filter, private or shared on a board or the workspace), and the one user an event
   // is for when only they may see it (a private saved filter's events).
   { sqlite: SAVED_FILTERS, postgres: SAVED_FILTERS },
@@ -926,6 +957,12 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 24: full-text search (GET /v1/search): SQLite's FTS5 table search_fts (title, body and the scope words the search
   // matches visibility with) beside search_docs (its rowid's kind and record), PostgreSQL's tsvector rows with a GIN
   // index, both kept by triggers on cards, comments and notes, and built here for the rows there are.
+=======
+  // 25: full-text search (GET /v1/search): SQLite's FTS5 table search_fts (title, body and the scope words the search
+  // matches visibility with) beside search_docs (its rowid's kind and record), PostgreSQL's tsvector rows (with the
+  // board, creator and trash the search tests) and a GIN index, both kept by triggers on cards, comments and notes, and
+  // built here for the rows there are.
+>>>>>>> search
   { sqlite: SEARCH_SQLITE, postgres: SEARCH_POSTGRES },
   // 25: forms (/v1/forms): a board's forms, public at /v1/forms/public/<slug>, each submission a new card.
   { sqlite: FORMS, postgres: FORMS },

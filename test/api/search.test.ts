@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { mergeSearchIndexStep } from '../../src/db/full-text.js'
+import { compactSearchIndex } from '../../src/resources/search/service.js'
 import { type seededApp, seededFixture } from '../helpers/app.js'
 import { testDialect } from '../helpers/database.js'
 import { dbGet } from '../helpers/db.js'
@@ -368,6 +370,13 @@ test('search refuses a missing or blank text, unknown types, a page size past 50
     assertErrorShape(r.body)
   }
   assert.equal((await c.t.req('GET', '/v1/search?q=x')).status, 401)
+})
+
+test('housekeeping merges the index into one segment (SQLite), and search answers the same', async () => {
+  const before = await search(q('deploy', '&per_page=500'), c.tokens.admin.read)
+  await compactSearchIndex(c.t.deps, () => false)
+  assert.equal(await c.t.deps.db.tx(({ q }) => mergeSearchIndexStep(q, 200)), false, 'nothing left to merge')
+  assert.deepEqual(await search(q('deploy', '&per_page=500'), c.tokens.admin.read), before)
 })
 
 test('the MCP search tool answers as the route does', async () => {

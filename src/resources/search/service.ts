@@ -2,12 +2,13 @@
 // applied inside the index's query, so a page is never filtered afterwards), then the page's records shown.
 import type { Actor } from '../../access/roles.js'
 import { searchScopeOf } from '../../access/records.js'
+import { inBackground } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import type { SearchScope } from '../../db/full-text.js'
 import type { Page } from '../../query/list-page.js'
 import { resultsOf } from './present.js'
 import { SEARCH_TYPES, type SearchInput, type SearchResult, type SearchType } from './schema.js'
-import { searchQueries } from './store.js'
+import { mergeSearchIndexStep, searchQueries } from './store.js'
 import { searchTerms } from './terms.js'
 
 const NOTHING: SearchScope = { boards: { only: [] }, boardless: 'none' }
@@ -33,4 +34,16 @@ export async function search(deps: Deps, actor: Actor, input: SearchInput): Prom
   // The count and the page are the reads whose cost the text decides: off the event loop, under the query deadline.
   const [[count], hits] = await deps.db.readAll([queries.count, queries.page])
   return page(Number(count.n), await resultsOf(q, hits, scope))
+}
+
+/** Pages an upkeep step of the index writes at most (a few milliseconds of the writer's time each). */
+const MERGE_PAGES = 200
+
+/**
+ * Housekeeping's upkeep of the index: merged into one segment (SQLite; nothing on PostgreSQL), a step per transaction
+ * in the writer's background lane and a turn of the event loop between steps, until there is nothing to merge.
+ */
+export async function compactSearchIndex(deps: Deps, stopping: () => boolean): Promise<void> {
+  while (!stopping() && (await inBackground(() => deps.db.tx(({ q }) => mergeSearchIndexStep(q, MERGE_PAGES)))))
+    await new Promise((resolve) => setImmediate(resolve))
 }

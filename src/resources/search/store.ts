@@ -1,8 +1,8 @@
 // Search queries: the index's count and page (src/db/full-text.ts), and what a page's results show of their records.
 import type { Q } from '../../db/database.js'
-import { searchQueries, type SearchRequest } from '../../db/full-text.js'
+import { mergeSearchIndexStep, searchQueries, type SearchRequest } from '../../db/full-text.js'
 
-export { searchQueries, type SearchRequest }
+export { mergeSearchIndexStep, searchQueries, type SearchRequest }
 
 /** The cards with these ids: key, title, board and whether they are in the trash. */
 export const cardRefs = async (q: Q, ids: readonly string[]) =>
