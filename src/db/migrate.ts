@@ -662,6 +662,34 @@ CREATE TABLE card_xattr (
 CREATE INDEX card_xattr_num ON card_xattr(field_id, num, card_id);
 CREATE INDEX card_xattr_str ON card_xattr(field_id, str, card_id);`
 
+/** Sign-in for people: passwords, browser sessions and single-use login links (version 28). */
+const SIGN_IN = `CREATE TABLE user_passwords (
+  user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  via TEXT NOT NULL CHECK (via IN ('password', 'link')),
+  user_agent TEXT,
+  address TEXT,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX sessions_user ON sessions(user_id, created_at);
+CREATE TABLE login_links (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  used_at TEXT
+);
+CREATE INDEX login_links_user ON login_links(user_id);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -745,6 +773,16 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
   // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
+  // 21 to 27: the steps of other changes made at the same time (merged in order; empty until then).
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  { sqlite: '', postgres: '' },
+  // 28: sign-in for people: a password per person, browser sessions and single-use login links.
+  { sqlite: SIGN_IN, postgres: SIGN_IN },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
