@@ -238,6 +238,7 @@ test('sign-in: 201 with the session, its CSRF token and an HttpOnly, SameSite=St
   const me = await call(b, 'GET', '/v1/users/me')
   assert.equal(me.status, 200)
   assert.equal(me.body.user.id, bo.id)
+  assert.equal(me.headers.get('cache-control'), 'private', 'no shared cache keeps an answer to a cookie')
 
   const wrongPassword = await call({ address: b.address }, 'POST', '/v1/sessions', { body: { email: bo.email, password: 'not the password' } })
   const unknownEmail = await call({ address: b.address }, 'POST', '/v1/sessions', { body: { email: 'nobody@example.test', password: PASSWORD } })

@@ -73,5 +73,7 @@ async function sessionActor(req: Request, deps: Deps, value: string): Promise<Ac
     await touchSession(deps.db.q, session.id, isoAt(now), isoAt(expires))
     req.res?.append('Set-Cookie', sessionCookie(value, (expires - now) / 1000, secure))
   }
+  // An answer to a cookie is that user's alone: no shared cache (a proxy) may keep it for others (a route may say more).
+  req.res?.set('Cache-Control', 'private')
   return { user, tokenId: '', permission: isAdminRole(user.role) ? 'full' : 'write', sessionId: session.id }
 }
