@@ -1,8 +1,9 @@
 // Who is calling, for the API's routes: a Bearer token (src/resources/tokens/authenticate.ts, handed in by the module
-// list), which wins whenever the Authorization header is there, or else the session cookie of a signed-in browser. A session acts with the full
-// permission its user's role allows (owners and admins `full`, others `write`), and every write it makes (POST, PUT,
-// PATCH, DELETE) must carry the session's CSRF token in X-CSRF-Token (403 csrf_failed otherwise, and for any request
-// the browser says another site made). MCP keeps to tokens: it is given the token check alone (src/app.ts).
+// list), which wins whenever the Authorization header is there, or else the session cookie of a signed-in browser. A
+// session acts with the full permission its user's role allows (owners and admins `full`, others `write`), and every
+// write it makes (POST, PUT, PATCH, DELETE) must carry the session's CSRF token in X-CSRF-Token (403 csrf_failed
+// otherwise, and for any request the browser says another site made). MCP keeps to tokens: src/app.ts gives it the
+// token check alone.
 import type { Request } from 'express'
 import { type Actor, isAdminRole } from '../../access/roles.js'
 import type { Deps } from '../../deps.js'
