@@ -1007,3 +1007,32 @@ CREATE TABLE forms (
 );
 CREATE INDEX forms_board ON forms(board_id, name);
 CREATE INDEX forms_list ON forms(list_id);
+-- Sign-in for people: a password per person (scrypt, stored in PHC form: parameters, salt and hash; never shown), browser
+-- sessions (only the SHA-256 of the cookie's value is kept; `expires_at` moves with use, up to the longest lifetime)
+-- and single-use login links (only their SHA-256). Credentials all: none of them is exported.
+CREATE TABLE user_passwords (
+  user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  via TEXT NOT NULL CHECK (via IN ('password', 'link')),
+  user_agent TEXT,
+  address TEXT,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX sessions_user ON sessions(user_id, created_at);
+CREATE TABLE login_links (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  used_at TEXT
+);
+CREATE INDEX login_links_user ON login_links(user_id);

@@ -12,7 +12,7 @@ import type { Logger } from './log.js'
 import { mcpRouter } from './mcp/endpoint.js'
 import { healthRouter, type Workers } from './ops/health.js'
 import { Metrics, metricsHandler } from './ops/metrics.js'
-import { authenticate, MCP_TOOLS, MODULES } from './resources/index.js'
+import { authenticate, authenticateApi, MCP_TOOLS, MODULES } from './resources/index.js'
 
 export interface AppOptions {
   /** Errors and one line per request; without one, errors go to the console and requests are not logged. */
@@ -42,7 +42,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
   // Routes that take no token are limited by address (TASKD_RATE_LIMIT); incoming endpoints have their own limit.
   app.use(['/v1/openapi.json', '/v1/docs', '/v1/redoc', '/v1/note-publications/public', '/v1/forms/public'], addressRateLimit(deps))
 
-  const api = new Api(deps, { authenticate })
+  // The API takes a Bearer token or a browser's session cookie; MCP (below) takes tokens only.
+  const api = new Api(deps, { authenticate: authenticateApi })
   for (const module of MODULES) for (const route of module.routes) api.add(route)
 
   // The document and the docs pages load their libraries on first use, so starting the server does not wait for them.

@@ -90,6 +90,18 @@ const ConfigSchema = z.object({
       ctx.addIssue({ code: 'custom', message: 'must be on, off or a number of requests per minute' })
       return z.NEVER
     }),
+  /**
+   * Sign-in (POST /v1/sessions): attempts a minute from one address (password or login link), and failed passwords a
+   * minute for one account (by email, known or not), past which 429 with Retry-After. Apart from TASKD_RATE_LIMIT and on
+   * by default, loopback included; 0 turns one off.
+   */
+  signinAttemptsPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  signinFailuresPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(5),
+  /** A browser session ends after this many days without a request, and in any case this many days after sign-in. */
+  sessionIdleDays: z.coerce.number().min(0.001).max(3650).default(30),
+  sessionMaxDays: z.coerce.number().min(0.001).max(3650).default(90),
+  /** How long a login link (`taskd user login-link EMAIL`) stays usable, once. */
+  loginLinkMinutes: z.coerce.number().int().min(1).max(10_080).default(15),
   /** Request log lines: one JSON object per line, or a short human line. */
   logFormat: z.enum(['json', 'pretty']).default('pretty'),
   /** A bearer token for GET /metrics; without one, /metrics answers only requests from this machine (loopback). */
@@ -180,6 +192,11 @@ const ENV: Record<Key, string> = {
   allowPrivateTargets: 'TASKD_ALLOW_PRIVATE_TARGETS',
   trustProxy: 'TASKD_TRUST_PROXY',
   rateLimit: 'TASKD_RATE_LIMIT',
+  signinAttemptsPerMinute: 'TASKD_SIGNIN_ATTEMPTS_PER_MINUTE',
+  signinFailuresPerMinute: 'TASKD_SIGNIN_FAILURES_PER_MINUTE',
+  sessionIdleDays: 'TASKD_SESSION_IDLE_DAYS',
+  sessionMaxDays: 'TASKD_SESSION_MAX_DAYS',
+  loginLinkMinutes: 'TASKD_LOGIN_LINK_MINUTES',
   logFormat: 'TASKD_LOG_FORMAT',
   metricsToken: 'TASKD_METRICS_TOKEN',
   masterKey: 'TASKD_MASTER_KEY',

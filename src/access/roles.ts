@@ -34,7 +34,7 @@ export interface ActorRef {
 }
 
 /**
- * The caller of a request: a user acting through one of their tokens. An automation run acts through an Actor too,
+ * The caller of a request: a user acting through one of their tokens, or their browser session. An automation run acts through an Actor too,
  * with `run` set: it sees only its automation's board, its changes are attributed to `run.as`, and its events start no
  * event automations (no loops). `user` is then a stand-in that is never written anywhere. A public form's submission
  * acts the same way (`run.as` is the form, `run.id` the submission).
@@ -43,6 +43,8 @@ export interface Actor {
   user: UsersTable
   tokenId: string
   permission: Permission
+  /** Set when the request came with a browser session's cookie instead of a token (tokenId is then empty). */
+  sessionId?: string
   run?: { id: string; board: string; as: ActorRef }
   /**
    * The automations whose runs led to what this actor does, oldest first: a run's own (its automation last), or, for an

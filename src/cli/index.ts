@@ -32,16 +32,27 @@ function healthcheckCommand(program: Command): void {
 
 /** Users and their personal access tokens. */
 function accountCommands(program: Command): void {
+  const user = program.command('user').description('manage users and how people sign in')
   dbOption(
-    program
-      .command('user')
-      .description('manage users')
+    user
       .command('create')
       .description('create a user and print its id')
       .requiredOption('--email <email>')
       .requiredOption('--name <name>')
       .option('--role <role>', 'owner, admin or member', oneOf(ROLES), 'member'),
   ).action(async (o) => (await import('./user.js')).createUser(o))
+  dbOption(
+    user
+      .command('set-password')
+      .description("set a person's password, read from stdin (never an argument); their sessions and login links end")
+      .argument('<email>'),
+  ).action(async (email: string, o) => (await import('./user.js')).setPassword(email, o))
+  dbOption(
+    user
+      .command('login-link')
+      .description('print a single-use sign-in link for a person ({base_url}/login/<token>; TASKD_LOGIN_LINK_MINUTES, 15 by default)')
+      .argument('<email>'),
+  ).action(async (email: string, o) => (await import('./user.js')).loginLink(email, o))
   const token = program.command('token').description('manage personal access tokens')
   dbOption(
     token

@@ -862,6 +862,34 @@ INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv)
   FROM notes;
 CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);`
 
+/** Sign-in for people: passwords, browser sessions and single-use login links (step 27). */
+const SIGN_IN = `CREATE TABLE user_passwords (
+  user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  via TEXT NOT NULL CHECK (via IN ('password', 'link')),
+  user_agent TEXT,
+  address TEXT,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX sessions_user ON sessions(user_id, created_at);
+CREATE TABLE login_links (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  used_at TEXT
+);
+CREATE INDEX login_links_user ON login_links(user_id);`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -945,7 +973,6 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: customFields('REAL', ' WITHOUT ROWID'), postgres: customFields('DOUBLE PRECISION', '') },
   // 20: templates: workspace-level board templates (their content one JSON document) and card templates per board.
   { sqlite: TEMPLATES, postgres: TEMPLATES },
-<<<<<<< HEAD
   // 21: saved filters (a named card filter, private or shared on a board or the workspace), and the one user an event
   // is for when only they may see it (a private saved filter's events).
   { sqlite: SAVED_FILTERS, postgres: SAVED_FILTERS },
@@ -955,17 +982,17 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 23: secret rotation without downtime: a webhook's and a signing secret's previous secret, with the end of its overlap.
   { sqlite: SECRET_ROTATION, postgres: SECRET_ROTATION },
   // 24: full-text search (GET /v1/search): SQLite's FTS5 table search_fts (title, body and the scope words the search
-  // matches visibility with) beside search_docs (its rowid's kind and record), PostgreSQL's tsvector rows with a GIN
-  // index, both kept by triggers on cards, comments and notes, and built here for the rows there are.
-=======
-  // 25: full-text search (GET /v1/search): SQLite's FTS5 table search_fts (title, body and the scope words the search
   // matches visibility with) beside search_docs (its rowid's kind and record), PostgreSQL's tsvector rows (with the
   // board, creator and trash the search tests) and a GIN index, both kept by triggers on cards, comments and notes, and
   // built here for the rows there are.
->>>>>>> search
   { sqlite: SEARCH_SQLITE, postgres: SEARCH_POSTGRES },
   // 25: forms (/v1/forms): a board's forms, public at /v1/forms/public/<slug>, each submission a new card.
   { sqlite: FORMS, postgres: FORMS },
+  // 26: full-text search on PostgreSQL again, as step 24 now makes it: the board, creator and trash of each row kept
+  // beside its tsvector (which the search tests instead of reading the card per match); rebuilt for the rows there are.
+  { sqlite: '', postgres: `DROP TABLE IF EXISTS search_docs; DROP FUNCTION IF EXISTS taskd_search_doc() CASCADE;\n${SEARCH_POSTGRES}` },
+  // 27: sign-in for people: a password per person, browser sessions and single-use login links.
+  { sqlite: SIGN_IN, postgres: SIGN_IN },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

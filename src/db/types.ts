@@ -695,6 +695,33 @@ export interface FormsTable {
   updated_at: string
 }
 
+export interface UserPasswordsTable {
+  user_id: string
+  hash: string
+  updated_at: string
+}
+
+export interface SessionsTable {
+  id: string
+  user_id: string
+  hash: string
+  via: 'password' | 'link'
+  user_agent: string | null
+  address: string | null
+  created_at: string
+  last_used_at: string
+  expires_at: string
+}
+
+export interface LoginLinksTable {
+  id: string
+  user_id: string
+  hash: string
+  created_at: string
+  expires_at: string
+  used_at: string | null
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -757,4 +784,7 @@ export interface DB {
   saved_filters: SavedFiltersTable
   search_docs: SearchDocsTable
   forms: FormsTable
+  user_passwords: UserPasswordsTable
+  sessions: SessionsTable
+  login_links: LoginLinksTable
 }

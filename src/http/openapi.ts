@@ -7,8 +7,8 @@ import { ErrorSchema } from './schemas.js'
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter',
-  401: 'Missing, malformed, unknown, revoked or expired token',
-  403: 'Token permission too low, or not allowed for your role',
+  401: 'Missing, malformed, unknown, revoked or expired token (or session)',
+  403: 'Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token',
   404: 'No such record, or not visible to the token',
   409: 'State conflict',
   410: 'Gone: what the request points at is no longer kept (a change feed cursor past the retention: cursor_expired)',
@@ -52,6 +52,13 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
     scheme: 'bearer',
     description: 'A personal access token: `Authorization: Bearer tt_...`',
   })
+  const cookie = registry.registerComponent('securitySchemes', 'cookieAuth', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'taskd_session',
+    description:
+      'A browser session (`POST /v1/sessions`). Writes made with it (POST, PUT, PATCH, DELETE) also need the session’s CSRF token in `X-CSRF-Token` (403 `csrf_failed` otherwise). A Bearer token, when sent too, wins. Not accepted by MCP (`/mcp`).',
+  })
   for (const spec of routes) {
     const responses: Record<string, object> = {}
     for (const [status, r] of Object.entries(spec.responses)) {
@@ -71,7 +78,7 @@ export function buildOpenApi(routes: AnyRoute[], events: readonly WebhookEventDo
       tags: [spec.tag],
       summary: spec.summary,
       description: spec.description,
-      security: spec.access === 'public' ? [] : [{ [bearer.name]: [] }],
+      security: spec.access === 'public' ? [] : [{ [bearer.name]: [] }, { [cookie.name]: [] }],
       request: {
         params: spec.params,
         query: spec.query,

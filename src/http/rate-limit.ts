@@ -45,6 +45,12 @@ export function senderOf(deps: Deps, req: Request): string {
   return sender.toString()
 }
 
+/** Whether the connection comes from a trusted proxy (TASKD_TRUST_PROXY), whose forwarding headers may be believed. */
+export function viaTrustedProxy(deps: Deps, req: Request): boolean {
+  const peer = address(req.socket.remoteAddress)
+  return peer !== undefined && deps.config.trustProxy.length > 0 && within(peer, deps.config.trustProxy)
+}
+
 /** Whether a host is this machine: localhost, 127.0.0.0/8 or ::1 (also in brackets, as a URL writes it). */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || address(host.replace(/^\[(.*)\]$/, '$1'))?.range() === 'loopback'

@@ -35,12 +35,15 @@ import { notePublications } from './note-publications/index.js'
 import { notes } from './notes/index.js'
 import { savedFilters } from './saved-filters/index.js'
 import { searchModule } from './search/index.js'
+import { sessions } from './sessions/index.js'
+import { withSessionCookie } from './sessions/authenticate.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
 import { templates } from './templates/index.js'
 import { timeEntries } from './time-entries/index.js'
 import { timesheetApprovals } from './timesheet-approvals/index.js'
 import { tokens } from './tokens/index.js'
+import { authenticate } from './tokens/authenticate.js'
 import { users } from './users/index.js'
 import { webhooks } from './webhooks/index.js'
 import { xattr } from './xattr/index.js'
@@ -54,6 +57,7 @@ export const MODULES: readonly ResourceModule[] = [
   users,
   groups,
   tokens,
+  sessions,
   folders,
   boards,
   boardStatuses,
@@ -106,4 +110,6 @@ const toolRank = (family: string) => (TOOL_ORDER.includes(family) ? TOOL_ORDER.i
 /** Every family's MCP tools. */
 export const MCP_TOOLS: readonly Tool[] = [...MODULES].sort((a, b) => toolRank(a.name) - toolRank(b.name)).flatMap((m) => m.mcpTools ?? [])
 
-export { authenticate } from './tokens/authenticate.js'
+export { authenticate }
+/** The API's routes take a Bearer token or a browser's session cookie (MCP takes tokens only: `authenticate`). */
+export const authenticateApi = withSessionCookie(authenticate)

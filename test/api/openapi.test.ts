@@ -23,11 +23,15 @@ test('GET /v1/openapi.json passes the Redocly validator with no errors', async (
   }
 })
 
-test('the document covers every route with parameters, bodies, responses, the error shape and bearer security', async () => {
+test('the document covers every route with parameters, bodies, responses, the error shape and bearer or cookie security', async () => {
   const t = await startTestApp()
   try {
     const doc = (await t.req('GET', '/v1/openapi.json')).body
     assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer')
+    assert.deepEqual(
+      [doc.components.securitySchemes.cookieAuth.type, doc.components.securitySchemes.cookieAuth.in, doc.components.securitySchemes.cookieAuth.name],
+      ['apiKey', 'cookie', 'taskd_session'],
+    )
     assert.ok(doc.components.schemas.Error)
     // A nullable reference to a named schema must say so (a bare $ref would tell clients it is never null).
     assert.deepEqual(doc.components.schemas.Card.properties.created_by, { anyOf: [{ $ref: '#/components/schemas/UserRef' }, { type: 'null' }] })
@@ -45,9 +49,11 @@ test('the document covers every route with parameters, bodies, responses, the er
         // The public operations: an incoming endpoint's URL and a published note's, whose keys are their random paths, and
         // a form's address.
         const open = p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}' || p === '/v1/forms/public/{slug}'
+        // Signing in takes no credential (it answers 401 for wrong ones).
+        const signIn = m === 'post' && p === '/v1/sessions'
         assert.ok((open || op.responses['401']) && op.responses['500'], `${m} ${p} documents its errors`)
         assert.equal(op.responses[open ? '500' : '401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
-        assert.deepEqual(op.security, open ? [] : [{ bearerAuth: [] }], `${m} ${p} security`)
+        assert.deepEqual(op.security, open || signIn ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }], `${m} ${p} security`)
         if (
           ['post', 'patch'].includes(m) &&
           !/\/(complete|test|sample|restore|regenerate|export-workspace|read-all|timer\/stop|approve|cancel|dismiss|\{path\})$/.test(p)

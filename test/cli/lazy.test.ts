@@ -48,7 +48,7 @@ const SERVER_MODULES = ['/dist/src/server.js', '/dist/src/app.js', '/dist/src/ht
 /** Built-in modules only the HTTP server (express), the MCP transport and the HTTP client load. */
 const SERVER_BUILTINS = ['NativeModule http', 'NativeModule _http_server', 'NativeModule internal/deps/undici/undici']
 
-test('CLI: --version and token create load only what they need (compiled modules, the bundle, the binary)', async () => {
+test('CLI: --version, token create and user login-link load only what they need (compiled modules, the bundle, the binary)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-lazy-'))
   const db = path.join(dir, 'taskd.db')
   try {
@@ -69,6 +69,15 @@ test('CLI: --version and token create load only what they need (compiled modules
     assert.deepEqual(among(created.urls, SERVER_MODULES), [])
     // Issuing a token needs none of the API's list machinery, nor the services around it.
     assert.deepEqual(among(created.urls, ['/dist/src/query/', '/dist/src/resources/tokens/service.js', '/dist/src/resources/users/service.js']), [])
+    // A login link: the rows it writes, none of the API's sign-in (its routes, service, the cookie's HTTP side).
+    const linked = await loadedBy(dir, modules, ['user', 'login-link', 'ann@example.test', '--db', db])
+    assert.equal(linked.status, 0, linked.stderr)
+    assert.ok(among(linked.urls, ['/dist/src/resources/sessions/accounts.js']).length === 1, 'the probe sees what it ran')
+    assert.deepEqual(among(linked.urls, [...SERVER_PACKAGES, '/node_modules/@asteasolutions/zod-to-openapi/', ...SERVER_MODULES, '/dist/src/query/']), [])
+    assert.deepEqual(
+      among(linked.urls, ['/dist/src/resources/sessions/service.js', '/dist/src/resources/sessions/routes.js', '/dist/src/resources/sessions/cookie.js']),
+      [],
+    )
 
     // taskd as users run it: bin/taskd.js and its bundle, and the single binary when built.
     const bin = path.join(ROOT, 'dist/taskd-linux-x64')

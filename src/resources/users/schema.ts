@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { AgentPower, Role, UserKind } from '../../access/roles.js'
 import { name, UserRef } from '../../http/schemas.js'
+import { passwordFields } from '../sessions/schema.js'
 
 export const UserSchema = z
   .strictObject({
@@ -88,7 +89,9 @@ export const UpdateUserBody = z
   })
   .meta({ id: 'UpdateUserBody' })
 export type UpdateUserInput = z.infer<typeof UpdateUserBody>
-export const UpdateMeBody = z
-  .strictObject({ email: email.optional(), name: name.optional() })
-  .meta({ id: 'UpdateMeBody', description: 'Your own name and email; your role is changed by an owner or admin.' })
+export const UpdateMeBody = z.strictObject({ email: email.optional(), name: name.optional(), ...passwordFields }).meta({
+  id: 'UpdateMeBody',
+  description: 'Your own name, email and password; your role is changed by an owner or admin.',
+  examples: [{ name: 'Ada Lovelace' }, { password: 'a new long passphrase', current_password: 'the one I have now' }],
+})
 export type UpdateMeInput = z.infer<typeof UpdateMeBody>

@@ -9,6 +9,7 @@ import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { boardViews } from '../boards/present.js'
 import { boardsSharedWith } from '../boards/published.js'
+import { applyPasswordChangeIn, preparePasswordChange } from '../sessions/service.js'
 import { downgradeFullTokens } from '../tokens/published.js'
 import { getSigningSecrets } from '../signing-secrets/published.js'
 import { urlProblems } from '../webhooks/rules.js'
@@ -90,12 +91,19 @@ async function refuseTakenEmail(q: Q, id: string, email: string | undefined): Pr
   if (clash && clash.id !== id) throw conflict(`A user with email ${email} already exists.`)
 }
 
-/** The caller's own name and email: any token that may write, whatever the role. */
-export function updateMe(deps: Deps, actor: Actor, input: UpdateMeInput): Promise<UserView> {
-  return deps.db.tx(async ({ q }) => {
-    await refuseTakenEmail(q, actor.user.id, input.email)
-    const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+/**
+ * The caller's own name, email and password: any token that may write, whatever the role. A password is checked and
+ * hashed before the transaction (see the sessions service), and written in it with the name and email.
+ */
+export async function updateMe(deps: Deps, actor: Actor, input: UpdateMeInput): Promise<UserView> {
+  const { password, current_password, ...fields } = input
+  const change = password === undefined ? undefined : await preparePasswordChange(deps, actor, { password, current_password })
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
+    await refuseTakenEmail(q, actor.user.id, fields.email)
+    const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
     if (Object.keys(set).length) await updateUserRow(q, actor.user.id, set)
+    if (change) await applyPasswordChangeIn(deps, tx, actor, change)
     return (await userViews(q, [(await getUser(q, actor.user.id))!], actor.user))[0]
   })
 }
