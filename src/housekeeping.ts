@@ -1,11 +1,12 @@
 // Upkeep that time alone makes due, run by `serve` at start and then every hour: deleting for good the boards whose
-// purge_at has come (30 days in the trash, or a permanent delete a crash interrupted), and the pending files that an
-// upload cut short by a crash left (a day old). Passes never overlap; stop() waits for the one running, which stops
-// before its next chunk of cards.
+// purge_at has come (30 days in the trash, or a permanent delete a crash interrupted), the pending files that an
+// upload cut short by a crash left (a day old), and the audit entries past TASKD_AUDIT_RETENTION_DAYS. Passes never
+// overlap; stop() waits for the one running, which stops before its next chunk of cards or entries.
 import type { Deps } from './deps.js'
 import { PeriodicJob } from './jobs/periodic.js'
 import { purgeTrashedBoards } from './resources/boards/service.js'
 import { purgeStalePendingFiles } from './resources/files/service.js'
+import { pruneAuditLog } from './resources/audit/service.js'
 
 const EVERY_MS = 3600_000
 
@@ -18,8 +19,9 @@ export class Housekeeping {
       async (stopping) => {
         await purgeTrashedBoards(deps, stopping, log)
         if (!stopping()) await purgeStalePendingFiles(deps)
+        if (!stopping()) await pruneAuditLog(deps, stopping)
       },
-      (err) => log('housekeeping: purging the trash failed', err),
+      (err) => log('housekeeping: purging the trash, stale files or old audit entries failed', err),
     )
   }
 

@@ -17,6 +17,7 @@ import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/us
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
+import { announcePausedWebhooks } from './resources/webhooks/health.js'
 import { OutboxScheduler } from './delivery/scheduler.js'
 import { Waiters } from './waiters.js'
 import { ALL, JOB_KICKOFFS, JOB_RUNS } from './db/wakes.js'
@@ -59,6 +60,7 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
     onKickoffsQueued: () => {},
     claimWaiters: new Waiters(),
     onEvents: queueEventRuns,
+    onWebhooksPaused: announcePausedWebhooks,
     secrets,
   }
 }

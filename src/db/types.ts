@@ -193,6 +193,8 @@ export interface WebhooksTable {
   created_at: string
   updated_at: string
   paused_reason: string | null
+  failures: number
+  failing_since: string | null
 }
 
 export interface WebhookBoardsTable {
@@ -212,6 +214,7 @@ export interface OutboxTable {
   due_at: number
   lease_until: number
   created_at: string
+  redelivery_of: string | null
 }
 
 export interface WebhookLogsTable {
@@ -445,13 +448,14 @@ export interface NotePublicationsTable {
 export interface InboxItemsTable {
   id: string
   user_id: string
-  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question'
-  card_id: string
+  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question' | 'webhook_paused'
+  card_id: string | null
   comment_id: string | null
   question_id: string | null
   actor: string
   read_at: string | null
   created_at: string
+  webhook_id: string | null
 }
 
 export interface AgentProfilesTable {
@@ -655,6 +659,21 @@ export interface CardTemplatesTable {
   updated_at: string
 }
 
+export interface AuditLogTable {
+  id: string
+  action: string
+  actor_type: string
+  actor_id: string | null
+  actor_name: string
+  target_type: string
+  target_id: string | null
+  target_name: string | null
+  board_id: string | null
+  details: string
+  request_id: string | null
+  created_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -714,4 +733,5 @@ export interface DB {
   card_xattr: CardXattrTable
   templates: TemplatesTable
   card_templates: CardTemplatesTable
+  audit_log: AuditLogTable
 }

@@ -4,7 +4,7 @@ import type { WebhookLogsTable, WebhooksTable } from '../../db/types.js'
 import { redactStaticHeaders } from '../../delivery/headers.js'
 import { boardsOfWebhooks } from '../../delivery/store.js'
 import { creatorsOf } from '../users/present.js'
-import type { LogView, WebhookView } from './schema.js'
+import { type LogView, PAUSED_REASONS, type WebhookView } from './schema.js'
 import { fromJsonColumn, StringList, StringMap } from '../../db/json.js'
 
 export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<WebhookView[]> {
@@ -22,7 +22,7 @@ export async function webhookViews(q: Q, rows: WebhooksTable[]): Promise<Webhook
     boards: boards.get(r.id) ?? [],
     headers: redactStaticHeaders(fromJsonColumn(StringMap, r.headers)),
     active: r.active === 1,
-    paused_reason: r.paused_reason === 'board_deleted' ? 'board_deleted' : null,
+    paused_reason: PAUSED_REASONS.find((p) => p === r.paused_reason) ?? null,
     has_secret: r.secret_enc !== null,
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },
     created_by: creator(r.created_by)!,
