@@ -27,13 +27,15 @@ export const anyDueRow = async (q: Q, now: number): Promise<boolean> => (await d
  */
 export async function claimDueRows(q: Q, now: number, leaseUntil: number, limit: number): Promise<OutboxTable[]> {
   if (limit <= 0) return []
-  return q
+  const rows = await q
     .updateTable('outbox')
     .set({ lease_until: leaseUntil })
     .where('id', 'in', skipLocked(q, dueRows(q, now).limit(limit)))
     .where('lease_until', '<', now)
     .returningAll()
     .execute()
+  // RETURNING keeps no order: the rows start in due order (then queued order), so a replay goes out as it was queued.
+  return rows.sort((a, b) => a.due_at - b.due_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
 /** The next due time after `now` of an unclaimed row, so the scheduler can wake for it instead of waiting for a poll. */

@@ -30,7 +30,8 @@ const SECRETS = {
 const made: string[] = []
 
 const fixture = async () => {
-  const c = await webhookApp()
+  // A timeout no attempt reaches on a busy machine: one that timed out would be retried only minutes later.
+  const c = await webhookApp({ webhookTimeoutMs: 10_000 })
   try {
     const { t, tokens } = c
     const req = async (method: string, url: string, body?: unknown, token = tokens.owner.write, status = 201) => {
