@@ -93,8 +93,9 @@ test('100 failed deliveries in a row pause the subscription as failing, with an 
   assert.equal((await c.t.req('GET', '/v1/inbox/unread', { token: c.tokens.admin.read })).body.unread, 1)
   assert.equal((await c.t.req('GET', '/v1/inbox?filter=kind%3D%22webhook_paused%22', { token: c.tokens.owner.read })).body.items.length, 0, 'only its creator')
 
-  const audit = (await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "webhook.paused" && target = "${sub.id}"`)}`, { token: c.tokens.owner.read }))
-    .body.items
+  const audit = (
+    await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "webhook.paused" && target = "${sub.id}"`)}`, { token: c.tokens.owner.read })
+  ).body.items
   assert.equal(audit.length, 1)
   assert.deepEqual(
     { actor: audit[0].actor, target: audit[0].target, details: audit[0].details },
@@ -134,8 +135,9 @@ test('3 days of failures without a success pause it, also with only a few delive
   await sendAll(c)
   const paused = await subOf(c, sub.id)
   assert.deepEqual([paused.active, paused.paused_reason], [false, 'failing'])
-  const entry = (await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "webhook.paused" && target = "${sub.id}"`)}`, { token: c.tokens.owner.read }))
-    .body.items[0]
+  const entry = (
+    await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "webhook.paused" && target = "${sub.id}"`)}`, { token: c.tokens.owner.read })
+  ).body.items[0]
   assert.deepEqual(entry.details, { reason: 'failing', failures: 3, failing_since: first!.failing_since, rule: '3 days without a success' })
 })
 
@@ -266,8 +268,9 @@ test('resume: nothing missed is sent without replay_since; with it, the missed e
       events.map((e) => JSON.parse(e.data)),
       'the original payloads',
     )
-    const entry = (await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "webhook.resumed" && target = "${sub.id}"`)}`, { token: c.tokens.owner.read }))
-      .body.items[0]
+    const entry = (
+      await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "webhook.resumed" && target = "${sub.id}"`)}`, { token: c.tokens.owner.read })
+    ).body.items[0]
     assert.deepEqual(entry.details, { was_paused: null, replay_since: since, replayed: 5 })
   } finally {
     await inOrder.stop(1000)

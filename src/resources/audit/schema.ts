@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'automation.created',
   'automation.updated',
   'automation.deleted',
+  'automation.paused',
   'signing_secret.created',
   'signing_secret.updated',
   'signing_secret.deleted',
