@@ -97,6 +97,9 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
     else if (!stillWanted(sub, row)) gates.set(row.id, { drop: 'the subscription no longer covers this event or board; not sent' })
     else if (row.board_id !== null && !exempt(sub) && !members.has(membershipKey(row.board_id, sub.created_by))) {
       gates.set(row.id, { drop: "the subscription's creator is no longer a member of the event's board; not sent" })
+    } else if (row.board_id === null && !exempt(sub)) {
+      // Workspace-wide events (audit.entry) are queued for owners' and admins' subscriptions only.
+      gates.set(row.id, { drop: "the subscription's creator is no longer an owner or admin; not sent" })
     } else gates.set(row.id, { sub })
   }
   return gates

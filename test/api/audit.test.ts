@@ -470,7 +470,17 @@ test('the list: owners and admins only (members 403, read tokens may), newest fi
 
 test('audit.entry goes to owners’ and admins’ subscriptions only, and no entry, event or delivery holds a secret', async () => {
   const c = await ready
+  // An admin's subscription to the log; the admin is then made a member: what was queued for it is not sent.
+  const boss = await c.t.user('admin', 'Boss')
+  const bossSub = (await createSub(c, await c.t.token(boss.id, 'write'), { url: `${c.receiver.url}/ok?boss`, events: ['audit.entry'], boards: [] })).webhook
+  assert.equal((await c.t.req('PATCH', `/v1/users/${boss.id}`, { token: c.tokens.owner.full, body: { role: 'member' } })).status, 200)
   while ((await c.scheduler.runOnce()) > 0);
+  assert.equal(c.receiver.hits.filter((h) => h.path.endsWith('?boss')).length, 0)
+  const bossLogs = (await c.t.req('GET', `/v1/webhooks/${bossSub.id}/logs`, { token: c.tokens.owner.read })).body.items
+  assert.deepEqual(
+    bossLogs.map((l: { outcome: string; error: string }) => [l.outcome, l.error]),
+    [['dropped', "the subscription's creator is no longer an owner or admin; not sent"]],
+  )
   const toOwner = c.receiver.hits.filter((h) => h.path.endsWith('?owner'))
   const toMember = c.receiver.hits.filter((h) => h.path.endsWith('?member'))
   const entries = await dbAll<{ id: string }>(c.t.deps.db, 'SELECT id FROM audit_log')
