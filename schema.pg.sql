@@ -340,12 +340,15 @@ CREATE TABLE webhooks (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   -- why taskd made it inactive: 'board_deleted' (its only board was deleted for good; that board's deletion events
-  -- still go out); NULL when a person did, or it is active
+  -- still go out), 'failing' (its deliveries failed for 3 days without a success, or 100 in a row); NULL when a
+  -- person did, or it is active
   paused_reason TEXT,
   -- the secret before the last rotation (sealed like secret_enc), still signing beside the new one until
   -- previous_secret_until (ISO 8601 UTC); both NULL when no rotation overlaps
   previous_secret_enc TEXT,
-  previous_secret_until TEXT
+  previous_secret_until TEXT,
+  failures INTEGER NOT NULL DEFAULT 0, -- deliveries that failed since its last success (or since a person resumed it)
+  failing_since TEXT             -- when the first of those failed; NULL when none has
 );
 
 CREATE TABLE webhook_boards (
@@ -367,7 +370,10 @@ CREATE TABLE outbox (
   status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
   due_at BIGINT NOT NULL,       -- epoch ms of the next attempt
   lease_until BIGINT NOT NULL DEFAULT 0, -- epoch ms; a claim whose lease passed comes back
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  -- a redelivery (POST /v1/webhooks/{id}/logs/{log}/redeliver): the delivery it sends again, whose id its body and
+  -- X-Webhook-Delivery carry, so the receiver sees the same id; NULL otherwise
+  redelivery_of TEXT
 );
 CREATE INDEX outbox_due ON outbox(status, due_at) WHERE status = 'pending';
 CREATE INDEX outbox_finished ON outbox(created_at) WHERE status <> 'pending';
@@ -636,18 +642,20 @@ CREATE TABLE note_publications (
 CREATE TABLE inbox_items (
   id TEXT PRIMARY KEY,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question')),
-  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question', 'webhook_paused')),
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE, -- NULL for an item about no task (webhook_paused)
   comment_id TEXT REFERENCES comments(id) ON DELETE CASCADE,
   question_id TEXT,              -- kind question: the agent's question
   actor TEXT NOT NULL,           -- JSON { id, name, kind } of who caused it
   read_at TEXT,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  webhook_id TEXT REFERENCES webhooks(id) ON DELETE CASCADE -- kind webhook_paused: the subscription taskd paused
 );
 CREATE INDEX inbox_items_user ON inbox_items(user_id, created_at);
 CREATE INDEX inbox_items_unread ON inbox_items(user_id) WHERE read_at IS NULL;
 CREATE INDEX inbox_items_card ON inbox_items(card_id);
 CREATE INDEX inbox_items_comment ON inbox_items(comment_id) WHERE comment_id IS NOT NULL;
+CREATE INDEX inbox_items_webhook ON inbox_items(webhook_id) WHERE webhook_id IS NOT NULL;
 
 -- Agents (users whose kind is agent): a profile each, workflows per board, kickoffs delivered in the background (by
 -- src/resources/agent-kickoffs/dispatcher.ts), runs with their activity, and the questions agents ask.
@@ -1036,3 +1044,25 @@ CREATE TABLE login_links (
   used_at TEXT
 );
 CREATE INDEX login_links_user ON login_links(user_id);
+-- The audit log: who did what to the workspace's setup (tokens, users, board membership, the trash, subscriptions,
+-- endpoints, automations, signing secrets, agents, exports, imports, restores), append-only, written in the
+-- transaction of the action. Plain ids and the names as they were: an entry outlives what it names. `details` is JSON
+-- that never holds a secret. Entries older than TASKD_AUDIT_RETENTION_DAYS are pruned by the housekeeping.
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  action TEXT NOT NULL,          -- <target type>.<verb>: token.created, board.member_added, webhook.paused, ...
+  actor_type TEXT NOT NULL,      -- user, agent, automation, incoming_webhook, cli, system
+  actor_id TEXT,                 -- NULL for the command line and taskd itself
+  actor_name TEXT NOT NULL,
+  target_type TEXT NOT NULL,
+  target_id TEXT,
+  target_name TEXT,
+  board_id TEXT,                 -- no foreign key: the entry outlives the board
+  details TEXT NOT NULL DEFAULT '{}',
+  request_id TEXT,               -- the X-Request-Id of the API request that did it
+  created_at TEXT NOT NULL
+);
+CREATE INDEX audit_log_created ON audit_log(created_at, id);
+CREATE INDEX audit_log_action ON audit_log(action, created_at, id);
+CREATE INDEX audit_log_actor ON audit_log(actor_id, created_at, id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_target ON audit_log(target_id, created_at, id) WHERE target_id IS NOT NULL;

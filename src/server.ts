@@ -12,11 +12,13 @@ import type { Deps } from './deps.js'
 import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { Metrics } from './ops/metrics.js'
-import { issueToken, ownerBeforeFirstUse } from './resources/tokens/issue.js'
+import { issueToken, ownerBeforeFirstUse, tokenDetails } from './resources/tokens/issue.js'
+import { audit, SYSTEM } from './resources/audit/record.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/setup.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
+import { announcePausedWebhooks } from './resources/webhooks/health.js'
 import { OutboxScheduler } from './delivery/scheduler.js'
 import { Waiters } from './waiters.js'
 import { ALL, JOB_KICKOFFS, JOB_RUNS } from './db/wakes.js'
@@ -37,13 +39,17 @@ export interface Running {
   close(): Promise<void>
 }
 
-/** On an empty database: the workspace, an owner, and a one-time Full Access token. */
-export function firstRunSetup(db: Db, now: number): Promise<{ email: string; token: string } | undefined> {
-  return db.tx(async ({ q }) => {
+/** On an empty database: the workspace, an owner, and a one-time Full Access token (both in the audit log, by taskd). */
+export function firstRunSetup(deps: Deps): Promise<{ email: string; token: string } | undefined> {
+  const now = deps.clock.now()
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     await ensureWorkspace(q, now)
     if (!(await isWorkspaceEmpty(q))) return undefined
     const owner = await insertNewUser(q, now, { email: 'owner@localhost', name: 'Owner', role: 'owner' })
-    const { value } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
+    await audit(deps, tx, SYSTEM, 'user.created', owner, { details: { role: owner.role, first_run: true } })
+    const { value, token } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
+    await audit(deps, tx, SYSTEM, 'token.created', token, { details: tokenDetails(token) })
     return { email: owner.email, token: value }
   })
 }
@@ -60,6 +66,7 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
     claimWaiters: new Waiters(),
     feedWaiters: new Waiters(),
     onEvents: queueEventRuns,
+    onWebhooksPaused: announcePausedWebhooks,
     secrets,
   }
 }
@@ -143,7 +150,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   // `--port 0` picks a free port: links and incoming URLs name the one it picked (the services read deps.config).
   if (config.port !== port) deps.config = Object.freeze({ ...config, port })
   // Only once the port is ours: a start that cannot listen must not make the one-time token it could never show.
-  const setup = await firstRunSetup(db, clock.now())
+  const setup = await firstRunSetup(deps)
   if (setup) {
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)

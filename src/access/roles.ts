@@ -51,6 +51,8 @@ export interface Actor {
    * agent answering a kickoff a run made, that kickoff's. An automation in it is never started again by what follows.
    */
   chain?: readonly string[]
+  /** The X-Request-Id of the API request acting (the audit log keeps it); none outside a request. */
+  requestId?: string
 }
 
 /** The actor as events and records name it. */

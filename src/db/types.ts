@@ -197,6 +197,8 @@ export interface WebhooksTable {
   paused_reason: string | null
   previous_secret_enc: string | null
   previous_secret_until: string | null
+  failures: number
+  failing_since: string | null
 }
 
 export interface WebhookBoardsTable {
@@ -216,6 +218,7 @@ export interface OutboxTable {
   due_at: number
   lease_until: number
   created_at: string
+  redelivery_of: string | null
 }
 
 export interface WebhookLogsTable {
@@ -451,13 +454,14 @@ export interface NotePublicationsTable {
 export interface InboxItemsTable {
   id: string
   user_id: string
-  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question'
-  card_id: string
+  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question' | 'webhook_paused'
+  card_id: string | null
   comment_id: string | null
   question_id: string | null
   actor: string
   read_at: string | null
   created_at: string
+  webhook_id: string | null
 }
 
 export interface AgentProfilesTable {
@@ -722,6 +726,21 @@ export interface LoginLinksTable {
   used_at: string | null
 }
 
+export interface AuditLogTable {
+  id: string
+  action: string
+  actor_type: string
+  actor_id: string | null
+  actor_name: string
+  target_type: string
+  target_id: string | null
+  target_name: string | null
+  board_id: string | null
+  details: string
+  request_id: string | null
+  created_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -787,4 +806,5 @@ export interface DB {
   user_passwords: UserPasswordsTable
   sessions: SessionsTable
   login_links: LoginLinksTable
+  audit_log: AuditLogTable
 }

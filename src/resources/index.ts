@@ -9,6 +9,7 @@ import { agentKickoffs } from './agent-kickoffs/index.js'
 import { agentQuestions } from './agent-questions/index.js'
 import { agentRuns } from './agent-runs/index.js'
 import { agentWorkflows } from './agent-workflows/index.js'
+import { audit } from './audit/index.js'
 import { billingRates } from './billing-rates/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
@@ -92,6 +93,7 @@ export const MODULES: readonly ResourceModule[] = [
   templates,
   savedFilters,
   forms,
+  audit,
 ]
 
 for (const m of MODULES) {

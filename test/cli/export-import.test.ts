@@ -187,7 +187,19 @@ test('taskd export, import into an empty database, export again: identical apart
     assert.match(imported.stderr, /import: 100%/)
     const second = path.join(dir, 'second.json')
     assert.equal((await run(['export', '--db', target(empty), '--out', second])).status, 0)
-    assert.deepEqual(withoutTime(readJson(second)), withoutTime(data))
+    // The audit log is carried and added to: the export of the still empty database, then the import.
+    const { audit_log: log, ...rest } = withoutTime(readJson(second)) as Record<string, unknown[]>
+    const { audit_log: sourceLog, ...sourceRest } = withoutTime(data) as Record<string, unknown[]>
+    assert.deepEqual(rest, sourceRest)
+    assert.ok(sourceLog.length > 0, 'the source has a log')
+    assert.deepEqual(log.slice(0, sourceLog.length), sourceLog)
+    assert.deepEqual(
+      log.slice(sourceLog.length).map((e: any) => [e.action, e.actor_type]),
+      [
+        ['workspace.exported', 'cli'],
+        ['workspace.imported', 'cli'],
+      ],
+    )
 
     // The imported workspace works: a new card continues the board's keys, and its key prefix stays reserved.
     const admin = (data.users as { email: string; role: string }[]).find((u) => u.role === 'admin')!
@@ -278,10 +290,15 @@ test('taskd import refuses what is not a taskd export, with the reason', async (
       assert.match(refused.stderr, reason)
       assert.equal(refused.stderr.trim().split('\n').length, 1, 'one line')
     }
-    // Nothing was written: the database exports as empty as before.
+    // Nothing was written: the database exports as empty as before (its log holds the first export only).
     const after = path.join(dir, 'after.json')
     assert.equal((await run(['export', '--db', target(d), '--out', after])).status, 0)
-    assert.deepEqual(withoutTime(readJson(after)), withoutTime(base))
+    const { audit_log: log, ...rest } = withoutTime(readJson(after)) as Record<string, unknown[]>
+    assert.deepEqual({ ...rest, audit_log: [] }, withoutTime(base))
+    assert.deepEqual(
+      log.map((e: any) => e.action),
+      ['workspace.exported'],
+    )
   } finally {
     await d.drop()
     fs.rmSync(dir, { recursive: true, force: true })
