@@ -23,17 +23,21 @@ agrees<UserKind, UsersTable['kind']>()
 agrees<Permission, TokensTable['permission']>()
 agrees<AgentPower, NonNullable<AgentKickoffsTable['via']>>()
 
-/** Who caused a change, as events carry it: a user, or (for a change an automation run made) what started the run. */
+/**
+ * Who caused a change, as events carry it: a user, what started an automation run (for a change the run made), or the
+ * git connection whose hook made it (a repository rule moving or completing a card).
+ */
 export interface ActorRef {
   id: string
   name: string
-  kind?: 'incoming_webhook' | 'automation'
+  kind?: 'incoming_webhook' | 'automation' | 'git'
 }
 
 /**
  * The caller of a request: a user acting through one of their tokens. An automation run acts through an Actor too,
  * with `run` set: it sees only its automation's board, its changes are attributed to `run.as`, and its events start no
- * event automations (no loops). `user` is then a stand-in that is never written anywhere.
+ * event automations (no loops). `user` is then a stand-in that is never written anywhere. A git connection's hook acts
+ * the same way when a repository rule changes cards (`run.as` is the connection, `run.board` the repository's board).
  */
 export interface Actor {
   user: UsersTable

@@ -32,10 +32,14 @@ export const ref = (what: string) => described(z.object({ id: z.string(), name: 
 export const str = (description: string) => described(z.string(), description)
 
 export const BOARD = ref('board')
-// A run (an incoming webhook's or an automation's) acts under its own name, and says which kind it is.
+// A run (an incoming webhook's or an automation's) and a git connection's hook act under their own name, and say which
+// kind they are.
 export const ACTOR = described(
   ref('user or agent who caused the event').extend({
-    kind: described(z.enum(['incoming_webhook', 'automation']).optional(), 'Set when a run caused the event: incoming_webhook or automation'),
+    kind: described(
+      z.enum(['incoming_webhook', 'automation', 'git']).optional(),
+      'Set when no user caused the event: incoming_webhook or automation (a run), or git (a git connection’s hook: id and name are the connection’s)',
+    ),
   }),
   '{ id, name } of the user or agent who caused the event',
 )

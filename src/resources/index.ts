@@ -20,6 +20,7 @@ import { comments } from './comments/index.js'
 import { dependencies } from './dependencies/index.js'
 import { entityLinks } from './entity-links/index.js'
 import { folders } from './folders/index.js'
+import { git } from './git/index.js'
 import { groups } from './groups/index.js'
 import { files } from './files/index.js'
 import { inbox } from './inbox/index.js'
@@ -31,6 +32,7 @@ import type { ResourceModule } from './module.js'
 import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
 import { notes } from './notes/index.js'
+import { pipelines } from './pipelines/index.js'
 import { searchModule } from './search/index.js'
 import { signingSecrets } from './signing-secrets/index.js'
 import { tags } from './tags/index.js'
@@ -81,6 +83,8 @@ export const MODULES: readonly ResourceModule[] = [
   xattr,
   cardTemplates,
   templates,
+  git,
+  pipelines,
 ]
 
 for (const m of MODULES) {
