@@ -114,9 +114,12 @@ async function record(deps: Deps, tx: Tx, actor: Actor, repository: GitRepositor
   } else {
     if (existing.state !== seen.state) changes.push('state')
     if (existing.title !== seen.title) changes.push('title')
-    const set = { title: seen.title, url: seen.url, state: seen.state, author: seen.author ?? existing.author, updated_at: at }
-    await updateResourceRow(q, existing.id, set)
-    row = { ...existing, ...set }
+    const set = { title: seen.title, url: seen.url, state: seen.state, author: seen.author ?? existing.author }
+    row = existing
+    if (Object.entries(set).some(([k, v]) => existing[k as keyof typeof set] !== v)) {
+      row = { ...existing, ...set, updated_at: at }
+      await updateResourceRow(q, existing.id, { ...set, updated_at: at })
+    }
   }
   const fresh = await linkCards(
     q,
@@ -126,7 +129,12 @@ async function record(deps: Deps, tx: Tx, actor: Actor, repository: GitRepositor
   )
   const events: NewEvent[] = []
   if (fresh.length) {
-    const refs = await taskEventRefsOf(q, deps.config, await rowsByIds(q, 'cards', fresh))
+    const linked = new Map((await rowsByIds(q, 'cards', fresh)).map((r) => [r.id, r]))
+    const refs = await taskEventRefsOf(
+      q,
+      deps.config,
+      fresh.map((id) => linked.get(id)!),
+    )
     for (const { card, board } of refs)
       events.push({ name: 'git_resource.linked', boardId: board.id, data: { ...resourceData(row, repository), card, board }, actor })
   }

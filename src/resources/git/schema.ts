@@ -31,12 +31,12 @@ export type GitRule = z.infer<typeof GitRule>
 export const GitRules = z.array(GitRule).max(20)
 
 const SECRET_ABOUT =
-  'Write-only: the secret the host signs its hooks with (GitHub and Gitea: the HMAC key; GitLab: the secret token it sends). 8 to 255 characters without spaces; generated (64 hex characters) when absent. Never shown again after the response that made it.'
+  'Write-only: the secret the host signs its hooks with (GitHub and Gitea: the HMAC key; GitLab: the secret token it sends). 8 to 255 printable ASCII characters; generated (64 hex characters) when absent. Never shown again after the response that made it.'
 const secret = z
   .string()
   .min(8)
   .max(255)
-  .regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces.')
+  .regex(/^[\x20-\x7e]+$/, 'Must be printable ASCII.')
   .meta({ description: SECRET_ABOUT })
 
 export const GitConnectionSchema = z
