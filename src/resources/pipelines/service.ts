@@ -36,6 +36,8 @@ import {
 
 /** A run as reported: every field's new value (started_at and finished_at undefined: keep, or set by the status). */
 export interface PipelineReport {
+  /** The record id a new run gets (else a new one). */
+  id?: string
   provider_id: string
   name: string
   branch: string | null
@@ -123,7 +125,15 @@ export async function reportPipelineIn(
   let row: PipelinesTable
   let changed: boolean
   if (!existing) {
-    row = { id: newId(), repository_id: repository.id, provider_id: report.provider_id, ...next, created_by: createdBy, created_at: at, updated_at: at }
+    row = {
+      id: report.id ?? newId(),
+      repository_id: repository.id,
+      provider_id: report.provider_id,
+      ...next,
+      created_by: createdBy,
+      created_at: at,
+      updated_at: at,
+    }
     await insertPipeline(q, row)
     changed = true
   } else {
@@ -194,6 +204,7 @@ export async function createPipeline(deps: Deps, actor: Actor, input: CreatePipe
       actor,
       repository,
       {
+        id,
         provider_id: providerId,
         name: input.name,
         branch: input.branch ?? null,
