@@ -42,8 +42,9 @@ test('the document covers every route with parameters, bodies, responses, the er
     assert.deepEqual([...documented].sort(), [...expected].sort(), 'every mounted route is documented, and nothing else')
     for (const [p, ops] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       for (const [m, op] of Object.entries(ops)) {
-        // The public operations: an incoming endpoint's URL and a published note's, whose keys are their random paths.
-        const open = p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}'
+        // The public operations: an incoming endpoint's URL and a published note's, whose keys are their random paths, and
+        // a git connection's hook URL, proven by the host's signature.
+        const open = p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}' || p === '/v1/git/connections/{id}/hooks'
         assert.ok((open || op.responses['401']) && op.responses['500'], `${m} ${p} documents its errors`)
         assert.equal(op.responses[open ? '500' : '401'].content['application/json'].schema.$ref, '#/components/schemas/Error')
         assert.deepEqual(op.security, open ? [] : [{ bearerAuth: [] }], `${m} ${p} security`)

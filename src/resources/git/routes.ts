@@ -229,6 +229,26 @@ export const receiveGitHookDoc = defineRoute({
     `Judged in this order: another method 405, unknown connection 404, more than ${RATE_LIMIT} hooks a minute from one sender 429 (with Retry-After), body past 1 MB 413, signature 401, missing event header or a payload without what its event needs 400, else 202 once applied, in one transaction with its events.`,
   ].join(' '),
   params: z.object({ id: z.string().meta({ description: 'The git connection (record id).' }) }),
+  body: z.record(z.string(), z.unknown()).meta({
+    id: 'GitHookBody',
+    description: 'The host’s JSON payload as it sends it (GitHub may also send it form-encoded as `payload=<JSON>`); the signature covers these exact bytes.',
+    examples: [
+      {
+        ref: 'refs/heads/feature/LCH-12-login',
+        after: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+        repository: { full_name: 'octocat/Hello-World', html_url: 'https://github.com/octocat/Hello-World' },
+        pusher: { name: 'octocat' },
+        commits: [
+          {
+            id: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+            message: 'Fix LCH-12: the login button',
+            url: 'https://github.com/octocat/Hello-World/commit/9fceb02d0ae598e95dc970b74767f19372d61af8',
+            author: { name: 'Mona Lisa', username: 'monalisa' },
+          },
+        ],
+      },
+    ],
+  }),
   errors: [400, 401, 404, 405, 413, 429],
   responses: {
     202: {
