@@ -6,10 +6,14 @@
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { after, test } from 'node:test'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createApp } from '../../src/app.js'
 import { createLogger } from '../../src/log.js'
 import { seededFixture } from '../helpers/app.js'
 import { dbAll, dbGet } from '../helpers/db.js'
 import { assertErrorShape, assertSubset } from '../helpers/scenarios.js'
+import { until } from '../helpers/until.js'
 
 type Conn = { id: string; provider: 'github' | 'gitlab' | 'gitea'; hook_url: string; secret: string }
 
@@ -246,15 +250,40 @@ test('a wrong, missing or swapped signature is 401 and stores nothing', async ()
   assert.deepEqual(await counts(c), start, 'nothing stored, nothing emitted')
 })
 
-test('the request log line of a refused hook says why (the caller is not told)', () => {
+test('the request log line of a refused hook says why (the caller is not told)', async () => {
+  const c = await ready
+  // The same deps served once more with a logger that keeps its lines (the test app's is silent).
   const lines: string[] = []
+  const { app } = createApp(c.t.deps, { logger: createLogger('info', 'json', (l) => lines.push(l)) })
+  const server = http.createServer(app)
+  try {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const body = JSON.stringify(ghPush('x', []))
+    const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/git/connections/${c.github.id}/hooks`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': `sha256=${hmacHex('guess', body)}` },
+    })
+    assert.equal(r.status, 401)
+    await until('the request log line', () => lines.length > 0)
+    assertSubset(JSON.parse(lines[0]), {
+      route: '/v1/git/connections/{id}/hooks',
+      status: 401,
+      note: 'git hook refused: X-Hub-Signature-256 does not match the body',
+    })
+    assert.ok(!lines[0].includes(c.github.secret), 'never the secret')
+  } finally {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  }
+  const pretty: string[] = []
   const entry = { method: 'POST', route: '/v1/git/connections/{id}/hooks', status: 401, duration_ms: 1, request_id: 'r', actor: null }
-  createLogger('info', 'json', (l) => lines.push(l)).request({ ...entry, note: 'git hook refused: no X-Hub-Signature-256 header' })
-  createLogger('info', 'pretty', (l) => lines.push(l)).request({ ...entry, note: 'git hook refused: X-Gitlab-Token does not match' })
-  createLogger('info', 'pretty', (l) => lines.push(l)).request(entry)
-  assert.equal(JSON.parse(lines[0]).note, 'git hook refused: no X-Hub-Signature-256 header')
-  assert.ok(lines[1].endsWith('note="git hook refused: X-Gitlab-Token does not match"'), lines[1])
-  assert.ok(!lines[2].includes('note='), 'no note when there is none')
+  createLogger('info', 'pretty', (l) => pretty.push(l)).request({ ...entry, note: 'git hook refused: X-Gitlab-Token does not match' })
+  createLogger('info', 'pretty', (l) => pretty.push(l)).request(entry)
+  assert.ok(pretty[0].endsWith('note="git hook refused: X-Gitlab-Token does not match"'), pretty[0])
+  assert.ok(!pretty[1].includes('note='), 'no note when there is none')
 })
 
 test('a GitLab Push Hook (X-Gitlab-Token) links through an old key prefix, never past it', async () => {

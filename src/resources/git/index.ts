@@ -3,14 +3,14 @@
 // of their own (src/resources/pipelines).
 import type { ResourceModule } from '../module.js'
 import { GIT_EVENTS } from './events.js'
-import { CONNECTION_FILTER, REPOSITORY_FILTER, RESOURCE_FILTER } from './query.js'
+import { CARD_ID_FILTER, CONNECTION_FILTER, REPOSITORY_FILTER, RESOURCE_FILTER } from './query.js'
 import { receiveGitHook } from './receive.js'
 import { gitRoutes, receiveGitHookDoc } from './routes.js'
 
 export const git: ResourceModule = {
   name: 'git',
   routes: gitRoutes,
-  filters: { git_connections: CONNECTION_FILTER, git_repositories: REPOSITORY_FILTER, git_resources: RESOURCE_FILTER },
+  filters: { git_connections: CONNECTION_FILTER, git_repositories: REPOSITORY_FILTER, git_resources: RESOURCE_FILTER, git_card_ids: CARD_ID_FILTER },
   events: GIT_EVENTS,
   receivers: [{ path: '/v1/git/connections/:id/hooks', handler: receiveGitHook, doc: receiveGitHookDoc }],
   // After the boards and cards they point at; the connections' secrets stay out.

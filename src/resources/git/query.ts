@@ -27,7 +27,8 @@ export const REPOSITORY_FILTER: FilterResource = {
   table: 'git_repositories',
   fields: {
     id: field.id('id'),
-    connection: field.id('connection_id', 'git_connections'),
+    // Not a relation: members who see a repository do not see connections.
+    connection: field.id('connection_id'),
     full_name: field.text('full_name'),
     url: field.text('url'),
     board: field.id('board_id', 'boards'),
@@ -44,6 +45,10 @@ export const REPOSITORY_LIST: ListSpec = {
   sort: { full_name: 'git_repositories.full_name', created: 'git_repositories.created_at', updated: 'git_repositories.updated_at' },
 }
 
+// A resource or pipeline may link cards of boards the viewer does not see: `cards ~ "<id>"` tests membership by card id
+// only, and never follows `cards` into card fields.
+export const CARD_ID_FILTER: FilterResource = { table: 'cards', fields: { id: field.id('id') } }
+
 export const RESOURCE_FILTER: FilterResource = {
   table: 'git_resources',
   fields: {
@@ -55,7 +60,7 @@ export const RESOURCE_FILTER: FilterResource = {
     url: field.text('url'),
     state: field.text('state'),
     author: field.text('author'),
-    cards: { type: 'multi', target: 'cards', link: { table: 'git_resource_cards', from: 'resource_id', to: 'card_id' } },
+    cards: { type: 'multi', target: 'git_card_ids', link: { table: 'git_resource_cards', from: 'resource_id', to: 'card_id' } },
     created: field.date('created_at'),
     updated: field.date('updated_at'),
   },

@@ -16,7 +16,8 @@ export const PIPELINE_FILTER: FilterResource = {
     url: field.text('url'),
     started_at: field.date('started_at'),
     finished_at: field.date('finished_at'),
-    cards: { type: 'multi', target: 'cards', link: { table: 'pipeline_cards', from: 'pipeline_id', to: 'card_id' } },
+    // Card ids only (see CARD_ID_FILTER in the git family).
+    cards: { type: 'multi', target: 'git_card_ids', link: { table: 'pipeline_cards', from: 'pipeline_id', to: 'card_id' } },
     created_by: field.id('created_by', 'users'),
     created: field.date('created_at'),
     updated: field.date('updated_at'),
