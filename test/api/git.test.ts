@@ -368,7 +368,7 @@ test('a Gitea push (X-Gitea-Signature) links; GitHub’s ping and events taskd d
   assert.deepEqual(await counts(c), start)
 })
 
-test('the receiver refuses what is not a hook: 405, 404, 400 and 413, in the error shape', async () => {
+test('the receiver refuses what is not a hook: 405, 404, 400, 415 and 413, in the error shape', async () => {
   const c = await ready
   const url = `/v1/git/connections/${c.github.id}/hooks`
   const get = await c.t.req('GET', url)
@@ -387,10 +387,19 @@ test('the receiver refuses what is not a hook: 405, 404, 400 and 413, in the err
   const shapeless = await hook(c, c.github, 'push', { ref: 42 })
   assert.equal(shapeless.status, 400)
   assert.match(shapeless.body.error.message, /push hook payload/)
+  const xml = await c.t.req('POST', url, { raw: '<push/>', headers: { 'content-type': 'text/xml', 'X-GitHub-Event': 'push', ...signed(c.github, '<push/>') } })
+  assert.equal(xml.status, 415)
+  // GitHub's other content type: the JSON in a form field named payload.
+  const form = `payload=${encodeURIComponent(JSON.stringify({ zen: 'Design for failure.', hook_id: 2 }))}`
+  const pinged = await c.t.req('POST', url, {
+    raw: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-GitHub-Event': 'ping', ...signed(c.github, form) },
+  })
+  assert.equal(pinged.status, 202, pinged.text)
   const huge = JSON.stringify({ ref: 'refs/heads/x', padding: 'x'.repeat(1_100_000) })
   const large = await c.t.req('POST', url, { raw: huge, headers: { 'content-type': 'application/json', 'X-GitHub-Event': 'push', ...signed(c.github, huge) } })
   assert.equal(large.status, 413)
-  for (const r of [get, unknown, noEvent, bad, shapeless, large]) assertErrorShape(r.body)
+  for (const r of [get, unknown, noEvent, bad, shapeless, xml, large]) assertErrorShape(r.body)
 })
 
 test('repositories: owners and admins set the board and rules, checked against the board’s lists; members of the board read it', async () => {
@@ -599,6 +608,26 @@ test('cards gain expand=git: their branches, commits and pull requests, newest f
     [false, false],
     'no card of another board shows',
   )
+})
+
+test('a new secret replaces the old one at once; the name changes alone', async () => {
+  const c = await ready
+  const made = await c.t.req('POST', '/v1/git/connections', { token: c.tokens.owner.write, body: { provider: 'gitea', name: 'rotating' } })
+  const conn = { ...made.body.git_connection, secret: made.body.secret } as Conn
+  const ping = () => hook(c, conn, 'issues', { action: 'opened' })
+  assert.equal((await ping()).status, 202)
+  const renamed = await c.t.req('PATCH', `/v1/git/connections/${conn.id}`, {
+    token: c.tokens.admin.write,
+    body: { name: 'rotated', secret: 'a brand new secret' },
+  })
+  assert.equal(renamed.status, 200, renamed.text)
+  assertSubset(renamed.body, { git_connection: { name: 'rotated', provider: 'gitea' } })
+  assert.equal(JSON.stringify(renamed.body).includes('a brand new secret'), false)
+  assert.equal((await ping()).status, 401, 'the old secret is dead')
+  conn.secret = 'a brand new secret'
+  assert.equal((await ping()).status, 202)
+  assert.equal((await c.t.req('GET', '/v1/git/connections/nope', { token: c.tokens.owner.read })).status, 404)
+  assert.equal((await c.t.req('DELETE', `/v1/git/connections/${conn.id}`, { token: c.tokens.owner.write })).status, 204)
 })
 
 test('a deleted connection takes its repositories and resources; the cards stay', async () => {

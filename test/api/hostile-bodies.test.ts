@@ -156,7 +156,9 @@ test('truncated, aborted and malformed bodies on every route that reads one get 
     const routes: [string, string][] = [['post', '/mcp']]
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
-        if (op.requestBody?.content['application/json'] && !p.startsWith('/v1/hooks/')) routes.push([method, p.replace(/\{[^}]+\}/g, 'nosuchid')])
+        // The public receivers (incoming endpoints above, git hooks below) answer by their own rules.
+        if (op.requestBody?.content['application/json'] && !p.startsWith('/v1/hooks/') && !p.endsWith('/hooks'))
+          routes.push([method, p.replace(/\{[^}]+\}/g, 'nosuchid')])
       }
     }
     assert.ok(routes.length > 40, `${routes.length} routes with a JSON body`)
@@ -168,6 +170,16 @@ test('truncated, aborted and malformed bodies on every route that reads one get 
       await send(`${m} ${p} half-closed`, m, p, { ...json, 'Content-Length': 1000 }, '{"name":"x"', 'end', [400])
       await send(`${m} ${p} reset`, m, p, { ...json, 'Content-Length': 1000 }, '{"name":"x"', 'destroy', [])
     }
+
+    // A git connection's hook URL: cut short, malformed, half-closed or reset, unsigned or not, never a 500.
+    const git = (await api('POST', '/v1/git/connections', { provider: 'github', name: 'Hostile' })).git_connection
+    const gitHook = new URL(git.hook_url).pathname
+    const gh = { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` }
+    await send('git hook cut short', 'POST', gitHook, { ...gh, 'Content-Length': 7 }, '{"ref":', 'wait', [401])
+    await send('git hook malformed', 'POST', gitHook, { ...gh, 'Content-Length': 10 }, '{"ref": x}', 'wait', [401])
+    await send('git hook half-closed', 'POST', gitHook, { ...gh, 'Content-Length': 1000 }, '{"ref":"x"', 'end', [400, 401])
+    await send('git hook reset', 'POST', gitHook, { ...gh, 'Content-Length': 1000 }, '{"ref":"x"', 'destroy', [])
+    await send('git hook bad chunking', 'POST', gitHook, { ...gh, 'Transfer-Encoding': 'chunked' }, `5\r\nab`, 'end', [400, 401])
 
     // POST /v1/files (multipart, streamed into the file store): cut inside the file part, malformed, half-closed, reset,
     // badly chunked and without a boundary; none leaves a file behind.

@@ -59,8 +59,15 @@ export type HookEvent =
   | { type: 'ping' }
   | { type: 'ignored'; event: string }
 
-/** A payload that does not have what its event needs: answered 400 naming the event and the field. */
-export class HookPayloadError extends Error {}
+/** A payload that does not have what its event needs: answered 400 naming the event and the field (415 for a body type). */
+export class HookPayloadError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 415 = 400,
+  ) {
+    super(message)
+  }
+}
 
 /** The header that names the event, per host. */
 export const EVENT_HEADER: Record<GitProvider, string> = { github: 'x-github-event', gitlab: 'x-gitlab-event', gitea: 'x-gitea-event' }

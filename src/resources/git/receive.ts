@@ -3,7 +3,7 @@
 // SHA-256>`, Gitea `X-Gitea-Signature: <hex HMAC SHA-256>`, GitLab `X-Gitlab-Token: <the secret>`. Judged in this
 // order: method 405, unknown connection 404, more than RATE_LIMIT a minute from the sender 429, body past 1 MB 413
 // (read as incoming endpoints read theirs), signature 401 (the reason goes to the request log only), event header or
-// payload 400, else 202 once applied (also for an event taskd does not act on).
+// payload 400 (a body neither JSON nor GitHub's form 415), else 202 once applied (also for an event taskd does not act on).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Request, RequestHandler, Response } from 'express'
 import type { Deps } from '../../deps.js'
@@ -63,7 +63,7 @@ function payloadOf(req: Request, raw: Buffer): unknown {
     if (payload === null) throw new HookPayloadError('A form-encoded hook carries its JSON in a payload field.')
     json = Buffer.from(payload, 'utf8')
   } else if (type === 'application/json' || type === '') json = raw
-  else throw new HookPayloadError('Send the hook as application/json.')
+  else throw new HookPayloadError('Send the hook as application/json.', 415)
   if (jsonTooDeep(json)) throw new HookPayloadError(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`)
   try {
     return JSON.parse(json.toString('utf8'))
@@ -106,7 +106,7 @@ export function receiveGitHook(deps: Deps): RequestHandler {
       try {
         handled = await ingestHook(deps, connection, readHook(connection.provider, event, payloadOf(req, raw)))
       } catch (err) {
-        if (err instanceof HookPayloadError) return refuse(400, 'bad_request', err.message)
+        if (err instanceof HookPayloadError) return refuse(err.status, err.status === 415 ? 'unsupported_media_type' : 'bad_request', err.message)
         throw err
       }
       res.status(202).json({ accepted: true, event, handled })

@@ -226,7 +226,7 @@ export const receiveGitHookDoc = defineRoute({
     'Verified by the host’s own scheme over the raw body, in constant time: GitHub `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`, Gitea `X-Gitea-Signature: <hex HMAC-SHA256>`, GitLab `X-Gitlab-Token: <the secret>`; anything else is 401 (the reason goes to the server log only).',
     'The event comes from `X-GitHub-Event`, `X-Gitea-Event` or `X-Gitlab-Event`. Acted on: `push` / `Push Hook` (the branch and its commits), `pull_request` / `Merge Request Hook`, and CI runs: `workflow_run` (GitHub, Gitea) / `Pipeline Hook` (GitLab), which become pipelines; GitHub’s `ping` is answered too. Any other event is 202 with `handled: false` and changes nothing.',
     `${MENTIONS}`,
-    `Judged in this order: another method 405, unknown connection 404, more than ${RATE_LIMIT} hooks a minute from one sender 429 (with Retry-After), body past 1 MB 413, signature 401, missing event header or a payload without what its event needs 400, else 202 once applied, in one transaction with its events.`,
+    `Judged in this order: another method 405, unknown connection 404, more than ${RATE_LIMIT} hooks a minute from one sender 429 (with Retry-After), body past 1 MB 413, signature 401, missing event header or a payload without what its event needs 400, a body neither JSON nor GitHub’s form encoding 415, else 202 once applied, in one transaction with its events.`,
   ].join(' '),
   params: z.object({ id: z.string().meta({ description: 'The git connection (record id).' }) }),
   body: z.record(z.string(), z.unknown()).meta({
@@ -249,7 +249,7 @@ export const receiveGitHookDoc = defineRoute({
       },
     ],
   }),
-  errors: [400, 401, 404, 405, 413, 429],
+  errors: [400, 401, 404, 405, 413, 415, 429],
   responses: {
     202: {
       description: 'Verified and applied (or ignored)',

@@ -163,7 +163,7 @@ async function viewFor(q: Q, actor: Actor, row: PipelinesTable): Promise<Pipelin
   return (await pipelineViews(q, [row], await cardBoardsSeenBy(q, actor.user)))[0]
 }
 
-export async function listPipelines(deps: Deps, actor: Actor, params: ListParams & { repository?: string; card?: string; status?: string }) {
+export async function listPipelines(deps: Deps, actor: Actor, params: ListParams & { repository?: string; card?: string }) {
   const { q } = deps.db
   const card = params.card ? (await visibleCard(q, actor, params.card)).id : undefined
   const base = visiblePipelinesQuery(q, actor.user, isAdmin(actor), { repository: params.repository, card })
