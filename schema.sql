@@ -998,3 +998,79 @@ CREATE INDEX audit_log_created ON audit_log(created_at, id);
 CREATE INDEX audit_log_action ON audit_log(action, created_at, id);
 CREATE INDEX audit_log_actor ON audit_log(actor_id, created_at, id) WHERE actor_id IS NOT NULL;
 CREATE INDEX audit_log_target ON audit_log(target_id, created_at, id) WHERE target_id IS NOT NULL;
+-- Git hosts (/v1/git): a connection per GitHub, GitLab or Gitea account or instance, its hook secret sealed in a table of
+-- its own (left out of exports, like every credential); the repositories its hooks came from (or made by hand), each
+-- optionally on a board with rules (JSON array) that move or complete the board's linked cards; the branches, commits and
+-- pull requests that mention card keys, and which cards each links. Pipelines (/v1/pipelines): CI runs of a repository,
+-- from the hosts' CI hooks or POST /v1/pipelines, and the cards their branch or head commit mention.
+CREATE TABLE git_connections (
+  id TEXT PRIMARY KEY,
+  provider TEXT NOT NULL CHECK (provider IN ('github', 'gitlab', 'gitea')),
+  name TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX git_connections_name ON git_connections(name, id);
+CREATE TABLE git_connection_secrets (
+  connection_id TEXT PRIMARY KEY REFERENCES git_connections(id) ON DELETE CASCADE,
+  secret_enc TEXT NOT NULL       -- sealed (AES-256-GCM) under the master key, bound to the connection's id
+);
+CREATE TABLE git_repositories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES git_connections(id) ON DELETE CASCADE,
+  full_name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  board_id TEXT REFERENCES boards(id) ON DELETE SET NULL,
+  rules TEXT NOT NULL DEFAULT '[]',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_repositories_name ON git_repositories(connection_id, lower(full_name));
+CREATE INDEX git_repositories_full_name ON git_repositories(lower(full_name));
+CREATE INDEX git_repositories_board ON git_repositories(board_id);
+CREATE TABLE git_resources (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('branch', 'commit', 'pull_request')),
+  ref TEXT NOT NULL,             -- the branch name, the commit's full SHA, the pull (merge) request's number
+  title TEXT NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL,
+  author TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_resources_ref ON git_resources(repository_id, kind, ref);
+CREATE INDEX git_resources_updated ON git_resources(updated_at, id);
+CREATE TABLE git_resource_cards (
+  resource_id TEXT NOT NULL REFERENCES git_resources(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (resource_id, card_id)
+) WITHOUT ROWID;
+CREATE INDEX git_resource_cards_card ON git_resource_cards(card_id, resource_id);
+CREATE TABLE pipelines (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  provider_id TEXT NOT NULL,     -- the CI's own id of the run (unique per repository)
+  name TEXT NOT NULL,
+  branch TEXT,
+  commit_sha TEXT,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'success', 'failure', 'canceled')),
+  url TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX pipelines_provider ON pipelines(repository_id, provider_id);
+CREATE INDEX pipelines_updated ON pipelines(updated_at, id);
+CREATE TABLE pipeline_cards (
+  pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (pipeline_id, card_id)
+) WITHOUT ROWID;
+CREATE INDEX pipeline_cards_card ON pipeline_cards(card_id, pipeline_id);

@@ -661,6 +661,78 @@ const FORMS = `CREATE TABLE forms (
 );
 CREATE INDEX forms_board ON forms(board_id, name);
 CREATE INDEX forms_list ON forms(list_id);`
+/** Git hosts and pipelines: connections (secrets sealed apart), repositories with board rules, linked resources, CI runs. */
+const gitHosts = (withoutRowid: string) => `CREATE TABLE git_connections (
+  id TEXT PRIMARY KEY,
+  provider TEXT NOT NULL CHECK (provider IN ('github', 'gitlab', 'gitea')),
+  name TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX git_connections_name ON git_connections(name, id);
+CREATE TABLE git_connection_secrets (
+  connection_id TEXT PRIMARY KEY REFERENCES git_connections(id) ON DELETE CASCADE,
+  secret_enc TEXT NOT NULL       -- sealed (AES-256-GCM) under the master key, bound to the connection's id
+);
+CREATE TABLE git_repositories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES git_connections(id) ON DELETE CASCADE,
+  full_name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  board_id TEXT REFERENCES boards(id) ON DELETE SET NULL,
+  rules TEXT NOT NULL DEFAULT '[]',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_repositories_name ON git_repositories(connection_id, lower(full_name));
+CREATE INDEX git_repositories_full_name ON git_repositories(lower(full_name));
+CREATE INDEX git_repositories_board ON git_repositories(board_id);
+CREATE TABLE git_resources (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('branch', 'commit', 'pull_request')),
+  ref TEXT NOT NULL,             -- the branch name, the commit's full SHA, the pull (merge) request's number
+  title TEXT NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL,
+  author TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_resources_ref ON git_resources(repository_id, kind, ref);
+CREATE INDEX git_resources_updated ON git_resources(updated_at, id);
+CREATE TABLE git_resource_cards (
+  resource_id TEXT NOT NULL REFERENCES git_resources(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (resource_id, card_id)
+)${withoutRowid};
+CREATE INDEX git_resource_cards_card ON git_resource_cards(card_id, resource_id);
+CREATE TABLE pipelines (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  provider_id TEXT NOT NULL,     -- the CI's own id of the run (unique per repository)
+  name TEXT NOT NULL,
+  branch TEXT,
+  commit_sha TEXT,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'success', 'failure', 'canceled')),
+  url TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX pipelines_provider ON pipelines(repository_id, provider_id);
+CREATE INDEX pipelines_updated ON pipelines(updated_at, id);
+CREATE TABLE pipeline_cards (
+  pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (pipeline_id, card_id)
+)${withoutRowid};
+CREATE INDEX pipeline_cards_card ON pipeline_cards(card_id, pipeline_id);`
 
 const customFields = (real: string, withoutRowid: string) => `CREATE TABLE xattr_fields (
   id TEXT PRIMARY KEY,
@@ -1055,6 +1127,9 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 28: the audit log; the health of outgoing subscriptions (failures since the last success, paused as `failing`) and
   // redeliveries (the delivery one repeats); inbox items about no task (a subscription taskd paused), naming it.
   { sqlite: AUDIT_SQLITE, postgres: AUDIT_POSTGRES },
+  // 29: git hosts (/v1/git: connections with their sealed hook secrets, repositories with board rules, the branches,
+  // commits and pull requests that mention cards) and pipelines (/v1/pipelines: CI runs and the cards they concern).
+  { sqlite: gitHosts(' WITHOUT ROWID'), postgres: gitHosts('') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

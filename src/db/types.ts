@@ -741,6 +741,72 @@ export interface AuditLogTable {
   created_at: string
 }
 
+export interface GitConnectionsTable {
+  id: string
+  provider: 'github' | 'gitlab' | 'gitea'
+  name: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface GitConnectionSecretsTable {
+  connection_id: string
+  secret_enc: string
+}
+
+export interface GitRepositoriesTable {
+  id: string
+  connection_id: string
+  full_name: string
+  url: string
+  board_id: string | null
+  rules: string
+  created_at: string
+  updated_at: string
+}
+
+export interface GitResourcesTable {
+  id: string
+  repository_id: string
+  kind: 'branch' | 'commit' | 'pull_request'
+  ref: string
+  title: string
+  url: string
+  state: string
+  author: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface GitResourceCardsTable {
+  resource_id: string
+  card_id: string
+  created_at: string
+}
+
+export interface PipelinesTable {
+  id: string
+  repository_id: string
+  provider_id: string
+  name: string
+  branch: string | null
+  commit_sha: string | null
+  status: 'queued' | 'running' | 'success' | 'failure' | 'canceled'
+  url: string | null
+  started_at: string | null
+  finished_at: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface PipelineCardsTable {
+  pipeline_id: string
+  card_id: string
+  created_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -807,4 +873,11 @@ export interface DB {
   sessions: SessionsTable
   login_links: LoginLinksTable
   audit_log: AuditLogTable
+  git_connections: GitConnectionsTable
+  git_connection_secrets: GitConnectionSecretsTable
+  git_repositories: GitRepositoriesTable
+  git_resources: GitResourcesTable
+  git_resource_cards: GitResourceCardsTable
+  pipelines: PipelinesTable
+  pipeline_cards: PipelineCardsTable
 }

@@ -23,6 +23,7 @@ import { dependencies } from './dependencies/index.js'
 import { entityLinks } from './entity-links/index.js'
 import { folders } from './folders/index.js'
 import { forms } from './forms/index.js'
+import { git } from './git/index.js'
 import { groups } from './groups/index.js'
 import { files } from './files/index.js'
 import { inbox } from './inbox/index.js'
@@ -35,6 +36,7 @@ import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
 import { notes } from './notes/index.js'
 import { savedFilters } from './saved-filters/index.js'
+import { pipelines } from './pipelines/index.js'
 import { searchModule } from './search/index.js'
 import { sessions } from './sessions/index.js'
 import { withSessionCookie } from './sessions/authenticate.js'
@@ -94,6 +96,8 @@ export const MODULES: readonly ResourceModule[] = [
   savedFilters,
   forms,
   audit,
+  git,
+  pipelines,
 ]
 
 for (const m of MODULES) {

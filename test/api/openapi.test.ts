@@ -47,8 +47,9 @@ test('the document covers every route with parameters, bodies, responses, the er
     for (const [p, ops] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       for (const [m, op] of Object.entries(ops)) {
         // The public operations: an incoming endpoint's URL and a published note's, whose keys are their random paths, and
-        // a form's address.
-        const open = p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}' || p === '/v1/forms/public/{slug}'
+        // a form's address, and a git connection's hook URL, proven by the host's signature.
+        const open =
+          p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}' || p === '/v1/forms/public/{slug}' || p === '/v1/git/connections/{id}/hooks'
         // Signing in takes no credential (it answers 401 for wrong ones).
         const signIn = m === 'post' && p === '/v1/sessions'
         assert.ok((open || op.responses['401']) && op.responses['500'], `${m} ${p} documents its errors`)

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 
 /** Who did it: a person or an agent through a token, what an automation run or incoming endpoint acted for, the command line, or taskd itself. */
-export const AUDIT_ACTOR_TYPES = ['user', 'agent', 'automation', 'incoming_webhook', 'form', 'cli', 'system'] as const
+export const AUDIT_ACTOR_TYPES = ['user', 'agent', 'automation', 'incoming_webhook', 'form', 'git', 'cli', 'system'] as const
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number]
 
 /**
