@@ -9,14 +9,14 @@ import { insertNewUser } from '../resources/users/setup.js'
 import { CreateUserBody } from '../resources/users/schema.js'
 import { getUserByEmail } from '../resources/users/store.js'
 import { openForCli } from './open.js'
-import type { DbFlags } from './options.js'
+import { print, type DbFlags } from './options.js'
 
 export async function createUser(o: DbFlags & { email: string; name: string; role: Role }): Promise<void> {
   const input = checkedInput(CreateUserBody, { email: o.email, name: o.name, role: o.role })
   const { db } = await openForCli(o)
   const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), { ...input, email: o.email }))
   await db.close()
-  process.stdout.write(`${row.id}\n`)
+  print(`${row.id}\n`)
 }
 
 /** The person with this email, or the command's error. */
