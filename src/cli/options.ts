@@ -1,5 +1,6 @@
 // What the program's definition needs from the commands (flags, option parsers) and how a command prints an error:
 // cheap to load (commander and errors.ts only), since every start loads it, `taskd --version` too.
+import fs from 'node:fs'
 import { InvalidArgumentError, type Command } from 'commander'
 import type { HttpError } from '../errors.js'
 
@@ -46,4 +47,19 @@ export function describeError(err: unknown): string {
   if (!details?.length) return err.message
   const head = err.message.startsWith('The request body is not valid') ? 'Invalid arguments:' : err.message
   return [head, ...details.map(reasonOf)].join('\n')
+}
+
+/**
+ * A short command's output, written to stdout at once: process.stdout would first load Node's stream machinery (and for
+ * a pipe its sockets, some 5 ms) to print one line. A non-blocking stdout that is full gets the rest through it.
+ */
+export function print(text: string): void {
+  const bytes = Buffer.from(text)
+  let done = 0
+  try {
+    while (done < bytes.length) done += fs.writeSync(1, bytes, done)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err
+    process.stdout.write(bytes.subarray(done))
+  }
 }

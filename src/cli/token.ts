@@ -6,9 +6,9 @@ import { issueToken, tokenDetails } from '../resources/tokens/issue.js'
 import { tokenView } from '../resources/tokens/present.js'
 import { deleteToken, getToken, tokensWithOwners } from '../resources/tokens/store.js'
 import { getUser as getUserById, getUserByEmail } from '../resources/users/store.js'
-import { CreateTokenBody } from '../resources/tokens/schema.js'
+import { CreateTokenBody } from '../resources/tokens/body.js'
 import { cliDeps, openForCli } from './open.js'
-import type { DbFlags } from './options.js'
+import { print, type DbFlags } from './options.js'
 
 export async function createToken(o: DbFlags & { user: string; name: string; permission: Permission; expires?: string }): Promise<void> {
   const input = checkedInput(CreateTokenBody, { name: o.name, permission: o.permission, expires_at: o.expires })
@@ -21,7 +21,7 @@ export async function createToken(o: DbFlags & { user: string; name: string; per
     return issued
   })
   await db.close()
-  process.stdout.write(`${value}\n`)
+  print(`${value}\n`)
 }
 
 export async function listTokens(o: DbFlags & { user?: string }): Promise<void> {

@@ -10,7 +10,7 @@ import { CreateUserBody } from '../resources/users/schema.js'
 import { getUserByEmail } from '../resources/users/store.js'
 import { audit, commandLine } from '../resources/audit/record.js'
 import { cliDeps, openForCli } from './open.js'
-import type { DbFlags } from './options.js'
+import { print, type DbFlags } from './options.js'
 
 export async function createUser(o: DbFlags & { email: string; name: string; role: Role }): Promise<void> {
   const input = checkedInput(CreateUserBody, { email: o.email, name: o.name, role: o.role })
@@ -21,7 +21,7 @@ export async function createUser(o: DbFlags & { email: string; name: string; rol
     return user
   })
   await db.close()
-  process.stdout.write(`${row.id}\n`)
+  print(`${row.id}\n`)
 }
 
 /** The person with this email, or the command's error. */

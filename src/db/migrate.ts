@@ -3,7 +3,6 @@
 // written for each dialect. A change to the schema is a change to both files plus a step here (test/db/migrate.test.ts
 // checks that a version-1 database migrated ends exactly like a new one).
 import type Database from 'better-sqlite3'
-import { sql } from 'kysely'
 import { asset } from '../assets.js'
 import type { Q } from './database.js'
 
@@ -1160,6 +1159,8 @@ export function migrateSqlite(raw: Database.Database): { from: number; to: numbe
 const MIGRATION_LOCK = 0x7461736b // 'task'
 
 export async function migratePostgres(q: Q): Promise<{ from: number; to: number }> {
+  // Imported here: SQLite's migration (and a short command that opens the file bare) loads no Kysely.
+  const { sql } = await import('kysely')
   return q.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx)
     await sql`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`.execute(trx)

@@ -15,6 +15,8 @@ export interface OpenOptions {
   readWorkers?: number
   /** PostgreSQL: connections this process keeps at most. */
   dbPoolSize?: number
+  /** SQLite: gather the planner's statistics at open (default); a command that writes a row and exits skips it. */
+  optimize?: boolean
   log?: (msg: string, err?: unknown) => void
 }
 
@@ -25,5 +27,5 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
     const { openPostgres } = await import('./postgres.js')
     return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, directUrl: opts.databaseDirectUrl, log: opts.log })
   }
-  return openSqlite({ file: opts.db, queryTimeoutMs, readWorkers: opts.readWorkers })
+  return openSqlite({ file: opts.db, queryTimeoutMs, readWorkers: opts.readWorkers, optimize: opts.optimize })
 }

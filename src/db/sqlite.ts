@@ -1,9 +1,7 @@
 // SQLite through better-sqlite3, the embedded default: one write connection handed out first come, first served, and
 // heavy reads in the read pool (src/db/read-pool.ts) so they never stall the event loop.
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
 import { AsyncLocalStorage } from 'node:async_hooks'
-import fs from 'node:fs'
-import path from 'node:path'
 import {
   type CompiledQuery,
   type Compilable,
@@ -16,12 +14,10 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely'
-import { sqliteBinding } from '../assets.js'
 import { type BackupProgress, copyPages, writeBackup } from './backup.js'
 import { Wakes } from './wakes.js'
 import { backgroundWork, type Db, GuardedDriver, guardConnection, inTransaction, makeTx, type RowsOf, run, runAfterCommit, type Tx } from './database.js'
-import { setUpConnection } from './connection.js'
-import { migrateSqlite } from './migrate.js'
+import { openWriteConnection } from './sqlite-file.js'
 import { ReadPool } from './read-pool.js'
 import type { DB } from './types.js'
 
@@ -253,31 +249,12 @@ export interface SqliteOptions {
   queryTimeoutMs?: number
   /** Read processes (default 2); 0 runs reads on the write connection. */
   readWorkers?: number
+  /** Gather the planner's statistics at open where missing or stale (default true). */
+  optimize?: boolean
 }
 
 /** A SQLite Db; `raw`, the better-sqlite3 handle, is for SQLite-only tests (query plans, synchronous property tests). */
 export type SqliteDb = Db & { readonly raw: Database.Database }
-
-/** The write connection: the file created (owner-only) if new, the pragmas taskd relies on, the schema migrated. */
-function openWriteConnection(file: string): Database.Database {
-  if (file !== ':memory:') {
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
-    // A new database file is readable by its owner only; SQLite gives its -wal and -shm files the same mode.
-    fs.closeSync(fs.openSync(file, 'a', 0o600))
-  }
-  const raw = new Database(file, { nativeBinding: sqliteBinding() })
-  setUpConnection(raw)
-  raw.pragma('journal_mode = WAL')
-  raw.pragma('busy_timeout = 5000')
-  raw.pragma('foreign_keys = ON')
-  raw.pragma('synchronous = NORMAL')
-  migrateSqlite(raw)
-  // Gathers planner statistics where they are missing or stale, so filters pick their indexes (cheap when fresh); an
-  // index a migration creates gets its statistics from CREATE INDEX itself.
-  raw.pragma('analysis_limit = 1000') // bounds the work optimize may do at open, however large the tables
-  raw.pragma('optimize = 0x10002')
-  return raw
-}
 
 /** Db.readAll: in the read pool, or without one on the write connection, one after the other while holding it. */
 function readerOf(q: Kysely<DB>, pool: ReadPool | undefined): Db['readAll'] {
@@ -352,7 +329,7 @@ function backupTo(q: Kysely<DB>, raw: Database.Database, file: string, dest: str
 /** Opens (and creates, and migrates) the SQLite file with the pragmas taskd relies on. */
 export function openSqlite(opts: SqliteOptions): SqliteDb {
   const { file } = opts
-  const raw = openWriteConnection(file)
+  const raw = openWriteConnection(file, opts.optimize)
   const dialect: FairSqliteDialect = new FairSqliteDialect({ database: new StatementCache(raw, () => dialect.driver.commit()) }, raw)
   const q = new Kysely<DB>({ dialect })
   let closing = false

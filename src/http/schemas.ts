@@ -13,16 +13,7 @@ export const ErrorSchema = z
 
 export const idParam = z.object({ id: z.string().min(1) })
 export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true')
-/** Stored as ISO text in UTC, whose text order is time order only for years 0000 to 9999. */
-const inStorableRange = (v: string) => {
-  const y = new Date(v.length === 10 ? `${v}T00:00:00Z` : v).getUTCFullYear()
-  return y >= 0 && y <= 9999
-}
-export const dateOrDateTime = z
-  .union([z.string().date(), z.string().datetime({ offset: true })])
-  .refine(inStorableRange, 'Must fall between the years 0000 and 9999 in UTC.')
-  .meta({ description: '`YYYY-MM-DD` or an ISO 8601 date-time.' })
-export const name = z.string().trim().min(1).max(200)
+export { dateOrDateTime, name } from './fields.js'
 
 /**
  * A named (`$ref`) schema or null. `X.nullable()` of a named schema is documented as the bare `$ref` by

@@ -110,9 +110,22 @@ export const filledTemplate = (key: string, fill: (database: TestDatabase) => Pr
 }
 
 async function filledSqlite(key: string, fill: (database: TestDatabase) => Promise<string>): Promise<Template> {
-  const dir = fs.mkdtempSync(path.join(sqliteTemplateDir(), `${key}-`))
+  // Shared by the run's test processes when scripts/test.sh gives them a folder (TASKD_TEST_CACHE): the first to
+  // finish filling renames its copy into place; one that finds it there uses it.
+  const shared = process.env.TASKD_TEST_CACHE ? path.join(process.env.TASKD_TEST_CACHE, `sqlite-${key}`) : undefined
+  const made = (dir: string): Template => ({ source: path.join(dir, 'taskd.db'), note: fs.readFileSync(path.join(dir, 'note'), 'utf8') })
+  if (shared && fs.existsSync(path.join(shared, 'note'))) return made(shared)
+  const dir = fs.mkdtempSync(path.join(shared ? process.env.TASKD_TEST_CACHE! : sqliteTemplateDir(), `${key}-`))
   const database = await freshDatabase(dir)
-  return { source: database.db, note: await fill(database) }
+  fs.writeFileSync(path.join(dir, 'note'), await fill(database))
+  if (!shared) return made(dir)
+  try {
+    fs.renameSync(dir, shared)
+  } catch {
+    // Another process's came first (the target is a folder that is not empty).
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  return made(shared)
 }
 
 async function filledPostgres(name: string, fill: (database: TestDatabase) => Promise<string>): Promise<Template> {

@@ -14,6 +14,7 @@ import type { Stored } from '../files/chunks.js'
 import { fieldsOf, publicFormView } from './present.js'
 import { type FormField, HONEYPOT, type PublicFormView, SLUG_PATTERN, type SubmissionView } from './schema.js'
 import { openFormAt } from './store.js'
+import { thousands } from '../../zod-messages.js'
 
 /** One answer as a body carries it: text (urlencoded, multipart, JSON), a JSON number, null, or anything else JSON has. */
 export type Answer = string | number | null | boolean | object
@@ -63,7 +64,7 @@ function answerOf(f: FormField, raw: Answer): { value?: string | number } | { er
   const text = clean(raw)
   if (text === '') return {}
   const max = LENGTH[f.type]
-  if (max !== undefined && text.length > max) return { error: `must be at most ${max.toLocaleString('en')} characters.` }
+  if (max !== undefined && text.length > max) return { error: `must be at most ${thousands(max)} characters.` }
   switch (f.type) {
     case 'number':
       return NUMBER.test(text) && Number.isFinite(Number(text)) ? numberAnswer(f, Number(text)) : { error: 'must be a number.' }
@@ -177,7 +178,7 @@ function cardBody(form: FormsTable, fields: readonly FormField[], given: Map<str
     throw invalidBody([
       {
         path: longest?.[0] ?? 'fields',
-        message: `The answers are too long together for one card (${MAX_DESCRIPTION.toLocaleString('en')} characters); shorten this one.`,
+        message: `The answers are too long together for one card (${thousands(MAX_DESCRIPTION)} characters); shorten this one.`,
       },
     ])
   }

@@ -2,8 +2,9 @@
 // binary to carry), N = 2^15, r = 8, p = 1 (32 MB and some 50-100 ms a hash, on libuv's thread pool, never the event
 // loop), a 16-byte random salt and a 32-byte key, stored in PHC string form with its parameters
 // (`$scrypt$ln=15,r=8,p=1$<salt>$<key>`, base64 without padding), so stronger parameters can come later and older
-// hashes still verify. Compared in constant time. Loaded by `taskd user set-password` too: node:crypto only.
+// hashes still verify. Compared in constant time. Loaded by `taskd user set-password` too: node:crypto (and a number formatter) only.
 import crypto from 'node:crypto'
+import { thousands } from '../../zod-messages.js'
 
 /** The shortest password, in characters (code points), and the longest, in UTF-8 bytes (bounded hashing work). */
 export const PASSWORD_MIN_CHARS = 10
@@ -22,7 +23,7 @@ const MAX_P = 4
 /** Why a new password is refused, or undefined: the rules of `PATCH /v1/users/me` and `taskd user set-password`. */
 export function passwordProblem(password: string): string | undefined {
   if ([...password].length < PASSWORD_MIN_CHARS) return `password must be at least ${PASSWORD_MIN_CHARS} characters.`
-  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) return `password must be at most ${PASSWORD_MAX_BYTES.toLocaleString('en')} bytes (UTF-8).`
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) return `password must be at most ${thousands(PASSWORD_MAX_BYTES)} bytes (UTF-8).`
   return undefined
 }
 

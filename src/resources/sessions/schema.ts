@@ -1,6 +1,7 @@
 // Sessions: the record, the sign-in body and its answer, and the password fields PATCH /v1/users/me takes.
 import { z } from 'zod'
 import { UserRef } from '../../http/schemas.js'
+import { thousands } from '../../zod-messages.js'
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS, passwordProblem } from './password.js'
 
 /** How a session was signed in: with a password, or with a login link. */
@@ -52,9 +53,7 @@ export type SignedIn = z.infer<typeof SignedInSchema>
 
 /** A password as sent to sign in or to confirm a change: any text up to the longest a password may be. */
 const givenPassword = (name: string) =>
-  z
-    .string()
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= PASSWORD_MAX_BYTES, `${name} must be at most ${PASSWORD_MAX_BYTES.toLocaleString('en')} bytes (UTF-8).`)
+  z.string().refine((s) => Buffer.byteLength(s, 'utf8') <= PASSWORD_MAX_BYTES, `${name} must be at most ${thousands(PASSWORD_MAX_BYTES)} bytes (UTF-8).`)
 
 export const CreateSessionBody = z
   .strictObject({
@@ -87,7 +86,7 @@ export const NewPassword = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   })
   .meta({
-    description: `A new password: at least ${PASSWORD_MIN_CHARS} characters, at most ${PASSWORD_MAX_BYTES.toLocaleString('en')} bytes (UTF-8). Stored only as a salted scrypt hash; never shown.`,
+    description: `A new password: at least ${PASSWORD_MIN_CHARS} characters, at most ${thousands(PASSWORD_MAX_BYTES)} bytes (UTF-8). Stored only as a salted scrypt hash; never shown.`,
     format: 'password',
   })
 

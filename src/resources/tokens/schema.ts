@@ -1,7 +1,7 @@
 // Personal access tokens: the record and the create body.
 import { z } from 'zod'
 import { Permission } from '../../access/roles.js'
-import { dateOrDateTime, name, UserRef } from '../../http/schemas.js'
+import { UserRef } from '../../http/schemas.js'
 
 export const TokenSchema = z
   .strictObject({
@@ -18,13 +18,4 @@ export const TokenSchema = z
   .meta({ id: 'Token' })
 export type TokenView = z.infer<typeof TokenSchema>
 
-export const CreateTokenBody = z
-  .strictObject({
-    name,
-    permission: Permission.default('write'),
-    expires_at: dateOrDateTime.nullable().optional(),
-    user: z.string().min(1).optional().meta({ description: "An agent's id: a token for that agent (its owner, owners and admins). Default: yourself." }),
-  })
-  .meta({ id: 'CreateTokenBody' })
-/** What the create route and `taskd token create` pass. */
-export type CreateTokenInput = z.infer<typeof CreateTokenBody>
+export { CreateTokenBody, type CreateTokenInput } from './body.js'
