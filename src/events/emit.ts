@@ -1,12 +1,12 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
 import { actorRef, type Actor } from '../access/roles.js'
 import { isoAt } from '../clock.js'
-import type { Tx } from '../db/database.js'
+import { together, type Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
 import { WORKSPACE } from '../db/wakes.js'
 import type { EventData, EventName } from './fields.js'
-import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, subscriptionsForEvent } from './store.js'
+import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, receiversOf, subscriptionsOf } from './store.js'
 
 /**
  * One event to emit; `data` must match the event's payload schema exactly (one variant per event name). `audience`: the
@@ -107,13 +107,12 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
       )
     }
   }
-  const receivers = new Map<string, string[]>()
+  // The subscriptions of each board, read once (together: one round trip on PostgreSQL), then chosen per event.
+  const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
+  const ofBoard = new Map(await together(() => Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const))))
   const deliveries: OutboxRow[] = []
   for (const { id, event, dataJson } of written) {
-    const key = `${event.name}\n${event.boardId ?? ''}\n${event.audience ?? ''}`
-    let subs = receivers.get(key)
-    if (!subs) receivers.set(key, (subs = await subscriptionsForEvent(tx.q, event.name, event.boardId, event.audience)))
-    for (const webhookId of subs) {
+    for (const webhookId of subscriptionsOf(ofBoard.get(event.boardId)!, event.name, event.audience)) {
       deliveries.push(deliveryRow({ webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp }))
     }
   }

@@ -1,7 +1,7 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import { sql, type ExpressionBuilder } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
-import type { Q } from '../../db/database.js'
+import { later, type Q } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
 import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
 import type { CardsTable, DB } from '../../db/types.js'
@@ -150,12 +150,12 @@ export const rekeyCards = (q: Q, ids: readonly string[], prefix: string) =>
 
 type Link = 'card_assignees' | 'card_watchers'
 
-export async function addUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[]): Promise<void> {
-  if (userIds.length)
-    await q
-      .insertInto(table)
-      .values(userIds.map((user_id) => ({ card_id: cardId, user_id })))
-      .execute()
+/** With `'later'`, the insert travels with the transaction's next statement (`later`). */
+export async function addUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[], held?: 'later'): Promise<void> {
+  if (userIds.length) {
+    const insert = q.insertInto(table).values(userIds.map((user_id) => ({ card_id: cardId, user_id })))
+    await (held ? later(q, insert) : insert.execute())
+  }
 }
 
 export async function setUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[]): Promise<void> {
@@ -163,12 +163,11 @@ export async function setUserLinks(q: Q, table: Link, cardId: string, userIds: r
   await addUserLinks(q, table, cardId, userIds)
 }
 
-export async function addTagLinks(q: Q, cardId: string, tagIds: readonly string[]): Promise<void> {
-  if (tagIds.length)
-    await q
-      .insertInto('card_tags')
-      .values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id })))
-      .execute()
+export async function addTagLinks(q: Q, cardId: string, tagIds: readonly string[], held?: 'later'): Promise<void> {
+  if (tagIds.length) {
+    const insert = q.insertInto('card_tags').values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id })))
+    await (held ? later(q, insert) : insert.execute())
+  }
 }
 
 export async function setTagLinks(q: Q, cardId: string, tagIds: readonly string[]): Promise<void> {
