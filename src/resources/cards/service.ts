@@ -29,6 +29,7 @@ import { notify, readAheadNotice } from '../inbox/service.js'
 import { readAheadEventAutomations } from '../automations/published.js'
 import { readAheadReceivers } from '../../events/store.js'
 import { getUsers } from '../users/published.js'
+import { loadCardLinks } from './published.js'
 import { dropValuesOfCard, fieldsOfBoards } from '../xattr/published.js'
 import { writeCardXattr, xattrOfCards } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
@@ -39,6 +40,7 @@ import {
   addTagLinks,
   addUserLinks,
   cardListQueries,
+  changeLinks,
   cardIdsOfLists,
   cardsByIds,
   cardsOfBoard,
@@ -482,7 +484,7 @@ export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string,
   applyChange(deps, tx, actor, await cardToChange(tx.q, actor, id), input)
 
 /** The card's own columns that change nothing else (no move, no completion, no links): what updateCardsIn takes. */
-const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived'] satisfies (keyof CardFields)[]
+const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived', 'trashed'] satisfies (keyof CardFields)[]
 
 /** Whether a change touches only the card's own columns, so updateCardsIn can make it to many cards at once. */
 export const ownColumnsOnly = (input: CardChange): boolean => Object.entries(input).every(([k, v]) => v === undefined || OWN_COLUMNS.includes(k))
@@ -522,11 +524,111 @@ export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: reado
     changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
   )
   const data = await cardEventDatas(q, deps.config, views)
+  // A card moved to the trash says so first (card.deleted, not for good), as a single change does.
   await emitEvents(
     deps,
     tx,
-    data.map((card, i): NewEvent => ({ name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor })),
+    data.flatMap((card, i): NewEvent[] => [
+      ...(changed[i].set.trashed === 1 ? [{ name: 'card.deleted', boardId: views[i].board, data: { ...card, permanent: false }, actor } as NewEvent] : []),
+      { name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor },
+    ]),
   )
+  return refused
+}
+
+/**
+ * Adds and removes assignees (or tags) on many cards, set-based: the rows locked in one read, what each card has read
+ * together, one DELETE and one INSERT of links, one UPDATE of updated_at, and the events written together as single
+ * changes would write them (card.updated naming the field, then card.assigned for each person added and
+ * card.unassigned for each removed), the people added told in their inboxes. A card whose board the ids do not fit
+ * (a tag of another board, a user that does not exist) is refused with the error its single change would give; a card
+ * the change leaves as it was is counted and gets no event.
+ */
+export async function changeLinksIn(
+  deps: Deps,
+  tx: Tx,
+  actor: Actor,
+  ids: readonly string[],
+  field: 'assignees' | 'tags',
+  add: readonly string[],
+  remove: readonly string[],
+): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const { cards, refused } = await lockedToChange(q, actor, ids)
+  const adding = [...new Set(add)]
+  const [links, users, tags] = await together(() =>
+    Promise.all([
+      loadCardLinks(
+        q,
+        cards.map((c) => c.id),
+      ),
+      field === 'assignees' ? getUsers(q, adding) : [],
+      field === 'tags' ? getTags(q, adding) : [],
+    ]),
+  )
+  const known = new Set(field === 'assignees' ? users.map((u) => u.id) : [])
+  const changed: { card: CardsTable; before: string[]; after: string[] }[] = []
+  for (const card of cards) {
+    if (field === 'assignees' ? known.size !== adding.length : tags.length !== adding.length || tags.some((t) => t.board_id !== card.board_id)) {
+      const message = field === 'assignees' ? 'Every entry must be an existing user id.' : 'Every entry must be a tag id of this board.'
+      refused.set(card.id, invalid([{ path: field, message }]))
+      continue
+    }
+    const before = links[field].get(card.id) ?? []
+    const after = [...new Set([...before, ...adding])].filter((x) => !remove.includes(x))
+    if (!sameSet(before, after)) changed.push({ card, before, after })
+  }
+  if (changed.length === 0) return refused
+  const at = isoAt(deps.clock.now())
+  const table = field === 'assignees' ? 'card_assignees' : 'card_tags'
+  await changeLinks(
+    q,
+    table,
+    changed.filter((c) => c.before.some((x) => remove.includes(x))).map((c) => c.card.id),
+    remove,
+    changed.flatMap((c) => c.after.filter((x) => !c.before.includes(x)).map((x): [string, string] => [c.card.id, x])),
+  )
+  await setCardColumns(
+    q,
+    changed.map((c) => c.card.id),
+    { updated_at: at },
+  )
+  const views = await cardViews(
+    q,
+    changed.map((c) => ({ ...c.card, updated_at: at })),
+  )
+  const data = await cardEventDatas(q, deps.config, views)
+  const gone = field === 'assignees' ? await getUsers(q, [...new Set(changed.flatMap((c) => c.before.filter((x) => !c.after.includes(x))))]) : []
+  const nameOf = new Map(gone.map((u) => [u.id, u.name]))
+  await emitEvents(
+    deps,
+    tx,
+    data.flatMap((card, i): NewEvent[] => {
+      const { before, after } = changed[i]
+      const boardId = views[i].board
+      return [
+        { name: 'card.updated', boardId, data: { ...card, changes: [field] }, actor },
+        ...(field === 'assignees'
+          ? [
+              ...views[i].assignees
+                .filter((u) => !before.includes(u))
+                .map((u): NewEvent => ({
+                  name: 'card.assigned',
+                  boardId,
+                  data: { ...card, user: card.assignees.find((a) => a.id === u) ?? { id: u, name: null } },
+                  actor,
+                })),
+              ...before
+                .filter((u) => !after.includes(u))
+                .map((u): NewEvent => ({ name: 'card.unassigned', boardId, data: { ...card, user: { id: u, name: nameOf.get(u) ?? null } }, actor })),
+            ]
+          : []),
+      ]
+    }),
+  )
+  if (field === 'assignees')
+    for (const [i, { card, before }] of changed.entries())
+      await notify(deps, tx, actor, { kind: 'assigned', users: views[i].assignees.filter((u) => !before.includes(u)), card })
   return refused
 }
 

@@ -1,7 +1,7 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import { sql, type ExpressionBuilder } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
-import { later, type Q } from '../../db/database.js'
+import { later, type Q, together } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
 import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
 import type { CardsTable, DB } from '../../db/types.js'
@@ -170,6 +170,25 @@ export async function addTagLinks(q: Q, cardId: string, tagIds: readonly string[
   }
 }
 
+/**
+ * Adds `add` and removes `remove` (user or tag ids) on each of the cards, in one DELETE and one INSERT: `adding` are
+ * the pairs not there yet.
+ */
+export async function changeLinks(q: Q, table: Link | 'card_tags', cardIds: readonly string[], remove: readonly string[], adding: readonly [string, string][]) {
+  const column = table === 'card_tags' ? 'tag_id' : 'user_id'
+  if (cardIds.length && remove.length)
+    await q
+      .deleteFrom(table)
+      .where('card_id', 'in', [...cardIds])
+      .where(column, 'in', [...remove])
+      .execute()
+  if (adding.length)
+    await q
+      .insertInto(table)
+      .values(adding.map(([card_id, v]) => ({ card_id, [column]: v }) as never))
+      .execute()
+}
+
 export async function setTagLinks(q: Q, cardId: string, tagIds: readonly string[]): Promise<void> {
   await q.deleteFrom('card_tags').where('card_id', '=', cardId).execute()
   await addTagLinks(q, cardId, tagIds)
@@ -193,21 +212,27 @@ export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<C
   const group = (map: Map<string, string[]>, rows: { card_id: string; v: string }[]) => {
     for (const r of rows) (map.get(r.card_id) ?? map.set(r.card_id, []).get(r.card_id)!).push(r.v)
   }
-  group(links.assignees, await q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
-  group(links.watchers, await q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
-  group(links.tags, await q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute())
-  // Attachments (the files family's rows), complete ones only, oldest first.
-  group(
-    links.files,
-    (await q
-      .selectFrom('files')
-      .select(['card_id', 'id as v'])
-      .where('card_id', 'in', ids)
-      .where('complete', '=', 1)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute()) as { card_id: string; v: string }[],
+  // Four reads together (one round trip on PostgreSQL).
+  const [assignees, watchers, tags, files] = await together(() =>
+    Promise.all([
+      q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute(),
+      q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute(),
+      q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute(),
+      // Attachments (the files family's rows), complete ones only, oldest first.
+      q
+        .selectFrom('files')
+        .select(['card_id', 'id as v'])
+        .where('card_id', 'in', ids)
+        .where('complete', '=', 1)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute() as Promise<{ card_id: string; v: string }[]>,
+    ]),
   )
+  group(links.assignees, assignees)
+  group(links.watchers, watchers)
+  group(links.tags, tags)
+  group(links.files, files)
   return links
 }
 
