@@ -107,9 +107,22 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
       )
     }
   }
-  // The subscriptions of each board, read once (together: one round trip on PostgreSQL), then chosen per event.
+  // The subscriptions of each board, read once, then chosen per event; beside them the event hook (the automations the
+  // events start) reads what it needs: together, one round trip on PostgreSQL.
   const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
-  const ofBoard = new Map(await together(() => Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const))))
+  const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
+  const [subscriptions] = await together(() =>
+    Promise.all([
+      Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const)),
+      hooked.length > 0 &&
+        deps.onEvents(
+          deps,
+          tx,
+          hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
+        ),
+    ]),
+  )
+  const ofBoard = new Map(subscriptions)
   const deliveries: OutboxRow[] = []
   for (const { id, event, dataJson } of written) {
     for (const webhookId of subscriptionsOf(ofBoard.get(event.boardId)!, event.name, event.audience)) {
@@ -127,12 +140,5 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
   const boards = new Set(written.map(({ event }) => event.boardId ?? WORKSPACE))
   for (const board of boards) tx.wake('events', board)
   tx.afterCommit(() => deps.db.wakes.deliver('events', [...boards]))
-  const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
-  if (hooked.length > 0)
-    await deps.onEvents(
-      deps,
-      tx,
-      hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
-    )
   return written.map((w) => w.id)
 }

@@ -94,31 +94,25 @@ const USER_EXPANDS = ['assignees', 'members', 'watchers', 'created_by']
  * what an expansion shows of other cards (`dependencies`).
  */
 export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<string> = new Set(), viewer?: Viewer): Promise<CardView[]> {
-  const links = await loadCardLinks(
-    q,
-    rows.map((r) => r.id),
-  )
-  const states = await listCategoryOf(
-    q,
-    rows.map((r) => r.list_id),
-  )
-  const progress = await progressOfCards(
-    q,
-    rows.map((r) => r.id),
-  )
-  const { subtasks, blockers } = await planningOfCards(
-    q,
-    rows.map((r) => r.id),
-  )
-  const statuses = await statusesOfLists(
-    q,
-    rows.map((r) => r.list_id),
-  )
-  const xattr = await xattrOfCards(q, rows)
-  // One user query serves the creators' names and, when expanded, the assignees and watchers.
+  const ids = rows.map((r) => r.id)
+  const listIds = rows.map((r) => r.list_id)
+  const creators = rows.flatMap((r) => (r.created_by ? [r.created_by] : []))
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
+  // Reads that do not depend on one another, together (one round trip inside a PostgreSQL transaction).
+  const [links, states, progress, { subtasks, blockers }, statuses, xattr, creatorRows] = await together(() =>
+    Promise.all([
+      loadCardLinks(q, ids),
+      listCategoryOf(q, listIds),
+      progressOfCards(q, ids),
+      planningOfCards(q, ids),
+      statusesOfLists(q, listIds),
+      xattrOfCards(q, rows),
+      expandsUsers ? [] : getUsers(q, creators),
+    ]),
+  )
+  // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
-  const users = new Map((await getUsers(q, [...rows.flatMap((r) => (r.created_by ? [r.created_by] : [])), ...linked])).map((u) => [u.id, u]))
+  const users = new Map((expandsUsers ? await getUsers(q, [...creators, ...linked]) : creatorRows).map((u) => [u.id, u]))
   const views = rows.map((r) =>
     cardView(
       r,

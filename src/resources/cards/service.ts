@@ -684,9 +684,18 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
  * Moves up to `limit` cards of a list to the end of another list of the same board, in their order; returns how many
  * (moveCardsTo).
  */
-export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
-  const cards = await cardsOfList(tx.q, fromList, limit)
-  if (cards.length) await moveCardsTo(deps, tx, actor, cards, (await getList(tx.q, toList))!)
+export async function moveCardsOfList(
+  deps: Deps,
+  tx: Tx,
+  actor: Actor,
+  fromList: string,
+  toList: string,
+  limit: number,
+  /** A check the caller makes in the same transaction (it may still see the list), read beside the cards. */
+  check?: () => Promise<unknown>,
+): Promise<number> {
+  const [cards, to] = await together(() => Promise.all([cardsOfList(tx.q, fromList, limit), getList(tx.q, toList), check?.()]))
+  if (cards.length) await moveCardsTo(deps, tx, actor, cards, to!)
   return cards.length
 }
 
@@ -699,7 +708,11 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
  */
 async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[], to: ListsTable): Promise<void> {
   const { q } = tx
-  const positions = await appendedPositions(q, 'cards', to.id, cards.length)
+  const fromIds = [...new Set(cards.map((c) => c.list_id))]
+  // The place at the end of the list (locked), the lists the cards leave and the board's name, together.
+  const [positions, fromLists, board] = await together(() =>
+    Promise.all([appendedPositions(q, 'cards', to.id, cards.length), Promise.all(fromIds.map((id) => getList(q, id))), boardRef(q, to.board_id)]),
+  )
   if (!positions) {
     for (const card of cards) await applyChange(deps, tx, actor, card, { list: to.id })
     return
@@ -711,8 +724,7 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     to.id,
     at,
   )
-  const froms = new Map<string, ListsTable>()
-  for (const id of new Set(cards.map((c) => c.list_id))) froms.set(id, (await getList(q, id))!)
+  const froms = new Map<string, ListsTable>(fromIds.map((id, i) => [id, fromLists[i]!]))
   const changed = new Map<string, ReturnType<typeof completionColumns>>()
   for (const [id, from] of froms) {
     const completion = completionOfMove(
@@ -725,7 +737,6 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     await setCardColumns(q, completion.ids, completion.set)
     for (const card of completion.ids) changed.set(card, completion.set)
   }
-  const board = await boardRef(q, to.board_id)
   const views = await cardViews(
     q,
     cards.map((c, i) => ({ ...c, list_id: to.id, position: positions[i], updated_at: at, ...changed.get(c.id) })),

@@ -28,8 +28,12 @@ export async function moveCardRows(q: Q, moves: readonly { id: string; position:
   // The positions are finite numbers this process computed: written as literals, so PostgreSQL needs no type for them.
   // Both dialects name the columns of a VALUES list column1, column2, ...
   const values = sql.join(moves.map((m) => sql`(${m.id}, ${sql.lit(m.position)})`))
-  await sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
-    FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`.execute(q)
+  // Nothing reads the rows back at once: the UPDATE travels with the transaction's next statement (later).
+  await later(
+    q,
+    sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
+    FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`,
+  )
 }
 /** The same columns set on many cards, in one statement. */
 export const setCardColumns = (q: Q, ids: readonly string[], set: Partial<CardsTable>) =>
