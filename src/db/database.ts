@@ -2,7 +2,7 @@
 // bounded-cost reads. Two dialects implement it: SQLite (src/db/sqlite.ts, the embedded default) and PostgreSQL
 // (src/db/postgres.ts); src/db/open.ts picks one from the configuration.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { type Compilable, type DatabaseConnection, type Driver, type Kysely, sql } from 'kysely'
+import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, type Kysely, type RawBuilder, sql } from 'kysely'
 import { HttpError } from '../errors.js'
 import type { DB } from './types.js'
 import type { WakeChannel, Wakes } from './wakes.js'
@@ -105,6 +105,57 @@ export class GuardedDriver implements Driver {
   rollbackTransaction = (c: DatabaseConnection) => this.inner.rollbackTransaction(this.own(c))
   destroy = () => this.inner.destroy()
 }
+
+/** What a connection that holds statements back (PostgreSQL's, inside a transaction) is asked through. */
+export const HOLD = Symbol('hold')
+export interface HoldingConnection extends DatabaseConnection {
+  /** Keeps the statement to send with the transaction's next message (or its COMMIT). */
+  [HOLD](query: CompiledQuery): void
+}
+const holds = (c: DatabaseConnection): c is HoldingConnection => HOLD in c
+
+/**
+ * A statement whose result nobody reads (a row this transaction made up, a lock): on PostgreSQL, inside a transaction,
+ * it travels with the transaction's next statement or its COMMIT instead of making a round trip of its own, so an error
+ * it meets (a row it refers to deleted meanwhile) fails that statement or the COMMIT. Elsewhere it runs now.
+ */
+export async function later(q: Q, query: Compilable<unknown> | RawBuilder<unknown> | CompiledQuery): Promise<void> {
+  const compiled = 'isRawBuilder' in query ? query.compile(q) : 'compile' in query ? query.compile() : query
+  await q.getExecutor().provideConnection(async (c) => {
+    if (holds(c)) c[HOLD](compiled)
+    else await c.executeQuery(compiled)
+  })
+}
+
+const gathering = new AsyncLocalStorage<true>()
+/** Whether the statement being sent was started inside `together` (PostgreSQL then waits for the others started with it). */
+export const gatheringReads = (): boolean => gathering.getStore() === true
+
+/**
+ * Runs fn, whose reads do not depend on one another (a Promise.all of them): on PostgreSQL, inside a transaction, the
+ * statements they start in the same turn of the event loop go to the server as one message (one round trip). Elsewhere
+ * it is fn.
+ */
+export const together = <T>(fn: () => Promise<T>): Promise<T> => gathering.run(true, fn)
+
+const readsAhead = new WeakMap<Q, Map<string, Promise<unknown>>>()
+
+/**
+ * Starts, early and beside other reads (`together`), a read that code further down the same transaction makes
+ * (readOnce with the same key): a board's webhooks, its event automations. Only for rows the transaction does not
+ * change after it. Outside a transaction nothing is kept.
+ */
+export function readAhead<T>(q: Q, key: string, read: () => Promise<T>): void {
+  if (!q.isTransaction) return
+  const p = read()
+  p.catch(() => undefined) // read again by readOnce's caller, who then gets the error
+  let m = readsAhead.get(q)
+  if (!m) readsAhead.set(q, (m = new Map()))
+  m.set(key, p)
+}
+
+/** The read started with readAhead under `key` in this transaction, else `read()`. */
+export const readOnce = <T>(q: Q, key: string, read: () => Promise<T>): Promise<T> => (readsAhead.get(q)?.get(key) as Promise<T> | undefined) ?? read()
 
 /** Runs a statement given as text (transaction control, savepoints). */
 export const run = (q: Q, text: string) => sql.raw(text).execute(q)

@@ -1,7 +1,7 @@
 // The few SQL spellings that differ between SQLite and PostgreSQL, picked by the dialect of the connection a query runs
 // on. Stores use these; nothing else in src/ looks at which database it talks to.
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
-import type { Q } from './database.js'
+import { later, type Q } from './database.js'
 
 const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
 
@@ -55,11 +55,12 @@ export const skipLocked = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, q
 export const forUpdate = <QB extends SelectQueryBuilder<any, any, any>>(q: Q, query: QB): QB => (isPostgres(q) ? (query.forUpdate() as QB) : query)
 
 /**
- * Locks rows so that changes which must see each other take turns (PostgreSQL: SELECT ... FOR UPDATE). On SQLite it
- * runs no query at all: its one writer already serialises every transaction.
+ * Locks rows so that changes which must see each other take turns (PostgreSQL: SELECT ... FOR UPDATE, sent with the
+ * transaction's next statement: the lock is taken before that statement runs). On SQLite it runs no query at all: its
+ * one writer already serialises every transaction.
  */
 export async function lockRows(q: Q, query: SelectQueryBuilder<any, any, any>): Promise<void> {
-  if (isPostgres(q)) await query.forUpdate().execute()
+  if (isPostgres(q)) await later(q, query.forUpdate())
 }
 
 /**

@@ -3,9 +3,34 @@
 // again when they lose a race; reads get a statement_timeout.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import pg from 'pg'
-import { type Compilable, CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql } from 'kysely'
+import {
+  type Compilable,
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type KyselyProps,
+  PostgresDialect,
+  type QueryResult,
+  sql,
+  Transaction,
+  type TransactionSettings,
+} from 'kysely'
 import { HttpError } from '../errors.js'
-import { type Db, GuardedDriver, inTransaction, makeTx, type PendingWakes, queryTimeout, type RowsOf, runAfterCommit } from './database.js'
+import {
+  type Db,
+  GuardedDriver,
+  HOLD,
+  type HoldingConnection,
+  gatheringReads,
+  inTransaction,
+  later,
+  makeTx,
+  type PendingWakes,
+  queryTimeout,
+  type RowsOf,
+  runAfterCommit,
+} from './database.js'
 import { storedSchemaVersion } from './dialect.js'
 import { migratePostgres } from './migrate.js'
 import { WakeListener } from './postgres-listen.js'
@@ -64,6 +89,190 @@ const NUMBER_EVENTS =
   'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
   ') numbered WHERE events.id = numbered.id'
 
+/** A parameter written into the statement's text as pg would send it, quoted (so PostgreSQL types it from its context, as a parameter). */
+function literalOf(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL'
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `'\\x${Buffer.from(value).toString('hex')}'`
+  const text = String((pg as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue(value))
+  // A NUL would end the message's text early; PostgreSQL refuses it in a parameter as a data exception, so does this.
+  if (text.includes('\u0000')) throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' })
+  return pg.escapeLiteral(text)
+}
+
+/**
+ * A compiled statement with its parameters ($1, $2, ...) written in as literals, for a message of several statements
+ * (the simple query protocol has no parameters). $n inside quoted text, quoted names, dollar-quoted text and comments is
+ * left as it is.
+ */
+export function inlined(query: CompiledQuery): string {
+  const { sql: text, parameters } = query
+  if (parameters.length === 0) return text
+  let out = ''
+  let i = 0
+  while (i < text.length) {
+    const c = text[i]
+    let end = i + 1
+    if (c === "'" || c === '"') {
+      // A quoted literal or name; E'...' escapes with backslashes, doubled quotes end nothing.
+      const escapes = c === "'" && /[eE]/.test(text[i - 1] ?? '') && !/[\w$]/.test(text[i - 2] ?? '')
+      while (end < text.length) {
+        if (escapes && text[end] === '\\') end += 2
+        else if (text[end] === c && text[end + 1] === c) end += 2
+        else if (text[end] === c) {
+          end++
+          break
+        } else end++
+      }
+    } else if (c === '-' && text[i + 1] === '-') {
+      const nl = text.indexOf('\n', i)
+      end = nl < 0 ? text.length : nl
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2)
+      end = close < 0 ? text.length : close + 2
+    } else if (c === '$') {
+      const n = /^\$(\d+)/.exec(text.slice(i, i + 12))
+      const tag = n ? undefined : /^\$([A-Za-z_][A-Za-z_0-9]*)?\$/.exec(text.slice(i, i + 64))
+      if (n) {
+        out += literalOf(parameters[Number(n[1]) - 1])
+        i += n[0].length
+        continue
+      }
+      if (tag && !/[\w]/.test(text[i - 1] ?? '')) {
+        const close = text.indexOf(tag[0], i + tag[0].length)
+        end = close < 0 ? text.length : close + tag[0].length
+      }
+    }
+    out += text.slice(i, end)
+    i = end
+  }
+  return out
+}
+
+/** What a held statement is: the transaction's BEGIN, a statement whose result nobody reads, or a query someone awaits. */
+interface Held {
+  text: string
+  query?: CompiledQuery
+  waiting?: { resolve: (r: QueryResult<unknown>) => void; reject: (err: unknown) => void }
+}
+
+const affected = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE'])
+const resultOf = (r: pg.QueryResult | undefined): QueryResult<unknown> => ({
+  rows: r?.rows ?? [],
+  ...(r && affected.has(r.command) ? { numAffectedRows: BigInt(r.rowCount ?? 0) } : {}),
+})
+
+/**
+ * A connection that sends as few messages as it can inside a transaction: BEGIN waits for the transaction's first
+ * statement, statements whose results nobody reads (`later`) wait for the next one, and the queries started together
+ * (`together`) wait for the turn of the event loop to end; then they all go as one message of several statements (the
+ * simple query protocol, parameters written in as literals: one round trip), and each awaiting query gets its own
+ * statement's result. PostgreSQL runs a message's statements in order and stops at the first error, which every query
+ * of the message then gets. The COMMIT carries what is still held. Outside a transaction, statements go as they come.
+ */
+class HoldingPgConnection implements HoldingConnection {
+  private held: Held[] = []
+  private scheduled = false
+  /** BEGIN has been sent (so a rollback must be sent too). */
+  private begun = false
+  constructor(private readonly inner: DatabaseConnection) {}
+
+  begin(settings: TransactionSettings): void {
+    let text = 'BEGIN'
+    if (settings.isolationLevel || settings.accessMode)
+      text = `START TRANSACTION${settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel.toUpperCase()}` : ''}${settings.accessMode ? ` ${settings.accessMode.toUpperCase()}` : ''}`
+    this.held = [{ text }]
+    this.begun = false
+  }
+
+  [HOLD](query: CompiledQuery): void {
+    this.held.push({ text: inlined(query) })
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const gathering = gatheringReads()
+    if (this.held.length === 0 && !gathering) return this.send(query) as Promise<QueryResult<R>>
+    return new Promise<QueryResult<R>>((resolve, reject) => {
+      try {
+        this.held.push({ text: inlined(query), query, waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
+      } catch (err) {
+        reject(dataError(err))
+        return
+      }
+      // A failed message rejects the queries waiting for it; the flush's own promise has no one else to tell.
+      if (!gathering) this.flush().catch(() => undefined)
+      else if (!this.scheduled) {
+        this.scheduled = true
+        setImmediate(() => {
+          this.scheduled = false
+          this.flush().catch(() => undefined)
+        })
+      }
+    })
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize)
+  }
+
+  /** One statement as it is, with its parameters. */
+  private async send(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    try {
+      return await this.inner.executeQuery(query)
+    } catch (err) {
+      throw dataError(err)
+    }
+  }
+
+  /** Sends what is held (and `tail`, statements of its own) as one message; the results of the statements, in order. */
+  async flush(tail: string[] = []): Promise<pg.QueryResult[]> {
+    const batch = this.held
+    this.held = []
+    if (batch.length === 0 && tail.length === 0) return []
+    if (batch[0]?.text.startsWith('BEGIN') || batch[0]?.text.startsWith('START TRANSACTION')) this.begun = true
+    const texts = [...batch.map((h) => h.text), ...tail]
+    const [only] = batch
+    if (texts.length === 1 && only?.query) {
+      // One query alone: as it is, with its parameters.
+      const result = await this.send(only.query).catch((err: unknown) => {
+        only.waiting?.reject(err)
+        throw err
+      })
+      only.waiting?.resolve(result)
+      return []
+    }
+    try {
+      const { rows } = await this.inner.executeQuery(CompiledQuery.raw(texts.join(';\n')))
+      // Several statements come back as a list of results (pool.on('connect') below); one as its rows.
+      const results = texts.length > 1 ? (rows as pg.QueryResult[]) : [{ rows, command: '', rowCount: null } as unknown as pg.QueryResult]
+      batch.forEach((h, i) => h.waiting?.resolve(resultOf(results[i])))
+      return results
+    } catch (err) {
+      const failed = dataError(err)
+      for (const h of batch) h.waiting?.reject(failed)
+      throw failed
+    }
+  }
+
+  /** The COMMIT, with what is still held before it and `before` (numbering, NOTIFY) just ahead of it. Nothing when the transaction ran no statement. */
+  async commit(before: string[]): Promise<void> {
+    if (!this.begun && this.held.length === 1 && before.length === 0) {
+      this.held = []
+      return
+    }
+    const results = await this.flush([...before, 'COMMIT'])
+    // PostgreSQL completes a COMMIT with a ROLLBACK tag when an earlier error aborted the transaction.
+    if (results[results.length - 1]?.command === 'ROLLBACK') throw new Error('Transaction was rolled back instead of committed')
+  }
+
+  async rollback(): Promise<void> {
+    // Queries still waiting for a message (started beside the one that failed) end with the transaction.
+    for (const h of this.held) h.waiting?.reject(new Error('the transaction was rolled back'))
+    this.held = []
+    if (this.begun) await this.send(CompiledQuery.raw('ROLLBACK'))
+    this.begun = false
+  }
+}
+
 /**
  * A transaction that woke channels commits with its NOTIFY statements in the same message as the COMMIT (one simple
  * query, no round trip of their own); PostgreSQL delivers them at commit, never for a transaction that rolls back. A
@@ -71,28 +280,27 @@ const NUMBER_EVENTS =
  * One that wrote events (every such transaction wakes the events channel) numbers them in that message too.
  */
 class WakingDriver extends GuardedDriver {
+  override beginTransaction = async (c: DatabaseConnection, settings: TransactionSettings): Promise<void> => (c as HoldingPgConnection).begin(settings)
   override commitTransaction = async (c: DatabaseConnection): Promise<void> => {
     const pending = pendingWakes.getStore()
-    if (!pending || pending.wakes.size === 0) return this.inner.commitTransaction(this.own(c))
-    const numbering = pending.wakes.has('events') ? `${NUMBER_EVENTS}; ` : ''
-    await this.own(c).executeQuery(CompiledQuery.raw(`${numbering}${notifyText(pending.wakes, pending.processId)}; COMMIT`))
+    const notifying = pending && pending.wakes.size > 0
+    const before = notifying ? [...(pending.wakes.has('events') ? [NUMBER_EVENTS] : []), notifyText(pending.wakes, pending.processId)] : []
+    await (c as HoldingPgConnection).commit(before)
   }
+  override rollbackTransaction = async (c: DatabaseConnection): Promise<void> => (c as HoldingPgConnection).rollback()
 }
 
 class GuardedPostgresDialect extends PostgresDialect {
   override createDriver(): Driver {
-    return new WakingDriver(super.createDriver(), (conn): DatabaseConnection => ({
-      executeQuery: async <R>(q: CompiledQuery) => {
-        try {
-          return await conn.executeQuery<R>(q)
-        } catch (err) {
-          throw dataError(err)
-        }
-      },
-      streamQuery: (q, rows) => conn.streamQuery(q, rows),
-    }))
+    return new WakingDriver(super.createDriver(), (conn) => new HoldingPgConnection(conn))
   }
 }
+
+/**
+ * Called with the text of every message a pool's connection sends (a round trip to the server): tests count the
+ * statements of a request with it.
+ */
+export const messageObservers = new Set<(text: string) => void>()
 
 export interface PostgresOptions {
   url: string
@@ -120,7 +328,28 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize, application_name: 'taskd' })
   // A connection that breaks while idle (the server restarted) is dropped by the pool; without a listener it would crash us.
   pool.on('error', (err) => (opts.log ?? console.error)('a PostgreSQL connection failed while idle', err))
-  const q = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }) })
+  // A message of several statements (HoldingPgConnection.flush) comes back from pg as a list of results, which Kysely
+  // would drop: it is handed on as the rows of one result.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown
+    ;(client as { query: unknown }).query = (...args: unknown[]) => {
+      for (const see of messageObservers) see(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown } | null)?.text ?? ''))
+      const r = query(...args)
+      return r instanceof Promise ? r.then((res: unknown) => (Array.isArray(res) ? { command: 'MULTI', rowCount: null, rows: res } : res)) : r
+    }
+  })
+  const dialect = new GuardedPostgresDialect({ pool })
+  const q = new Kysely<DB>({ dialect })
+  const spareDriver = dialect.createDriver()
+  /**
+   * The transaction's Kysely, on its one connection without Kysely's queue in front of it (which sends a statement only
+   * after the one before has answered), so that reads started together travel together (HoldingPgConnection).
+   */
+  const unqueued = async (trx: Transaction<DB>): Promise<Transaction<DB>> => {
+    const connection = await trx.getExecutor().provideConnection(async (c) => c)
+    const executor = trx.getExecutor().withConnectionProvider({ provideConnection: (consumer) => consumer(connection) })
+    return new Transaction<DB>({ config: { dialect }, driver: spareDriver, executor, dialect } as KyselyProps)
+  }
   try {
     await migratePostgres(q)
     // Text sorts and lower() folds as on SQLite only under the C collation; elsewhere taskd works, but orders differ.
@@ -151,7 +380,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         .transaction()
         .setAccessMode('read only')
         .execute(async (trx) => {
-          await sql.raw(`SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`).execute(trx)
+          await later(trx, sql.raw(`SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`))
           return (await trx.executeQuery(compiled)).rows
         })
     } catch (err) {
@@ -169,7 +398,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         const pending = { wakes: new Map() as PendingWakes, processId: wakes.processId }
         try {
           const result = await pendingWakes.run(pending, () =>
-            q.transaction().execute((trx) => inTransaction.run(true, () => fn(makeTx(trx, after, pending.wakes)))),
+            q.transaction().execute(async (trx) => {
+              const t = await unqueued(trx)
+              return inTransaction.run(true, () => fn(makeTx(t, after, pending.wakes)))
+            }),
           )
           runAfterCommit(after)
           return result

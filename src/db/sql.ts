@@ -1,6 +1,6 @@
 // Fixed-shape queries: built and compiled by Kysely once per dialect, then only their arguments are bound.
 import { CompiledQuery, type Compilable, type RawBuilder, sql } from 'kysely'
-import type { Db, Q } from './database.js'
+import { type Db, later, type Q } from './database.js'
 import { type LogTable, nextLogSeq } from './dialect.js'
 import type { DB } from './types.js'
 
@@ -47,11 +47,12 @@ export const literal = <T extends string | number>(value: T): RawBuilder<T> => s
  * call, the inserts of a card create cost as much as SQLite's own work on them). The row of a log (a LogTable) also gets
  * the next `seq` of its owner, the row's `seqOf` column (nextLogSeq).
  */
-export function rowInsert<T extends Exclude<keyof DB, LogTable>>(table: T): (q: Q, row: DB[T]) => Promise<void>
-export function rowInsert<T extends LogTable>(table: T, seqOf: keyof DB[T] & string): (q: Q, row: Omit<DB[T], 'seq'>) => Promise<void>
-export function rowInsert(table: keyof DB, seqOf?: string): (q: Q, row: object) => Promise<void> {
+export function rowInsert<T extends Exclude<keyof DB, LogTable>>(table: T): (q: Q, row: DB[T], held?: 'later') => Promise<void>
+export function rowInsert<T extends LogTable>(table: T, seqOf: keyof DB[T] & string): (q: Q, row: Omit<DB[T], 'seq'>, held?: 'later') => Promise<void>
+/** With `'later'`, the insert travels with the transaction's next statement (`later`): for a row nothing reads back at once. */
+export function rowInsert(table: keyof DB, seqOf?: string): (q: Q, row: object, held?: 'later') => Promise<void> {
   const byColumns = new Map<string, (q: Q, ...values: Value[]) => CompiledQuery>()
-  return async (q, row) => {
+  return async (q, row, held) => {
     const values = row as Record<string, Value | undefined>
     const columns = Object.keys(values).filter((c) => values[c] !== undefined)
     const key = columns.join()
@@ -64,7 +65,8 @@ export function rowInsert(table: keyof DB, seqOf?: string): (q: Q, row: object) 
       })
       byColumns.set(key, insert)
     }
-    await q.executeQuery(insert(q, ...columns.map((c) => values[c] as Value)))
+    const compiled = insert(q, ...columns.map((c) => values[c] as Value))
+    await (held ? later(q, compiled) : q.executeQuery(compiled))
   }
 }
 

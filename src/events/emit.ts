@@ -1,12 +1,12 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
 import { actorRef, type Actor } from '../access/roles.js'
 import { isoAt } from '../clock.js'
-import type { Tx } from '../db/database.js'
+import { together, type Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
 import { WORKSPACE } from '../db/wakes.js'
 import type { EventData, EventName } from './fields.js'
-import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, subscriptionsForEvent } from './store.js'
+import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, receiversOf, subscriptionsOf } from './store.js'
 
 /**
  * Who caused an event: the Actor of a request or a run, whose reference the payload's `actor` becomes; or an actor the
@@ -143,13 +143,25 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
       )
     }
   }
-  const receivers = new Map<string, string[]>()
+  // The subscriptions of each board, read once, then chosen per event; beside them the event hook (the automations the
+  // events start) reads what it needs: together, one round trip on PostgreSQL.
+  const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
+  const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
+  const [subscriptions] = await together(() =>
+    Promise.all([
+      Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const)),
+      hooked.length > 0 &&
+        deps.onEvents(
+          deps,
+          tx,
+          hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
+        ),
+    ]),
+  )
+  const ofBoard = new Map(subscriptions)
   const deliveries: OutboxRow[] = []
   for (const { id, event, dataJson } of written) {
-    const key = `${event.name}\n${event.boardId ?? ''}\n${event.audience ?? ''}`
-    let subs = receivers.get(key)
-    if (!subs) receivers.set(key, (subs = await subscriptionsForEvent(tx.q, event.name, event.boardId, event.audience)))
-    for (const webhookId of subs) {
+    for (const webhookId of subscriptionsOf(ofBoard.get(event.boardId)!, event.name, event.audience)) {
       deliveries.push(deliveryRow({ webhookId, eventId: id, boardId: event.boardId, event: event.name, timestamp, dataJson, dueAt: now, createdAt: timestamp }))
     }
   }
@@ -164,12 +176,5 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
   const boards = new Set(written.map(({ event }) => event.boardId ?? WORKSPACE))
   for (const board of boards) tx.wake('events', board)
   tx.afterCommit(() => deps.db.wakes.deliver('events', [...boards]))
-  const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
-  if (hooked.length > 0)
-    await deps.onEvents(
-      deps,
-      tx,
-      hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
-    )
   return written.map((w) => w.id)
 }

@@ -1,7 +1,7 @@
 // Event rows (the history samples read) and the outbox rows an event fans out to, one per receiving subscription.
 import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
-import type { Q } from '../db/database.js'
+import { later, type Q, readAhead, readOnce } from '../db/database.js'
 import type { DB } from '../db/types.js'
 import { eventCommitSeq, eventSeqs, nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
@@ -14,7 +14,7 @@ const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | nul
 
 /** Appends an event; seq orders the events as written, commit_seq as committed (the change feed's order). */
 export const insertEvent = (q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  q.executeQuery(insert(q, id, name, boardId, data, at))
+  later(q, insert(q, id, name, boardId, data, at))
 
 /** Appends events in their order, in one statement; `audience`: the one user who may see the event, if only one may. */
 export async function insertEvents(
@@ -22,9 +22,9 @@ export async function insertEvents(
   rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string; audience?: string | null }[],
 ): Promise<void> {
   const seq = await eventSeqs(q, rows.length)
-  await q
-    .insertInto('events')
-    .values(
+  await later(
+    q,
+    q.insertInto('events').values(
       rows.map((r, i) => ({
         id: r.id,
         name: r.name,
@@ -35,19 +35,16 @@ export async function insertEvents(
         audience_id: r.audience ?? null,
         commit_seq: eventCommitSeq(q, seq(i)),
       })),
-    )
-    .execute()
+    ),
+  )
 }
 
 export type OutboxRow = DB['outbox']
-export const insertOutboxRow = rowInsert('outbox')
-/** Many outbox rows in one statement. */
-export const insertOutboxRows = async (q: Q, rows: readonly OutboxRow[]): Promise<void> => {
-  await q
-    .insertInto('outbox')
-    .values([...rows])
-    .execute()
-}
+const insertOutbox = rowInsert('outbox')
+/** An outbox row, sent with the transaction's next statement (`later`). */
+export const insertOutboxRow = (q: Q, row: OutboxRow) => insertOutbox(q, row, 'later')
+/** Many outbox rows in one statement, sent with the transaction's next statement. */
+export const insertOutboxRows = (q: Q, rows: readonly OutboxRow[]): Promise<void> => later(q, q.insertInto('outbox').values([...rows]))
 
 /**
  * Active subscriptions that should receive an event of this board: whole-workspace ones, or ones naming
@@ -70,10 +67,18 @@ const receivers = fixedQuery((q: Q, boardId: string | null) =>
     ),
 )
 
-/** The subscriptions that receive an event; with an `audience`, only those that user made. */
-export async function subscriptionsForEvent(q: Q, event: string, boardId: string | null, audience?: string): Promise<string[]> {
-  const rows = await rowsOf(q, receivers(q, boardId))
-  return rows
-    .filter((r) => (audience === undefined || r.created_by === audience) && matchesSelectors(fromJsonColumn(StringList, r.events), event))
-    .map((r) => r.id)
-}
+/**
+ * The active subscriptions that may receive events of a board (receiversOf), read once per transaction when a change
+ * started the read ahead (readAheadReceivers).
+ */
+export const receiversOf = (q: Q, boardId: string | null) => readOnce(q, `receivers:${boardId ?? ''}`, () => rowsOf(q, receivers(q, boardId)))
+/** Starts the read of a board's subscriptions beside other reads, for the events the transaction will write. */
+export const readAheadReceivers = (q: Q, boardId: string | null) => readAhead(q, `receivers:${boardId ?? ''}`, () => rowsOf(q, receivers(q, boardId)))
+
+/** Of a board's subscriptions (receiversOf), those that receive an event; with an `audience`, only those that user made. */
+export const subscriptionsOf = (rows: readonly { id: string; events: string; created_by: string }[], event: string, audience?: string): string[] =>
+  rows.filter((r) => (audience === undefined || r.created_by === audience) && matchesSelectors(fromJsonColumn(StringList, r.events), event)).map((r) => r.id)
+
+/** The subscriptions that receive an event of a board; with an `audience`, only those that user made. */
+export const subscriptionsForEvent = async (q: Q, event: string, boardId: string | null, audience?: string): Promise<string[]> =>
+  subscriptionsOf(await receiversOf(q, boardId), event, audience)

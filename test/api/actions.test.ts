@@ -214,3 +214,80 @@ test('export-workspace: owners and admins with a Full Access token; no token has
     await c.t.close()
   }
 })
+
+test('bulk members, tags and trash (set-based) announce and notify what single changes would, and refuse card by card', async () => {
+  const { c, tok, ids, foreign } = await fixture()
+  try {
+    const single = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: c.board.id, title: 'd' } })).body.card.id
+    const since = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))!.n)
+    const eventsSince = async (from: number) =>
+      (await dbAll<{ name: string; data: string }>(c.t.deps.db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', from)).map((e) => {
+        const d = JSON.parse(e.data)
+        return [e.name, d.id, d.changes ?? d.user?.id ?? d.permanent ?? null]
+      })
+    const inbox = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM inbox_items'))!.n)
+    const people = [c.admin.id, c.owner.id].sort()
+
+    // Members: the bulk route and a PATCH of the single card give the same events, in the same order.
+    let from = await since()
+    const inboxBefore = await inbox()
+    const added = await c.t.req('POST', '/v1/actions/bulk-manage-members', {
+      token: tok,
+      body: { cards: [ids[0], foreign, ids[1]], add: [c.owner.id, c.admin.id] },
+    })
+    assert.equal(added.status, 200, added.text)
+    assert.equal(added.body.updated, 2)
+    assert.deepEqual(
+      added.body.failed.map((f: any) => [f.id, f.error.code]),
+      [[foreign, 'not_found']],
+    )
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${single}`, { token: tok, body: { assignees: [c.owner.id, c.admin.id] } })).status, 200)
+    const assigned = (id: string) => [['card.updated', id, ['assignees']], ...people.map((u) => ['card.assigned', id, u])]
+    assert.deepEqual(await eventsSince(from), [...assigned(ids[0]), ...assigned(ids[1]), ...assigned(single)])
+    assert.equal((await inbox()) - inboxBefore, 6, 'each person added told of each card')
+    assert.deepEqual((await get(c, ids[1])).assignees, people)
+
+    from = await since()
+    const removed = await c.t.req('POST', '/v1/actions/bulk-manage-members', { token: tok, body: { cards: [ids[0], ids[2]], remove: [c.admin.id] } })
+    assert.equal(removed.body.updated, 2, 'a card the change leaves as it was counts')
+    assert.deepEqual(await eventsSince(from), [
+      ['card.updated', ids[0], ['assignees']],
+      ['card.unassigned', ids[0], c.admin.id],
+    ])
+    const bad = await c.t.req('POST', '/v1/actions/bulk-manage-members', { token: tok, body: { cards: [ids[0]], add: ['nope'] } })
+    assert.deepEqual(
+      bad.body.failed.map((f: any) => [f.id, f.error.code]),
+      [[ids[0], 'validation_failed']],
+    )
+
+    // Tags: a tag of another board fails the cards of this one.
+    const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug' } })).body.tag.id
+    const other = (await c.t.req('POST', '/v1/boards', { token: tok, body: { name: 'Other' } })).body.board.id
+    const otherCard = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: other, title: 'o' } })).body.card.id
+    from = await since()
+    const tagged = await c.t.req('POST', '/v1/actions/bulk-manage-tags', { token: tok, body: { cards: [ids[0], otherCard], add: [tag] } })
+    assert.equal(tagged.body.updated, 1)
+    assert.deepEqual(
+      tagged.body.failed.map((f: any) => [f.id, f.error.code]),
+      [[otherCard, 'validation_failed']],
+    )
+    assert.deepEqual(await eventsSince(from), [['card.updated', ids[0], ['tags']]])
+    assert.deepEqual((await get(c, ids[0])).tags, [tag])
+
+    // Trash: card.deleted (not for good) before card.updated, as a PATCH writes them; the idempotency key is freed.
+    const keyed = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: c.board.id, title: 'k', idempotency_key: 'k1' } })).body.card.id
+    from = await since()
+    const trashed = await c.t.req('POST', '/v1/actions/bulk-update-cards', { token: tok, body: { cards: [ids[1], keyed], set: { trashed: true } } })
+    assert.equal(trashed.body.updated, 2, trashed.text)
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${single}`, { token: tok, body: { trashed: true } })).status, 200)
+    const gone = (id: string) => [
+      ['card.deleted', id, false],
+      ['card.updated', id, ['trashed']],
+    ]
+    assert.deepEqual(await eventsSince(from), [...gone(ids[1]), ...gone(keyed), ...gone(single)])
+    const again = await c.t.req('POST', '/v1/cards', { token: tok, body: { board: c.board.id, title: 'k', idempotency_key: 'k1' } })
+    assert.equal(again.status, 201, 'the trashed card no longer holds its idempotency key')
+  } finally {
+    await c.t.close()
+  }
+})

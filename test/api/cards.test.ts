@@ -1,7 +1,9 @@
 // Cards: keys, idempotency, trash, fields, query parameters, move and complete.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { messageObservers } from '../../src/db/postgres.js'
 import { seededApp } from '../helpers/app.js'
+import { testDialect } from '../helpers/database.js'
 import { dbAll, dbGet } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
 
@@ -150,6 +152,49 @@ test('keys count per board and are never reused, even after permanent delete', a
     await c.t.close()
   }
 })
+
+test(
+  'a card create sends at most 5 messages to PostgreSQL (token lookup, BEGIN with the checks, the key and the place, the rows and events with the COMMIT)',
+  { skip: testDialect !== 'postgres' && 'counts PostgreSQL round trips' },
+  async () => {
+    // Deliveries to a closed local port: they start after the commit, and fail outside this count.
+    const c = await seededApp({ allowPrivateTargets: 'true' })
+    const messages: string[] = []
+    const see = (text: string) => messages.push(text)
+    try {
+      const tag = await c.t.req('POST', '/v1/tags', { token: c.tokens.owner.write, body: { board: c.board.id, name: 'bug' } })
+      // An active subscription makes the create write outbox rows.
+      const sub = await c.t.req('POST', '/v1/webhooks', {
+        token: c.tokens.owner.write,
+        body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [c.board.id] },
+      })
+      assert.equal(sub.status, 201, sub.text)
+      messageObservers.add(see)
+      for (const title of ['one', 'two', 'three']) {
+        messages.length = 0
+        const res = await c.t.req('POST', '/v1/cards', {
+          token: c.tokens.owner.write,
+          body: { title, board: c.board.id, priority: 3, tags: [tag.body.tag.id], assignees: [c.member.id], watchers: [c.admin.id], due_date: '2026-12-01' },
+        })
+        assert.equal(res.status, 201)
+        assert.ok(messages.length <= 5, `${title}: ${messages.length} messages:\n${messages.map((m) => m.slice(0, 120)).join('\n')}`)
+      }
+      messageObservers.delete(see)
+      const events = await dbAll<{ name: string }>(c.t.deps.db, "SELECT name FROM events WHERE name LIKE 'card.%' ORDER BY seq")
+      assert.deepEqual(
+        events.map((e) => e.name),
+        ['card.created', 'card.assigned', 'card.created', 'card.assigned', 'card.created', 'card.assigned'],
+      )
+      const outbox = await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM outbox')
+      assert.equal(Number(outbox?.n), 6, 'one delivery per event')
+      const inbox = await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COUNT(*) AS n FROM inbox_items')
+      assert.equal(Number(inbox?.n), 6, 'the assignee and the watcher told of each card')
+    } finally {
+      messageObservers.delete(see)
+      await c.t.close()
+    }
+  },
+)
 
 test('ids are 16 lowercase characters that increase in the order records are made, also concurrently made ones', async () => {
   const c = await seededApp()

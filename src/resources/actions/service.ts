@@ -7,8 +7,7 @@ import { nextTurn, type Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
-import { cardToChange, completeCardsIn, moveCardsIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
-import { loadCardLinks } from '../cards/published.js'
+import { changeLinksIn, completeCardsIn, moveCardsIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
 import { audit } from '../audit/record.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
@@ -71,15 +70,9 @@ export function bulkUpdate(deps: Deps, actor: Actor, ids: string[], set: CardFie
 export const bulkMove = (deps: Deps, actor: Actor, ids: string[], to: { list: string; board?: string }) =>
   setBased(deps, ids, (tx, chunk) => moveCardsIn(deps, tx, actor, chunk, to))
 
-/** Adds and removes members of a many-valued field (assignees or tags) on each card, keeping the others. */
-export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): Promise<BulkResult> {
-  return forEachId(deps, ids, async (tx, id) => {
-    await cardToChange(tx.q, actor, id)
-    const links = (await loadCardLinks(tx.q, [id]))[field].get(id) ?? []
-    const next = [...new Set([...links, ...add])].filter((x) => !remove.includes(x))
-    return updateCardIn(deps, tx, actor, id, { [field]: next })
-  })
-}
+/** Adds and removes members of a many-valued field (assignees or tags) on each card, keeping the others; set-based. */
+export const bulkManage = (deps: Deps, actor: Actor, ids: string[], field: 'assignees' | 'tags', add: string[], remove: string[]): Promise<BulkResult> =>
+  setBased(deps, ids, (tx, chunk) => changeLinksIn(deps, tx, actor, chunk, field, add, remove))
 
 export async function exportWorkspace(deps: Deps, actor: Actor) {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins can export the workspace.')

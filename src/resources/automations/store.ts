@@ -2,7 +2,7 @@
 import { roleSeesBoard } from '../../access/records.js'
 import { copyFile, getFiles } from '../files/published.js'
 import { type Viewer, visibleBoardIds } from '../../access/visibility.js'
-import type { Db, Q } from '../../db/database.js'
+import { type Db, type Q, readAhead, readOnce } from '../../db/database.js'
 import { skipLocked } from '../../db/dialect.js'
 import { countsByStatus, fixedQuery, literal, rowInsert, rowsOf } from '../../db/sql.js'
 import type { AutomationRunStepsTable, AutomationRunsTable, AutomationsTable } from '../../db/types.js'
@@ -136,7 +136,12 @@ const boardEventAutomations = fixedQuery((q: Q, boardId: string) =>
     .where('trigger_type', '=', literal('event'))
     .where('active', '=', literal(1)),
 )
-export const eventAutomationsOfBoard = (q: Q, boardId: string) => rowsOf(q, boardEventAutomations(q, boardId))
+/** A board's active event automations, read once per transaction when a change started the read ahead (readAheadEventAutomations). */
+export const eventAutomationsOfBoard = (q: Q, boardId: string) =>
+  readOnce(q, `event-automations:${boardId}`, () => rowsOf(q, boardEventAutomations(q, boardId)))
+/** Starts the read of a board's event automations beside other reads, for the events the transaction will write. */
+export const readAheadEventAutomations = (q: Q, boardId: string) =>
+  readAhead(q, `event-automations:${boardId}`, () => rowsOf(q, boardEventAutomations(q, boardId)))
 
 /** Active schedule automations whose slot has come, on boards not in the trash. */
 export const dueSchedules = (q: Q, now: number, limit: number) =>

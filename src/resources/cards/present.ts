@@ -2,7 +2,7 @@
 import { runViews } from '../agent-runs/present.js'
 import { runsOfCards } from '../agent-runs/published.js'
 import { publicBaseUrl, type Config } from '../../config.js'
-import type { Q } from '../../db/database.js'
+import { type Q, together } from '../../db/database.js'
 import type { EventData } from '../../events/fields.js'
 import type { CardsTable, UsersTable } from '../../db/types.js'
 import { rowsByIds } from '../../db/sql.js'
@@ -96,31 +96,25 @@ const USER_EXPANDS = ['assignees', 'members', 'watchers', 'created_by']
  * what an expansion shows of other cards (`dependencies`).
  */
 export async function cardViews(q: Q, rows: CardsTable[], expand: ReadonlySet<string> = new Set(), viewer?: Viewer): Promise<CardView[]> {
-  const links = await loadCardLinks(
-    q,
-    rows.map((r) => r.id),
-  )
-  const states = await listCategoryOf(
-    q,
-    rows.map((r) => r.list_id),
-  )
-  const progress = await progressOfCards(
-    q,
-    rows.map((r) => r.id),
-  )
-  const { subtasks, blockers } = await planningOfCards(
-    q,
-    rows.map((r) => r.id),
-  )
-  const statuses = await statusesOfLists(
-    q,
-    rows.map((r) => r.list_id),
-  )
-  const xattr = await xattrOfCards(q, rows)
-  // One user query serves the creators' names and, when expanded, the assignees and watchers.
+  const ids = rows.map((r) => r.id)
+  const listIds = rows.map((r) => r.list_id)
+  const creators = rows.flatMap((r) => (r.created_by ? [r.created_by] : []))
   const expandsUsers = USER_EXPANDS.some((e) => expand.has(e))
+  // Reads that do not depend on one another, together (one round trip inside a PostgreSQL transaction).
+  const [links, states, progress, { subtasks, blockers }, statuses, xattr, creatorRows] = await together(() =>
+    Promise.all([
+      loadCardLinks(q, ids),
+      listCategoryOf(q, listIds),
+      progressOfCards(q, ids),
+      planningOfCards(q, ids),
+      statusesOfLists(q, listIds),
+      xattrOfCards(q, rows),
+      expandsUsers ? [] : getUsers(q, creators),
+    ]),
+  )
+  // One user query serves the creators' names and, when expanded, the assignees and watchers.
   const linked = expandsUsers ? [...links.assignees.values(), ...links.watchers.values()].flat() : []
-  const users = new Map((await getUsers(q, [...rows.flatMap((r) => (r.created_by ? [r.created_by] : [])), ...linked])).map((u) => [u.id, u]))
+  const users = new Map((expandsUsers ? await getUsers(q, [...creators, ...linked]) : creatorRows).map((u) => [u.id, u]))
   const views = rows.map((r) =>
     cardView(
       r,
@@ -265,6 +259,9 @@ export async function taskEventRefsOf(q: Q, config: Config, cards: readonly Task
 export interface KnownNames {
   board?: { id: string; name: string }
   list?: { id: string; name: string }
+  /** People and tags already read (a create checked them): their names are not read again. */
+  users?: readonly { id: string; name: string }[]
+  tags?: readonly { id: string; name: string }[]
 }
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
@@ -275,32 +272,41 @@ export async function cardEventData(q: Q, config: Config, card: CardView, known:
 /** cardEventData for many cards, with one query each for their boards, lists, people and tags (a cascade's chunk). */
 export async function cardEventDatas(q: Q, config: Config, cards: readonly CardView[], known: KnownNames = {}): Promise<EventData<'card.created'>[]> {
   const unknown = <T>(ids: string[], knownOne: { id: string } | undefined) => [...new Set(ids)].filter((id) => id !== knownOne?.id) as T[]
-  const boards = new Map(
-    (
-      await getBoards(
+  const users = new Map((known.users ?? []).map((u) => [u.id, u.name]))
+  const tags = new Map((known.tags ?? []).map((t) => [t.id, t.name]))
+  // Independent reads, together (one round trip on PostgreSQL).
+  const [boardRows, listRows, userRows, tagRows] = await together(() =>
+    Promise.all([
+      getBoards(
         q,
         unknown(
           cards.map((c) => c.board),
           known.board,
         ),
-      )
-    ).map((b) => [b.id, b.name]),
-  )
-  const lists = new Map(
-    (
-      await getLists(
+      ),
+      getLists(
         q,
         unknown(
           cards.map((c) => c.list),
           known.list,
         ),
-      )
-    ).map((l) => [l.id, l.name]),
+      ),
+      getUsers(
+        q,
+        [...new Set(cards.flatMap((c) => [...c.assignees, ...c.watchers]))].filter((id) => !users.has(id)),
+      ),
+      getTags(
+        q,
+        [...new Set(cards.flatMap((c) => c.tags))].filter((id) => !tags.has(id)),
+      ),
+    ]),
   )
+  const boards = new Map(boardRows.map((b) => [b.id, b.name]))
+  const lists = new Map(listRows.map((l) => [l.id, l.name]))
+  for (const u of userRows) users.set(u.id, u.name)
+  for (const t of tagRows) tags.set(t.id, t.name)
   if (known.board) boards.set(known.board.id, known.board.name)
   if (known.list) lists.set(known.list.id, known.list.name)
-  const users = new Map((await getUsers(q, [...new Set(cards.flatMap((c) => [...c.assignees, ...c.watchers]))])).map((u) => [u.id, u.name]))
-  const tags = new Map((await getTags(q, [...new Set(cards.flatMap((c) => c.tags))])).map((t) => [t.id, t.name]))
   const person = (id: string) => ({ id, name: users.get(id) ?? null })
   return cards.map((card) => ({
     id: card.id,

@@ -4,9 +4,9 @@ import { moveAgentRecords } from '../agent-runs/published.js'
 import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import { inChunks, type Q, type Tx } from '../../db/database.js'
+import { inChunks, type Q, together, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
-import type { CardsTable, ListsTable } from '../../db/types.js'
+import type { CardsTable, ListsTable, TagsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { HttpError, invalidBody, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
 import { emitEvent, emitEvents, type NewEvent } from '../../events/emit.js'
@@ -25,9 +25,12 @@ import { checkParent, detachLinksOfCardsGone, writeParentLink } from '../entity-
 import { firstListWithStatus, getStatus } from '../board-statuses/published.js'
 import { getMilestone } from '../milestones/published.js'
 import { savedFilterSeenBy } from '../saved-filters/published.js'
-import { notify } from '../inbox/service.js'
+import { notify, readAheadNotice } from '../inbox/service.js'
+import { readAheadEventAutomations } from '../automations/published.js'
+import { readAheadReceivers } from '../../events/store.js'
 import { getUsers } from '../users/published.js'
-import { dropValuesOfCard } from '../xattr/published.js'
+import { loadCardLinks } from './published.js'
+import { dropValuesOfCard, fieldsOfBoards } from '../xattr/published.js'
 import { writeCardXattr, xattrOfCards } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
 import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
@@ -37,6 +40,7 @@ import {
   addTagLinks,
   addUserLinks,
   cardListQueries,
+  changeLinks,
   cardIdsOfLists,
   cardsByIds,
   cardsOfBoard,
@@ -113,16 +117,33 @@ const viewOf = async (q: Q, id: string): Promise<CardView> => (await cardViews(q
 
 /**
  * Checks every id the input names; returns the list it names, if any, or the list its `status` sends the card to (the
- * board's first list with that status; `current`, the card's list now, when it has it). Watchers must be members of
- * the board; `watching` (the card's watchers now) are not checked again, so a watcher who left the board does not
- * block an edit. A milestone must be one of the board's.
+ * board's first list with that status; `current`, the card's list now, when it has it), and the assignees and tags
+ * read. Watchers must be members of the board; `watching` (the card's watchers now) are not checked again, so a watcher
+ * who left the board does not block an edit. A milestone must be one of the board's. The reads go together (one round
+ * trip on PostgreSQL).
  */
-async function checkRefs(q: Q, boardId: string, input: CardFields, watching: readonly string[] = [], current?: string): Promise<ListsTable | undefined> {
+async function checkRefs(
+  q: Q,
+  boardId: string,
+  input: CardFields,
+  watching: readonly string[] = [],
+  current?: string,
+): Promise<{ list: ListsTable | undefined; users: UsersTable[]; tags: TagsTable[] }> {
   const details: ErrorDetail[] = []
-  let list = input.list === undefined ? undefined : await getList(q, input.list)
+  const newWatchers = [...new Set(input.watchers ?? [])].filter((u) => !watching.includes(u))
+  const [named, status, milestone, users, watcherRoles, tags] = await together(() =>
+    Promise.all([
+      input.list === undefined ? undefined : getList(q, input.list),
+      input.status === undefined ? undefined : getStatus(q, input.status),
+      input.milestone == null ? undefined : getMilestone(q, input.milestone),
+      input.assignees ? getUsers(q, input.assignees) : [],
+      memberRoles(q, boardId, newWatchers),
+      input.tags ? getTags(q, input.tags) : [],
+    ]),
+  )
+  let list = named
   if (input.list !== undefined && list?.board_id !== boardId) details.push({ path: 'list', message: 'No such list on this board.' })
   if (input.status !== undefined) {
-    const status = await getStatus(q, input.status)
     if (status?.board_id !== boardId) details.push({ path: 'status', message: 'No such status on this board.' })
     else if (input.list !== undefined) {
       if (list?.board_id === boardId && list.status_id !== status.id) details.push({ path: 'status', message: 'The list named has another status.' })
@@ -132,20 +153,16 @@ async function checkRefs(q: Q, boardId: string, input: CardFields, watching: rea
       if (!list) details.push({ path: 'status', message: 'No list of this board has this status; bind a list to it first.' })
     }
   }
-  if (input.milestone != null && (await getMilestone(q, input.milestone))?.board_id !== boardId)
-    details.push({ path: 'milestone', message: 'No such milestone on this board.' })
-  if (input.assignees && (await getUsers(q, input.assignees)).length !== new Set(input.assignees).size)
+  if (input.milestone != null && milestone?.board_id !== boardId) details.push({ path: 'milestone', message: 'No such milestone on this board.' })
+  if (input.assignees && users.length !== new Set(input.assignees).size)
     details.push({ path: 'assignees', message: 'Every entry must be an existing user id.' })
-  const newWatchers = [...new Set(input.watchers ?? [])].filter((u) => !watching.includes(u))
-  if ((await memberRoles(q, boardId, newWatchers)).size !== newWatchers.length)
-    details.push({ path: 'watchers', message: 'Every entry must be the id of a member of the board.' })
+  if (watcherRoles.size !== newWatchers.length) details.push({ path: 'watchers', message: 'Every entry must be the id of a member of the board.' })
   if (input.tags) {
-    const tags = await getTags(q, input.tags)
     if (tags.length !== new Set(input.tags).size || tags.some((t) => t.board_id !== boardId))
       details.push({ path: 'tags', message: 'Every entry must be a tag id of this board.' })
   }
   if (details.length) throw invalid(details)
-  return list
+  return { list, users, tags }
 }
 
 /** `{ id, name }` references for event data, so receivers need no second lookup. */
@@ -177,26 +194,41 @@ export const createCard = (deps: Deps, actor: Actor, input: CreateCardInput): Pr
 
 export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
   const { q } = tx
-  const board = await visibleBoard(q, actor, body.board)
-  if (body.idempotency_key !== undefined) {
-    const found = await findByIdempotencyKey(q, board.id, body.idempotency_key)
-    if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
-  }
-  const { input, checklist } = body.template === undefined ? { input: body, checklist: null } : await fillFromCardTemplate(q, board.id, body.template, body)
+  // The reads that depend on nothing but the request go together (one round trip on PostgreSQL), with those the card's
+  // events and notices will make (the board's webhooks and automations, who of the people named sees the board).
+  const plain = body.template === undefined
+  const [board, found, refs, boardLists] = await together(() => {
+    if (plain) readAheadWrites(q, actor, body)
+    return Promise.all([
+      visibleBoard(q, actor, body.board),
+      body.idempotency_key === undefined ? undefined : findByIdempotencyKey(q, body.board, body.idempotency_key),
+      plain && body.title !== undefined ? settled(checkRefs(q, body.board, body)) : undefined,
+      plain && (body.list === undefined || body.completed !== undefined) ? listsOfBoard(q, body.board) : undefined,
+    ])
+  })
+  if (found) return { card: { ...(await cardViews(q, [found]))[0], existing: true }, existing: true }
+  const { input, checklist } = plain ? { input: body, checklist: null } : await fillFromCardTemplate(q, board.id, body.template!, body)
   const title = input.title
   if (title === undefined)
     throw invalidBody([{ path: 'title', message: body.template === undefined ? 'title is required.' : 'title is required (the card template gives none).' }])
-  const named = await checkRefs(q, board.id, input)
+  const { list: named, users, tags } = refs ? refs.unwrap() : await checkRefs(q, board.id, input)
   const parent = input.parent ? await checkParent(q, actor, undefined, input.parent) : undefined
   // A named list alone needs no look at the others: only a completion may send the card elsewhere.
-  const lists = named && input.completed === undefined ? [named] : await listsOfBoard(q, board.id)
+  const lists = named && input.completed === undefined ? [named] : (boardLists ?? (await listsOfBoard(q, board.id)))
   if (lists.length === 0) throw invalid([{ path: 'list', message: 'The board has no list.' }])
   const { list, completed } = placeCard(lists, undefined, { list: named, completed: input.completed })
-  const taken = await takeCardKey(q, board.id)
+  const id = newId()
+  // The key (the board's row stays locked until the commit), the place in the list and what the view needs, together.
+  const [taken, position, status, fields] = await together(() =>
+    Promise.all([
+      takeCardKey(q, board.id),
+      distinctPosition(q, 'cards', list.id, id, input.position),
+      list.status_id ? getStatus(q, list.status_id) : undefined,
+      fieldsOfBoards(q, [board.id]),
+    ]),
+  )
   if (!taken) throw notFound('board')
   const at = isoAt(deps.clock.now())
-  const id = newId()
-  const position = await distinctPosition(q, 'cards', list.id, id, input.position)
   const row: CardsTable = {
     id,
     board_id: board.id,
@@ -219,22 +251,22 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
     parent_id: parent?.id ?? null,
     milestone_id: input.milestone ?? null,
   }
-  await insertCard(q, row)
+  // Nothing reads these rows back in this transaction: they travel with its next statement or its COMMIT.
+  await insertCard(q, row, 'later')
   const links = {
     assignees: [...new Set(input.assignees ?? [])],
     watchers: [...new Set(input.watchers ?? [])],
     tags: [...new Set(input.tags ?? [])],
     files: [],
   }
-  await addUserLinks(q, 'card_assignees', row.id, links.assignees)
-  await addUserLinks(q, 'card_watchers', row.id, links.watchers)
-  await addTagLinks(q, row.id, links.tags)
+  await addUserLinks(q, 'card_assignees', row.id, links.assignees, 'later')
+  await addUserLinks(q, 'card_watchers', row.id, links.watchers, 'later')
+  await addTagLinks(q, row.id, links.tags, 'later')
   const problems: ErrorDetail[] = []
-  const { boardHasFields } = await writeCardXattr(q, row, input.xattr, true, problems)
+  const { boardHasFields } = await writeCardXattr(q, row, input.xattr, true, problems, fields)
   if (problems.length) throw invalid(problems)
   if (checklist) await addChecklist(q, row, checklist, at, creatorId(actor))
   // The view is built from what was just written: reading it back would double the statements of a create.
-  const status = list.status_id ? await getStatus(q, list.status_id) : undefined
   const xattr = boardHasFields ? (await xattrOfCards(q, [row])).get(row.id) : {}
   const view = cardView(
     row,
@@ -246,13 +278,50 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
     status ? { id: status.id, name: status.name, category: status.category } : null,
     xattr,
   )
-  const events = cardEmitter(deps, tx, actor, view, { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name } })
-  await events.emit('card.created')
-  await writeParentLink(deps, tx, actor, row.id, null, row.parent_id, at)
-  for (const user of view.assignees) await events.emit('card.assigned', { user: await events.assignee(user) })
+  const known = { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name }, users, tags }
+  const data = await cardEventData(q, deps.config, view, known)
+  const assigned = (user: string): NewEvent => ({
+    name: 'card.assigned',
+    boardId: board.id,
+    data: { ...data, user: data.assignees.find((a) => a.id === user) ?? { id: user, name: null } },
+    actor,
+  })
+  const created: NewEvent = { name: 'card.created', boardId: board.id, data, actor }
+  // A parent link's events come between card.created and card.assigned, as they always have.
+  if (row.parent_id) {
+    await emitEvent(deps, tx, created)
+    await writeParentLink(deps, tx, actor, row.id, null, row.parent_id, at)
+    if (view.assignees.length) await emitEvents(deps, tx, view.assignees.map(assigned))
+  } else await emitEvents(deps, tx, [created, ...view.assignees.map(assigned)])
   await notify(deps, tx, actor, { kind: 'assigned', users: view.assignees, card: row })
   await notify(deps, tx, actor, { kind: 'watching', users: view.watchers, card: row })
   return { card: view, existing: false }
+}
+
+/**
+ * Starts the reads a card create's writes will make, beside its checks (together): the board's webhooks and event
+ * automations, and who of the people it names sees the board (their notices).
+ */
+function readAheadWrites(q: Q, actor: Actor, body: CreateCardInput): void {
+  readAheadReceivers(q, body.board)
+  readAheadEventAutomations(q, body.board)
+  const card = { id: '', board_id: body.board }
+  readAheadNotice(q, actor, { kind: 'assigned', users: [...new Set(body.assignees ?? [])], card })
+  readAheadNotice(q, actor, { kind: 'watching', users: [...new Set(body.watchers ?? [])], card })
+}
+
+/** A promise's outcome kept for later (a check whose error must come after others' errors): unwrap() returns or throws it. */
+async function settled<T>(p: Promise<T>): Promise<{ unwrap: () => T }> {
+  try {
+    const value = await p
+    return { unwrap: () => value }
+  } catch (err) {
+    return {
+      unwrap: () => {
+        throw err
+      },
+    }
+  }
 }
 
 /** The checklist a card template gives a new card, its items in order. */
@@ -383,7 +452,7 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
   const old = (await cardViews(q, [before]))[0]
   const boardId = input.board ?? before.board_id
   const target = boardId === before.board_id ? undefined : await visibleBoard(q, actor, boardId)
-  const named = await checkRefs(q, boardId, input, target ? [] : old.watchers, before.list_id)
+  const { list: named } = await checkRefs(q, boardId, input, target ? [] : old.watchers, before.list_id)
   if (input.parent != null && input.parent !== before.parent_id) await checkParent(q, actor, before, input.parent)
   const at = isoAt(deps.clock.now())
   // A status names no list itself: the list it sends the card to is placed as if it were named.
@@ -415,7 +484,7 @@ export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string,
   applyChange(deps, tx, actor, await cardToChange(tx.q, actor, id), input)
 
 /** The card's own columns that change nothing else (no move, no completion, no links): what updateCardsIn takes. */
-const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived'] satisfies (keyof CardFields)[]
+const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived', 'trashed'] satisfies (keyof CardFields)[]
 
 /** Whether a change touches only the card's own columns, so updateCardsIn can make it to many cards at once. */
 export const ownColumnsOnly = (input: CardChange): boolean => Object.entries(input).every(([k, v]) => v === undefined || OWN_COLUMNS.includes(k))
@@ -455,11 +524,111 @@ export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: reado
     changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
   )
   const data = await cardEventDatas(q, deps.config, views)
+  // A card moved to the trash says so first (card.deleted, not for good), as a single change does.
   await emitEvents(
     deps,
     tx,
-    data.map((card, i): NewEvent => ({ name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor })),
+    data.flatMap((card, i): NewEvent[] => [
+      ...(changed[i].set.trashed === 1 ? [{ name: 'card.deleted', boardId: views[i].board, data: { ...card, permanent: false }, actor } as NewEvent] : []),
+      { name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor },
+    ]),
   )
+  return refused
+}
+
+/**
+ * Adds and removes assignees (or tags) on many cards, set-based: the rows locked in one read, what each card has read
+ * together, one DELETE and one INSERT of links, one UPDATE of updated_at, and the events written together as single
+ * changes would write them (card.updated naming the field, then card.assigned for each person added and
+ * card.unassigned for each removed), the people added told in their inboxes. A card whose board the ids do not fit
+ * (a tag of another board, a user that does not exist) is refused with the error its single change would give; a card
+ * the change leaves as it was is counted and gets no event.
+ */
+export async function changeLinksIn(
+  deps: Deps,
+  tx: Tx,
+  actor: Actor,
+  ids: readonly string[],
+  field: 'assignees' | 'tags',
+  add: readonly string[],
+  remove: readonly string[],
+): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const { cards, refused } = await lockedToChange(q, actor, ids)
+  const adding = [...new Set(add)]
+  const [links, users, tags] = await together(() =>
+    Promise.all([
+      loadCardLinks(
+        q,
+        cards.map((c) => c.id),
+      ),
+      field === 'assignees' ? getUsers(q, adding) : [],
+      field === 'tags' ? getTags(q, adding) : [],
+    ]),
+  )
+  const known = new Set(field === 'assignees' ? users.map((u) => u.id) : [])
+  const changed: { card: CardsTable; before: string[]; after: string[] }[] = []
+  for (const card of cards) {
+    if (field === 'assignees' ? known.size !== adding.length : tags.length !== adding.length || tags.some((t) => t.board_id !== card.board_id)) {
+      const message = field === 'assignees' ? 'Every entry must be an existing user id.' : 'Every entry must be a tag id of this board.'
+      refused.set(card.id, invalid([{ path: field, message }]))
+      continue
+    }
+    const before = links[field].get(card.id) ?? []
+    const after = [...new Set([...before, ...adding])].filter((x) => !remove.includes(x))
+    if (!sameSet(before, after)) changed.push({ card, before, after })
+  }
+  if (changed.length === 0) return refused
+  const at = isoAt(deps.clock.now())
+  const table = field === 'assignees' ? 'card_assignees' : 'card_tags'
+  await changeLinks(
+    q,
+    table,
+    changed.filter((c) => c.before.some((x) => remove.includes(x))).map((c) => c.card.id),
+    remove,
+    changed.flatMap((c) => c.after.filter((x) => !c.before.includes(x)).map((x): [string, string] => [c.card.id, x])),
+  )
+  await setCardColumns(
+    q,
+    changed.map((c) => c.card.id),
+    { updated_at: at },
+  )
+  const views = await cardViews(
+    q,
+    changed.map((c) => ({ ...c.card, updated_at: at })),
+  )
+  const data = await cardEventDatas(q, deps.config, views)
+  const gone = field === 'assignees' ? await getUsers(q, [...new Set(changed.flatMap((c) => c.before.filter((x) => !c.after.includes(x))))]) : []
+  const nameOf = new Map(gone.map((u) => [u.id, u.name]))
+  await emitEvents(
+    deps,
+    tx,
+    data.flatMap((card, i): NewEvent[] => {
+      const { before, after } = changed[i]
+      const boardId = views[i].board
+      return [
+        { name: 'card.updated', boardId, data: { ...card, changes: [field] }, actor },
+        ...(field === 'assignees'
+          ? [
+              ...views[i].assignees
+                .filter((u) => !before.includes(u))
+                .map((u): NewEvent => ({
+                  name: 'card.assigned',
+                  boardId,
+                  data: { ...card, user: card.assignees.find((a) => a.id === u) ?? { id: u, name: null } },
+                  actor,
+                })),
+              ...before
+                .filter((u) => !after.includes(u))
+                .map((u): NewEvent => ({ name: 'card.unassigned', boardId, data: { ...card, user: { id: u, name: nameOf.get(u) ?? null } }, actor })),
+            ]
+          : []),
+      ]
+    }),
+  )
+  if (field === 'assignees')
+    for (const [i, { card, before }] of changed.entries())
+      await notify(deps, tx, actor, { kind: 'assigned', users: views[i].assignees.filter((u) => !before.includes(u)), card })
   return refused
 }
 
@@ -515,9 +684,18 @@ export function trashCard(deps: Deps, actor: Actor, id: string, permanent: boole
  * Moves up to `limit` cards of a list to the end of another list of the same board, in their order; returns how many
  * (moveCardsTo).
  */
-export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList: string, toList: string, limit: number): Promise<number> {
-  const cards = await cardsOfList(tx.q, fromList, limit)
-  if (cards.length) await moveCardsTo(deps, tx, actor, cards, (await getList(tx.q, toList))!)
+export async function moveCardsOfList(
+  deps: Deps,
+  tx: Tx,
+  actor: Actor,
+  fromList: string,
+  toList: string,
+  limit: number,
+  /** A check the caller makes in the same transaction (it may still see the list), read beside the cards. */
+  check?: () => Promise<unknown>,
+): Promise<number> {
+  const [cards, to] = await together(() => Promise.all([cardsOfList(tx.q, fromList, limit), getList(tx.q, toList), check?.()]))
+  if (cards.length) await moveCardsTo(deps, tx, actor, cards, to!)
   return cards.length
 }
 
@@ -530,7 +708,11 @@ export async function moveCardsOfList(deps: Deps, tx: Tx, actor: Actor, fromList
  */
 async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[], to: ListsTable): Promise<void> {
   const { q } = tx
-  const positions = await appendedPositions(q, 'cards', to.id, cards.length)
+  const fromIds = [...new Set(cards.map((c) => c.list_id))]
+  // The place at the end of the list (locked), the lists the cards leave and the board's name, together.
+  const [positions, fromLists, board] = await together(() =>
+    Promise.all([appendedPositions(q, 'cards', to.id, cards.length), Promise.all(fromIds.map((id) => getList(q, id))), boardRef(q, to.board_id)]),
+  )
   if (!positions) {
     for (const card of cards) await applyChange(deps, tx, actor, card, { list: to.id })
     return
@@ -542,8 +724,7 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     to.id,
     at,
   )
-  const froms = new Map<string, ListsTable>()
-  for (const id of new Set(cards.map((c) => c.list_id))) froms.set(id, (await getList(q, id))!)
+  const froms = new Map<string, ListsTable>(fromIds.map((id, i) => [id, fromLists[i]!]))
   const changed = new Map<string, ReturnType<typeof completionColumns>>()
   for (const [id, from] of froms) {
     const completion = completionOfMove(
@@ -556,7 +737,6 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     await setCardColumns(q, completion.ids, completion.set)
     for (const card of completion.ids) changed.set(card, completion.set)
   }
-  const board = await boardRef(q, to.board_id)
   const views = await cardViews(
     q,
     cards.map((c, i) => ({ ...c, list_id: to.id, position: positions[i], updated_at: at, ...changed.get(c.id) })),

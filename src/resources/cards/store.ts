@@ -1,7 +1,7 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import { sql, type ExpressionBuilder } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
-import type { Q } from '../../db/database.js'
+import { later, type Q, together } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
 import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
 import type { CardsTable, DB } from '../../db/types.js'
@@ -28,8 +28,12 @@ export async function moveCardRows(q: Q, moves: readonly { id: string; position:
   // The positions are finite numbers this process computed: written as literals, so PostgreSQL needs no type for them.
   // Both dialects name the columns of a VALUES list column1, column2, ...
   const values = sql.join(moves.map((m) => sql`(${m.id}, ${sql.lit(m.position)})`))
-  await sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
-    FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`.execute(q)
+  // Nothing reads the rows back at once: the UPDATE travels with the transaction's next statement (later).
+  await later(
+    q,
+    sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
+    FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`,
+  )
 }
 /** The same columns set on many cards, in one statement. */
 export const setCardColumns = (q: Q, ids: readonly string[], set: Partial<CardsTable>) =>
@@ -150,12 +154,12 @@ export const rekeyCards = (q: Q, ids: readonly string[], prefix: string) =>
 
 type Link = 'card_assignees' | 'card_watchers'
 
-export async function addUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[]): Promise<void> {
-  if (userIds.length)
-    await q
-      .insertInto(table)
-      .values(userIds.map((user_id) => ({ card_id: cardId, user_id })))
-      .execute()
+/** With `'later'`, the insert travels with the transaction's next statement (`later`). */
+export async function addUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[], held?: 'later'): Promise<void> {
+  if (userIds.length) {
+    const insert = q.insertInto(table).values(userIds.map((user_id) => ({ card_id: cardId, user_id })))
+    await (held ? later(q, insert) : insert.execute())
+  }
 }
 
 export async function setUserLinks(q: Q, table: Link, cardId: string, userIds: readonly string[]): Promise<void> {
@@ -163,11 +167,29 @@ export async function setUserLinks(q: Q, table: Link, cardId: string, userIds: r
   await addUserLinks(q, table, cardId, userIds)
 }
 
-export async function addTagLinks(q: Q, cardId: string, tagIds: readonly string[]): Promise<void> {
-  if (tagIds.length)
+export async function addTagLinks(q: Q, cardId: string, tagIds: readonly string[], held?: 'later'): Promise<void> {
+  if (tagIds.length) {
+    const insert = q.insertInto('card_tags').values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id })))
+    await (held ? later(q, insert) : insert.execute())
+  }
+}
+
+/**
+ * Adds `add` and removes `remove` (user or tag ids) on each of the cards, in one DELETE and one INSERT: `adding` are
+ * the pairs not there yet.
+ */
+export async function changeLinks(q: Q, table: Link | 'card_tags', cardIds: readonly string[], remove: readonly string[], adding: readonly [string, string][]) {
+  const column = table === 'card_tags' ? 'tag_id' : 'user_id'
+  if (cardIds.length && remove.length)
     await q
-      .insertInto('card_tags')
-      .values(tagIds.map((tag_id) => ({ card_id: cardId, tag_id })))
+      .deleteFrom(table)
+      .where('card_id', 'in', [...cardIds])
+      .where(column, 'in', [...remove])
+      .execute()
+  if (adding.length)
+    await q
+      .insertInto(table)
+      .values(adding.map(([card_id, v]) => ({ card_id, [column]: v }) as never))
       .execute()
 }
 
@@ -194,21 +216,27 @@ export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<C
   const group = (map: Map<string, string[]>, rows: { card_id: string; v: string }[]) => {
     for (const r of rows) (map.get(r.card_id) ?? map.set(r.card_id, []).get(r.card_id)!).push(r.v)
   }
-  group(links.assignees, await q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
-  group(links.watchers, await q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute())
-  group(links.tags, await q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute())
-  // Attachments (the files family's rows), complete ones only, oldest first.
-  group(
-    links.files,
-    (await q
-      .selectFrom('files')
-      .select(['card_id', 'id as v'])
-      .where('card_id', 'in', ids)
-      .where('complete', '=', 1)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute()) as { card_id: string; v: string }[],
+  // Four reads together (one round trip on PostgreSQL).
+  const [assignees, watchers, tags, files] = await together(() =>
+    Promise.all([
+      q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute(),
+      q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute(),
+      q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute(),
+      // Attachments (the files family's rows), complete ones only, oldest first.
+      q
+        .selectFrom('files')
+        .select(['card_id', 'id as v'])
+        .where('card_id', 'in', ids)
+        .where('complete', '=', 1)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute() as Promise<{ card_id: string; v: string }[]>,
+    ]),
   )
+  group(links.assignees, assignees)
+  group(links.watchers, watchers)
+  group(links.tags, tags)
+  group(links.files, files)
   return links
 }
 

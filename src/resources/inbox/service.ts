@@ -3,7 +3,7 @@
 import { type Actor, actorWithKind } from '../../access/roles.js'
 import { usersSeeingBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import type { Tx } from '../../db/database.js'
+import { type Q, readAhead, readOnce, type Tx } from '../../db/database.js'
 import type { CardsTable, InboxItemsTable, WebhooksTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { notFound } from '../../errors.js'
@@ -27,11 +27,24 @@ export interface Notice {
  * Puts an item in the inbox of each of `users` who sees the card's board, except the actor's own (nobody is told what
  * they did themselves). Returns the users it reached.
  */
-export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): Promise<Set<string>> {
+/** The users a notice may reach: those it names but the actor. */
+const noticed = (actor: Actor, notice: Notice) => {
   const wanted = new Set(notice.users)
   wanted.delete(actorWithKind(actor).id)
+  return wanted
+}
+const seeingKey = (notice: Notice, wanted: Set<string>) => `seeing:${notice.card.board_id}:${[...wanted].join()}`
+
+/** Starts, beside other reads, the read notify will make for this notice in the same transaction (who sees the board). */
+export function readAheadNotice(q: Q, actor: Actor, notice: Notice): void {
+  const wanted = noticed(actor, notice)
+  if (wanted.size) readAhead(q, seeingKey(notice, wanted), () => usersSeeingBoard(q, notice.card.board_id, [...wanted]))
+}
+
+export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): Promise<Set<string>> {
+  const wanted = noticed(actor, notice)
   if (wanted.size === 0) return wanted
-  const reached = new Set((await usersSeeingBoard(tx.q, notice.card.board_id, [...wanted])).map((u) => u.id))
+  const reached = new Set((await readOnce(tx.q, seeingKey(notice, wanted), () => usersSeeingBoard(tx.q, notice.card.board_id, [...wanted]))).map((u) => u.id))
   const at = isoAt(deps.clock.now())
   const by = JSON.stringify(actorWithKind(actor))
   await insertInboxItems(

@@ -1,10 +1,11 @@
 // Inbox queries. An item about a task shows only while its task's board is in the user's sight; an item about no task
 // (a subscription taskd paused) shows while its subscription exists (it goes with it).
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
-import type { Q } from '../../db/database.js'
+import { later, type Q } from '../../db/database.js'
 import type { InboxItemsTable } from '../../db/types.js'
 
-export const insertInboxItems = (q: Q, rows: InboxItemsTable[]) => (rows.length ? q.insertInto('inbox_items').values(rows).execute() : Promise.resolve())
+/** Sent with the transaction's next statement (`later`). */
+export const insertInboxItems = (q: Q, rows: InboxItemsTable[]) => (rows.length ? later(q, q.insertInto('inbox_items').values(rows)) : Promise.resolve())
 
 /** Base query of the inbox: the viewer's items on boards they still see, and those about no task. */
 export const visibleInboxQuery = (q: Q, viewer: Viewer) =>

@@ -142,10 +142,7 @@ export async function deleteList(deps: Deps, actor: Actor, id: string, moveTo: s
   await deps.db.tx(({ q }) => checkDeletion(q, actor, id, moveTo))
   if (moveTo !== undefined) {
     // Each chunk checks again that the caller may still see the list, so losing access stops the move.
-    await inChunks(deps.db, MOVE_CHUNK, async (tx, size) => {
-      await visibleList(tx.q, actor, id)
-      return moveCardsOfList(deps, tx, actor, id, moveTo, size)
-    })
+    await inChunks(deps.db, MOVE_CHUNK, (tx, size) => moveCardsOfList(deps, tx, actor, id, moveTo, size, () => visibleList(tx.q, actor, id)))
   }
   await deps.db.tx(async (tx) => {
     const { list, board } = await checkDeletion(tx.q, actor, id, moveTo)

@@ -184,8 +184,10 @@ export async function writeCardXattr(
   input: XattrValues | undefined,
   creating: boolean,
   details: ErrorDetail[],
+  /** The board's fields, when the caller read them already. */
+  known?: readonly XattrFieldsTable[],
 ): Promise<{ keys: string[]; boardHasFields: boolean }> {
-  const fields = await fieldsOfBoards(q, [card.board_id])
+  const fields = known ?? (await fieldsOfBoards(q, [card.board_id]))
   const none = { keys: [], boardHasFields: fields.length > 0 }
   const required = creating ? fields.filter((f) => f.required === 1 && !COMPUTED_TYPES.includes(f.type as XattrType)) : []
   if (!input && required.length === 0) return none
