@@ -3,7 +3,7 @@
 // menu. Moves show at once (store/board.ts); changes made elsewhere arrive through the change feed.
 import { signal } from '@preact/signals'
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import type { Card } from '../api/client'
 import { onEvents, startFeed } from '../live/feed'
@@ -42,6 +42,15 @@ const newCardList = signal<string | null>(null)
 
 export function BoardRoute({ id }: { id?: string }) {
   return <BoardView id={id!} />
+}
+
+function directions(e: KeyboardEvent) {
+  return {
+    up: e.key === 'k' || e.key === 'ArrowUp',
+    down: e.key === 'j' || e.key === 'ArrowDown',
+    left: e.key === 'h' || e.key === 'ArrowLeft',
+    right: e.key === 'l' || e.key === 'ArrowRight',
+  }
 }
 
 function listName(id: string) {
@@ -129,9 +138,54 @@ export function BoardView(props: { id: string; children?: ComponentChildren }) {
   }, [])
 
   // The keyboard-lifted card is drawn anew where it would land: keep the focus on it.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (lifted.value) document.querySelector<HTMLElement>('.card.lifted')?.focus()
   })
+  // While a card is lifted, the arrows move the gap where it would land, Space or Enter drops it, Esc puts it back.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const id = lifted.value
+      const card = id ? cards.value.get(id) : undefined
+      if (!id || !card) return
+      const columns = lists.value
+      const grouped = cardsByList.value
+      const at = dropAt.value ?? { list: card.list, index: 0 }
+      const li = columns.findIndex((l) => l.id === at.list)
+      const size = (l: string) => (grouped.get(l) ?? []).filter((c) => c.id !== id).length
+      const { up, down, left, right } = directions(e)
+      let next: DropTarget | null = null
+      if (up) next = { list: at.list, index: Math.max(0, at.index - 1) }
+      else if (down) next = { list: at.list, index: Math.min(size(at.list), at.index + 1) }
+      else if (left || right) {
+        const l = columns[li + (left ? -1 : 1)]?.id
+        if (l) next = { list: l, index: Math.min(size(l), at.index) }
+      } else if (e.key === ' ' || e.key === 'Enter') {
+        e.preventDefault()
+        e.stopPropagation()
+        lifted.value = null
+        dropAt.value = null
+        announcement.value = `${card.key} dropped in ${listName(at.list)} at position ${at.index + 1}.`
+        void doMove(id, at.list, at.index).then(() => focusCard(id))
+        return
+      } else if (e.key === 'Escape') {
+        e.preventDefault()
+        e.stopPropagation()
+        lifted.value = null
+        dropAt.value = null
+        announcement.value = `Move of ${card.key} cancelled.`
+        focusCard(id)
+        return
+      } else return
+      e.preventDefault()
+      e.stopPropagation()
+      if (next) {
+        dropAt.value = next
+        announcement.value = `${listName(next.list)}, position ${next.index + 1} of ${size(next.list) + 1}.`
+      }
+    }
+    document.addEventListener('keydown', onKey, true)
+    return () => document.removeEventListener('keydown', onKey, true)
+  }, [])
 
   const b = board.value
   if (loadError.value) {
@@ -152,8 +206,9 @@ export function BoardView(props: { id: string; children?: ComponentChildren }) {
   const applyFilter = (f: string) => loc.route(f ? `/boards/${b.id}?filter=${encodeURIComponent(f)}` : `/boards/${b.id}`)
 
   // The board's keys on a focused card: j/k or ↑/↓ within a column, h/l or ←/→ across, Enter opens, m the move menu,
-  // Space picks up; when lifted, the same keys move the gap, Space or Enter drops, Esc puts it back.
+  // Space picks up (then liftedKeys below has the keys until the card is dropped or put back).
   const onKeyDown = (e: KeyboardEvent) => {
+    if (lifted.value) return
     const tile = (e.target as HTMLElement).closest<HTMLElement>('[data-card-id]')
     if (!tile || (e.target as HTMLElement).closest('input, textarea, select, button')) return
     if (e.ctrlKey || e.metaKey || e.altKey) return
@@ -163,41 +218,7 @@ export function BoardView(props: { id: string; children?: ComponentChildren }) {
     const col = columns.findIndex((l) => l.id === card.list)
     const inCol = grouped.get(card.list) ?? []
     const row = inCol.findIndex((c) => c.id === id)
-    const up = e.key === 'k' || e.key === 'ArrowUp'
-    const down = e.key === 'j' || e.key === 'ArrowDown'
-    const left = e.key === 'h' || e.key === 'ArrowLeft'
-    const right = e.key === 'l' || e.key === 'ArrowRight'
-    if (lifted.value === id) {
-      const at = dropAt.value ?? { list: card.list, index: row }
-      const li = columns.findIndex((l) => l.id === at.list)
-      const size = (l: string) => (grouped.get(l) ?? []).filter((c) => c.id !== id).length
-      let next: DropTarget | null = null
-      if (up) next = { list: at.list, index: Math.max(0, at.index - 1) }
-      else if (down) next = { list: at.list, index: Math.min(size(at.list), at.index + 1) }
-      else if ((left && li > 0) || (right && li < columns.length - 1)) {
-        const l = columns[li + (left ? -1 : 1)].id
-        next = { list: l, index: Math.min(size(l), at.index) }
-      } else if (e.key === ' ' || e.key === 'Enter') {
-        e.preventDefault()
-        lifted.value = null
-        dropAt.value = null
-        announcement.value = `${card.key} dropped in ${listName(at.list)} at position ${at.index + 1}.`
-        void doMove(id, at.list, at.index).then(() => focusCard(id))
-        return
-      } else if (e.key === 'Escape') {
-        e.preventDefault()
-        lifted.value = null
-        dropAt.value = null
-        announcement.value = `Move of ${card.key} cancelled.`
-        return
-      }
-      if (next) {
-        e.preventDefault()
-        dropAt.value = next
-        announcement.value = `${listName(next.list)}, position ${next.index + 1} of ${size(next.list) + 1}.`
-      }
-      return
-    }
+    const { up, down, left, right } = directions(e)
     if (down || up) {
       e.preventDefault()
       focusCard(inCol[Math.max(0, Math.min(inCol.length - 1, row + (down ? 1 : -1)))]?.id ?? null)
