@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { answerClientErrors } from './http/client-errors.js'
 import { systemClock, type Clock } from './clock.js'
-import { httpUrl, type Config } from './config.js'
+import { httpUrl, publicBaseUrl, type Config } from './config.js'
 import { loadSecretBox } from './crypto.js'
 import { openDatabase } from './db/open.js'
 import type { Db } from './db/database.js'
@@ -12,6 +12,7 @@ import type { Deps } from './deps.js'
 import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { Metrics } from './ops/metrics.js'
+import { issueLoginLinkIn } from './resources/sessions/accounts.js'
 import { issueToken, ownerBeforeFirstUse } from './resources/tokens/issue.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/setup.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
@@ -37,14 +38,23 @@ export interface Running {
   close(): Promise<void>
 }
 
-/** On an empty database: the workspace, an owner, and a one-time Full Access token. */
-export function firstRunSetup(db: Db, now: number): Promise<{ email: string; token: string } | undefined> {
-  return db.tx(async ({ q }) => {
+/**
+ * On an empty database: the workspace, an owner, a one-time Full Access token, and (with `link`) a single-use login
+ * link for the owner to open the web app with.
+ */
+export function firstRunSetup(
+  db: Db,
+  now: number,
+  link?: { minutes: number; baseUrl: string },
+): Promise<{ email: string; token: string; loginLink?: string } | undefined> {
+  return db.tx(async (tx) => {
+    const { q } = tx
     await ensureWorkspace(q, now)
     if (!(await isWorkspaceEmpty(q))) return undefined
     const owner = await insertNewUser(q, now, { email: 'owner@localhost', name: 'Owner', role: 'owner' })
     const { value } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
-    return { email: owner.email, token: value }
+    const loginLink = link ? (await issueLoginLinkIn(tx, now, owner, link)).url : undefined
+    return { email: owner.email, token: value, loginLink }
   })
 }
 
@@ -143,10 +153,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   // `--port 0` picks a free port: links and incoming URLs name the one it picked (the services read deps.config).
   if (config.port !== port) deps.config = Object.freeze({ ...config, port })
   // Only once the port is ours: a start that cannot listen must not make the one-time token it could never show.
-  const setup = await firstRunSetup(db, clock.now())
+  const setup = await firstRunSetup(db, clock.now(), { minutes: config.loginLinkMinutes, baseUrl: publicBaseUrl(deps.config) })
   if (setup) {
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
+    print(`Open the web app and sign in (a link usable once, for ${config.loginLinkMinutes} minutes): ${setup.loginLink}`)
   }
   if (running.scheduler) scheduler.start()
   if (running.runner) runner.start()

@@ -104,7 +104,7 @@ function Account() {
           </label>
           <label>
             New password
-            <input type="password" autocomplete="new-password" required minLength={8} value={next} onInput={(e) => setNext(e.currentTarget.value)} />
+            <input type="password" autocomplete="new-password" required minLength={10} value={next} onInput={(e) => setNext(e.currentTarget.value)} />
           </label>
           <button type="submit">Set password</button>
         </form>
