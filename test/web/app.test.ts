@@ -161,6 +161,7 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       const { page } = o
       await page.goto(`${server.url}/boards/${boardId}`)
       await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === `/boards/${boardId}`)
+      await page.screenshot({ path: path.join(SHOTS, 'sign-in-1280.png') })
       await page.fill('input[name=email]', EMAIL)
       await page.fill('input[name=password]', PASSWORD)
       await page.click('button[type=submit]')
@@ -227,6 +228,7 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       await page.mouse.move(from.x + from.width / 2 + 20, from.y + from.height / 2, { steps: 3 })
       await page.mouse.move(to.x + to.width / 2, to.y + 20, { steps: 8 })
       await page.locator('.column.drop-over .drop-gap').waitFor()
+      await page.screenshot({ path: path.join(SHOTS, 'drag-1280.png') })
       await page.mouse.up()
       await column(page, 'In progress').locator('.card', { hasText: 'Design the logo' }).waitFor()
       await until('the move to reach the API', async () => (await card('Design the logo')).list === lists['In progress'])
@@ -268,6 +270,10 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       await page.locator('dialog.move-menu[open]').waitFor()
       await page.screenshot({ path: path.join(SHOTS, 'move-menu-360.png') })
       await page.click('button[aria-label="Move to the bottom of In progress"]')
+      // The card's detail on a phone.
+      await tile(page, 'Write the launch post').click()
+      await page.locator('dialog.card-dialog[open] .description').waitFor()
+      await page.screenshot({ path: path.join(SHOTS, 'card-360.png') })
       await until('the Move to… move to reach the API', async () => (await card('Move me on a phone')).list === lists['In progress'])
       await column(page, 'In progress').locator('.card', { hasText: 'Move me on a phone' }).waitFor({ state: 'attached' })
     }, PHONE)

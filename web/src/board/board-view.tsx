@@ -6,24 +6,8 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import type { Card } from '../api/client'
-import { onEvents, startFeed } from '../live/feed'
-import {
-  addList,
-  board,
-  cards,
-  cardsByList,
-  createCard,
-  filter,
-  filterError,
-  lists,
-  loadError,
-  loading,
-  moveCard,
-  openBoard,
-  refreshCard,
-  reloadLists,
-  removeCard,
-} from '../store/board'
+import { startFeed } from '../live/feed'
+import { addList, board, cards, cardsByList, createCard, filter, filterError, lists, loadError, loading, moveCard, openBoard } from '../store/board'
 import { toastError } from '../store/toast'
 import { boardKeys } from '../ui/keys'
 import { CardTile } from './card-tile'
@@ -78,34 +62,10 @@ export function BoardView(props: { id: string; children?: ComponentChildren }) {
   const [menuFor, setMenuFor] = useState<Card | null>(null)
 
   useEffect(() => {
+    // Opening a card and closing it again keeps the board as loaded (the change feed keeps it current).
+    if (board.value?.id === props.id && filter.value === filterText && !filterError.value) return
     void startFeed().then(() => openBoard(props.id, filterText))
   }, [props.id, filterText])
-
-  // Changes made elsewhere: the cards, lists and tags of this board, read again (several events of a card: once).
-  useEffect(
-    () =>
-      onEvents((events) => {
-        const b = board.value
-        if (!b) return
-        const cardIds = new Set<string>()
-        let listsChanged = false
-        let many = false
-        for (const e of events) {
-          const data = e.data as { id?: string; board?: { id?: string }; card?: { id?: string } }
-          const onBoard = data.board?.id === b.id
-          if (e.event.startsWith('card.') && data.id && (onBoard || cards.value.has(data.id))) {
-            if (e.event === 'card.deleted') removeCard(data.id)
-            else cardIds.add(data.id)
-          } else if (e.event.startsWith('checklist.') && data.card?.id && cards.value.has(data.card.id)) cardIds.add(data.card.id)
-          else if (e.event.startsWith('list.') && onBoard) listsChanged = true
-          else if (e.event.startsWith('tag.') && onBoard) many = true
-        }
-        if (listsChanged) void reloadLists().catch(toastError)
-        if (many || cardIds.size > 20) void openBoard(b.id, filter.value)
-        else for (const id of cardIds) void refreshCard(id).catch(toastError)
-      }),
-    [],
-  )
 
   useEffect(() => {
     const el = root.current

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api, ok, errorText, type Card } from '../api/client'
 import { BoardView } from '../board/board-view'
-import { board, cards } from '../store/board'
+import { board, cards, filter } from '../store/board'
 import { CardDetail } from './card-detail'
 
 export function CardRoute({ cardKey: raw }: { cardKey?: string }) {
@@ -28,7 +28,7 @@ export function CardRoute({ cardKey: raw }: { cardKey?: string }) {
       </main>
     )
   if (!found) return <p class="loading-page">Loading…</p>
-  const close = () => loc.route(`/boards/${board.value?.id ?? found.board}`)
+  const close = () => loc.route(`/boards/${board.value?.id ?? found.board}${filter.value ? `?filter=${encodeURIComponent(filter.value)}` : ''}`)
   return (
     <BoardView id={found.board}>
       <CardDetail cardId={found.id} onClose={close} />

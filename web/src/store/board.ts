@@ -2,7 +2,9 @@
 // and the change feed (live/feed.ts) patches. Cards are applied idempotently: an older `updated` never wins.
 import { batch, computed, signal } from '@preact/signals'
 import { ApiError, api, ok, type Board, type Card, type List, type Schemas, type Tag, type User } from '../api/client'
+import { onEvents } from '../live/feed'
 import { positionAt } from './positions'
+import { toastError } from './toast'
 
 export const board = signal<Board | null>(null)
 export const lists = signal<List[]>([])
@@ -194,3 +196,26 @@ export async function addList(name: string): Promise<void> {
 }
 
 export const userName = (id: string): string => users.value.get(id)?.name ?? 'someone'
+
+// Changes made elsewhere, applied to the loaded board whichever view shows it (the board, a card over it): its cards read
+// again (several events of one card: once), lists and tags read again; past 20 cards at once, the whole board.
+onEvents((events) => {
+  const b = board.value
+  if (!b) return
+  const cardIds = new Set<string>()
+  let listsChanged = false
+  let all = false
+  for (const e of events) {
+    const data = e.data as { id?: string; board?: { id?: string }; card?: { id?: string } }
+    const onBoard = data.board?.id === b.id
+    if (e.event.startsWith('card.') && data.id && (onBoard || cards.value.has(data.id))) {
+      if (e.event === 'card.deleted') removeCard(data.id)
+      else cardIds.add(data.id)
+    } else if (e.event.startsWith('checklist.') && data.card?.id && cards.value.has(data.card.id)) cardIds.add(data.card.id)
+    else if (e.event.startsWith('list.') && onBoard) listsChanged = true
+    else if (e.event.startsWith('tag.') && onBoard) all = true
+  }
+  if (all || cardIds.size > 20) return void openBoard(b.id, filter.value)
+  if (listsChanged) void reloadLists().catch(toastError)
+  for (const id of cardIds) void refreshCard(id).catch(toastError)
+})

@@ -1,6 +1,7 @@
 // Who is signed in: the session's CSRF token and the user, read at start (GET /v1/sessions/current, /v1/users/me).
 import { signal } from '@preact/signals'
 import { api, ok, setCsrfToken, type User } from '../api/client'
+import { closeBoard } from './board'
 
 export const me = signal<User | null>(null)
 /** True once the start-up check has answered (signed in or not). */
@@ -45,6 +46,7 @@ export async function signOut(): Promise<void> {
   } finally {
     setCsrfToken(null)
     hint(false)
+    closeBoard()
     me.value = null
   }
 }
@@ -55,5 +57,6 @@ export const isAdmin = (): boolean => me.value?.role === 'owner' || me.value?.ro
 export function sessionEnded(): void {
   hint(false)
   setCsrfToken(null)
+  closeBoard()
   me.value = null
 }

@@ -3,7 +3,7 @@ import { signal } from '@preact/signals'
 import { useEffect } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api } from '../api/client'
-import { feedState, onEvents } from '../live/feed'
+import { feedState, onEvents, stopFeed } from '../live/feed'
 import { me, signOut } from '../store/session'
 import { toastError } from '../store/toast'
 import { toggleTheme } from './theme'
@@ -19,12 +19,16 @@ export function Header() {
   const loc = useLocation()
   useEffect(() => {
     void refreshUnread()
+    let pending: number | undefined
     return onEvents((events) => {
-      if (events.some((e) => e.event.startsWith('comment.') || e.event.startsWith('card.') || e.event.startsWith('agent.'))) void refreshUnread()
+      if (!events.some((e) => e.event.startsWith('comment.') || e.event.startsWith('card.') || e.event.startsWith('agent.'))) return
+      clearTimeout(pending)
+      pending = window.setTimeout(() => void refreshUnread(), 300)
     })
   }, [])
   const out = async () => {
     try {
+      stopFeed()
       await signOut()
       loc.route('/login', true)
     } catch (err) {
