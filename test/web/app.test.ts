@@ -272,7 +272,7 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       await page.click('button[aria-label="Move to the bottom of In progress"]')
       // The card's detail on a phone.
       await tile(page, 'Write the launch post').click()
-      await page.locator('dialog.card-dialog[open] .description').waitFor()
+      await page.locator('dialog.card-dialog[open] .description.markdown').waitFor()
       await page.screenshot({ path: path.join(SHOTS, 'card-360.png') })
       await until('the Move to… move to reach the API', async () => (await card('Move me on a phone')).list === lists['In progress'])
       await column(page, 'In progress').locator('.card', { hasText: 'Move me on a phone' }).waitFor({ state: 'attached' })
