@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint'
 
 export default defineConfig(
   // integrations/n8n is its own package, linted by n8n's own rules (n8n-node lint in scripts/n8n-package.sh).
-  globalIgnores(['dist/', 'data/', 'bench/out/', 'node_modules/', 'integrations/']),
+  globalIgnores(['dist/', 'data/', 'bench/out/', 'node_modules/', 'integrations/', 'web/src/api/schema.d.ts']),
 
   // Every file: ESLint's recommended set. Node globals for the plain .js files (bin/, bench/, config files).
   js.configs.recommended,
@@ -41,7 +41,7 @@ export default defineConfig(
   },
 
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [tseslint.configs.recommended],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -87,6 +87,9 @@ export default defineConfig(
       ],
     },
   },
+
+  // The web app (web/, its own tsconfig.json) runs in the browser.
+  { files: ['web/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
 
   prettier,
 )

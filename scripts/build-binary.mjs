@@ -74,8 +74,11 @@ function trainCaches(assets) {
   }
 }
 
+/** The web app's built files (npm run build's Vite step lists them in dist/web/files.json; src/http/web.ts serves them). */
+const webFiles = ['dist/web/files.json', ...JSON.parse(fs.readFileSync(rel('dist/web/files.json'), 'utf8')).map((f) => `dist/web/${f}`)]
+
 /** Files read at run time, by their path in the checkout (src/assets.ts asks for them by these names). */
-const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES)]
+const files = ['package.json', 'schema.sql', 'schema.pg.sql', ...Object.values(DOCS_FILES), ...webFiles]
 
 /** The blob for one architecture, injected into a copy of that architecture's node. */
 function build(arch, nodeBinary) {

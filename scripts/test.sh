@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 
 files=("$@")
 if [[ ${#files[@]} -eq 0 ]]; then mapfile -t files < <(find dist/test -name '*.test.js' | sort); fi
-# Files that test SQLite itself (query plans, the read pool) or no database at all: run once, in the SQLite run.
-sqlite_only='^dist/test/(n8n/nodes|bench/check|config|cli/(cli|operations)|db/read-pool|db/planning|db/write-batch|db/fixed-query|db/types|api/query-plans|filter/(property|compile-table|parse-table)|layers|runtime|events/catalog|webhooks/(url-safety|crypto|send|policy))\.test\.js$'
+# Files that test SQLite itself (query plans, the read pool) or no database at all (the web app's, which drive taskd serve
+# on a database of their own): run once, in the SQLite run.
+sqlite_only='^dist/test/(web/[a-z-]+|n8n/nodes|bench/check|config|cli/(cli|operations)|db/read-pool|db/planning|db/write-batch|db/fixed-query|db/types|api/query-plans|filter/(property|compile-table|parse-table)|layers|runtime|events/catalog|webhooks/(url-safety|crypto|send|policy))\.test\.js$'
 dialects=${TASKD_TEST_DIALECTS:-sqlite postgres}
 status=0
 # Node 24 from the npm registry first (npm test does this too), so the script also works when run by hand.
@@ -48,7 +49,7 @@ solo='^dist/test/api/(stall|automation-flood|markdown-stall|upload-stall)\.test\
 
 # The files that take longest (they start taskd processes, or work through thousands of rows) start first, so the
 # run does not end on one of them with the other core idle.
-slow_first='^dist/test/(cli/|binary|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
+slow_first='^dist/test/(cli/|binary|web/app|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
 
 # TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt (DIR is made).
 report=()

@@ -1,5 +1,5 @@
 // createApp(deps): the request id and log first, the operational routes (health, readiness, metrics), the module list
-// mounted as routes, the OpenAPI document and docs, JSON 404/405, the error handler last.
+// mounted as routes, the OpenAPI document and docs, the web app, JSON 404/405, the error handler last.
 import express from 'express'
 import type { Deps } from './deps.js'
 import { emittedEvents } from './events/catalog.js'
@@ -10,6 +10,7 @@ import { requestLog } from './http/request-log.js'
 import { Api } from './http/route.js'
 import type { Logger } from './log.js'
 import { mcpRouter } from './mcp/endpoint.js'
+import { webApp } from './http/web.js'
 import { healthRouter, type Workers } from './ops/health.js'
 import { Metrics, metricsHandler } from './ops/metrics.js'
 import { authenticate, authenticateApi, MCP_TOOLS, MODULES } from './resources/index.js'
@@ -74,6 +75,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
     }
   app.use(mcpRouter(deps, api, { tools: MCP_TOOLS, authenticate, log }))
   app.use(api.router)
+  // The web app: its files, and index.html for the HTML GETs no route above answered.
+  app.use(webApp())
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)
     if (allowed.length > 0) {

@@ -1,7 +1,7 @@
-// Files taskd reads at run time (the schemas, package.json, the docs pages' scripts, better-sqlite3's native addon, in the
-// binary the webhook sending thread's bundle), by
-// their path in the checkout. Run from the checkout they are read from disk; in the single binary
-// (scripts/build-binary.mjs) they are its SEA assets under the same names. The one place that knows the difference.
+// Files taskd reads at run time (the schemas, package.json, the docs pages' scripts, the web app's built files,
+// better-sqlite3's native addon, in the binary the webhook sending thread's bundle), by their path in the checkout. Run
+// from the checkout they are read from disk; in the single binary (scripts/build-binary.mjs) they are its SEA assets
+// under the same names. The one place that knows the difference.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

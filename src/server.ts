@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { answerClientErrors } from './http/client-errors.js'
 import { systemClock, type Clock } from './clock.js'
-import { httpUrl, type Config } from './config.js'
+import { httpUrl, publicBaseUrl, type Config } from './config.js'
 import { loadSecretBox } from './crypto.js'
 import { openDatabase } from './db/open.js'
 import type { Db } from './db/database.js'
@@ -14,6 +14,7 @@ import { createLogger } from './log.js'
 import { Metrics } from './ops/metrics.js'
 import { issueToken, ownerBeforeFirstUse, tokenDetails } from './resources/tokens/issue.js'
 import { audit, SYSTEM } from './resources/audit/record.js'
+import { issueLoginLinkIn } from './resources/sessions/accounts.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/setup.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
@@ -39,8 +40,14 @@ export interface Running {
   close(): Promise<void>
 }
 
-/** On an empty database: the workspace, an owner, and a one-time Full Access token (both in the audit log, by taskd). */
-export function firstRunSetup(deps: Deps): Promise<{ email: string; token: string } | undefined> {
+/**
+ * On an empty database: the workspace, an owner, a one-time Full Access token (both in the audit log, by taskd), and
+ * (with `link`) a single-use login link for the owner to open the web app with.
+ */
+export function firstRunSetup(
+  deps: Deps,
+  link?: { minutes: number; baseUrl: string },
+): Promise<{ email: string; token: string; loginLink?: string } | undefined> {
   const now = deps.clock.now()
   return deps.db.tx(async (tx) => {
     const { q } = tx
@@ -50,7 +57,8 @@ export function firstRunSetup(deps: Deps): Promise<{ email: string; token: strin
     await audit(deps, tx, SYSTEM, 'user.created', owner, { details: { role: owner.role, first_run: true } })
     const { value, token } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
     await audit(deps, tx, SYSTEM, 'token.created', token, { details: tokenDetails(token) })
-    return { email: owner.email, token: value }
+    const loginLink = link ? (await issueLoginLinkIn(deps, tx, owner, link)).url : undefined
+    return { email: owner.email, token: value, loginLink }
   })
 }
 
@@ -150,10 +158,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   // `--port 0` picks a free port: links and incoming URLs name the one it picked (the services read deps.config).
   if (config.port !== port) deps.config = Object.freeze({ ...config, port })
   // Only once the port is ours: a start that cannot listen must not make the one-time token it could never show.
-  const setup = await firstRunSetup(deps)
+  const setup = await firstRunSetup(deps, { minutes: config.loginLinkMinutes, baseUrl: publicBaseUrl(deps.config) })
   if (setup) {
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)
+    print(`Open the web app and sign in (a link usable once, for ${config.loginLinkMinutes} minutes): ${setup.loginLink}`)
   }
   if (running.scheduler) scheduler.start()
   if (running.runner) runner.start()

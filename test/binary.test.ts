@@ -1,5 +1,5 @@
 // The single binary (npm run build:binary) alone in an empty folder, with PATH=/usr/bin:/bin and no node_modules above
-// it: --version, serve, token create, the README's first steps, the read pool, the embedded docs, a delivery's
+// it: --version, serve, token create, the README's first steps, the read pool, the embedded docs and web app, a delivery's
 // User-Agent, healthcheck, backup and restore, and no addon file left behind. On PostgreSQL too, when the tests run there. Skipped when dist/taskd-linux-x64 has not been built.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -102,6 +102,15 @@ test(
         assert.equal(js.status, 200)
         assert.ok((await js.arrayBuffer()).byteLength > 100_000, `${script} is the embedded bundle`)
       }
+      // The web app, from the binary's assets: its page at / and the script that page names.
+      const app = await fetch(`${server.url}/boards/any`, { headers: { accept: 'text/html' } })
+      assert.equal(app.status, 200)
+      assert.match(app.headers.get('content-security-policy') ?? '', /script-src 'self'/)
+      const entry = /src="(\/assets\/[^"]+\.js)"/.exec(await app.text())?.[1]
+      assert.ok(entry, 'the web app page names its script')
+      const appJs = await fetch(server.url + entry)
+      assert.equal(appJs.status, 200)
+      assert.ok((await appJs.arrayBuffer()).byteLength > 10_000, `${entry} is the embedded web app`)
 
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
       const hook = await api('POST', '/v1/webhooks', {
