@@ -188,8 +188,8 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
     const link = made.stdout.trim()
     const linkPath = new URL(link).pathname
     assert.match(linkPath, /^\/login\/\S+$/)
-    // A link preview: a plain GET of the page.
-    const preview = await fetch(server.url + linkPath)
+    // A link preview: a plain GET of the page, as a chat's preview bot makes it.
+    const preview = await fetch(server.url + linkPath, { headers: { accept: 'text/html,*/*;q=0.8', 'user-agent': 'Slackbot-LinkExpanding 1.0' } })
     assert.equal(preview.status, 200)
     assert.match(await preview.text(), /<div id="app">/)
     const o = await open()
@@ -249,7 +249,8 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       // j/k move the focus between cards of a column.
       await tile(page, 'Write the launch post').focus()
       await page.keyboard.press('j')
-      assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.key), (await card('Fix the login bug')).key)
+      const next = (await card('Fix the login bug')).key
+      await page.waitForFunction((key) => (document.activeElement as HTMLElement | null)?.dataset.key === key, next)
       // ? opens the help; c opens a new card's field, where typing c does not open another.
       await page.keyboard.press('?')
       await page.locator('dialog.help[open]').waitFor()
