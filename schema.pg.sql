@@ -13,7 +13,7 @@
 --     register `pg.types.setTypeParser(20, (v) => Number(v))` once (all values here stay below 2^53).
 --  2. WITHOUT ROWID dropped (user_group_members, board_members, card_assignees, card_watchers, card_tags, webhook_boards,
 --     incoming_endpoint_boards, automation_secrets, automation_run_steps, comment_mentions, agent_workflow_steps,
---     agent_claim_waits, card_xattr); a
+--     agent_claim_waits, card_xattr, git_resource_cards, pipeline_cards); a
 --     PostgreSQL table is a heap with its primary key as a separate index either way.
 --  3. COLLATE NOCASE becomes lower(...) expression indexes:
 --       users.email: the column is plain TEXT NOT NULL; UNIQUE ... COLLATE NOCASE becomes UNIQUE INDEX users_email_lower
@@ -340,12 +340,15 @@ CREATE TABLE webhooks (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   -- why taskd made it inactive: 'board_deleted' (its only board was deleted for good; that board's deletion events
-  -- still go out); NULL when a person did, or it is active
+  -- still go out), 'failing' (its deliveries failed for 3 days without a success, or 100 in a row); NULL when a
+  -- person did, or it is active
   paused_reason TEXT,
   -- the secret before the last rotation (sealed like secret_enc), still signing beside the new one until
   -- previous_secret_until (ISO 8601 UTC); both NULL when no rotation overlaps
   previous_secret_enc TEXT,
-  previous_secret_until TEXT
+  previous_secret_until TEXT,
+  failures INTEGER NOT NULL DEFAULT 0, -- deliveries that failed since its last success (or since a person resumed it)
+  failing_since TEXT             -- when the first of those failed; NULL when none has
 );
 
 CREATE TABLE webhook_boards (
@@ -367,7 +370,10 @@ CREATE TABLE outbox (
   status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
   due_at BIGINT NOT NULL,       -- epoch ms of the next attempt
   lease_until BIGINT NOT NULL DEFAULT 0, -- epoch ms; a claim whose lease passed comes back
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  -- a redelivery (POST /v1/webhooks/{id}/logs/{log}/redeliver): the delivery it sends again, whose id its body and
+  -- X-Webhook-Delivery carry, so the receiver sees the same id; NULL otherwise
+  redelivery_of TEXT
 );
 CREATE INDEX outbox_due ON outbox(status, due_at) WHERE status = 'pending';
 CREATE INDEX outbox_finished ON outbox(created_at) WHERE status <> 'pending';
@@ -636,18 +642,20 @@ CREATE TABLE note_publications (
 CREATE TABLE inbox_items (
   id TEXT PRIMARY KEY,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question')),
-  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question', 'webhook_paused')),
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE, -- NULL for an item about no task (webhook_paused)
   comment_id TEXT REFERENCES comments(id) ON DELETE CASCADE,
   question_id TEXT,              -- kind question: the agent's question
   actor TEXT NOT NULL,           -- JSON { id, name, kind } of who caused it
   read_at TEXT,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  webhook_id TEXT REFERENCES webhooks(id) ON DELETE CASCADE -- kind webhook_paused: the subscription taskd paused
 );
 CREATE INDEX inbox_items_user ON inbox_items(user_id, created_at);
 CREATE INDEX inbox_items_unread ON inbox_items(user_id) WHERE read_at IS NULL;
 CREATE INDEX inbox_items_card ON inbox_items(card_id);
 CREATE INDEX inbox_items_comment ON inbox_items(comment_id) WHERE comment_id IS NOT NULL;
+CREATE INDEX inbox_items_webhook ON inbox_items(webhook_id) WHERE webhook_id IS NOT NULL;
 
 -- Agents (users whose kind is agent): a profile each, workflows per board, kickoffs delivered in the background (by
 -- src/resources/agent-kickoffs/dispatcher.ts), runs with their activity, and the questions agents ask.
@@ -1036,3 +1044,101 @@ CREATE TABLE login_links (
   used_at TEXT
 );
 CREATE INDEX login_links_user ON login_links(user_id);
+-- The audit log: who did what to the workspace's setup (tokens, users, board membership, the trash, subscriptions,
+-- endpoints, automations, signing secrets, agents, exports, imports, restores), append-only, written in the
+-- transaction of the action. Plain ids and the names as they were: an entry outlives what it names. `details` is JSON
+-- that never holds a secret. Entries older than TASKD_AUDIT_RETENTION_DAYS are pruned by the housekeeping.
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  action TEXT NOT NULL,          -- <target type>.<verb>: token.created, board.member_added, webhook.paused, ...
+  actor_type TEXT NOT NULL,      -- user, agent, automation, incoming_webhook, cli, system
+  actor_id TEXT,                 -- NULL for the command line and taskd itself
+  actor_name TEXT NOT NULL,
+  target_type TEXT NOT NULL,
+  target_id TEXT,
+  target_name TEXT,
+  board_id TEXT,                 -- no foreign key: the entry outlives the board
+  details TEXT NOT NULL DEFAULT '{}',
+  request_id TEXT,               -- the X-Request-Id of the API request that did it
+  created_at TEXT NOT NULL
+);
+CREATE INDEX audit_log_created ON audit_log(created_at, id);
+CREATE INDEX audit_log_action ON audit_log(action, created_at, id);
+CREATE INDEX audit_log_actor ON audit_log(actor_id, created_at, id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_target ON audit_log(target_id, created_at, id) WHERE target_id IS NOT NULL;
+-- Git hosts (/v1/git): a connection per GitHub, GitLab or Gitea account or instance, its hook secret sealed in a table of
+-- its own (left out of exports, like every credential); the repositories its hooks came from (or made by hand), each
+-- optionally on a board with rules (JSON array) that move or complete the board's linked cards; the branches, commits and
+-- pull requests that mention card keys, and which cards each links. Pipelines (/v1/pipelines): CI runs of a repository,
+-- from the hosts' CI hooks or POST /v1/pipelines, and the cards their branch or head commit mention.
+CREATE TABLE git_connections (
+  id TEXT PRIMARY KEY,
+  provider TEXT NOT NULL CHECK (provider IN ('github', 'gitlab', 'gitea')),
+  name TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX git_connections_name ON git_connections(name, id);
+CREATE TABLE git_connection_secrets (
+  connection_id TEXT PRIMARY KEY REFERENCES git_connections(id) ON DELETE CASCADE,
+  secret_enc TEXT NOT NULL       -- sealed (AES-256-GCM) under the master key, bound to the connection's id
+);
+CREATE TABLE git_repositories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES git_connections(id) ON DELETE CASCADE,
+  full_name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  board_id TEXT REFERENCES boards(id) ON DELETE SET NULL,
+  rules TEXT NOT NULL DEFAULT '[]',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_repositories_name ON git_repositories(connection_id, lower(full_name));
+CREATE INDEX git_repositories_full_name ON git_repositories(lower(full_name));
+CREATE INDEX git_repositories_board ON git_repositories(board_id);
+CREATE TABLE git_resources (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('branch', 'commit', 'pull_request')),
+  ref TEXT NOT NULL,             -- the branch name, the commit's full SHA, the pull (merge) request's number
+  title TEXT NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL,
+  author TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_resources_ref ON git_resources(repository_id, kind, ref);
+CREATE INDEX git_resources_updated ON git_resources(updated_at, id);
+CREATE TABLE git_resource_cards (
+  resource_id TEXT NOT NULL REFERENCES git_resources(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (resource_id, card_id)
+);
+CREATE INDEX git_resource_cards_card ON git_resource_cards(card_id, resource_id);
+CREATE TABLE pipelines (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  provider_id TEXT NOT NULL,     -- the CI's own id of the run (unique per repository)
+  name TEXT NOT NULL,
+  branch TEXT,
+  commit_sha TEXT,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'success', 'failure', 'canceled')),
+  url TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX pipelines_provider ON pipelines(repository_id, provider_id);
+CREATE INDEX pipelines_updated ON pipelines(updated_at, id);
+CREATE TABLE pipeline_cards (
+  pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (pipeline_id, card_id)
+);
+CREATE INDEX pipeline_cards_card ON pipeline_cards(card_id, pipeline_id);

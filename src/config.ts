@@ -112,6 +112,8 @@ const ConfigSchema = z.object({
   webhookTimeoutMs: z.coerce.number().int().min(1).default(10000),
   /** Bytes of received files an incoming endpoint keeps for its automations; past it the oldest go (256 MB). */
   incomingFilesKeptBytes: z.coerce.number().int().min(1).default(268_435_456),
+  /** Days the audit log keeps an entry; the hourly housekeeping deletes older ones. */
+  auditRetentionDays: z.coerce.number().int().min(1).max(36_500).default(365),
   /** The largest file POST /v1/files takes, in bytes (25 MB); past it 413 and nothing is stored. */
   maxFileBytes: z.coerce.number().int().min(1).default(26_214_400),
   /** How long a claimed outbox row stays reserved; a crashed process's claims come back after it.
@@ -203,6 +205,7 @@ const ENV: Record<Key, string> = {
   webhookRetryDelays: 'TASKD_WEBHOOK_RETRY_DELAYS',
   webhookTimeoutMs: 'TASKD_WEBHOOK_TIMEOUT_MS',
   incomingFilesKeptBytes: 'TASKD_INCOMING_FILES_KEPT_BYTES',
+  auditRetentionDays: 'TASKD_AUDIT_RETENTION_DAYS',
   maxFileBytes: 'TASKD_MAX_FILE_BYTES',
   webhookLeaseMs: 'TASKD_WEBHOOK_LEASE_MS',
   automationLeaseMs: 'TASKD_AUTOMATION_LEASE_MS',

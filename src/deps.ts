@@ -1,9 +1,10 @@
 // What every service receives: the database, the config, the clock, the secret box, the wake-ups of the background
-// workers, and the event hook that queues automation runs.
+// workers, the event hook that queues automation runs, and the hook that announces subscriptions paused for failing.
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { SecretBox } from './crypto.js'
 import type { Db, Tx } from './db/database.js'
+import type { WebhooksTable } from './db/types.js'
 import type { Waiters } from './waiters.js'
 
 export interface Deps {
@@ -27,6 +28,11 @@ export interface Deps {
    * automations queue their runs here, so a change and the runs it starts commit together.
    */
   onEvents: (deps: Deps, tx: Tx, events: EmittedEvent[]) => Promise<void>
+  /**
+   * Called inside the transaction in which the outbox recorded deliveries and paused subscriptions that kept failing
+   * (src/delivery/record.ts): the webhooks family writes each one's audit entry and tells its creator (inbox).
+   */
+  onWebhooksPaused: (deps: Deps, tx: Tx, paused: readonly WebhooksTable[]) => Promise<void>
 }
 
 /** An event as written, for the event hook. */

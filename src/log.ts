@@ -14,6 +14,8 @@ export interface RequestEntry {
   request_id: string
   /** The user the token belongs to, or null without one. */
   actor: string | null
+  /** Why a public receiver refused the request (a git hook's signature that does not verify), for the operator only. */
+  note?: string
 }
 
 export interface Logger {
@@ -50,7 +52,8 @@ export function createLogger(
         'info',
         'request',
         () => e,
-        () => ` ${e.method} ${e.route} ${e.status} ${e.duration_ms}ms id=${e.request_id} actor=${e.actor ?? '-'}`,
+        () =>
+          ` ${e.method} ${e.route} ${e.status} ${e.duration_ms}ms id=${e.request_id} actor=${e.actor ?? '-'}${e.note ? ` note=${JSON.stringify(e.note)}` : ''}`,
       )
     },
   }

@@ -13,11 +13,13 @@ import { Housekeeping } from './housekeeping.js'
 import { createLogger } from './log.js'
 import { Metrics } from './ops/metrics.js'
 import { issueLoginLinkIn } from './resources/sessions/accounts.js'
-import { issueToken, ownerBeforeFirstUse } from './resources/tokens/issue.js'
+import { issueToken, ownerBeforeFirstUse, tokenDetails } from './resources/tokens/issue.js'
+import { audit, SYSTEM } from './resources/audit/record.js'
 import { ensureWorkspace, insertNewUser, isWorkspaceEmpty } from './resources/users/setup.js'
 import { KickoffDispatcher } from './resources/agent-kickoffs/dispatcher.js'
 import { AutomationRunner } from './resources/automations/runner.js'
 import { queueEventRuns } from './resources/automations/triggers.js'
+import { announcePausedWebhooks } from './resources/webhooks/health.js'
 import { OutboxScheduler } from './delivery/scheduler.js'
 import { Waiters } from './waiters.js'
 import { ALL, JOB_KICKOFFS, JOB_RUNS } from './db/wakes.js'
@@ -39,21 +41,23 @@ export interface Running {
 }
 
 /**
- * On an empty database: the workspace, an owner, a one-time Full Access token, and (with `link`) a single-use login
- * link for the owner to open the web app with.
+ * On an empty database: the workspace, an owner, and a one-time Full Access token (both in the audit log, by taskd), and
+ * (with `link`) a single-use login link for the owner to open the web app with.
  */
 export function firstRunSetup(
-  db: Db,
-  now: number,
+  deps: Deps,
   link?: { minutes: number; baseUrl: string },
 ): Promise<{ email: string; token: string; loginLink?: string } | undefined> {
-  return db.tx(async (tx) => {
+  const now = deps.clock.now()
+  return deps.db.tx(async (tx) => {
     const { q } = tx
     await ensureWorkspace(q, now)
     if (!(await isWorkspaceEmpty(q))) return undefined
     const owner = await insertNewUser(q, now, { email: 'owner@localhost', name: 'Owner', role: 'owner' })
-    const { value } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
-    const loginLink = link ? (await issueLoginLinkIn(tx, now, owner, link)).url : undefined
+    await audit(deps, tx, SYSTEM, 'user.created', owner, { details: { role: owner.role, first_run: true } })
+    const { value, token } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
+    await audit(deps, tx, SYSTEM, 'token.created', token, { details: tokenDetails(token) })
+    const loginLink = link ? (await issueLoginLinkIn(deps, tx, owner, link)).url : undefined
     return { email: owner.email, token: value, loginLink }
   })
 }
@@ -70,6 +74,7 @@ export function createDeps(db: Db, config: Config, clock: Clock, secrets = secre
     claimWaiters: new Waiters(),
     feedWaiters: new Waiters(),
     onEvents: queueEventRuns,
+    onWebhooksPaused: announcePausedWebhooks,
     secrets,
   }
 }
@@ -153,7 +158,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; print?:
   // `--port 0` picks a free port: links and incoming URLs name the one it picked (the services read deps.config).
   if (config.port !== port) deps.config = Object.freeze({ ...config, port })
   // Only once the port is ours: a start that cannot listen must not make the one-time token it could never show.
-  const setup = await firstRunSetup(db, clock.now(), { minutes: config.loginLinkMinutes, baseUrl: publicBaseUrl(deps.config) })
+  const setup = await firstRunSetup(deps, { minutes: config.loginLinkMinutes, baseUrl: publicBaseUrl(deps.config) })
   if (setup) {
     print(`Created the workspace and its owner (${setup.email}).`)
     print(`Setup token (Full Access, shown only once): ${setup.token}`)

@@ -25,19 +25,21 @@ agrees<AgentPower, NonNullable<AgentKickoffsTable['via']>>()
 
 /**
  * Who caused a change, as events carry it: a user, what started an automation run (for a change the run made), or the
- * public form whose submission made it.
+ * public form whose submission made it, or the git connection whose hook made it (a repository rule moving or
+ * completing a card).
  */
 export interface ActorRef {
   id: string
   name: string
-  kind?: 'incoming_webhook' | 'automation' | 'form'
+  kind?: 'incoming_webhook' | 'automation' | 'form' | 'git'
 }
 
 /**
  * The caller of a request: a user acting through one of their tokens, or their browser session. An automation run acts through an Actor too,
  * with `run` set: it sees only its automation's board, its changes are attributed to `run.as`, and its events start no
  * event automations (no loops). `user` is then a stand-in that is never written anywhere. A public form's submission
- * acts the same way (`run.as` is the form, `run.id` the submission).
+ * acts the same way (`run.as` is the form, `run.id` the submission), and so does a git connection's hook when a
+ * repository rule changes cards (`run.as` is the connection, `run.board` the repository's board).
  */
 export interface Actor {
   user: UsersTable
@@ -51,6 +53,8 @@ export interface Actor {
    * agent answering a kickoff a run made, that kickoff's. An automation in it is never started again by what follows.
    */
   chain?: readonly string[]
+  /** The X-Request-Id of the API request acting (the audit log keeps it); none outside a request. */
+  requestId?: string
 }
 
 /** The actor as events and records name it. */

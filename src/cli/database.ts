@@ -10,7 +10,8 @@ import { SCHEMA_VERSION } from '../db/migrate.js'
 import { foreignObjects, shapeDifferences } from '../db/schema-check.js'
 import { openSqlite } from '../db/sqlite.js'
 import { takePidFile } from '../pid-file.js'
-import { openForCli } from './open.js'
+import { cliDeps, openForCli } from './open.js'
+import { audit, commandLine } from '../resources/audit/record.js'
 import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
 
@@ -84,6 +85,7 @@ export async function restore(src: string, o: DbFlags): Promise<void> {
   let copy: Database.Database | undefined
   try {
     copy = openBackup(src)
+    const backupVersion = copy.pragma('user_version', { simple: true }) as number
     fs.closeSync(fs.openSync(partial, 'w', 0o600))
     await copy.backup(partial)
     copy.close()
@@ -91,6 +93,19 @@ export async function restore(src: string, o: DbFlags): Promise<void> {
     // default, a constraint dropped) or an index changed is refused before the copy takes the database's place.
     const migrated = openSqlite({ file: partial, readWorkers: 0 })
     const differences = shapeDifferences(migrated.raw)
+    // The restored database's own log says it was restored, before it takes the database's place (its event goes out
+    // when a server starts on it).
+    if (!differences.length)
+      await migrated.tx((tx) =>
+        audit(
+          cliDeps(migrated, config),
+          tx,
+          commandLine(),
+          'workspace.restored',
+          { id: null, name: null },
+          { details: { from: path.resolve(src), schema_version: backupVersion } },
+        ),
+      )
     await migrated.close()
     if (differences.length) throw new Error(`${src} has a schema taskd does not create (${differences.join(', ')}); nothing was restored`)
     for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true })

@@ -8,13 +8,18 @@ import { hashPassword, passwordProblem } from '../resources/sessions/password.js
 import { insertNewUser } from '../resources/users/setup.js'
 import { CreateUserBody } from '../resources/users/schema.js'
 import { getUserByEmail } from '../resources/users/store.js'
-import { openForCli } from './open.js'
+import { audit, commandLine } from '../resources/audit/record.js'
+import { cliDeps, openForCli } from './open.js'
 import type { DbFlags } from './options.js'
 
 export async function createUser(o: DbFlags & { email: string; name: string; role: Role }): Promise<void> {
   const input = checkedInput(CreateUserBody, { email: o.email, name: o.name, role: o.role })
-  const { db } = await openForCli(o)
-  const row = await db.tx(({ q }) => insertNewUser(q, Date.now(), { ...input, email: o.email }))
+  const { db, config } = await openForCli(o)
+  const row = await db.tx(async (tx) => {
+    const user = await insertNewUser(tx.q, Date.now(), { ...input, email: o.email })
+    await audit(cliDeps(db, config), tx, commandLine(), 'user.created', user, { details: { role: user.role } })
+    return user
+  })
   await db.close()
   process.stdout.write(`${row.id}\n`)
 }
@@ -32,11 +37,11 @@ export async function setPassword(email: string, o: DbFlags): Promise<void> {
   const password = await readPassword()
   const problem = passwordProblem(password)
   if (problem) throw invalidBody([{ path: 'password', message: problem }])
-  const { db } = await openForCli(o)
+  const { db, config } = await openForCli(o)
   try {
     const user = await personOf(db, email)
     const hash = await hashPassword(password)
-    await db.tx((tx) => writePasswordIn(tx, Date.now(), user, hash, { actor: null }))
+    await db.tx((tx) => writePasswordIn(cliDeps(db, config), tx, user, hash, { actor: null }))
   } finally {
     await db.close()
   }
@@ -49,7 +54,7 @@ export async function loginLink(email: string, o: DbFlags): Promise<void> {
   let link: { url: string; expires: string }
   try {
     const user = await personOf(db, email)
-    link = await db.tx((tx) => issueLoginLinkIn(tx, Date.now(), user, { minutes: config.loginLinkMinutes, baseUrl: publicBaseUrl(config) }))
+    link = await db.tx((tx) => issueLoginLinkIn(cliDeps(db, config), tx, user, { minutes: config.loginLinkMinutes, baseUrl: publicBaseUrl(config) }))
   } finally {
     await db.close()
   }

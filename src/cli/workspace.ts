@@ -10,7 +10,8 @@ import { BYTES, EXPORTED, exportTable, filledTables, insertRows, type ExportedTa
 // Loading the module list fills EXPORTED with the tables the families export, before TABLES below reads it.
 import '../resources/index.js'
 import { limitProblems } from './import-limits.js'
-import { openForCli } from './open.js'
+import { cliDeps, openForCli } from './open.js'
+import { audit, commandLine } from '../resources/audit/record.js'
 import type { DbFlags } from './options.js'
 import { progress } from './progress.js'
 import { issueMessage } from '../zod-messages.js'
@@ -85,30 +86,42 @@ function readExport(file: string) {
 }
 
 export async function exportWorkspace(o: DbFlags & { out: string }): Promise<void> {
-  const { db } = await openForCli(o)
-  const bar = progress('export')
-  const out: Record<string, unknown> = { exported_at: new Date().toISOString(), schema_version: SCHEMA_VERSION }
+  const { db, config } = await openForCli(o)
   try {
+    const bar = progress('export')
+    const out: Record<string, unknown> = { exported_at: new Date().toISOString(), schema_version: SCHEMA_VERSION }
     for (const [i, table] of TABLES.entries()) {
       const rows = await exportTable(db, table)
       const bytes = BYTES.get(table)
       out[table] = bytes ? rows.map((r) => ({ ...r, [bytes]: Buffer.from(r[bytes] as Uint8Array).toString('base64') })) : rows
       bar.update(i + 1, TABLES.length)
     }
+    // An owner-only file beside the target, renamed over it: the result is owner-only even where a file was, and a
+    // failed write leaves no half export.
+    const partial = path.join(path.dirname(o.out), `.${path.basename(o.out)}.partial-${process.pid}`)
+    try {
+      fs.writeFileSync(partial, JSON.stringify(out), { mode: 0o600, flag: 'wx' })
+      fs.renameSync(partial, o.out)
+    } finally {
+      fs.rmSync(partial, { force: true })
+    }
+    const records = TABLES.reduce((n, t) => n + (out[t] as unknown[]).length, 0)
+    const files = (out.files as unknown[]).length
+    // Once the file is there: the log says an export was made, by whom on the server, and where it went.
+    await db.tx((tx) =>
+      audit(
+        cliDeps(db, config),
+        tx,
+        commandLine(),
+        'workspace.exported',
+        { id: null, name: null },
+        { details: { via: 'cli', records, files, out: path.resolve(o.out) } },
+      ),
+    )
+    process.stdout.write(`exported ${records} records (${files} files) to ${o.out}\n`)
   } finally {
     await db.close()
   }
-  // An owner-only file beside the target, renamed over it: the result is owner-only even where a file was, and a
-  // failed write leaves no half export.
-  const partial = path.join(path.dirname(o.out), `.${path.basename(o.out)}.partial-${process.pid}`)
-  try {
-    fs.writeFileSync(partial, JSON.stringify(out), { mode: 0o600, flag: 'wx' })
-    fs.renameSync(partial, o.out)
-  } finally {
-    fs.rmSync(partial, { force: true })
-  }
-  const records = TABLES.reduce((n, t) => n + (out[t] as unknown[]).length, 0)
-  process.stdout.write(`exported ${records} records (${(out.files as unknown[]).length} files) to ${o.out}\n`)
 }
 
 export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
@@ -122,7 +135,7 @@ export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
     throw new Error(`${file} holds files whose bytes do not match their size and sha256, so nothing was imported: ${damaged.slice(0, 10).join(', ')}`)
   const problems = limitProblems(data)
   if (problems.length) throw new Error(`${file} holds what the API would refuse, so nothing was imported: ${problems.join('; ')}`)
-  const { db } = await openForCli(o)
+  const { db, config } = await openForCli(o)
   try {
     const filled = Object.entries(await filledTables(db.q))
     if (filled.length)
@@ -131,12 +144,21 @@ export async function importWorkspace(file: string, o: DbFlags): Promise<void> {
     const bar = progress('import')
     // One transaction: a failure leaves the database as empty as it was. None of these tables has an identity
     // column, so no PostgreSQL sequence needs moving past the imported rows.
-    await db.tx(async ({ q }) => {
+    await db.tx(async (tx) => {
       let done = 0
       for (const table of TABLES) {
-        await insertRows(q, table, data[table])
+        await insertRows(tx.q, table, data[table])
         bar.update((done += data[table].length), total)
       }
+      // After the imported log (an export carries it), in the same transaction.
+      await audit(
+        cliDeps(db, config),
+        tx,
+        commandLine(),
+        'workspace.imported',
+        { id: null, name: null },
+        { details: { records: total, file: path.resolve(file) } },
+      )
     })
     process.stdout.write(`imported ${total} records from ${file}\n`)
   } finally {

@@ -661,6 +661,78 @@ const FORMS = `CREATE TABLE forms (
 );
 CREATE INDEX forms_board ON forms(board_id, name);
 CREATE INDEX forms_list ON forms(list_id);`
+/** Git hosts and pipelines: connections (secrets sealed apart), repositories with board rules, linked resources, CI runs. */
+const gitHosts = (withoutRowid: string) => `CREATE TABLE git_connections (
+  id TEXT PRIMARY KEY,
+  provider TEXT NOT NULL CHECK (provider IN ('github', 'gitlab', 'gitea')),
+  name TEXT NOT NULL,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX git_connections_name ON git_connections(name, id);
+CREATE TABLE git_connection_secrets (
+  connection_id TEXT PRIMARY KEY REFERENCES git_connections(id) ON DELETE CASCADE,
+  secret_enc TEXT NOT NULL       -- sealed (AES-256-GCM) under the master key, bound to the connection's id
+);
+CREATE TABLE git_repositories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES git_connections(id) ON DELETE CASCADE,
+  full_name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  board_id TEXT REFERENCES boards(id) ON DELETE SET NULL,
+  rules TEXT NOT NULL DEFAULT '[]',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_repositories_name ON git_repositories(connection_id, lower(full_name));
+CREATE INDEX git_repositories_full_name ON git_repositories(lower(full_name));
+CREATE INDEX git_repositories_board ON git_repositories(board_id);
+CREATE TABLE git_resources (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('branch', 'commit', 'pull_request')),
+  ref TEXT NOT NULL,             -- the branch name, the commit's full SHA, the pull (merge) request's number
+  title TEXT NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL,
+  author TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX git_resources_ref ON git_resources(repository_id, kind, ref);
+CREATE INDEX git_resources_updated ON git_resources(updated_at, id);
+CREATE TABLE git_resource_cards (
+  resource_id TEXT NOT NULL REFERENCES git_resources(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (resource_id, card_id)
+)${withoutRowid};
+CREATE INDEX git_resource_cards_card ON git_resource_cards(card_id, resource_id);
+CREATE TABLE pipelines (
+  id TEXT PRIMARY KEY,
+  repository_id TEXT NOT NULL REFERENCES git_repositories(id) ON DELETE CASCADE,
+  provider_id TEXT NOT NULL,     -- the CI's own id of the run (unique per repository)
+  name TEXT NOT NULL,
+  branch TEXT,
+  commit_sha TEXT,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'success', 'failure', 'canceled')),
+  url TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX pipelines_provider ON pipelines(repository_id, provider_id);
+CREATE INDEX pipelines_updated ON pipelines(updated_at, id);
+CREATE TABLE pipeline_cards (
+  pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+  card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (pipeline_id, card_id)
+)${withoutRowid};
+CREATE INDEX pipeline_cards_card ON pipeline_cards(card_id, pipeline_id);`
 
 const customFields = (real: string, withoutRowid: string) => `CREATE TABLE xattr_fields (
   id TEXT PRIMARY KEY,
@@ -889,6 +961,65 @@ CREATE TABLE login_links (
   used_at TEXT
 );
 CREATE INDEX login_links_user ON login_links(user_id);`
+/** The audit log (step 28), the same SQL on both dialects. */
+const AUDIT_LOG = `CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  action TEXT NOT NULL,          -- <target type>.<verb>: token.created, board.member_added, webhook.paused, ...
+  actor_type TEXT NOT NULL,      -- user, agent, automation, incoming_webhook, cli, system
+  actor_id TEXT,                 -- NULL for the command line and taskd itself
+  actor_name TEXT NOT NULL,
+  target_type TEXT NOT NULL,
+  target_id TEXT,
+  target_name TEXT,
+  board_id TEXT,                 -- no foreign key: the entry outlives the board
+  details TEXT NOT NULL DEFAULT '{}',
+  request_id TEXT,               -- the X-Request-Id of the API request that did it
+  created_at TEXT NOT NULL
+);
+CREATE INDEX audit_log_created ON audit_log(created_at, id);
+CREATE INDEX audit_log_action ON audit_log(action, created_at, id);
+CREATE INDEX audit_log_actor ON audit_log(actor_id, created_at, id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_target ON audit_log(target_id, created_at, id) WHERE target_id IS NOT NULL;`
+const WEBHOOK_HEALTH = `ALTER TABLE webhooks ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE webhooks ADD COLUMN failing_since TEXT;
+ALTER TABLE outbox ADD COLUMN redelivery_of TEXT;`
+const INBOX_INDEXES = `CREATE INDEX inbox_items_user ON inbox_items(user_id, created_at);
+CREATE INDEX inbox_items_unread ON inbox_items(user_id) WHERE read_at IS NULL;
+CREATE INDEX inbox_items_card ON inbox_items(card_id);
+CREATE INDEX inbox_items_comment ON inbox_items(comment_id) WHERE comment_id IS NOT NULL;
+CREATE INDEX inbox_items_webhook ON inbox_items(webhook_id) WHERE webhook_id IS NOT NULL;`
+/** SQLite changes a column's NOT NULL and a CHECK only by making the table again (the old one renamed away, as in 16). */
+const AUDIT_SQLITE = `${WEBHOOK_HEALTH}
+ALTER TABLE inbox_items RENAME TO inbox_items_v21;
+DROP INDEX inbox_items_user;
+DROP INDEX inbox_items_unread;
+DROP INDEX inbox_items_card;
+DROP INDEX inbox_items_comment;
+CREATE TABLE inbox_items (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question', 'webhook_paused')),
+  card_id TEXT REFERENCES cards(id) ON DELETE CASCADE, -- NULL for an item about no task (webhook_paused)
+  comment_id TEXT REFERENCES comments(id) ON DELETE CASCADE,
+  question_id TEXT,              -- kind question: the agent's question
+  actor TEXT NOT NULL,           -- JSON { id, name, kind } of who caused it
+  read_at TEXT,
+  created_at TEXT NOT NULL,
+  webhook_id TEXT REFERENCES webhooks(id) ON DELETE CASCADE -- kind webhook_paused: the subscription taskd paused
+);
+INSERT INTO inbox_items (id, user_id, kind, card_id, comment_id, question_id, actor, read_at, created_at)
+  SELECT id, user_id, kind, card_id, comment_id, question_id, actor, read_at, created_at FROM inbox_items_v21;
+DROP TABLE inbox_items_v21;
+${INBOX_INDEXES}
+${AUDIT_LOG}`
+const AUDIT_POSTGRES = `${WEBHOOK_HEALTH}
+ALTER TABLE inbox_items ALTER COLUMN card_id DROP NOT NULL;
+ALTER TABLE inbox_items DROP CONSTRAINT inbox_items_kind_check;
+ALTER TABLE inbox_items ADD CONSTRAINT inbox_items_kind_check
+  CHECK (kind IN ('assigned', 'mentioned', 'commented', 'completed', 'watching', 'question', 'webhook_paused'));
+ALTER TABLE inbox_items ADD COLUMN webhook_id TEXT REFERENCES webhooks(id) ON DELETE CASCADE;
+CREATE INDEX inbox_items_webhook ON inbox_items(webhook_id) WHERE webhook_id IS NOT NULL;
+${AUDIT_LOG}`
 
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
@@ -993,6 +1124,12 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   { sqlite: '', postgres: `DROP TABLE IF EXISTS search_docs; DROP FUNCTION IF EXISTS taskd_search_doc() CASCADE;\n${SEARCH_POSTGRES}` },
   // 27: sign-in for people: a password per person, browser sessions and single-use login links.
   { sqlite: SIGN_IN, postgres: SIGN_IN },
+  // 28: the audit log; the health of outgoing subscriptions (failures since the last success, paused as `failing`) and
+  // redeliveries (the delivery one repeats); inbox items about no task (a subscription taskd paused), naming it.
+  { sqlite: AUDIT_SQLITE, postgres: AUDIT_POSTGRES },
+  // 29: git hosts (/v1/git: connections with their sealed hook secrets, repositories with board rules, the branches,
+  // commits and pull requests that mention cards) and pipelines (/v1/pipelines: CI runs and the cards they concern).
+  { sqlite: gitHosts(' WITHOUT ROWID'), postgres: gitHosts('') },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -197,6 +197,8 @@ export interface WebhooksTable {
   paused_reason: string | null
   previous_secret_enc: string | null
   previous_secret_until: string | null
+  failures: number
+  failing_since: string | null
 }
 
 export interface WebhookBoardsTable {
@@ -216,6 +218,7 @@ export interface OutboxTable {
   due_at: number
   lease_until: number
   created_at: string
+  redelivery_of: string | null
 }
 
 export interface WebhookLogsTable {
@@ -451,13 +454,14 @@ export interface NotePublicationsTable {
 export interface InboxItemsTable {
   id: string
   user_id: string
-  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question'
-  card_id: string
+  kind: 'assigned' | 'mentioned' | 'commented' | 'completed' | 'watching' | 'question' | 'webhook_paused'
+  card_id: string | null
   comment_id: string | null
   question_id: string | null
   actor: string
   read_at: string | null
   created_at: string
+  webhook_id: string | null
 }
 
 export interface AgentProfilesTable {
@@ -722,6 +726,87 @@ export interface LoginLinksTable {
   used_at: string | null
 }
 
+export interface AuditLogTable {
+  id: string
+  action: string
+  actor_type: string
+  actor_id: string | null
+  actor_name: string
+  target_type: string
+  target_id: string | null
+  target_name: string | null
+  board_id: string | null
+  details: string
+  request_id: string | null
+  created_at: string
+}
+
+export interface GitConnectionsTable {
+  id: string
+  provider: 'github' | 'gitlab' | 'gitea'
+  name: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface GitConnectionSecretsTable {
+  connection_id: string
+  secret_enc: string
+}
+
+export interface GitRepositoriesTable {
+  id: string
+  connection_id: string
+  full_name: string
+  url: string
+  board_id: string | null
+  rules: string
+  created_at: string
+  updated_at: string
+}
+
+export interface GitResourcesTable {
+  id: string
+  repository_id: string
+  kind: 'branch' | 'commit' | 'pull_request'
+  ref: string
+  title: string
+  url: string
+  state: string
+  author: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface GitResourceCardsTable {
+  resource_id: string
+  card_id: string
+  created_at: string
+}
+
+export interface PipelinesTable {
+  id: string
+  repository_id: string
+  provider_id: string
+  name: string
+  branch: string | null
+  commit_sha: string | null
+  status: 'queued' | 'running' | 'success' | 'failure' | 'canceled'
+  url: string | null
+  started_at: string | null
+  finished_at: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface PipelineCardsTable {
+  pipeline_id: string
+  card_id: string
+  created_at: string
+}
+
 export interface DB {
   workspace: WorkspaceTable
   users: UsersTable
@@ -787,4 +872,12 @@ export interface DB {
   user_passwords: UserPasswordsTable
   sessions: SessionsTable
   login_links: LoginLinksTable
+  audit_log: AuditLogTable
+  git_connections: GitConnectionsTable
+  git_connection_secrets: GitConnectionSecretsTable
+  git_repositories: GitRepositoriesTable
+  git_resources: GitResourcesTable
+  git_resource_cards: GitResourceCardsTable
+  pipelines: PipelinesTable
+  pipeline_cards: PipelineCardsTable
 }

@@ -44,6 +44,11 @@ export interface Settlement {
   status: OutboxTable['status']
   dueAt?: number
   log: Omit<WebhookLogsTable, 'seq'> | null
+  /**
+   * What the attempt says of the receiver's health: a delivered event (`success`), or one that ended failed or dropped
+   * after the receiver was tried (`failure`); absent for a retry still to come, a row the gate held back and a test.
+   */
+  health?: 'success' | 'failure'
 }
 
 export type Gate = { sub: WebhooksTable } | { drop: string } | { gone: true }
@@ -84,9 +89,10 @@ export async function gateBatch(q: Q, rows: readonly OutboxTable[]): Promise<Map
   const gates = new Map<string, Gate>()
   for (const row of rows) {
     const sub = subs.get(row.webhook_id)
-    // A test delivery is an explicit request to try the endpoint, so it goes out even while the subscription is paused.
+    // A test delivery or a redelivery is an explicit request to try the endpoint, so it goes out even while the
+    // subscription is paused (who asked for a redelivery could see the logged delivery then).
     if (!sub) gates.set(row.id, { gone: true })
-    else if (row.event === 'webhook.test') gates.set(row.id, { sub })
+    else if (row.event === 'webhook.test' || row.redelivery_of !== null) gates.set(row.id, { sub })
     else if (row.board_id !== null && !existing.has(row.board_id) && row.event.endsWith('.deleted')) gates.set(row.id, farewell(sub, row))
     else if (!sub.active) gates.set(row.id, { drop: 'the subscription is inactive; not sent' })
     else if (!stillWanted(sub, row)) gates.set(row.id, { drop: 'the subscription no longer covers this event or board; not sent' })
@@ -184,7 +190,8 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
   }
   const headers = deliveryHeaders({
     event: row.event,
-    deliveryId: row.id,
+    // The id the body carries: a redelivery repeats the id of the delivery it sends again, so the receiver can drop it.
+    deliveryId: row.redelivery_of ?? row.id,
     body: row.body,
     secret: material.secret,
     previousSecret: material.previous && material.previous.until > deps.clock.now() ? material.previous.secret : null,
@@ -202,10 +209,12 @@ export async function deliverRow(env: DeliveryEnv, row: OutboxTable, gate: Gate)
     allowPrivate: deps.config.allowPrivateTargets,
   })
   const verdict = judgeAttempt(result, attempt)
+  const health = row.event === 'webhook.test' || verdict.status === 'pending' ? undefined : verdict.status === 'delivered' ? 'success' : 'failure'
   return {
     id: row.id,
     webhookId: row.webhook_id,
     status: verdict.status,
+    health,
     dueAt: verdict.status === 'pending' ? retryAt(deps.clock.now(), deps.config.webhookRetryDelays, attempt - 1) : undefined,
     log: logOf({
       status_code: result.statusCode,

@@ -6,6 +6,11 @@ import { retryDelayMs as jobRetryDelayMs } from '../jobs/retry.js'
 /** At most five attempts per delivery. */
 export const MAX_ATTEMPTS = 5
 
+/** A subscription is paused (`paused_reason: failing`) after this many deliveries failed in a row, ... */
+export const PAUSE_AFTER_FAILURES = 100
+/** ... or when its deliveries have been failing this long without one success (3 days). */
+export const PAUSE_AFTER_FAILING_MS = 3 * 86_400_000
+
 export interface Verdict {
   outcome: WebhookLogsTable['outcome']
   status: OutboxTable['status']

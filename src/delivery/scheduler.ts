@@ -116,7 +116,7 @@ export class OutboxScheduler extends JobWorker<OutboxTable> {
     this.settled = []
     if (batch.length === 0 || this.closed) return
     try {
-      await writeSettlements(this.deps.db, batch)
+      await writeSettlements(this.deps, batch)
       this.onRecorded(batch)
     } catch (err) {
       this.log('recording webhook attempts failed', err)

@@ -27,13 +27,15 @@ export const anyDueRow = async (q: Q, now: number): Promise<boolean> => (await d
  */
 export async function claimDueRows(q: Q, now: number, leaseUntil: number, limit: number): Promise<OutboxTable[]> {
   if (limit <= 0) return []
-  return q
+  const rows = await q
     .updateTable('outbox')
     .set({ lease_until: leaseUntil })
     .where('id', 'in', skipLocked(q, dueRows(q, now).limit(limit)))
     .where('lease_until', '<', now)
     .returningAll()
     .execute()
+  // RETURNING keeps no order: the rows start in due order (then queued order), so a replay goes out as it was queued.
+  return rows.sort((a, b) => a.due_at - b.due_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
 /** The next due time after `now` of an unclaimed row, so the scheduler can wake for it instead of waiting for a poll. */
@@ -162,3 +164,40 @@ export async function outboxBacklog(q: Q): Promise<{ pending: number; oldest: st
     .executeTakeFirstOrThrow()
   return { pending: Number(row.pending), oldest: row.oldest ?? undefined }
 }
+
+/** Deliveries still queued for a subscription are given up (a resumed subscription sends nothing from before). */
+export const dropPendingDeliveries = (q: Q, webhookId: string) =>
+  q.updateTable('outbox').set({ status: 'dropped', lease_until: 0 }).where('webhook_id', '=', webhookId).where('status', '=', 'pending').execute()
+
+/**
+ * A subscription's failures since its last success, as one batch of final outcomes leaves them: with a success in the
+ * batch, the failures after the last one (`reset`); otherwise added to those before. `since`: when the first of the
+ * new failures happened, kept when earlier failures already count.
+ */
+export async function countFailures(q: Q, webhookId: string, change: { reset: boolean; failures: number; since: string | null }): Promise<void> {
+  if (change.reset) {
+    await q.updateTable('webhooks').set({ failures: change.failures, failing_since: change.since }).where('id', '=', webhookId).execute()
+    return
+  }
+  await q
+    .updateTable('webhooks')
+    .set((eb) => ({ failures: eb('failures', '+', change.failures), failing_since: eb.fn.coalesce('failing_since', eb.val(change.since)) }))
+    .where('id', '=', webhookId)
+    .execute()
+}
+
+/**
+ * Pauses the active subscriptions among `ids` whose failures reached `maxFailures`, or whose failing started at or
+ * before `failingBefore`, as `failing`; returns them as they are now.
+ */
+export const pauseFailing = (q: Q, ids: readonly string[], maxFailures: number, failingBefore: string, at: string) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : q
+        .updateTable('webhooks')
+        .set({ active: 0, paused_reason: 'failing', updated_at: at })
+        .where('id', 'in', [...ids])
+        .where('active', '=', 1)
+        .where((eb) => eb.or([eb('failures', '>=', maxFailures), eb('failing_since', '<=', failingBefore)]))
+        .returningAll()
+        .execute()

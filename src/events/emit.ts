@@ -9,13 +9,19 @@ import type { EventData, EventName } from './fields.js'
 import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, subscriptionsForEvent } from './store.js'
 
 /**
+ * Who caused an event: the Actor of a request or a run, whose reference the payload's `actor` becomes; or an actor the
+ * payload states itself (`audit.entry`, whose actor has a type and may be the command line or taskd, with no user).
+ */
+export type EventCause = Actor | { stated: Record<string, unknown>; run?: undefined; chain?: undefined }
+
+/**
  * One event to emit; `data` must match the event's payload schema exactly (one variant per event name). `audience`: the
  * one user who may see it (a record private to them): only their subscriptions receive it, only they see it in samples,
  * and it starts no event automation of its board. Without it, everyone who sees its board (or, with no board, the
  * owners and admins) may.
  */
 export type NewEvent = {
-  [N in EventName]: { name: N; boardId: string | null; data: EventData<N>; actor: Actor; audience?: string }
+  [N in EventName]: { name: N; boardId: string | null; data: EventData<N>; actor: EventCause; audience?: string }
 }[EventName]
 
 /** The exact body every attempt of one delivery sends. */
@@ -52,6 +58,7 @@ function deliveryRow(d: QueuedDelivery & { dataJson: string; createdAt: string }
     due_at: d.dueAt,
     lease_until: 0,
     created_at: d.createdAt,
+    redelivery_of: null,
   }
 }
 
@@ -62,6 +69,35 @@ export async function enqueueDelivery(deps: Deps, tx: Tx, d: QueuedDelivery & { 
   const row = deliveryRow({ ...d, dataJson: JSON.stringify(d.data), createdAt: isoAt(deps.clock.now()) })
   await insertOutboxRow(tx.q, row)
   return row.id
+}
+
+/**
+ * A delivery sent again (a redelivery): a new row with the exact body that was sent, whose id (`redeliveryOf`) the
+ * headers carry too, so the receiver sees the same delivery id and can drop the repeat. Returns the new row's id.
+ */
+export async function enqueueRedelivery(
+  deps: Deps,
+  tx: Tx,
+  d: { webhookId: string; boardId: string | null; event: string; body: string; redeliveryOf: string; dueAt: number },
+): Promise<string> {
+  tx.afterCommit(deps.onOutboxWrite)
+  tx.wake('outbox', d.webhookId)
+  const id = newId()
+  await insertOutboxRow(tx.q, {
+    id,
+    webhook_id: d.webhookId,
+    event_id: null,
+    board_id: d.boardId,
+    event: d.event,
+    body: d.body,
+    attempts: 0,
+    status: 'pending',
+    due_at: d.dueAt,
+    lease_until: 0,
+    created_at: isoAt(deps.clock.now()),
+    redelivery_of: d.redeliveryOf,
+  })
+  return id
 }
 
 /**
@@ -85,7 +121,7 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
   const now = deps.clock.now()
   const timestamp = isoAt(now)
   const written = events.map((event) => {
-    const data = { ...event.data, actor: actorRef(event.actor) }
+    const data = { ...event.data, actor: 'stated' in event.actor ? event.actor.stated : actorRef(event.actor) }
     return { id: newId(), event, data, dataJson: JSON.stringify(data) }
   })
   if (written.length === 1 && !written[0].event.audience) {

@@ -32,13 +32,13 @@ export const ref = (what: string) => described(z.object({ id: z.string(), name: 
 export const str = (description: string) => described(z.string(), description)
 
 export const BOARD = ref('board')
-// A run (an incoming webhook's or an automation's) and a form submission act under their own name (the endpoint's, the
-// automation's, the form's, with its id), and say which kind they are.
+// A run (an incoming webhook's or an automation's), a form submission and a git connection's hook act under their own
+// name (the endpoint's, the automation's, the form's, the connection's, with its id), and say which kind they are.
 export const ACTOR = described(
   ref('user or agent who caused the event').extend({
     kind: described(
-      z.enum(['incoming_webhook', 'automation', 'form']).optional(),
-      'Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)',
+      z.enum(['incoming_webhook', 'automation', 'form', 'git']).optional(),
+      'Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)',
     ),
   }),
   '{ id, name } of the user or agent who caused the event',

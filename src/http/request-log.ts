@@ -37,6 +37,7 @@ export function requestLog(onDone: (entry: RequestEntry) => void): RequestHandle
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         request_id: id,
         actor: (res.locals.actor as Actor | undefined)?.user.id ?? null,
+        ...(typeof res.locals.logNote === 'string' ? { note: res.locals.logNote } : {}),
       }),
     )
     next()

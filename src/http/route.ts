@@ -90,7 +90,7 @@ export class Api {
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1')
     // The token is checked before a body is read; routes without a body never read one.
     const authorize = async (req: Request, res: Response, next: NextFunction) => {
-      res.locals.actor = spec.access === 'public' ? undefined : await this.track(() => this.authorize(req, spec))
+      res.locals.actor = spec.access === 'public' ? undefined : await this.track(() => this.authorize(req, res, spec))
       next()
     }
     const bodyParsers = spec.body ? [requireJsonBody, jsonBody] : []
@@ -131,10 +131,11 @@ export class Api {
     else res.status(reply.status).json(reply.body)
   }
 
-  private async authorize(req: Request, spec: AnyRoute): Promise<Actor> {
+  private async authorize(req: Request, res: Response, spec: AnyRoute): Promise<Actor> {
     const actor = await this.opts.authenticate(req, this.deps)
     checkAccess(actor, spec)
-    return actor
+    // The request id (set by the request log) goes with the actor to the services, which record it in the audit log.
+    return { ...actor, requestId: res.locals.requestId as string | undefined }
   }
 }
 

@@ -25,7 +25,7 @@ export function mcpRouter(deps: Deps, api: Api, opts: McpOptions): express.Route
   const routes = new Map<string, AnyRoute>(api.routes.map((r) => [r.operationId, r]))
   const router = express.Router()
   const authorize = async (req: Request, res: Response, next: NextFunction) => {
-    res.locals.actor = await opts.authenticate(req, deps)
+    res.locals.actor = { ...(await opts.authenticate(req, deps)), requestId: res.locals.requestId as string | undefined }
     next()
   }
   router.post(MCP_PATH, authorize, jsonBody, (req: Request, res: Response) => api.track(() => serve(req, res, res.locals.actor as Actor)))

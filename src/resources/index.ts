@@ -9,6 +9,7 @@ import { agentKickoffs } from './agent-kickoffs/index.js'
 import { agentQuestions } from './agent-questions/index.js'
 import { agentRuns } from './agent-runs/index.js'
 import { agentWorkflows } from './agent-workflows/index.js'
+import { audit } from './audit/index.js'
 import { billingRates } from './billing-rates/index.js'
 import { automations } from './automations/index.js'
 import { boards } from './boards/index.js'
@@ -22,6 +23,7 @@ import { dependencies } from './dependencies/index.js'
 import { entityLinks } from './entity-links/index.js'
 import { folders } from './folders/index.js'
 import { forms } from './forms/index.js'
+import { git } from './git/index.js'
 import { groups } from './groups/index.js'
 import { files } from './files/index.js'
 import { inbox } from './inbox/index.js'
@@ -34,6 +36,7 @@ import { noteFolders } from './note-folders/index.js'
 import { notePublications } from './note-publications/index.js'
 import { notes } from './notes/index.js'
 import { savedFilters } from './saved-filters/index.js'
+import { pipelines } from './pipelines/index.js'
 import { searchModule } from './search/index.js'
 import { sessions } from './sessions/index.js'
 import { withSessionCookie } from './sessions/authenticate.js'
@@ -92,6 +95,9 @@ export const MODULES: readonly ResourceModule[] = [
   templates,
   savedFilters,
   forms,
+  audit,
+  git,
+  pipelines,
 ]
 
 for (const m of MODULES) {

@@ -137,6 +137,12 @@ test('an automation past its runs per minute is paused, says why in GET, and run
     const paused = (await c.t.req('GET', `/v1/automations/${id}`, { token: c.tokens.member.read })).body.automation
     assert.equal(paused.active, false)
     assert.equal(paused.paused_reason, 'too_many_runs')
+    // Once, by taskd, in the audit log.
+    const logged = (await c.t.req('GET', `/v1/audit?filter=${encodeURIComponent(`action = "automation.paused" && target = "${id}"`)}`, { token: tok })).body
+    assert.deepEqual(
+      logged.items.map((e: { actor: unknown; board: string; details: unknown }) => [e.actor, e.board, e.details]),
+      [[{ type: 'system', id: null, name: 'taskd' }, c.board.id, { reason: 'too_many_runs' }]],
+    )
     // The document says what the field means.
     const doc = (await c.t.req('GET', '/v1/openapi.json')).body
     assert.match(JSON.stringify(doc.components.schemas.Automation.properties.paused_reason), /too_many_runs/)

@@ -157,14 +157,21 @@ test('the board trash: everything on the board is hidden and frozen until restor
     const tok = c.tokens.member.write
     const card = (await c.t.req('POST', '/v1/cards', { token: tok, body: { board: b, title: 'kept through the trash' } })).body.card
     const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: b, name: 'urgent' } })).body.tag
-    const eventsBefore = (await dbAll(c.t.deps.db, 'SELECT id FROM events')).length
+    // Events of the board (the audit log's entries, audit.entry, are workspace-wide).
+    const boardEvents = "SELECT id FROM events WHERE name <> 'audit.entry'"
+    const eventsBefore = (await dbAll(c.t.deps.db, boardEvents)).length
     assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.owner.write })).status, 204)
     const trashedAt = new Date(c.t.clock.now()).toISOString()
     c.t.clock.advance(60_000)
     assert.equal((await c.t.req('DELETE', `/v1/boards/${b}`, { token: c.tokens.admin.write })).status, 204, 'trashing again is a no-op')
     const inTrash = (await c.t.req('GET', `/v1/boards/${b}`, { token: c.tokens.member.read })).body.board
     assert.deepEqual([inTrash.trashed, inTrash.trashed_at, inTrash.purge_at], [true, trashedAt, new Date(Date.parse(trashedAt) + 30 * DAY).toISOString()])
-    assert.equal((await dbAll(c.t.deps.db, 'SELECT id FROM events')).length, eventsBefore, 'trashing deletes nothing, so announces nothing')
+    assert.equal((await dbAll(c.t.deps.db, boardEvents)).length, eventsBefore, 'trashing deletes nothing, so announces nothing')
+    assert.deepEqual(
+      (await dbAll<{ action: string }>(c.t.deps.db, 'SELECT action FROM audit_log WHERE target_id = ?', b)).map((e) => e.action),
+      ['board.trashed'],
+      'the audit log has it, once',
+    )
     // Listed in the trash only, for its members and for owners and admins; gettable with trashed: true.
     for (const who of ['member', 'admin'] as const) {
       const token = c.tokens[who].read

@@ -129,7 +129,7 @@ runScenarios<C>('groups', fixture, [
     token: (c) => c.tokens.owner.write,
     body: (c: C) => ({ group: c.team.id }),
     status: 200,
-    events: ['board.member_added'],
+    events: ['board.member_added', 'audit.entry'],
     expect: (c: C) => ({ added: [c.outsider.id] }),
   },
   {

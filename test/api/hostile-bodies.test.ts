@@ -156,8 +156,9 @@ test('truncated, aborted and malformed bodies on every route that reads one get 
     const routes: [string, string][] = [['post', '/mcp']]
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
-        // Public addresses answer an unknown path 404 before they read a body: they are sent to a real one below.
-        if (op.requestBody?.content['application/json'] && !p.startsWith('/v1/hooks/') && !p.startsWith('/v1/forms/public/'))
+        // Public addresses answer an unknown path 404 before they read a body: they are sent to a real one below (incoming
+        // endpoints, public forms and git hooks, which answer by their own rules).
+        if (op.requestBody?.content['application/json'] && !p.startsWith('/v1/hooks/') && !p.startsWith('/v1/forms/public/') && !p.endsWith('/hooks'))
           routes.push([method, p.replace(/\{[^}]+\}/g, 'nosuchid')])
       }
     }
@@ -191,6 +192,15 @@ test('truncated, aborted and malformed bodies on every route that reads one get 
     const formCut = multipartStart.replace('name="note"', 'name="name"') + 'f'.repeat(300_000)
     await send('form multipart cut short', 'POST', formPath, { ...formMultipart, 'Content-Length': Buffer.byteLength(formCut) }, formCut, 'wait', [400])
     await send('form multipart reset mid-file', 'POST', formPath, { ...formMultipart, 'Content-Length': 600_000 }, formCut, 'destroy', [])
+    // A git connection's hook URL: cut short, malformed, half-closed or reset, unsigned or not, never a 500.
+    const git = (await api('POST', '/v1/git/connections', { provider: 'github', name: 'Hostile' })).git_connection
+    const gitHook = new URL(git.hook_url).pathname
+    const gh = { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` }
+    await send('git hook cut short', 'POST', gitHook, { ...gh, 'Content-Length': 7 }, '{"ref":', 'wait', [401])
+    await send('git hook malformed', 'POST', gitHook, { ...gh, 'Content-Length': 10 }, '{"ref": x}', 'wait', [401])
+    await send('git hook half-closed', 'POST', gitHook, { ...gh, 'Content-Length': 1000 }, '{"ref":"x"', 'end', [400, 401])
+    await send('git hook reset', 'POST', gitHook, { ...gh, 'Content-Length': 1000 }, '{"ref":"x"', 'destroy', [])
+    await send('git hook bad chunking', 'POST', gitHook, { ...gh, 'Transfer-Encoding': 'chunked' }, `5\r\nab`, 'end', [400, 401])
 
     // POST /v1/files (multipart, streamed into the file store): cut inside the file part, malformed, half-closed, reset,
     // badly chunked and without a boundary; none leaves a file behind.

@@ -47,8 +47,9 @@ test('the document covers every route with parameters, bodies, responses, the er
     for (const [p, ops] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       for (const [m, op] of Object.entries(ops)) {
         // The public operations: an incoming endpoint's URL and a published note's, whose keys are their random paths, and
-        // a form's address.
-        const open = p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}' || p === '/v1/forms/public/{slug}'
+        // a form's address, and a git connection's hook URL, proven by the host's signature.
+        const open =
+          p === '/v1/hooks/{path}' || p === '/v1/note-publications/public/{slug}' || p === '/v1/forms/public/{slug}' || p === '/v1/git/connections/{id}/hooks'
         // Signing in takes no credential (it answers 401 for wrong ones).
         const signIn = m === 'post' && p === '/v1/sessions'
         assert.ok((open || op.responses['401']) && op.responses['500'], `${m} ${p} documents its errors`)
@@ -56,7 +57,7 @@ test('the document covers every route with parameters, bodies, responses, the er
         assert.deepEqual(op.security, open || signIn ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }], `${m} ${p} security`)
         if (
           ['post', 'patch'].includes(m) &&
-          !/\/(complete|test|sample|restore|regenerate|export-workspace|read-all|timer\/stop|approve|cancel|dismiss|\{path\})$/.test(p)
+          !/\/(complete|test|sample|redeliver|restore|regenerate|export-workspace|read-all|timer\/stop|approve|cancel|dismiss|\{path\})$/.test(p)
         )
           assert.ok(op.requestBody, `${m} ${p} has a request body`)
         if (op.requestBody)
@@ -196,7 +197,7 @@ test('the webhooks section documents the payload of every event taskd emits, and
     }
     for (const e of ['card.created', 'card.moved', 'list.created', 'board.member_added', 'tag.deleted', 'webhook.test', 'question.asked', 'agent.completed'])
       assert.ok(available.includes(e), e)
-    assert.equal(catalog.find((x) => x.event === 'audit.entry')!.available, false, 'audit.entry')
+    assert.equal(catalog.find((x) => x.event === 'audit.entry')!.available, true, 'audit.entry')
   } finally {
     await t.close()
   }

@@ -64,13 +64,13 @@ interface Browser {
 async function person(opts: { role?: Role; withPassword?: boolean } = {}): Promise<UsersTable> {
   const made = await s.t.user(opts.role ?? 'member')
   const user = (await dbGet<UsersTable>(s.t.deps.db, 'SELECT * FROM users WHERE id = ?', made.id))!
-  if (opts.withPassword) await s.t.deps.db.tx((tx) => writePasswordIn(tx, s.t.clock.now(), user, passwordHash, { actor: null }))
+  if (opts.withPassword) await s.t.deps.db.tx((tx) => writePasswordIn(s.t.deps, tx, user, passwordHash, { actor: null }))
   return user
 }
 
 /** A login link's token for a person, as `taskd user login-link` makes it. */
 async function linkFor(user: UsersTable): Promise<string> {
-  const { url } = await s.t.deps.db.tx((tx) => issueLoginLinkIn(tx, s.t.clock.now(), user, { minutes: 15, baseUrl: 'http://taskd.test' }))
+  const { url } = await s.t.deps.db.tx((tx) => issueLoginLinkIn(s.t.deps, tx, user, { minutes: 15, baseUrl: 'http://taskd.test' }))
   assert.match(url, /^http:\/\/taskd\.test\/login\/tl_[A-Za-z0-9_-]{43}$/)
   const token = url.slice(url.lastIndexOf('/') + 1)
   linkTokens.add(token)
@@ -615,6 +615,9 @@ test('no password, cookie value, CSRF token or link token in any event, outbox r
   const actions = new Set(audit.map((e) => e.action))
   for (const action of ['session.created', 'session.revoked', 'signin.failed', 'password.changed', 'login_link.created', 'login_link.used'])
     assert.ok(actions.has(action as never), `an audit entry ${action}`)
+  // Each is in the audit log too (and so went out as audit.entry).
+  const logged = new Set((await dbAll<{ action: string }>(s.t.deps.db, 'SELECT action FROM audit_log')).map((r) => r.action))
+  for (const action of actions) assert.ok(logged.has(action), `the audit log has ${action}`)
   const tables = (
     await dbAll<{ name: string }>(
       s.t.deps.db,

@@ -108,7 +108,9 @@ function assertStandardSigned(c: C, hit: Hit, secrets: readonly string[], id: st
   assert.ok(!libraryVerifies('some-other-secret-0123456789', hit, c.t.clock.now()), 'and not with another secret')
 }
 
-const eventCount = async (c: C) => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM events'))!.n)
+const eventCount = async (c: C) => Number((await dbGet<{ n: number }>(c.t.deps.db, "SELECT count(*) AS n FROM events WHERE name <> 'audit.entry'"))!.n)
+const auditedCount = async (c: C, action: string) =>
+  Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT count(*) AS n FROM audit_log WHERE action = ?', action))!.n)
 
 /** Sends a webhook.test delivery through the subscription and returns what the receiver got. */
 async function testDelivery(c: C, id: string): Promise<Hit> {
@@ -184,7 +186,8 @@ test('a webhook secret rotated: both signatures during the overlap (X-Service-Si
   const until = new Date(start + 24 * HOUR).toISOString()
   assert.deepEqual([rotated.body.webhook.id, rotated.body.webhook.has_secret, rotated.body.webhook.secret_rotating_until], [sub.id, true, until])
   assert.equal((await c.t.req('GET', `/v1/webhooks/${sub.id}`, { token: c.tokens.owner.read })).body.webhook.secret_rotating_until, until)
-  assert.equal(await eventCount(c), before, 'a rotation emits nothing, as no edit of a subscription does')
+  assert.equal(await eventCount(c), before, 'a rotation emits nothing but its audit entry, as no edit of a subscription does')
+  assert.ok((await auditedCount(c, 'webhook.secret_rotated')) >= 1, 'the rotation is in the audit log')
   for (const text of [
     (await c.t.req('GET', `/v1/webhooks/${sub.id}`, { token: c.tokens.owner.read })).text,
     (await c.t.req('GET', '/v1/webhooks', { token: c.tokens.owner.read })).text,
@@ -315,7 +318,8 @@ test('a signing secret rotated: kickoff calls and http_request steps carry both 
   const generated: string = rotated.body.value
   assert.match(generated, /^whsec_[A-Za-z0-9_-]{43}$/)
   assert.equal(rotated.body.signing_secret.rotating_until, new Date(c.t.clock.now() + 2 * HOUR).toISOString())
-  assert.equal(await eventCount(c), before, 'nothing is emitted')
+  assert.equal(await eventCount(c), before, 'nothing is emitted but the audit entry')
+  assert.ok((await auditedCount(c, 'signing_secret.rotated')) >= 1, 'the rotation is in the audit log')
   await assertCalls(generated, [generated, SECRET])
 
   // Rotated again to a value of one's own (not echoed): the overlap is now between the generated one and it.

@@ -80,6 +80,29 @@ async function fillWorkspace(s: Awaited<ReturnType<typeof seededApp>>) {
     source: { type: 'card', id: card.id },
     target: { type: 'url', url: 'https://example.com/spec', title: 'Spec' },
   })
+  // Git: a connection (its secret stays out), a repository on the board, a pushed commit linking the card, a pipeline.
+  const made = (await post('/v1/git/connections', { provider: 'github', name: 'GitHub' })) as {
+    git_connection: { id: string; hook_url: string }
+    secret: string
+  }
+  await post('/v1/git/repositories', { connection: made.git_connection.id, full_name: 'acme/api', board: s.board.id })
+  const push = JSON.stringify({
+    ref: 'refs/heads/main',
+    after: 'c'.repeat(40),
+    repository: { full_name: 'acme/api', html_url: 'https://github.com/acme/api' },
+    commits: [{ id: 'c'.repeat(40), message: `Fix ${card.key}`, url: 'https://github.com/acme/api/commit/c', author: { username: 'dev' } }],
+  })
+  const hooked = await fetch(made.git_connection.hook_url.replace('http://taskd.test', s.t.url), {
+    method: 'POST',
+    body: push,
+    headers: {
+      'content-type': 'application/json',
+      'X-GitHub-Event': 'push',
+      'X-Hub-Signature-256': `sha256=${crypto.createHmac('sha256', made.secret).update(push).digest('hex')}`,
+    },
+  })
+  assert.equal(hooked.status, 202)
+  await post('/v1/pipelines', { repository: 'acme/api', name: 'CI', commit: 'c'.repeat(40), status: 'success' })
   // A file: an incoming multipart request whose automation makes a card with it.
   const ep = (await s.t.req('POST', '/v1/webhooks/incoming', { token: s.tokens.admin.write, body: { name: 'Intake', accept_files: true } })).body
     .incoming_webhook
@@ -131,8 +154,15 @@ test('taskd export, import into an empty database, export again: identical apart
       'templates',
       'card_templates',
       'saved_filters',
+      'git_connections',
+      'git_repositories',
+      'git_resources',
+      'git_resource_cards',
+      'pipelines',
+      'pipeline_cards',
     ])
       assert.ok(data[table].length > 0, `${table} exported`)
+    assert.equal(data.git_connection_secrets, undefined, 'hook secrets stay out')
     assert.equal(data.note_folders.length, 2)
     assert.deepEqual(
       [data.folders.length, data.user_groups.length, data.user_group_members.length, data.board_statuses.length, data.milestones.length],
@@ -187,7 +217,19 @@ test('taskd export, import into an empty database, export again: identical apart
     assert.match(imported.stderr, /import: 100%/)
     const second = path.join(dir, 'second.json')
     assert.equal((await run(['export', '--db', target(empty), '--out', second])).status, 0)
-    assert.deepEqual(withoutTime(readJson(second)), withoutTime(data))
+    // The audit log is carried and added to: the export of the still empty database, then the import.
+    const { audit_log: log, ...rest } = withoutTime(readJson(second)) as Record<string, unknown[]>
+    const { audit_log: sourceLog, ...sourceRest } = withoutTime(data) as Record<string, unknown[]>
+    assert.deepEqual(rest, sourceRest)
+    assert.ok(sourceLog.length > 0, 'the source has a log')
+    assert.deepEqual(log.slice(0, sourceLog.length), sourceLog)
+    assert.deepEqual(
+      log.slice(sourceLog.length).map((e: any) => [e.action, e.actor_type]),
+      [
+        ['workspace.exported', 'cli'],
+        ['workspace.imported', 'cli'],
+      ],
+    )
 
     // The imported workspace works: a new card continues the board's keys, and its key prefix stays reserved.
     const admin = (data.users as { email: string; role: string }[]).find((u) => u.role === 'admin')!
@@ -278,10 +320,15 @@ test('taskd import refuses what is not a taskd export, with the reason', async (
       assert.match(refused.stderr, reason)
       assert.equal(refused.stderr.trim().split('\n').length, 1, 'one line')
     }
-    // Nothing was written: the database exports as empty as before.
+    // Nothing was written: the database exports as empty as before (its log holds the first export only).
     const after = path.join(dir, 'after.json')
     assert.equal((await run(['export', '--db', target(d), '--out', after])).status, 0)
-    assert.deepEqual(withoutTime(readJson(after)), withoutTime(base))
+    const { audit_log: log, ...rest } = withoutTime(readJson(after)) as Record<string, unknown[]>
+    assert.deepEqual({ ...rest, audit_log: [] }, withoutTime(base))
+    assert.deepEqual(
+      log.map((e: any) => e.action),
+      ['workspace.exported'],
+    )
   } finally {
     await d.drop()
     fs.rmSync(dir, { recursive: true, force: true })

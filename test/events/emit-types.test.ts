@@ -27,7 +27,7 @@ const withActor: NewEvent = { name: 'tag.deleted', boardId: 'b1', data: { ...tag
 const otherEvent: NewEvent = { name: 'list.created', boardId: 'b1', data: tag, actor }
 // @ts-expect-error an unknown event name is a compile error
 const unknownName: NewEvent = { name: 'tag.renamed', boardId: 'b1', data: tag, actor }
-// @ts-expect-error a planned event (nothing emits it yet) cannot be emitted
+// @ts-expect-error an event's data without its fields is a compile error (audit.entry, whose actor the payload states)
 const planned: NewEvent = { name: 'audit.entry', boardId: null, data: {}, actor }
 
 test('the typed emit cases above compile as stated (tsc checked them)', () => {

@@ -9,6 +9,7 @@ import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
 import { cardToChange, completeCardsIn, moveCardsIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
 import { loadCardLinks } from '../cards/published.js'
+import { audit } from '../audit/record.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
 
@@ -82,5 +83,8 @@ export function bulkManage(deps: Deps, actor: Actor, ids: string[], field: 'assi
 
 export async function exportWorkspace(deps: Deps, actor: Actor) {
   if (!isAdmin(actor)) throw forbidden('Only workspace owners and admins can export the workspace.')
-  return { exported_at: new Date(deps.clock.now()).toISOString(), ...(await exportRows(deps.db)) }
+  const rows = await exportRows(deps.db)
+  const records = Object.values(rows).reduce((n, r) => n + r.length, 0)
+  await deps.db.tx((tx) => audit(deps, tx, actor, 'workspace.exported', { id: null, name: null }, { details: { via: 'api', records } }))
+  return { exported_at: new Date(deps.clock.now()).toISOString(), ...rows }
 }

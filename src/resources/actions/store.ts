@@ -15,6 +15,11 @@ export interface ExportedTableSpec {
    * the export route leaves such a table out (its bytes are the CLI's to carry).
    */
   bytes?: string
+  /**
+   * A log an import adds to (the audit log): its rows do not make a database count as filled, so the entries a
+   * command wrote into a new database (an export of it, a token made) do not stop the import.
+   */
+  appendOnly?: boolean
 }
 
 /**
@@ -27,11 +32,14 @@ const KEY = new Map<ExportedTable, readonly string[]>()
 const WHERE = new Map<ExportedTable, Expression<SqlBool>>()
 /** The BLOB column of each table that has one. */
 export const BYTES = new Map<ExportedTable, string>()
+/** The tables an import appends to (see ExportedTableSpec.appendOnly). */
+const APPEND_ONLY = new Set<ExportedTable>()
 
 export function registerExported(specs: readonly ExportedTableSpec[]): void {
-  for (const { table, key, where, bytes } of specs) {
+  for (const { table, key, where, bytes, appendOnly } of specs) {
     if (EXPORTED.includes(table)) throw new Error(`table ${table} is exported twice`)
     EXPORTED.push(table)
+    if (appendOnly) APPEND_ONLY.add(table)
     if (key) KEY.set(table, key)
     if (where) WHERE.set(table, where)
     if (bytes) BYTES.set(table, bytes)
@@ -52,10 +60,10 @@ export const exportRows = async (db: Db) =>
     unknown[]
   >
 
-/** The exported tables that have rows, with their counts: an import goes into a database without any. */
+/** The exported tables that have rows, with their counts: an import goes into a database without any (logs aside). */
 export async function filledTables(q: Q): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
-  for (const table of EXPORTED.filter((t) => t !== 'workspace')) {
+  for (const table of EXPORTED.filter((t) => t !== 'workspace' && !APPEND_ONLY.has(t))) {
     const { n } = await q
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -11,6 +11,7 @@ import type { Deps } from '../../deps.js'
 import { type ErrorDetail, forbidden, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { audit } from '../audit/record.js'
 import { automationViews, runViews, triggerOf } from './present.js'
 import { AUTOMATION_LIST, RUN_LIST } from './query.js'
 import { nextSlot, secretsOf, stepProblems, triggerProblems, urlChecks } from './rules.js'
@@ -88,7 +89,8 @@ export async function getAutomationFor(deps: Deps, actor: Actor, id: string): Pr
 
 export async function createAutomation(deps: Deps, actor: Actor, input: CreateAutomationInput): Promise<AutomationView> {
   const urlDetails = await urlChecks(input.steps, deps.config.allowPrivateTargets)
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const board = await visibleBoard(q, actor, input.board)
     await check(deps, q, actor, board.id, input.trigger, input.steps, urlDetails)
     const now = deps.clock.now()
@@ -109,13 +111,19 @@ export async function createAutomation(deps: Deps, actor: Actor, input: CreateAu
     }
     await insertAutomation(q, row)
     await setAutomationSecrets(q, row.id, secretsOf(input.steps))
+    // The steps' types, never their contents (headers and bodies may hold credentials).
+    await audit(deps, tx, actor, 'automation.created', row, {
+      board: row.board_id,
+      details: { trigger: input.trigger.type, steps: input.steps.map((step) => step.type), active: input.active, signing_secrets: secretsOf(input.steps) },
+    })
     return view(q, row)
   })
 }
 
 export async function updateAutomation(deps: Deps, actor: Actor, id: string, input: UpdateAutomationInput): Promise<AutomationView> {
   const urlDetails = input.steps ? await urlChecks(input.steps, deps.config.allowPrivateTargets) : []
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const current = await visibleAutomation(q, actor, id)
     const trigger = input.trigger ?? triggerOf(current)
     const steps = input.steps ?? fromJsonColumn(StepList, current.steps)
@@ -135,7 +143,13 @@ export async function updateAutomation(deps: Deps, actor: Actor, id: string, inp
     }
     if (!(await updateAutomationRow(q, id, set))) throw notFound('automation')
     if (input.steps) await setAutomationSecrets(q, id, secretsOf(input.steps))
-    return view(q, (await getAutomation(q, id))!)
+    const saved = (await getAutomation(q, id))!
+    const changed = Object.keys(input).filter((k) => input[k as keyof UpdateAutomationInput] !== undefined)
+    await audit(deps, tx, actor, 'automation.updated', saved, {
+      board: saved.board_id,
+      details: { changed, active, ...(current.paused_reason && input.active !== undefined ? { was_paused: current.paused_reason } : {}) },
+    })
+    return view(q, saved)
   })
 }
 
@@ -144,9 +158,10 @@ export async function updateAutomation(deps: Deps, actor: Actor, id: string, inp
  * so that an endpoint or signing secret it holds can be deleted.
  */
 export function deleteAutomation(deps: Deps, actor: Actor, id: string): Promise<void> {
-  return deps.db.tx(async ({ q }) => {
-    await visibleAutomation(q, actor, id, { inTrashToo: true })
-    await deleteAutomationRow(q, id)
+  return deps.db.tx(async (tx) => {
+    const row = await visibleAutomation(tx.q, actor, id, { inTrashToo: true })
+    await deleteAutomationRow(tx.q, id)
+    await audit(deps, tx, actor, 'automation.deleted', row, { board: row.board_id, details: { trigger: row.trigger_type } })
   })
 }
 

@@ -109,18 +109,23 @@ export async function countRunInWindow(q: Q, id: string, windowAt: number): Prom
   return row[0]?.run_window_count
 }
 
-/** Turns the automation off for a reason of taskd's own (it stays off until someone turns it on again). */
-export const pauseAutomationRow = async (q: Q, id: string, reason: NonNullable<AutomationsTable['paused_reason']>, at: string): Promise<boolean> =>
-  Number(
-    (
-      await q
-        .updateTable('automations')
-        .set({ active: 0, paused_reason: reason, next_run_at: null, updated_at: at })
-        .where('id', '=', id)
-        .where('active', '=', 1)
-        .executeTakeFirst()
-    ).numUpdatedRows,
-  ) > 0
+/**
+ * Turns the automation off for a reason of taskd's own (it stays off until someone turns it on again); returns it as
+ * paused, or undefined when it was not active.
+ */
+export const pauseAutomationRow = (
+  q: Q,
+  id: string,
+  reason: NonNullable<AutomationsTable['paused_reason']>,
+  at: string,
+): Promise<AutomationsTable | undefined> =>
+  q
+    .updateTable('automations')
+    .set({ active: 0, paused_reason: reason, next_run_at: null, updated_at: at })
+    .where('id', '=', id)
+    .where('active', '=', 1)
+    .returningAll()
+    .executeTakeFirst()
 
 /** Active event automations of a board. */
 const boardEventAutomations = fixedQuery((q: Q, boardId: string) =>

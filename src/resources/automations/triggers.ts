@@ -12,6 +12,7 @@ import type { RunContext } from './placeholders.js'
 import type { RunActor, RunTrigger } from './schema.js'
 import { advanceSchedule, countRunInWindow, eventAutomationsOfBoard, insertRun, pauseAutomationRow } from './store.js'
 import { nextSlot } from './rules.js'
+import { audit, SYSTEM } from '../audit/record.js'
 import { fromJsonColumn, StringList } from '../../db/json.js'
 
 /**
@@ -31,7 +32,8 @@ async function admitted(deps: Deps, tx: Tx, automation: { id: string }, chain: r
   if (chain.includes(automation.id)) return false
   const now = deps.clock.now()
   const pause = async (reason: 'chain_too_deep' | 'too_many_runs') => {
-    await pauseAutomationRow(tx.q, automation.id, reason, isoAt(now))
+    const paused = await pauseAutomationRow(tx.q, automation.id, reason, isoAt(now))
+    if (paused) await audit(deps, tx, SYSTEM, 'automation.paused', paused, { board: paused.board_id, details: { reason } })
     return false
   }
   if (chain.length >= MAX_CHAIN_DEPTH) return pause('chain_too_deep')

@@ -10,6 +10,7 @@ import { emitEvent } from '../../events/emit.js'
 import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { audit, type Operator, SYSTEM } from '../audit/record.js'
 import { deleteCardsOfBoard, rekeyCardsOfBoard } from '../cards/service.js'
 import { statusView } from '../board-statuses/present.js'
 import { insertStatus } from '../board-statuses/published.js'
@@ -263,23 +264,32 @@ export async function updateBoard(deps: Deps, actor: Actor, id: string, input: U
  */
 export async function deleteBoard(deps: Deps, actor: Actor, id: string, permanent: boolean): Promise<void> {
   const now = deps.clock.now()
-  await deps.db.tx(async ({ q }) => {
+  await deps.db.tx(async (tx) => {
+    const { q } = tx
     const board = await boardToManage(q, actor, id, 'move a board to the trash', { inTrashToo: true })
     if (permanent && !isAdmin(actor))
       throw forbidden('Only workspace owners and admins can delete a board for good; without permanent=true it goes to the trash.')
     if (permanent) await setBoardTrashed(q, id, { at: board.trashed_at ?? isoAt(now), by: actor.user.id, purgeAt: isoAt(now) })
-    else if (board.trashed_at === null) await setBoardTrashed(q, id, { at: isoAt(now), by: actor.user.id, purgeAt: isoAt(now + TRASH_DAYS * DAY_MS) })
+    else if (board.trashed_at === null) {
+      const purgeAt = isoAt(now + TRASH_DAYS * DAY_MS)
+      await setBoardTrashed(q, id, { at: isoAt(now), by: actor.user.id, purgeAt })
+      await audit(deps, tx, actor, 'board.trashed', board, { board: id, details: { purge_at: purgeAt } })
+    }
   })
-  if (permanent) await deleteForGood(deps, actor, id)
+  if (permanent) await deleteForGood(deps, actor, id, actor)
 }
 
 /** Takes a board out of the trash as it was (one not in the trash is returned unchanged); past its purge_at, 409. */
 export async function restoreBoard(deps: Deps, actor: Actor, id: string) {
-  const board = await deps.db.tx(async ({ q }) => {
+  const board = await deps.db.tx(async (tx) => {
+    const { q } = tx
     const board = await boardToManage(q, actor, id, 'restore a board', { inTrashToo: true })
     if (board.purge_at !== null && board.purge_at <= isoAt(deps.clock.now()))
       throw conflict('The board is being deleted for good; it can no longer be restored.')
-    if (board.trashed_at !== null) await setBoardTrashed(q, id, null)
+    if (board.trashed_at !== null) {
+      await setBoardTrashed(q, id, null)
+      await audit(deps, tx, actor, 'board.restored', board, { board: id })
+    }
     return (await getBoard(q, id))!
   })
   return (await boardViews(deps.db.q, [board]))[0]
@@ -290,7 +300,7 @@ export async function restoreBoard(deps: Deps, actor: Actor, id: string) {
  * and lists: each one gets its deletion event, naming `actor`. The cards go a chunk per transaction under the board's
  * lock; `stopping()` is asked before each, and what a stop leaves the next pass finishes. True when the board is gone.
  */
-async function deleteForGood(deps: Deps, actor: Actor, id: string, stopping: () => boolean = () => false): Promise<boolean> {
+async function deleteForGood(deps: Deps, actor: Actor, id: string, by: Actor | Operator, stopping: () => boolean = () => false): Promise<boolean> {
   const due = async (q: Q) => {
     await lockBoard(q, id)
     const board = await getBoard(q, id)
@@ -304,6 +314,9 @@ async function deleteForGood(deps: Deps, actor: Actor, id: string, stopping: () 
     for (const list of await listsOfBoard(tx.q, id)) await emitEvent(deps, tx, { name: 'list.deleted', boardId: id, data: listEventData(list, board), actor })
     await pauseSubscriptionsOfBoard(deps, tx.q, id)
     await deleteBoardRow(tx.q, id)
+    // The trash emptying itself is taskd's doing; the one who put the board there is kept in the details.
+    const trashedBy = 'as' in by ? { trashed_by: board.trashed_by, trashed_at: board.trashed_at } : {}
+    await audit(deps, tx, by, 'board.deleted', board, { board: id, details: { key_prefix: board.key_prefix, ...trashedBy } })
     return true
   })
 }
@@ -326,7 +339,7 @@ export async function purgeTrashedBoards(deps: Deps, stopping: () => boolean, lo
       if (stopping()) return purged
       try {
         const user = (await getUser(deps.db.q, board.trashed_by ?? board.created_by ?? '')) ?? (await firstOwner(deps.db.q))
-        if (await deleteForGood(deps, { user, tokenId: '', permission: 'full' }, board.id, stopping)) purged++
+        if (await deleteForGood(deps, { user, tokenId: '', permission: 'full' }, board.id, SYSTEM, stopping)) purged++
       } catch (err) {
         failed.push(board.id)
         log(`housekeeping: deleting board ${board.id} for good failed; the next pass tries again`, err)
@@ -376,6 +389,9 @@ const memberEventData = (board: { id: string; name: string }, user: UsersTable):
   user: { id: user.id, name: user.name, kind: user.kind },
 })
 
+/** A membership's entry is about the user (target), on the board (its `board`). */
+const memberTarget = (user: UsersTable) => ({ type: 'user' as const, id: user.id, name: user.name })
+
 const lastAdmin = () => conflict("The board's last admin cannot leave, be removed or become a member; make another member admin first.")
 
 /** True when the member is the board's only admin (the board row is locked by boardToManage, so the count holds). */
@@ -391,6 +407,7 @@ export function addMember(deps: Deps, actor: Actor, boardId: string, input: { us
     // Decided by the insert itself, so of two requests at once only one adds the member and announces it.
     if (!(await addBoardMember(tx.q, boardId, user.id, isoAt(deps.clock.now()), role))) throw conflict('The user is already a member of this board.')
     await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user), actor })
+    await audit(deps, tx, actor, 'board.member_added', memberTarget(user), { board: boardId, details: { board_name: board.name, role } })
     return { ...userView(user), board_role: role }
   })
 }
@@ -411,6 +428,7 @@ export function addGroupMembers(deps: Deps, actor: Actor, boardId: string, input
       if (!user || !(await addBoardMember(tx.q, boardId, user.id, at, role))) continue
       added.push(user.id)
       await emitEvent(deps, tx, { name: 'board.member_added', boardId, data: memberEventData(board, user), actor })
+      await audit(deps, tx, actor, 'board.member_added', memberTarget(user), { board: boardId, details: { board_name: board.name, role, group: input.group } })
     }
     return { added }
   })
@@ -418,12 +436,18 @@ export function addGroupMembers(deps: Deps, actor: Actor, boardId: string, input
 
 /** Makes a member admin or member of the board; the last admin stays admin. */
 export function updateMember(deps: Deps, actor: Actor, boardId: string, userId: string, input: { role: BoardRole }) {
-  return deps.db.tx(async ({ q }) => {
-    await boardToManage(q, actor, boardId, "change members' roles")
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
+    const board = await boardToManage(q, actor, boardId, "change members' roles")
     const member = await getBoardMember(q, boardId, userId)
     if (!member) throw notFound('board member')
     if (input.role === 'member' && (await isLastAdmin(q, boardId, member.board_role))) throw lastAdmin()
     await setMemberRole(q, boardId, userId, input.role)
+    if (input.role !== member.board_role)
+      await audit(deps, tx, actor, 'board.member_role_changed', memberTarget(member), {
+        board: boardId,
+        details: { board_name: board.name, from: member.board_role, to: input.role },
+      })
     return { ...userView(member), board_role: input.role }
   })
 }
@@ -437,5 +461,9 @@ export function removeMember(deps: Deps, actor: Actor, boardId: string, userId: 
     if (await isLastAdmin(tx.q, boardId, member.board_role)) throw lastAdmin()
     await removeBoardMember(tx.q, boardId, userId)
     await emitEvent(deps, tx, { name: 'board.member_removed', boardId, data: memberEventData(board, member), actor })
+    await audit(deps, tx, actor, 'board.member_removed', memberTarget(member), {
+      board: boardId,
+      details: { board_name: board.name, role: member.board_role, left: userId === actor.user.id },
+    })
   })
 }

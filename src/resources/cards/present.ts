@@ -11,6 +11,8 @@ import { boardViews } from '../boards/present.js'
 import type { CardStatus } from '../board-statuses/schema.js'
 import { statusesOfLists } from '../board-statuses/published.js'
 import { getBoards } from '../boards/published.js'
+import { cardBoardsSeenBy, resourcesByCard } from '../git/present.js'
+import { pipelinesByCard } from '../pipelines/present.js'
 import { checklistsByCard } from '../checklists/present.js'
 import { progressOfCards } from '../checklists/published.js'
 import { dependenciesByCard } from '../dependencies/present.js'
@@ -181,6 +183,8 @@ async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<strin
     runs: expand.has('agent_runs') ? await runViews(q, await runsOfCards(q, ids)) : undefined,
     dependencies: expand.has('dependencies') ? await dependenciesByCard(q, ids, viewer) : undefined,
     links: expand.has('links') ? await linksByCard(q, ids) : undefined,
+    git: expand.has('git') ? await resourcesByCard(q, ids, viewer) : undefined,
+    pipelines: expand.has('pipelines') ? await pipelinesByCard(q, ids, await cardBoardsSeenBy(q, viewer)) : undefined,
   }
 }
 
@@ -188,7 +192,7 @@ async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<strin
 function expansionOf(
   v: CardView,
   expand: ReadonlySet<string>,
-  { boards, lists, tags, checklists, runs, dependencies, links }: Awaited<ReturnType<typeof loadExpansions>>,
+  { boards, lists, tags, checklists, runs, dependencies, links, git, pipelines }: Awaited<ReturnType<typeof loadExpansions>>,
   users: ReadonlyMap<string, ReturnType<typeof userView>>,
 ): Record<string, unknown> {
   const e: Record<string, unknown> = {}
@@ -204,6 +208,8 @@ function expansionOf(
   if (runs) e.agent_runs = runs.filter((r) => r.card === v.id)
   if (dependencies) e.dependencies = dependencies.get(v.id) ?? { blocked_by: [], blocking: [] }
   if (links) e.links = links.get(v.id) ?? []
+  if (git) e.git = git.get(v.id) ?? []
+  if (pipelines) e.pipelines = pipelines.get(v.id) ?? []
   return e
 }
 

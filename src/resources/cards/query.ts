@@ -57,6 +57,8 @@ export const CARD_EXPANDS = [
   'agent_runs',
   'dependencies',
   'links',
+  'git',
+  'pipelines',
 ] as const
 
 export const CARD_LIST: ListSpec = {

@@ -10,6 +10,7 @@ export const INBOX_FILTER: FilterResource = {
     kind: field.oneOf('kind', INBOX_KINDS),
     card: field.id('card_id', 'cards'),
     comment: field.id('comment_id'),
+    webhook: field.id('webhook_id'),
     read_at: field.date('read_at'),
     created: field.date('created_at'),
   },

@@ -22,7 +22,12 @@ export const inboxRoutes = [
     responses: {
       200: {
         description: 'A page of inbox items',
-        schema: pageSchema(InboxItemSchema.extend({ expand: z.strictObject({ card: CardSchema }).optional() }), 'InboxItemPage'),
+        schema: pageSchema(
+          InboxItemSchema.extend({
+            expand: z.strictObject({ card: CardSchema.optional().meta({ description: 'Absent for an item about no task.' }) }).optional(),
+          }),
+          'InboxItemPage',
+        ),
       },
     },
     handler: async ({ deps, actor, query }) => ({ status: 200, body: await listInbox(deps, actor, query) }),

@@ -4,7 +4,7 @@ import { type Actor, actorWithKind } from '../../access/roles.js'
 import { usersSeeingBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Tx } from '../../db/database.js'
-import type { CardsTable, InboxItemsTable } from '../../db/types.js'
+import type { CardsTable, InboxItemsTable, WebhooksTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
@@ -43,6 +43,7 @@ export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): 
       card_id: notice.card.id,
       comment_id: notice.comment ?? null,
       question_id: notice.question ?? null,
+      webhook_id: null,
       actor: by,
       read_at: null,
       created_at: at,
@@ -51,11 +52,35 @@ export async function notify(deps: Deps, tx: Tx, actor: Actor, notice: Notice): 
   return reached
 }
 
+/** Who caused an item taskd made by itself (a subscription paused for failing). */
+const TASKD = JSON.stringify({ id: 'system', name: 'taskd', kind: 'system' })
+
+/** Tells the creator of each subscription taskd paused for failing: an item about no task, naming the subscription. */
+export async function notifyWebhooksPaused(deps: Deps, tx: Tx, webhooks: readonly Pick<WebhooksTable, 'id' | 'created_by'>[]): Promise<void> {
+  const at = isoAt(deps.clock.now())
+  await insertInboxItems(
+    tx.q,
+    webhooks.map((w) => ({
+      id: newId(),
+      user_id: w.created_by,
+      kind: 'webhook_paused',
+      card_id: null,
+      comment_id: null,
+      question_id: null,
+      webhook_id: w.id,
+      actor: TASKD,
+      read_at: null,
+      created_at: at,
+    })),
+  )
+}
+
 export function listInbox(deps: Deps, actor: Actor, params: ListParams & { unread?: boolean }) {
   const { q } = deps.db
   const base = visibleInboxQuery(q, actor.user)
   return listPage(deps.db, params.unread ? base.where('inbox_items.read_at', 'is', null) : base, INBOX_LIST, params, async (rows: InboxItemsTable[], expand) =>
-    expandCard(q, await inboxItemViews(q, deps.config, rows), expand, (item) => item.card.id),
+    // An item about no task has no card to expand (its `expand` is then empty).
+    expandCard(q, await inboxItemViews(q, deps.config, rows), expand, (item) => item.card?.id ?? ''),
   )
 }
 

@@ -20,7 +20,8 @@ import { inBackground } from '../../db/database.js'
 import { newId } from '../../ids.js'
 import { beginFile, discardFile, writeChunks } from '../files/chunks.js'
 
-const BODY_LIMIT = 1_048_576
+/** The largest body (1 MB) taken without files; git hooks are held to it too. */
+export const BODY_LIMIT = 1_048_576
 const FILES_BODY_LIMIT = 26_214_400
 /** Requests per minute per endpoint and sender (always on, unlike the general rate limit). */
 const RATE_LIMIT = 120
@@ -46,7 +47,7 @@ function authenticated(endpoint: IncomingEndpointsTable, creds: AuthCredentials,
 /** How long a body may take to arrive once the request has passed every check before it. */
 const BODY_DEADLINE_MS = 30_000
 /** Thrown when the client went away mid-body: there is no one left to answer or to log for. */
-class Aborted extends Error {}
+export class Aborted extends Error {}
 
 /**
  * Calls `gone` once if the request's body will never arrive whole: it failed, or it closed before its end. A request
@@ -73,7 +74,7 @@ const DRAIN_BYTES = BODY_LIMIT
  * ended within DRAIN_BYTES more, else 'cut' (reading stops there); 'late' when it has not all arrived within
  * BODY_DEADLINE_MS (a slow or stalled sender never holds the request open).
  */
-function readBody(req: Request, limit: number): Promise<Buffer | 'drained' | 'cut' | 'late'> {
+export function readBody(req: Request, limit: number): Promise<Buffer | 'drained' | 'cut' | 'late'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -320,7 +321,7 @@ async function judge(
  *  a closed connection while the answer travels to it; then the connection goes, whatever is left of the body. */
 const AFTER_ANSWER_BYTES = 4 * BODY_LIMIT
 const AFTER_ANSWER_MS = 2000
-function closeAfterAnswer(req: Request): void {
+export function closeAfterAnswer(req: Request): void {
   let discarded = 0
   const close = () => {
     clearTimeout(timer)

@@ -11,6 +11,7 @@ import type { Deps } from '../../deps.js'
 import { conflict, type ErrorDetail, forbidden, HttpError, notFound, unprocessable } from '../../errors.js'
 import { newHookPath, newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { audit } from '../audit/record.js'
 import { type AuthCredentials, mergeAuth, openAuth, sealAuth, type StoredAuth } from '../../delivery/credentials.js'
 import { automationsOfEndpoint, listeningToEndpoint, runsOfRequests } from '../automations/published.js'
 import { queueIncomingRuns } from '../automations/triggers.js'
@@ -101,7 +102,8 @@ export const getIncomingFor = async (deps: Deps, actor: Actor, id: string): Prom
 
 export function createIncoming(deps: Deps, actor: Actor, input: CreateIncomingInput): Promise<IncomingWebhookView> {
   assertManager(actor)
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const at = isoAt(deps.clock.now())
     const boards = [...new Set(input.boards)]
     const row: IncomingEndpointsTable = {
@@ -126,12 +128,17 @@ export function createIncoming(deps: Deps, actor: Actor, input: CreateIncomingIn
     Object.assign(row, auth)
     await insertIncoming(q, row)
     await setIncomingBoards(q, row.id, boards)
+    // Never the path (the URL is the endpoint's secret when it has no credentials) nor the credentials.
+    await audit(deps, tx, actor, 'incoming_webhook.created', row, {
+      details: { boards: boards.length ? boards : 'all', methods: input.methods, auth_type: row.auth_type, paused: row.paused === 1 },
+    })
     return (await views(deps, q, [row]))[0]
   })
 }
 
 export function updateIncoming(deps: Deps, actor: Actor, id: string, input: UpdateIncomingInput): Promise<IncomingWebhookView> {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const row = await incomingFor(q, actor, id)
     const boards = input.boards && [...new Set(input.boards)]
     const auth = nextAuth(deps, row, input.auth)
@@ -146,26 +153,35 @@ export function updateIncoming(deps: Deps, actor: Actor, id: string, input: Upda
     if (input.paused !== undefined) set.paused = input.paused ? 1 : 0
     if (!(await updateIncomingRow(q, id, set))) throw notFound('incoming webhook')
     if (boards !== undefined) await setIncomingBoards(q, id, boards)
-    return (await views(deps, q, [(await getIncoming(q, id))!]))[0]
+    const now = (await getIncoming(q, id))!
+    const changed = Object.keys(input).filter((k) => input[k as keyof UpdateIncomingInput] !== undefined)
+    await audit(deps, tx, actor, 'incoming_webhook.updated', now, { details: { changed, paused: now.paused === 1 } })
+    return (await views(deps, q, [now]))[0]
   })
 }
 
 /** A new random path; the old URL stops working at once. */
 export function regenerateIncoming(deps: Deps, actor: Actor, id: string): Promise<IncomingWebhookView> {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     await incomingFor(q, actor, id)
     if (!(await updateIncomingRow(q, id, { path: newHookPath(), updated_at: isoAt(deps.clock.now()) }))) throw notFound('incoming webhook')
-    return (await views(deps, q, [(await getIncoming(q, id))!]))[0]
+    const now = (await getIncoming(q, id))!
+    await audit(deps, tx, actor, 'incoming_webhook.updated', now, { details: { changed: ['path'], regenerated: true } })
+    return (await views(deps, q, [now]))[0]
   })
 }
 
 export async function deleteIncoming(deps: Deps, actor: Actor, id: string): Promise<void> {
   assertManager(actor)
-  await deps.db.tx(async ({ q }) => {
+  await deps.db.tx(async (tx) => {
+    const { q } = tx
     const users = await automationsOfEndpoint(q, id)
     if (users.length)
       throw conflict(`Automations use this endpoint: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}. Delete them or give them another trigger first.`)
-    if (!(await deleteIncomingRow(q, id))) throw notFound('incoming webhook')
+    const row = await getIncoming(q, id)
+    if (!row || !(await deleteIncomingRow(q, id))) throw notFound('incoming webhook')
+    await audit(deps, tx, actor, 'incoming_webhook.deleted', row)
   })
 }
 

@@ -1,9 +1,11 @@
 // What sign-in records for the audit log: signing in and out, refused sign-ins, passwords changed, login links made
-// and used. Each entry is recorded in the transaction of what it records (a refused sign-in has one of its own), so it
-// commits with it; it never holds a password, a cookie value, a CSRF token or a link token. Until the audit log takes
-// them, entries go to the listeners added with onSigninAudit (after the commit). `taskd user` records through it too,
-// so it loads nothing but the database's types.
+// and used. Each entry is written to the audit log (and emitted as `audit.entry`) in the transaction of what it records
+// (a refused sign-in has one of its own), so it commits with it; it never holds a password, a cookie value, a CSRF
+// token or a link token. Listeners added with onSigninAudit hear each entry after the commit. `taskd user` records
+// through it too.
 import type { Tx } from '../../db/database.js'
+import type { Deps } from '../../deps.js'
+import { audit, commandLine, type Operator } from '../audit/record.js'
 
 export type SigninAction =
   | 'session.created' // signed in (with a password or a login link)
@@ -42,9 +44,19 @@ export function onSigninAudit(listener: Listener): () => void {
   return () => listeners.delete(listener)
 }
 
-/** Records one entry in `tx`. */
-export async function signinAudit(tx: Tx, entry: SigninAuditEntry): Promise<void> {
+/** Who the log names as the actor: the person through the API, the command line, or for a refused sign-in the email typed. */
+function operatorOf(entry: SigninAuditEntry): Operator {
+  if (entry.actor) return { as: { type: 'user', id: entry.actor.id, name: entry.actor.name } }
+  if (entry.via === 'cli') return commandLine()
+  return { as: { type: 'user', id: null, name: entry.email ?? entry.user?.name ?? 'unknown' } }
+}
+
+/** Records one entry in `tx`: in the audit log, and for the listeners once it commits. */
+export async function signinAudit(deps: Deps, tx: Tx, entry: SigninAuditEntry): Promise<void> {
   const recorded = Object.freeze({ ...entry })
+  const { action, user, sessions, address, via, email, reason } = entry
+  const details = Object.fromEntries(Object.entries({ sessions, address, via, email, reason }).filter(([, v]) => v !== undefined))
+  await audit(deps, tx, operatorOf(entry), action, { type: 'user', id: user?.id ?? null, name: user?.name ?? null }, { details })
   tx.afterCommit(() => {
     for (const listener of listeners) listener(recorded)
   })

@@ -63,7 +63,14 @@ async function createSessionIn(deps: Deps, tx: Tx, user: UsersTable, via: Sessio
   const at = isoAt(now)
   const held = client.presented && SESSION_VALUE.test(client.presented) ? await sessionByHash(tx.q, sha256Hex(client.presented)) : undefined
   if (held && (await deleteSession(tx.q, held.session.id)))
-    await signinAudit(tx, { action: 'session.revoked', at, user: userRef(held.user), actor: userRef(user), sessions: [held.session.id], reason: 'new_sign_in' })
+    await signinAudit(deps, tx, {
+      action: 'session.revoked',
+      at,
+      user: userRef(held.user),
+      actor: userRef(user),
+      sessions: [held.session.id],
+      reason: 'new_sign_in',
+    })
   await deleteEndedSessionsOf(tx.q, user.id, at)
   const value = newSessionValue()
   const expires = endOf(deps, now, now)
@@ -79,7 +86,7 @@ async function createSessionIn(deps: Deps, tx: Tx, user: UsersTable, via: Sessio
     expires_at: isoAt(expires),
   }
   await insertSession(tx.q, row)
-  await signinAudit(tx, { action: 'session.created', at, user: userRef(user), actor: userRef(user), sessions: [row.id], address: client.address, via })
+  await signinAudit(deps, tx, { action: 'session.created', at, user: userRef(user), actor: userRef(user), sessions: [row.id], address: client.address, via })
   return {
     body: { session: sessionView(row, user, row.id), csrf_token: csrfTokenOf(value), password_set: (await passwordHashOf(tx.q, user.id)) !== undefined },
     value,
@@ -90,7 +97,7 @@ async function createSessionIn(deps: Deps, tx: Tx, user: UsersTable, via: Sessio
 /** A refused sign-in, recorded in a transaction of its own (the attempt itself changed nothing). */
 async function recordFailure(deps: Deps, entry: { user: UsersTable | undefined; via: 'password' | 'link'; email?: string; address?: string; reason: string }) {
   await deps.db.tx((tx) =>
-    signinAudit(tx, {
+    signinAudit(deps, tx, {
       action: 'signin.failed',
       at: isoAt(deps.clock.now()),
       user: entry.user ? userRef(entry.user) : null,
@@ -133,7 +140,7 @@ async function signInWithLink(deps: Deps, token: string, client: Client): Promis
         const link = await useLoginLink(tx.q, sha256Hex(token), at)
         const user = link && (await getUserRow(tx.q, link.user_id))
         if (!link || !user || user.kind !== 'human') return undefined
-        await signinAudit(tx, { action: 'login_link.used', at, user: userRef(user), actor: userRef(user), address: client.address, via: 'link' })
+        await signinAudit(deps, tx, { action: 'login_link.used', at, user: userRef(user), actor: userRef(user), address: client.address, via: 'link' })
         return createSessionIn(deps, tx, user, 'link', client)
       })
     : undefined
@@ -176,7 +183,7 @@ export async function revokeSession(deps: Deps, actor: Actor, id: string, reason
   return deps.db.tx(async (tx) => {
     const row = await getSession(tx.q, id)
     if (!row || row.user_id !== actor.user.id || !(await deleteSession(tx.q, id))) throw notFound('session')
-    await signinAudit(tx, {
+    await signinAudit(deps, tx, {
       action: 'session.revoked',
       at: isoAt(deps.clock.now()),
       user: userRef(actor.user),
@@ -231,5 +238,5 @@ export async function preparePasswordChange(deps: Deps, actor: Actor, input: { p
 /** Writes a checked change in `tx`: the caller's other sessions and unused login links end. */
 export async function applyPasswordChangeIn(deps: Deps, tx: Tx, actor: Actor, change: PasswordChange): Promise<void> {
   if ((await passwordHashOf(tx.q, actor.user.id)) !== change.was) throw conflict('Your password was changed meanwhile: try again with the new one.')
-  await writePasswordIn(tx, deps.clock.now(), actor.user, change.hash, { actor: actorRef(actor), keep: actor.sessionId })
+  await writePasswordIn(deps, tx, actor.user, change.hash, { actor: actorRef(actor), keep: actor.sessionId })
 }

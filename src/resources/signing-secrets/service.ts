@@ -10,6 +10,7 @@ import type { Deps } from '../../deps.js'
 import { conflict, forbidden, notFound } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { audit } from '../audit/record.js'
 import { automationsUsingSecret } from '../automations/published.js'
 import { signingSecretViews } from './present.js'
 import { SIGNING_SECRET_LIST } from './query.js'
@@ -76,14 +77,18 @@ export async function createSigningSecret(deps: Deps, actor: Actor, input: Creat
     previous_value_enc: null,
     previous_until: null,
   }
-  await deps.db.tx(({ q }) => insertSigningSecret(q, row))
+  await deps.db.tx(async (tx) => {
+    await insertSigningSecret(tx.q, row)
+    await audit(deps, tx, actor, 'signing_secret.created', row)
+  })
   return view(deps, row)
 }
 
 /** PUT: a new value (and optionally a new name) replaces the stored one at once, and ends a rotation's overlap. */
 export async function replaceSigningSecret(deps: Deps, actor: Actor, id: string, input: ReplaceSigningSecretInput): Promise<SigningSecretView> {
   assertManager(actor)
-  const row = await deps.db.tx(async ({ q }) => {
+  const row = await deps.db.tx(async (tx) => {
+    const { q } = tx
     const set = {
       value_enc: seal(deps.secrets, id, input.value),
       previous_value_enc: null,
@@ -92,7 +97,10 @@ export async function replaceSigningSecret(deps: Deps, actor: Actor, id: string,
       ...(input.name ? { name: input.name } : {}),
     }
     if (!(await updateSigningSecretRow(q, id, set))) throw notFound('signing secret')
-    return (await getSigningSecret(q, id))!
+    const now = (await getSigningSecret(q, id))!
+    // A new value, by name only.
+    await audit(deps, tx, actor, 'signing_secret.updated', now, { details: { changed: input.name ? ['value', 'name'] : ['value'] } })
+    return now
   })
   return view(deps, row)
 }
@@ -111,7 +119,8 @@ export async function rotateSigningSecret(
 ): Promise<{ signing_secret: SigningSecretView; value?: string }> {
   assertManager(actor)
   const generated = input.value === undefined ? generateSecret() : undefined
-  const row = await deps.db.tx(async ({ q }) => {
+  const row = await deps.db.tx(async (tx) => {
+    const { q } = tx
     const old = await getSigningSecret(q, id)
     if (!old) throw notFound('signing secret')
     const now = deps.clock.now()
@@ -124,6 +133,8 @@ export async function rotateSigningSecret(
       updated_at: isoAt(now),
     }
     if (!(await updateSigningSecretRow(q, id, set))) throw notFound('signing secret')
+    // What changed, never a value: the overlap's end, when the old value still signs.
+    await audit(deps, tx, actor, 'signing_secret.rotated', old, { details: { previous_until: set.previous_until } })
     return { ...old, ...set }
   })
   return { signing_secret: await view(deps, row), ...(generated === undefined ? {} : { value: generated }) }
@@ -134,11 +145,14 @@ export const forgetRotatedSigningSecrets = (deps: Deps): Promise<void> => deps.d
 
 export async function deleteSigningSecret(deps: Deps, actor: Actor, id: string): Promise<void> {
   assertManager(actor)
-  await deps.db.tx(async ({ q }) => {
+  await deps.db.tx(async (tx) => {
+    const { q } = tx
     const users = await automationsUsingSecret(q, id)
     if (users.length) throw conflict(`Automations use this signing secret: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}. Change their steps first.`)
     const agents = await agentsUsingSecret(q, id)
     if (agents.length) throw conflict(`These use this signing secret: ${agents.join(', ')}. Change them first.`)
-    if (!(await deleteSigningSecretRow(q, id))) throw notFound('signing secret')
+    const row = await getSigningSecret(q, id)
+    if (!row || !(await deleteSigningSecretRow(q, id))) throw notFound('signing secret')
+    await audit(deps, tx, actor, 'signing_secret.deleted', row)
   })
 }

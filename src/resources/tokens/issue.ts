@@ -7,7 +7,7 @@ import { notFound, unprocessable } from '../../errors.js'
 import { newId, newTokenValue, sha256Hex } from '../../ids.js'
 import { getUser } from '../users/published.js'
 import { tokenView } from './present.js'
-import type { CreateTokenInput } from './schema.js'
+import type { CreateTokenInput, TokenView } from './schema.js'
 import { insertToken } from './store.js'
 
 export { ownerBeforeFirstUse } from './store.js'
@@ -17,6 +17,9 @@ export function parseExpiry(value: string): number | null {
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T23:59:59.999Z`) : Date.parse(value)
   return Number.isNaN(ms) ? null : ms
 }
+
+/** What the audit log says of a token: never its value or hash, only what the token list shows too. */
+export const tokenDetails = (t: TokenView) => ({ permission: t.permission, holder: t.owner, prefix: t.prefix, expires_at: t.expires_at })
 
 /** Inserts a token for a user; used by the API and the CLI. Full tokens are for owners and admins only. */
 export async function issueToken(q: Q, now: number, userId: string, input: CreateTokenInput) {

@@ -5,12 +5,13 @@ import type { TokensTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, invalidField, notFound } from '../../errors.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { audit } from '../audit/record.js'
 import { userView } from '../users/present.js'
 import { getAgentProfile, getUser, getUsers } from '../users/published.js'
 import { tokenView } from './present.js'
 import { TOKEN_LIST } from './query.js'
 import type { CreateTokenInput } from './schema.js'
-import { issueToken } from './issue.js'
+import { issueToken, tokenDetails } from './issue.js'
 import { deleteToken, getToken, tokensQuery } from './store.js'
 
 export async function createToken(deps: Deps, actor: Actor, input: CreateTokenInput) {
@@ -27,7 +28,9 @@ export async function createToken(deps: Deps, actor: Actor, input: CreateTokenIn
       if (!managesTokensOf(actor.user, holder, (await getAgentProfile(tx.q, holder))?.owner_id))
         throw forbidden("Only the agent's owner, owners and admins make tokens for an agent.")
     }
-    return issueToken(tx.q, deps.clock.now(), holder, input)
+    const issued = await issueToken(tx.q, deps.clock.now(), holder, input)
+    await audit(deps, tx, actor, 'token.created', issued.token, { details: tokenDetails(issued.token) })
+    return issued
   })
 }
 
@@ -52,10 +55,13 @@ export function listTokens(deps: Deps, actor: Actor, params: ListParams) {
 }
 
 export function revokeToken(deps: Deps, actor: Actor, id: string): Promise<void> {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const token = await getToken(q, id)
     // Who may not manage a token does not learn that it exists.
     if (!token || !managesTokensOf(actor.user, token.user_id, (await getAgentProfile(q, token.user_id))?.owner_id)) throw notFound('token')
     await deleteToken(q, id)
+    const holder = await getUser(q, token.user_id)
+    await audit(deps, tx, actor, 'token.revoked', token, { details: tokenDetails(tokenView(token, { id: token.user_id, name: holder?.name ?? '' })) })
   })
 }

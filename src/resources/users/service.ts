@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.js'
 import { conflict, type ErrorDetail, forbidden, invalidField, notFound, unprocessable } from '../../errors.js'
 import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
+import { audit } from '../audit/record.js'
 import { boardViews } from '../boards/present.js'
 import { boardsSharedWith } from '../boards/published.js'
 import { applyPasswordChangeIn, preparePasswordChange } from '../sessions/service.js'
@@ -65,9 +66,14 @@ async function agentProblems(deps: Deps, q: Q, agent: { owner?: string; wake_url
 
 export async function createUser(deps: Deps, actor: Actor, input: CreateUserInput): Promise<UserView> {
   assertCanManageRoles(actor, undefined, input.role)
-  const row = await deps.db.tx(async ({ q }) => {
+  const row = await deps.db.tx(async (tx) => {
+    const { q } = tx
     const now = deps.clock.now()
-    if (!input.agent) return insertNewUser(q, now, { ...input, email: input.email! })
+    if (!input.agent) {
+      const user = await insertNewUser(q, now, { ...input, email: input.email! })
+      await audit(deps, tx, actor, 'user.created', user, { details: { role: user.role } })
+      return user
+    }
     const problems = await agentProblems(deps, q, input.agent)
     if (problems.length) throw unprocessable('The request body is not valid.', problems)
     const id = newId()
@@ -79,6 +85,10 @@ export async function createUser(deps: Deps, actor: Actor, input: CreateUserInpu
       signing_secret_id: input.agent.signing_secret ?? null,
       powers: JSON.stringify(input.agent.powers),
       updated_at: isoAt(now),
+    })
+    const agent = input.agent
+    await audit(deps, tx, actor, 'agent.created', user, {
+      details: { owner: agent.owner, powers: agent.powers, wake_url: agent.wake_url ? 'set' : null, signing_secret: agent.signing_secret ?? null },
     })
     return user
   })
@@ -109,7 +119,8 @@ export async function updateMe(deps: Deps, actor: Actor, input: UpdateMeInput): 
 }
 
 export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const user = await getUser(q, id)
     if (!user) throw notFound('user')
     assertCanManageRoles(actor, user.role, input.role)
@@ -138,6 +149,16 @@ export function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUs
     if (Object.keys(set).length) await updateUserRow(q, id, set)
     // Full Access is for owners and admins only: a demotion turns the user's full tokens into write tokens.
     if (input.role && !isAdminRole(input.role)) await downgradeFullTokens(q, id)
-    return (await userViews(q, [(await getUser(q, id))!], actor.user))[0]
+    const now = (await getUser(q, id))!
+    if (input.role && input.role !== user.role) await audit(deps, tx, actor, 'user.role_changed', now, { details: { from: user.role, to: input.role } })
+    if (user.kind === 'agent') {
+      // What changed, by name: the wake URL can carry a credential in its query, so it is not written out.
+      const changed = [
+        ...Object.keys(fields).filter((k) => fields[k as keyof typeof fields] !== undefined),
+        ...Object.keys(input.agent ?? {}).filter((k) => input.agent![k as keyof typeof input.agent] !== undefined),
+      ]
+      if (changed.length) await audit(deps, tx, actor, 'agent.updated', now, { details: { changed } })
+    }
+    return (await userViews(q, [now], actor.user))[0]
   })
 }

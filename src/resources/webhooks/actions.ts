@@ -4,7 +4,7 @@ import { visibleBoardIds } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
 import type { Deps } from '../../deps.js'
 import { eventCatalog } from '../../events/catalog.js'
-import { enqueueDelivery } from '../../events/emit.js'
+import { enqueueDelivery, enqueueRedelivery } from '../../events/emit.js'
 import { eventNames, expandEventSelectors, isEventName } from '../../events/names.js'
 import { badRequest, notFound } from '../../errors.js'
 import { boardsOfWebhooks, listLogs } from '../../delivery/store.js'
@@ -12,8 +12,12 @@ import { getUser } from '../users/published.js'
 import { logView } from './present.js'
 import type { LogView, SampleView } from './schema.js'
 import { visibleWebhook } from './service.js'
-import { newestEvent, recentEvents } from './store.js'
+import { getLog, newestEvent, recentEvents } from './store.js'
 import { fromJsonColumn, JsonObject, StringList } from '../../db/json.js'
+import { z } from 'zod'
+
+/** A delivery's body as taskd writes it: `{ id, event, timestamp, data }`, the id first. */
+const DeliveryEnvelope = z.object({ id: z.string() })
 
 /** A sample goes out about one second later. */
 export const SAMPLE_DELAY_MS = 1000
@@ -34,6 +38,31 @@ export async function webhookLogs(deps: Deps, actor: Actor, id: string): Promise
   if (isAdmin(actor)) return logs.map(view)
   const mine = new Set((await visibleBoardIds(q, actor.user).execute()).map((r) => r.board_id))
   return logs.filter((l) => l.board_id === null || mine.has(l.board_id)).map(view)
+}
+
+/**
+ * Sends a logged delivery again, as it was sent (same body, same delivery id in the body and X-Webhook-Delivery, so the
+ * receiver can tell a repeat), as a new delivery with a log of its own; also while the subscription is paused. Who may
+ * not see the logged entry (a member who left its board) gets 404.
+ */
+export async function redeliverLogged(deps: Deps, actor: Actor, id: string, logId: string): Promise<{ delivery_id: string }> {
+  const deliveryId = await deps.db.tx(async (tx) => {
+    const sub = await visibleWebhook(tx.q, actor, id)
+    const log = await getLog(tx.q, sub.id, logId)
+    const seen =
+      log && (isAdmin(actor) || log.board_id === null || (await visibleBoardIds(tx.q, actor.user).execute()).some((b) => b.board_id === log.board_id))
+    if (!log || !seen) throw notFound('delivery log entry')
+    const sent = fromJsonColumn(DeliveryEnvelope, log.request_body)
+    return enqueueRedelivery(deps, tx, {
+      webhookId: sub.id,
+      boardId: log.board_id,
+      event: log.event,
+      body: log.request_body,
+      redeliveryOf: sent.id,
+      dueAt: deps.clock.now(),
+    })
+  })
+  return { delivery_id: deliveryId }
 }
 
 /** A `webhook.test` delivery through the saved subscription: same queue, signature, credentials and log as a real one. */

@@ -5,7 +5,7 @@ import { rotationEnd } from '../../delivery/credentials.js'
 import { redactStaticHeaders } from '../../delivery/headers.js'
 import { boardsOfWebhooks } from '../../delivery/store.js'
 import { creatorsOf } from '../users/present.js'
-import type { LogView, WebhookView } from './schema.js'
+import { type LogView, PAUSED_REASONS, type WebhookView } from './schema.js'
 import { fromJsonColumn, StringList, StringMap } from '../../db/json.js'
 
 /** `now` decides whether a secret rotation's overlap still lasts (the housekeeping pass forgets the old secret later). */
@@ -24,7 +24,7 @@ export async function webhookViews(q: Q, rows: WebhooksTable[], now: number): Pr
     boards: boards.get(r.id) ?? [],
     headers: redactStaticHeaders(fromJsonColumn(StringMap, r.headers)),
     active: r.active === 1,
-    paused_reason: r.paused_reason === 'board_deleted' ? 'board_deleted' : null,
+    paused_reason: PAUSED_REASONS.find((p) => p === r.paused_reason) ?? null,
     has_secret: r.secret_enc !== null,
     secret_rotating_until: r.previous_secret_enc === null ? null : rotationEnd(r.previous_secret_until, now),
     auth: r.auth_type === 'header' ? { type: r.auth_type, header_name: r.auth_header_name ?? '' } : { type: r.auth_type },

@@ -4,12 +4,14 @@ import { defineRoute, NO_STORE } from '../../http/route.js'
 import { envelope, idParam } from '../../http/schemas.js'
 import { listQuery, pageSchema } from '../../query/list-page.js'
 import { BoardSchema } from '../boards/schema.js'
-import { listEventCatalog, listSamples, sendSampleDelivery, sendTestDelivery, webhookLogs } from './actions.js'
+import { listEventCatalog, listSamples, redeliverLogged, sendSampleDelivery, sendTestDelivery, webhookLogs } from './actions.js'
+import { resumeWebhook } from './health.js'
 import { WEBHOOK_LIST } from './query.js'
 import {
   CreateWebhookBody,
   EventCatalogSchema,
   LogSchema,
+  ResumeWebhookBody,
   RotatedWebhookSecret,
   RotateWebhookSecretBody,
   SampleSchema,
@@ -20,6 +22,10 @@ import {
 import { createWebhook, deleteWebhook, getWebhookFor, listWebhooks, rotateWebhookSecret, updateWebhook } from './service.js'
 
 const withoutUndefined = <T extends object>(o: T): T => JSON.parse(JSON.stringify(o)) as T
+
+const QueuedDelivery = z
+  .strictObject({ delivery_id: z.string().meta({ description: 'The new delivery; its attempts show in the logs under this id.' }) })
+  .meta({ id: 'QueuedDelivery', examples: [{ delivery_id: '0d2kq8vz0000a1b2' }] })
 
 // The fixed paths come before /v1/webhooks/{id}, which would otherwise take "events" and "samples" for ids.
 export const webhookRoutes = [
@@ -152,8 +158,48 @@ export const webhookRoutes = [
     access: 'write',
     summary: 'Send a webhook.test delivery through the saved subscription',
     params: idParam,
-    responses: { 202: { description: 'Queued', schema: z.strictObject({ delivery_id: z.string() }).meta({ id: 'QueuedDelivery' }) } },
+    responses: { 202: { description: 'Queued', schema: QueuedDelivery } },
     handler: async ({ deps, actor, params }) => ({ status: 202, body: await sendTestDelivery(deps, actor, params.id) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/webhooks/{id}/logs/{log}/redeliver',
+    operationId: 'redeliverWebhookLog',
+    tag: 'Webhooks',
+    access: 'write',
+    summary: 'Send a logged delivery again, with the same delivery id',
+    description:
+      "Queues the exact body of the logged attempt again as a new delivery (its own `delivery_id` and log entries). The body's `id` and the " +
+      '`X-Webhook-Delivery` header keep the id of the delivery it repeats, so a receiver that stores the ids it has handled can drop it. Also ' +
+      'while the subscription is paused. 404 when the log entry is gone (the last 25 attempts are kept) or not yours to see.',
+    params: z.object({ id: z.string().min(1), log: z.string().min(1).meta({ description: 'A log entry id from GET /v1/webhooks/{id}/logs.' }) }),
+    responses: { 202: { description: 'Queued', schema: QueuedDelivery } },
+    handler: async ({ deps, actor, params }) => ({ status: 202, body: await redeliverLogged(deps, actor, params.id, params.log) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/webhooks/{id}/resume',
+    operationId: 'resumeWebhook',
+    tag: 'Webhooks',
+    access: 'write',
+    summary: 'Take up an inactive subscription again, optionally replaying what it missed',
+    description:
+      'Makes the subscription active and clears `paused_reason` and its failure count (taskd pauses one whose deliveries failed for 3 days ' +
+      'without one success, or 100 times in a row: `paused_reason: "failing"`). Nothing it missed is sent, and deliveries still queued from ' +
+      'before are dropped, unless `replay_since` is given: then every event since that time that it takes (its events, its boards, what its ' +
+      'creator sees) is delivered again in its order. 409 when it is active. PATCH `active: true` also resumes it, without a replay.',
+    params: idParam,
+    body: ResumeWebhookBody,
+    errors: [409],
+    responses: {
+      200: {
+        description: 'The subscription, and how many events were queued again',
+        schema: z
+          .strictObject({ webhook: WebhookSchema, replayed: z.number().int().meta({ description: 'Events queued again (0 without replay_since).' }) })
+          .meta({ id: 'ResumedWebhook' }),
+      },
+    },
+    handler: async ({ deps, actor, params, body }) => ({ status: 200, body: await resumeWebhook(deps, actor, params.id, body) }),
   }),
   defineRoute({
     method: 'post',

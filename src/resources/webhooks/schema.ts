@@ -7,6 +7,8 @@ import { name, UserRef } from '../../http/schemas.js'
 export const WebhookMethod = z.enum(['POST', 'PUT', 'PATCH'])
 const AuthType = z.enum(['none', 'bearer', 'basic', 'header'])
 export const DeliveryOutcome = z.enum(['delivered', 'failed', 'retrying', 'dropped'])
+/** Why taskd paused a subscription (webhooks.paused_reason). */
+export const PAUSED_REASONS = ['board_deleted', 'failing'] as const
 // The enums and the CHECK constraints of schema.sql agree, or the build fails.
 agrees<z.infer<typeof WebhookMethod>, WebhooksTable['method']>()
 agrees<z.infer<typeof AuthType>, WebhooksTable['auth_type']>()
@@ -22,9 +24,9 @@ export const WebhookSchema = z
     boards: z.array(z.string()),
     headers: z.record(z.string(), z.string()),
     active: z.boolean(),
-    paused_reason: z.enum(['board_deleted']).nullable().meta({
+    paused_reason: z.enum(PAUSED_REASONS).nullable().meta({
       description:
-        'Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). Setting `active` clears it.',
+        'Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). `failing`: its deliveries failed for 3 days without one success, or 100 in a row (its creator finds an inbox item and the audit log a `webhook.paused` entry); POST /v1/webhooks/{id}/resume takes it up again, optionally replaying what it missed. Setting `active` clears it.',
     }),
     has_secret: z.boolean(),
     secret_rotating_until: z.string().nullable().meta({
@@ -165,3 +167,12 @@ export const RotatedWebhookSecret = z
 
 export type WebhookInput = z.infer<typeof UpdateWebhookBody>
 export type CreateWebhookInput = WebhookInput & { name: string; url: string; events: string[] }
+
+export const ResumeWebhookBody = z
+  .strictObject({
+    replay_since: z.iso.datetime({ offset: true }).optional().meta({
+      description:
+        'Replay what the subscription missed: every event from this time on (ISO 8601, not in the future, at most 10,000 events, no earlier than the event log keeps them: TASKD_EVENT_RETENTION_DAYS, 30 days by default, else 422) that it takes, in their order, each a new delivery of the original payload. Without it nothing missed is sent.',
+    }),
+  })
+  .meta({ id: 'ResumeWebhookBody', examples: [{}, { replay_since: '2026-11-20T09:00:00Z' }] })

@@ -9,6 +9,7 @@ import { newId } from '../../ids.js'
 import { listPage, type ListParams } from '../../query/list-page.js'
 import { mergeAuth, openAuth, sealAuth, sealSecret, type StoredAuth } from '../../delivery/credentials.js'
 import { generateSecret } from '../../delivery/signing.js'
+import { audit } from '../audit/record.js'
 import { expandBoards } from '../boards/present.js'
 import { getUser } from '../users/published.js'
 import { webhookViews } from './present.js'
@@ -25,7 +26,7 @@ import {
   updateWebhookRow,
   webhooksQuery,
 } from './store.js'
-import { fromJsonColumn, StringMap } from '../../db/json.js'
+import { fromJsonColumn, StringList, StringMap } from '../../db/json.js'
 
 /** Owners and admins see every subscription, everyone else only their own; anything else is a 404. */
 export async function visibleWebhook(q: Q, actor: Actor, id: string): Promise<WebhooksTable> {
@@ -77,9 +78,31 @@ function applyAuth(deps: Deps, row: WebhooksTable, auth: StoredAuth): Pick<Webho
   return { auth_type: auth.type, auth_header_name: auth.headerName, auth_enc: sealAuth(deps.secrets, row.id, auth.creds) }
 }
 
+/**
+ * What the audit log says of a subscription: its events, boards, host and whether it signs or authenticates, never the
+ * secret, the credentials, the static headers' values or the URL's path and query (which may carry a token).
+ */
+const webhookDetails = (row: WebhooksTable, boards: readonly string[]) => ({
+  events: fromJsonColumn(StringList, row.events),
+  boards: row.all_boards ? 'all' : boards,
+  host: hostOf(row.url),
+  method: row.method,
+  has_secret: row.secret_enc !== null,
+  auth_type: row.auth_type,
+  active: row.active === 1,
+})
+const hostOf = (url: string): string | null => {
+  try {
+    return new URL(url).host
+  } catch {
+    return null
+  }
+}
+
 export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
   await checkInput(deps, input)
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const boards = [...new Set(input.boards ?? [])]
     const auth = mergeAuth({ type: 'none', headerName: null, creds: {} }, input.auth ?? undefined)
     const details = [...(await boardProblems(q, actor.user, boards)), ...(Array.isArray(auth) ? auth : [])]
@@ -107,12 +130,15 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
       paused_reason: null,
       previous_secret_enc: null,
       previous_secret_until: null,
+      failures: 0,
+      failing_since: null,
     }
     const secret = nextSecret(input)
     if (secret.value) row.secret_enc = sealSecret(deps.secrets, row.id, secret.value)
     Object.assign(row, applyAuth(deps, row, auth))
     await insertWebhook(q, row)
     await setWebhookBoards(q, row.id, boards)
+    await audit(deps, tx, actor, 'webhook.created', row, { details: webhookDetails(row, boards) })
     return { webhook: (await webhookViews(q, [row], deps.clock.now()))[0], secret: secret.generated }
   })
 }
@@ -120,7 +146,8 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
 export async function updateWebhook(deps: Deps, actor: Actor, id: string, input: WebhookInput) {
   await visibleWebhook(deps.db.q, actor, id)
   await checkInput(deps, input)
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     // Read again inside the transaction: the row may have changed while DNS was being checked.
     const row = await visibleWebhook(q, actor, id)
     const set: Partial<WebhooksTable> = {}
@@ -145,7 +172,8 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
     if (input.method !== undefined) set.method = input.method
     if (input.events !== undefined) set.events = JSON.stringify([...new Set(input.events)])
     if (input.headers !== undefined) set.headers = JSON.stringify(input.headers)
-    if (input.active !== undefined) Object.assign(set, { active: input.active ? 1 : 0, paused_reason: null })
+    // Set by a person: taskd's reason for a pause no longer holds, and its failures count again from none.
+    if (input.active !== undefined) Object.assign(set, { active: input.active ? 1 : 0, paused_reason: null, failures: 0, failing_since: null })
     if (input.boards !== undefined) set.all_boards = input.boards.length === 0 ? 1 : 0
     const secret = nextSecret(input)
     // A secret set (or cleared) here replaces the stored one at once: a rotation's overlap ends with it.
@@ -157,7 +185,13 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
       })
     await updateWebhookRow(q, id, { ...set, updated_at: isoAt(deps.clock.now()) })
     if (input.boards !== undefined) await setWebhookBoards(q, id, [...new Set(input.boards)])
-    return { webhook: (await webhookViews(q, [(await getWebhook(q, id))!], deps.clock.now()))[0], secret: secret.generated }
+    const now = (await getWebhook(q, id))!
+    // Which fields the edit sent, by name (a credential's name, never its value).
+    const changed = Object.keys(input).filter((k) => input[k as keyof WebhookInput] !== undefined)
+    await audit(deps, tx, actor, 'webhook.updated', now, {
+      details: { changed, ...(row.paused_reason && input.active !== undefined ? { was_paused: row.paused_reason } : {}), active: now.active === 1 },
+    })
+    return { webhook: (await webhookViews(q, [now], deps.clock.now()))[0], secret: secret.generated }
   })
 }
 
@@ -170,7 +204,8 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
  */
 export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string, input: RotateWebhookSecretInput) {
   const secret = generateSecret()
-  return deps.db.tx(async ({ q }) => {
+  return deps.db.tx(async (tx) => {
+    const { q } = tx
     const row = await visibleWebhook(q, actor, id)
     if (row.secret_enc === null) throw conflict('The subscription has no secret to rotate; give it one with PATCH { "generate_secret": true }.')
     const now = deps.clock.now()
@@ -183,6 +218,8 @@ export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string, 
       updated_at: isoAt(now),
     }
     await updateWebhookRow(q, id, set)
+    // What changed, never a secret: the overlap's end, when the old secret still signs.
+    await audit(deps, tx, actor, 'webhook.secret_rotated', row, { details: { previous_until: set.previous_secret_until } })
     return { webhook: (await webhookViews(q, [{ ...row, ...set }], now))[0], secret }
   })
 }
@@ -192,8 +229,9 @@ export const forgetRotatedWebhookSecrets = (deps: Deps): Promise<void> => deps.d
 
 export function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
   // Pending deliveries and logs go with it (ON DELETE CASCADE); an attempt in flight finds the row gone and records nothing.
-  return deps.db.tx(async ({ q }) => {
-    await visibleWebhook(q, actor, id)
-    await deleteWebhookRow(q, id)
+  return deps.db.tx(async (tx) => {
+    const row = await visibleWebhook(tx.q, actor, id)
+    await deleteWebhookRow(tx.q, id)
+    await audit(deps, tx, actor, 'webhook.deleted', row, { details: { host: hostOf(row.url) } })
   })
 }

@@ -55,3 +55,30 @@ export function recentEvents(q: Q, viewer: Viewer, event: string | undefined, li
   if (event !== undefined) query = query.where('name', '=', event)
   return query.orderBy('seq', 'desc').limit(limit).execute()
 }
+
+/**
+ * Events from `sinceIso` on, in their order, among `names`, on `boards` (null: every board, and those of no board),
+ * that `viewer` (the subscription's creator) sees: what a resumed subscription replays.
+ */
+export function eventsSince(
+  q: Q,
+  sinceIso: string,
+  names: readonly string[],
+  boards: readonly string[] | null,
+  viewer: Viewer,
+  limit: number,
+): Promise<EventsTable[]> {
+  if (boards?.length === 0) return Promise.resolve([])
+  let query = q
+    .selectFrom('events')
+    .selectAll()
+    .where('created_at', '>=', sinceIso)
+    .where('name', 'in', [...names])
+    .where(eventsSeenBy(q, viewer))
+  if (boards) query = query.where('board_id', 'in', [...boards])
+  return query.orderBy('seq').limit(limit).execute()
+}
+
+/** A delivery log entry of a subscription. */
+export const getLog = (q: Q, webhookId: string, logId: string) =>
+  q.selectFrom('webhook_logs').selectAll().where('webhook_id', '=', webhookId).where('id', '=', logId).executeTakeFirst()
