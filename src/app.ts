@@ -75,7 +75,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: express.Exp
     }
   app.use(mcpRouter(deps, api, { tools: MCP_TOOLS, authenticate, log }))
   app.use(api.router)
-  // The web app: its files, and index.html for the HTML GETs no route above answered.
+  // The web app: its files, and index.html for the GETs asking for text/html that no route above answered.
   app.use(webApp())
   app.use((req, _res, next) => {
     const allowed = api.methodsFor(req.path)

@@ -57,7 +57,7 @@ export function firstRunSetup(
     await audit(deps, tx, SYSTEM, 'user.created', owner, { details: { role: owner.role, first_run: true } })
     const { value, token } = await issueToken(q, now, owner.id, { name: 'setup', permission: 'full' })
     await audit(deps, tx, SYSTEM, 'token.created', token, { details: tokenDetails(token) })
-    const loginLink = link ? (await issueLoginLinkIn(deps, tx, owner, link)).url : undefined
+    const loginLink = link ? (await issueLoginLinkIn(deps, tx, owner, { ...link, via: 'setup' })).url : undefined
     return { email: owner.email, token: value, loginLink }
   })
 }

@@ -1,6 +1,6 @@
 // The web app at / (web/, built by Vite into dist/web/; SEA assets in the single binary). The build lists its files in
-// dist/web/files.json; /assets/* (hashed names) are cached for good, and every other HTML GET outside the API and the
-// operational routes answers index.html, so the app's own routes (/boards/..., /cards/KEY, /login/<token>) load it.
+// dist/web/files.json; /assets/* (hashed names) are cached for good, and every other GET asking for text/html outside the
+// API and the operational routes answers index.html, so the app's own routes (/boards/..., /cards/KEY, /login/<token>) load it.
 import type express from 'express'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -68,7 +68,8 @@ export function webApp(): express.RequestHandler {
     const name = req.path.slice(1)
     if (name.startsWith('assets/')) return names.has(name) ? send(req, res, name, 'public, max-age=31536000, immutable') : next()
     if (name !== 'index.html' && names.has(name) && !name.startsWith('.')) return send(req, res, name, 'public, max-age=3600')
-    if (!req.accepts('html')) return next()
+    // A browser's page load asks for text/html by name; a client that accepts anything (*/*) keeps the JSON 404.
+    if (!/\btext\/html\b/i.test(req.headers.accept ?? '')) return next()
     res.setHeader('Content-Security-Policy', WEB_CSP)
     // A login link's token is in the path: never passed on to another site.
     res.setHeader('Referrer-Policy', 'no-referrer')

@@ -40,7 +40,7 @@ test('a first start on a taken port exits with a clear message, the next start s
     const me = await fetch(`${s.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } })
     assert.equal(me.status, 200)
     assert.equal(((await me.json()) as { user: { email: string } }).user.email, 'owner@localhost')
-    // The owner and the setup token were made by taskd itself, as the audit log says.
+    // The owner, the setup token and the owner's login link were made by taskd itself, as the audit log says.
     const audit = await fetch(`${s.url}/v1/audit?sort=created`, { headers: { authorization: `Bearer ${token}` } })
     const entries = ((await audit.json()) as { items: { action: string; actor: { type: string }; details: Record<string, unknown> }[] }).items
     assert.deepEqual(
@@ -48,6 +48,7 @@ test('a first start on a taken port exits with a clear message, the next start s
       [
         ['user.created', 'system'],
         ['token.created', 'system'],
+        ['login_link.created', 'system'],
       ],
     )
     assert.ok(!JSON.stringify(entries).includes(token!), 'never the token value')

@@ -188,8 +188,8 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
     const link = made.stdout.trim()
     const linkPath = new URL(link).pathname
     assert.match(linkPath, /^\/login\/\S+$/)
-    // A link preview: a plain GET of the page.
-    const preview = await fetch(server.url + linkPath)
+    // A link preview: a plain GET of the page, as a chat's preview bot makes it.
+    const preview = await fetch(server.url + linkPath, { headers: { accept: 'text/html,*/*;q=0.8', 'user-agent': 'Slackbot-LinkExpanding 1.0' } })
     assert.equal(preview.status, 200)
     assert.match(await preview.text(), /<div id="app">/)
     const o = await open()
@@ -249,7 +249,8 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       // j/k move the focus between cards of a column.
       await tile(page, 'Write the launch post').focus()
       await page.keyboard.press('j')
-      assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.key), (await card('Fix the login bug')).key)
+      const next = (await card('Fix the login bug')).key
+      await page.waitForFunction((key) => (document.activeElement as HTMLElement | null)?.dataset.key === key, next)
       // ? opens the help; c opens a new card's field, where typing c does not open another.
       await page.keyboard.press('?')
       await page.locator('dialog.help[open]').waitFor()
@@ -279,7 +280,7 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
     }, PHONE)
   })
 
-  test('card detail: renders Markdown safely, edits the title and description, adds a comment and a checklist item', async () => {
+  test('card detail: renders Markdown safely, edits the title and description, adds a comment and a checklist item, a file and time', async () => {
     await inBrowser(async (page) => {
       const key = (await card('Write the launch post')).key
       await page.goto(`${server.url}/cards/${key}`)
@@ -318,6 +319,19 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       await page.keyboard.press('Enter')
       await dialog.locator('.checklist label', { hasText: 'First step' }).locator('input').check()
       await until('the item to be ticked', async () => (await card('Edit me in detail')).checklist_progress.done === 1)
+      // A file, uploaded and listed with its download link; the timer started and stopped.
+      await dialog.locator('.upload input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') })
+      const file = dialog.locator('.files a', { hasText: 'notes.txt' })
+      await file.waitFor()
+      const href = await file.getAttribute('href')
+      assert.match(href ?? '', /^\/v1\/files\/\w+\/content$/)
+      assert.equal(await (await fetch(server.url + href, { headers: { authorization: `Bearer ${token}` } })).text(), 'hello')
+      await dialog.locator('.timer button', { hasText: 'Start' }).click()
+      await dialog.locator('.timer-clock').waitFor()
+      await dialog.locator('.timer button', { hasText: 'Stop' }).click()
+      await dialog.locator('.timer button', { hasText: 'Start' }).waitFor()
+      const entries = await call('GET', `/v1/time-entries?card=${cardIds['Edit me in detail']}`)
+      assert.equal(entries.items.length, 1)
       // Esc closes the dialog back to the board.
       await page.keyboard.press('Escape')
       await page.waitForURL(new RegExp(`/boards/${boardId}$`))

@@ -73,7 +73,7 @@ describe('taskd serves the web app', () => {
       assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'an inline script')
       assert.doesNotMatch(html, /<style|style=/, 'an inline style')
     }
-    const html = await (await fetch(`${t.url}/`)).text()
+    const html = await (await fetch(`${t.url}/`, { headers: { accept: 'text/html' } })).text()
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]
     const r = await fetch(t.url + script, { headers: { 'accept-encoding': 'gzip' } })
     assert.equal(r.status, 200)
@@ -87,7 +87,7 @@ describe('taskd serves the web app', () => {
     assert.match(favicon.headers.get('content-type') ?? '', /svg/)
   })
 
-  test('the API, the docs and the operational routes keep their answers; a JSON client gets a JSON 404', async () => {
+  test('the API, the docs and the operational routes keep their answers; a client not asking for HTML gets a JSON 404', async () => {
     const api = await fetch(`${t.url}/v1/no-such-route`, { headers: { accept: 'text/html' } })
     assert.equal(api.status, 404)
     assert.equal((await api.json()).error.code, 'not_found')
@@ -96,9 +96,11 @@ describe('taskd serves the web app', () => {
     const docs = await fetch(`${t.url}/v1/docs/`)
     assert.equal(docs.status, 200)
     assert.doesNotMatch(docs.headers.get('content-security-policy') ?? '', /frame-ancestors/)
-    const json = await fetch(`${t.url}/anything`, { headers: { accept: 'application/json' } })
-    assert.equal(json.status, 404)
-    assert.equal((await json.json()).error.code, 'not_found')
+    for (const accept of ['application/json', '*/*']) {
+      const json = await fetch(`${t.url}/anything`, { headers: { accept } })
+      assert.equal(json.status, 404, accept)
+      assert.equal((await json.json()).error.code, 'not_found')
+    }
     const post = await fetch(`${t.url}/`, { method: 'POST' })
     assert.equal(post.status, 404)
     await post.body?.cancel()

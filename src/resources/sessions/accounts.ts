@@ -45,14 +45,14 @@ export async function writePasswordIn(
   if (ended.length) await signinAudit(deps, tx, { action: 'session.revoked', at, user: ref, actor: by.actor, sessions: ended, reason: 'password_changed' })
 }
 
-/** A single-use login link for a person, usable for `minutes`: `{base_url}/login/<token>`. */
-export async function issueLoginLinkIn(deps: Deps, tx: Tx, user: UsersTable, opts: { minutes: number; baseUrl: string }) {
+/** A single-use login link for a person, usable for `minutes`: `{base_url}/login/<token>` (made by `taskd user login-link`, or by the first start: `via`). */
+export async function issueLoginLinkIn(deps: Deps, tx: Tx, user: UsersTable, opts: { minutes: number; baseUrl: string; via?: 'cli' | 'setup' }) {
   const now = deps.clock.now()
   refuseAgent(user, 'email')
   await deleteSpentLinks(tx.q, isoAt(now))
   const token = newLinkToken()
   const expires = isoAt(now + opts.minutes * 60_000)
   await insertLoginLink(tx.q, { id: newId(), user_id: user.id, hash: sha256Hex(token), created_at: isoAt(now), expires_at: expires, used_at: null })
-  await signinAudit(deps, tx, { action: 'login_link.created', at: isoAt(now), user: { id: user.id, name: user.name }, actor: null, via: 'cli' })
+  await signinAudit(deps, tx, { action: 'login_link.created', at: isoAt(now), user: { id: user.id, name: user.name }, actor: null, via: opts.via ?? 'cli' })
   return { url: `${opts.baseUrl.replace(/\/+$/, '')}/login/${token}`, expires }
 }

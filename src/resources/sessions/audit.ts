@@ -5,7 +5,7 @@
 // through it too.
 import type { Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
-import { audit, commandLine, type Operator } from '../audit/record.js'
+import { audit, commandLine, SYSTEM, type Operator } from '../audit/record.js'
 
 export type SigninAction =
   | 'session.created' // signed in (with a password or a login link)
@@ -28,7 +28,7 @@ export interface SigninAuditEntry {
   /** The sender's address (behind TASKD_TRUST_PROXY, the client's). */
   address?: string
   /** How the sign-in was attempted. */
-  via?: 'password' | 'link' | 'cli'
+  via?: 'password' | 'link' | 'cli' | 'setup'
   /** A refused sign-in: the email as typed (never the password). */
   email?: string
   /** Why: `wrong_credentials`, `link_unusable`, `signed_out`, `revoked`, `password_changed`, `new_sign_in`, `password_reset`. */
@@ -48,6 +48,7 @@ export function onSigninAudit(listener: Listener): () => void {
 function operatorOf(entry: SigninAuditEntry): Operator {
   if (entry.actor) return { as: { type: 'user', id: entry.actor.id, name: entry.actor.name } }
   if (entry.via === 'cli') return commandLine()
+  if (entry.via === 'setup') return SYSTEM
   return { as: { type: 'user', id: null, name: entry.email ?? entry.user?.name ?? 'unknown' } }
 }
 

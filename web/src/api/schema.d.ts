@@ -1006,6 +1006,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/logs/{log}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a logged delivery again, with the same delivery id
+         * @description Queues the exact body of the logged attempt again as a new delivery (its own `delivery_id` and log entries). The body's `id` and the `X-Webhook-Delivery` header keep the id of the delivery it repeats, so a receiver that stores the ids it has handled can drop it. Also while the subscription is paused. 404 when the log entry is gone (the last 25 attempts are kept) or not yours to see.
+         */
+        post: operations["redeliverWebhookLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take up an inactive subscription again, optionally replaying what it missed
+         * @description Makes the subscription active and clears `paused_reason` and its failure count (taskd pauses one whose deliveries failed for 3 days without one success, or 100 times in a row: `paused_reason: "failing"`). Nothing it missed is sent, and deliveries still queued from before are dropped, unless `replay_since` is given: then every event since that time that it takes (its events, its boards, what its creator sees) is delivered again in its order. 409 when it is active. PATCH `active: true` also resumes it, without a replay.
+         */
+        post: operations["resumeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}/sample": {
         parameters: {
             query?: never;
@@ -2343,6 +2383,215 @@ export interface paths {
         patch: operations["updateForm"];
         trace?: never;
     };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first (owners and admins)
+         * @description Who did what to the workspace: tokens created and revoked, users created and their roles changed, agents created and changed, board members added, removed and their roles changed, boards trashed, restored and deleted, outgoing webhooks, incoming endpoints, automations and signing secrets created, changed and deleted, webhooks paused by taskd and resumed, exports, imports and restores (also those run with the `taskd` command, with actor type `cli`). An entry never holds a secret. Entries are append-only and kept `TASKD_AUDIT_RETENTION_DAYS` (365 by default); each is also the event `audit.entry`. Filter on `action`, `actor`, `actor_type`, `target`, `target_type`, `board`, `request_id` and `created`, e.g. `action ~ "token." && created >= "2026-11-01"`. Members get 403.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an audit entry (owners and admins) */
+        get: operations["getAuditEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/git/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the git connections (owners and admins)
+         * @description A git connection receives the hooks of one GitHub, GitLab or Gitea account or instance at its `hook_url`: set that address and the secret in the host’s webhook settings (content type JSON; events: pushes, pull or merge requests, and workflow runs or pipelines). Owners and admins manage connections (anyone else 403); the secret is write-only, sealed at rest, generated when not given, and shown once in the response that makes the connection. An export carries connections without their secrets: after an import, set a new one with PATCH.
+         */
+        get: operations["listGitConnections"];
+        put?: never;
+        /**
+         * Connect a GitHub, GitLab or Gitea account or instance (owners and admins); the secret is shown this once
+         * @description A git connection receives the hooks of one GitHub, GitLab or Gitea account or instance at its `hook_url`: set that address and the secret in the host’s webhook settings (content type JSON; events: pushes, pull or merge requests, and workflow runs or pipelines). Owners and admins manage connections (anyone else 403); the secret is write-only, sealed at rest, generated when not given, and shown once in the response that makes the connection. An export carries connections without their secrets: after an import, set a new one with PATCH.
+         */
+        post: operations["createGitConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/git/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a git connection (owners and admins) */
+        get: operations["getGitConnection"];
+        put?: never;
+        post?: never;
+        /** Delete a git connection with its repositories, their resources and pipelines (owners and admins; the cards stay) */
+        delete: operations["deleteGitConnection"];
+        options?: never;
+        head?: never;
+        /** Rename a git connection or replace its secret (owners and admins) */
+        patch: operations["updateGitConnection"];
+        trace?: never;
+    };
+    "/v1/git/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the git repositories the caller sees
+         * @description A repository is made by the first hook that comes from it, or by hand. Owners and admins see and manage every one; members of its board see it. Its board is where mentions link (null: any board) and its rules act.
+         */
+        get: operations["listGitRepositories"];
+        put?: never;
+        /**
+         * Add a repository of a git connection by hand, with its board and rules (owners and admins)
+         * @description Rules run when a pull (merge) request opens or merges, or a pipeline of the repository fails: the linked cards on the repository’s board move to `move_to` and/or are completed (`complete: true`) or re-opened, as the connection (events carry `actor: { id: <connection>, name, kind: "git" }`, and start no event automation).
+         */
+        post: operations["createGitRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/git/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a git repository */
+        get: operations["getGitRepository"];
+        put?: never;
+        post?: never;
+        /** Delete a git repository with its resources and pipelines (owners and admins; the cards stay) */
+        delete: operations["deleteGitRepository"];
+        options?: never;
+        head?: never;
+        /**
+         * Set a repository’s board and rules (owners and admins)
+         * @description Each rule’s `move_to` must be a list of the board the repository is left on (422 naming `rules.<n>.move_to`); rules need a board.
+         */
+        patch: operations["updateGitRepository"];
+        trace?: never;
+    };
+    "/v1/git/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the branches, commits and pull requests that mention cards, newest change first
+         * @description A branch name, a commit message, or a pull (merge) request’s title, body or source branch that mentions a card key links the card: `LCH-12` in any case, as a whole word (no letter or digit right before or after it: `feature/lch-12-login` and `[LCH-12]` mention LCH-12, `XLCH-12`, `LCH-123` and `LCH-12a` do not), also under a board’s earlier key prefix for the cards numbered before it changed; only cards of the repository’s board when it has one, else of any board; cards in the trash are not linked. Links only grow. A resource is stored once it links a card, and kept up to date by later hooks. Seen by owners and admins, by whoever sees one of its cards, and by the members of its repository’s board; `cards` lists the cards the caller sees. Cards show theirs with `expand=git`.
+         */
+        get: operations["listGitResources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/git/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a git resource */
+        get: operations["getGitResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pipelines the caller sees, newest first
+         * @description A pipeline is a CI run of a git repository. The code hosts report theirs through a git connection’s hook (GitHub and Gitea `workflow_run`, GitLab `Pipeline Hook`; status mapped from the run’s status and conclusion); any other CI reports its runs here, with a write token of someone who sees the repository (owners and admins, or members of its board). A run is linked to the cards its branch name or head commit message mention by key (`LCH-12`, any case, whole word, old prefixes too), and to those its branch and commit git resources link; only cards of the repository’s board when it has one. Turning `failure` runs the repository’s `pipeline.failed` rules, as the connection. Events: `pipeline.created` and `pipeline.updated`, one per board of its cards (workspace-wide when it has none). Seen by owners and admins, by whoever sees one of its cards, and by the members of its repository’s board. Cards show theirs with `expand=pipelines`.
+         */
+        get: operations["listPipelines"];
+        put?: never;
+        /**
+         * Report a CI run of a git repository (any CI)
+         * @description A pipeline is a CI run of a git repository. The code hosts report theirs through a git connection’s hook (GitHub and Gitea `workflow_run`, GitLab `Pipeline Hook`; status mapped from the run’s status and conclusion); any other CI reports its runs here, with a write token of someone who sees the repository (owners and admins, or members of its board). A run is linked to the cards its branch name or head commit message mention by key (`LCH-12`, any case, whole word, old prefixes too), and to those its branch and commit git resources link; only cards of the repository’s board when it has one. Turning `failure` runs the repository’s `pipeline.failed` rules, as the connection. Events: `pipeline.created` and `pipeline.updated`, one per board of its cards (workspace-wide when it has none). Seen by owners and admins, by whoever sees one of its cards, and by the members of its repository’s board. Cards show theirs with `expand=pipelines`. `started_at` is set when it turns `running`, `finished_at` when it turns `success`, `failure` or `canceled`, unless given.
+         */
+        post: operations["createPipeline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pipelines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pipeline */
+        get: operations["getPipeline"];
+        put?: never;
+        post?: never;
+        /** Delete a pipeline (owners, admins, or who reported it through the API) */
+        delete: operations["deletePipeline"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a pipeline’s status, name, link or times
+         * @description Turning `failure` runs the repository’s `pipeline.failed` rules; a change emits `pipeline.updated` with `previous_status`.
+         */
+        patch: operations["updatePipeline"];
+        trace?: never;
+    };
     "/v1/hooks/{path}": {
         parameters: {
             query?: never;
@@ -2401,6 +2650,26 @@ export interface paths {
          * @description No token. The body is application/json (shown), application/x-www-form-urlencoded or multipart/form-data (needed for a file field: the file as a file part under its key), with each answer under its field’s key; a JSON or urlencoded body is at most 1 MB, a multipart one 1 MB beside its files, each file at most TASKD_MAX_FILE_BYTES (413 past either). Every answer is checked against its field (a key the form lacks, a value its type refuses, a required field left empty: 422 naming the key). The card goes to the form’s list (or the board’s first list), titled by the field mapped to `title` or "<form name> submission"; mapped answers fill their card or custom fields, the others are listed in the description as Markdown (`- **Label**: answer`), with every Markdown character of an answer escaped, so an answer is only ever text; files are attached to the card. The card has no creator (`created_by` null) and its events carry the actor `{ id, name, kind: "form" }` (the form’s id and name); like the changes of an automation run, they start no event automation. A non-empty `_hp` (the honeypot) answers the same 201 and keeps nothing. More than 10 submissions a minute to a form from one sender (the client address; behind a proxy see TASKD_TRUST_PROXY) is 429 with Retry-After. A closed form, or one on a board in the trash, is 404 at once. With Accept: text/html the answer is a page: the thank-you message, or the form again with each problem beside its field. Every answer is `Cache-Control: no-store`; HTML answers carry `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'` (no script at all).
          */
         post: operations["submitForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/git/connections/{id}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A git connection’s hook_url: the code host posts its hooks here (no token)
+         * @description Verified by the host’s own scheme over the raw body, in constant time: GitHub `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`, Gitea `X-Gitea-Signature: <hex HMAC-SHA256>`, GitLab `X-Gitlab-Token: <the secret>`; anything else is 401 (the reason goes to the server log only). The event comes from `X-GitHub-Event`, `X-Gitea-Event` or `X-Gitlab-Event`. Acted on: `push` / `Push Hook` (the branch and its commits), `pull_request` / `Merge Request Hook`, and CI runs: `workflow_run` (GitHub, Gitea) / `Pipeline Hook` (GitLab), which become pipelines; GitHub’s `ping` is answered too. Any other event is 202 with `handled: false` and changes nothing. A branch name, a commit message, or a pull (merge) request’s title, body or source branch that mentions a card key links the card: `LCH-12` in any case, as a whole word (no letter or digit right before or after it: `feature/lch-12-login` and `[LCH-12]` mention LCH-12, `XLCH-12`, `LCH-123` and `LCH-12a` do not), also under a board’s earlier key prefix for the cards numbered before it changed; only cards of the repository’s board when it has one, else of any board; cards in the trash are not linked. Links only grow. Judged in this order: another method 405, unknown connection 404, more than 600 hooks a minute from one sender 429 (with Retry-After), body past 1 MB 413, signature 401, missing event header or a payload without what its event needs 400, a body neither JSON nor GitHub’s form encoding 415, else 202 once applied, in one transaction with its events.
+         */
+        post: operations["receiveGitHook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2524,10 +2793,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -2666,10 +2935,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -2808,10 +3077,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -2948,10 +3217,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3088,10 +3357,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3233,10 +3502,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3378,10 +3647,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3533,10 +3802,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3637,10 +3906,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3732,10 +4001,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3828,10 +4097,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -3924,10 +4193,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4012,10 +4281,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4100,10 +4369,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4187,10 +4456,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4274,10 +4543,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4360,10 +4629,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4446,10 +4715,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4550,10 +4819,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4654,10 +4923,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4752,10 +5021,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4854,10 +5123,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -4955,10 +5224,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5056,10 +5325,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5162,10 +5431,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5263,10 +5532,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5362,10 +5631,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5461,10 +5730,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5560,10 +5829,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5662,10 +5931,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5766,10 +6035,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5863,10 +6132,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -5962,10 +6231,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6064,11 +6333,105 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An entry was written to the audit log (owners and admins only: delivered to their subscriptions to every board).
+         * @description Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>` and with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the Standard Webhooks and Svix libraries verify (in JavaScript: `new Webhook(secret, { format: "raw" }).verify(body, headers)`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event name */
+                    "X-Webhook-Event": string;
+                    /** @description The delivery id (= body `id`) */
+                    "X-Webhook-Delivery": string;
+                    /** @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the current secret */
+                    "X-Service-Signature"?: string;
+                    /** @description Legacy: hex SHA-256 of the raw body followed by the current secret */
+                    "X-Webhook-Signature"?: string;
+                    /** @description Standard Webhooks: the delivery id, the same on every retry */
+                    "webhook-id"?: string;
+                    /** @description Standard Webhooks: unix seconds of this attempt */
+                    "webhook-timestamp"?: string;
+                    /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret’s UTF-8 bytes; during a secret rotation’s overlap a second one made with the old secret follows, space-separated (`v1,<new> v1,<old>`) */
+                    "webhook-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Delivery id: the same on every retry, for deduplication */
+                        id: string;
+                        /** @enum {string} */
+                        event: "audit.entry";
+                        /** @description When the event happened, ISO 8601 UTC */
+                        timestamp: string;
+                        data: {
+                            /** @description Audit entry id */
+                            id: string;
+                            /** @description What was done, `<target type>.<verb>`, e.g. token.created, board.member_added, webhook.paused */
+                            action: string;
+                            /** @description { type, id, name } of who did it: user, agent, automation, incoming_webhook, cli or system */
+                            actor: {
+                                /** @enum {string} */
+                                type: "user" | "agent" | "automation" | "incoming_webhook" | "form" | "git" | "cli" | "system";
+                                /** @description The user, agent, automation or endpoint id; null for the command line and taskd itself. */
+                                id: string | null;
+                                /** @description The name at the time (for the command line: the operating-system user who ran it). */
+                                name: string;
+                            };
+                            /** @description { type, id, name } of what it was done to, named as it was then */
+                            target: {
+                                type: string;
+                                id: string | null;
+                                name: string | null;
+                            };
+                            /** @description The id of the board it concerns, or null */
+                            board: string | null;
+                            /** @description What changed (field names, roles, counts); never a secret */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /** @description X-Request-Id of the API request that did it, or null */
+                            request_id: string | null;
+                            /** @description When, ISO 8601 */
+                            created: string;
                         };
                     };
                 };
@@ -6224,10 +6587,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6307,10 +6670,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6390,10 +6753,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6471,10 +6834,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6552,10 +6915,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6633,10 +6996,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6723,10 +7086,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6813,10 +7176,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6903,10 +7266,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -6991,10 +7354,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7079,10 +7442,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7167,10 +7530,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7263,10 +7626,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7359,10 +7722,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7457,10 +7820,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7555,10 +7918,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7661,10 +8024,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7767,10 +8130,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                             /** @description Names of the attributes that changed: name, key, options, required, position, rollup, formula */
                             changes: string[];
@@ -7875,10 +8238,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -7959,10 +8322,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8043,10 +8406,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8127,10 +8490,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8206,10 +8569,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8285,10 +8648,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8364,10 +8727,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8463,10 +8826,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8562,10 +8925,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8661,10 +9024,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8749,10 +9112,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8837,10 +9200,10 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -8925,10 +9288,421 @@ export interface webhooks {
                                 id: string;
                                 name: string | null;
                                 /**
-                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), or form (a submission to a public form: id and name are the form’s)
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
                                  * @enum {string}
                                  */
-                                kind?: "incoming_webhook" | "automation" | "form";
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "git_resource.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A branch, commit or pull request mentioning a card’s key was linked to the card (one event per card).
+         * @description Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>` and with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the Standard Webhooks and Svix libraries verify (in JavaScript: `new Webhook(secret, { format: "raw" }).verify(body, headers)`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event name */
+                    "X-Webhook-Event": string;
+                    /** @description The delivery id (= body `id`) */
+                    "X-Webhook-Delivery": string;
+                    /** @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the current secret */
+                    "X-Service-Signature"?: string;
+                    /** @description Legacy: hex SHA-256 of the raw body followed by the current secret */
+                    "X-Webhook-Signature"?: string;
+                    /** @description Standard Webhooks: the delivery id, the same on every retry */
+                    "webhook-id"?: string;
+                    /** @description Standard Webhooks: unix seconds of this attempt */
+                    "webhook-timestamp"?: string;
+                    /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret’s UTF-8 bytes; during a secret rotation’s overlap a second one made with the old secret follows, space-separated (`v1,<new> v1,<old>`) */
+                    "webhook-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Delivery id: the same on every retry, for deduplication */
+                        id: string;
+                        /** @enum {string} */
+                        event: "git_resource.linked";
+                        /** @description When the event happened, ISO 8601 UTC */
+                        timestamp: string;
+                        data: {
+                            /** @description Git resource id */
+                            id: string;
+                            /** @description branch, commit or pull_request */
+                            kind: string;
+                            /** @description The branch name, the commit SHA or the pull request number */
+                            ref: string;
+                            /** @description The branch name, the first line of the commit message or the pull request title */
+                            title: string;
+                            /** @description Its page on the code host */
+                            url: string;
+                            /** @description branch: active or deleted; commit: pushed; pull_request: open, closed or merged */
+                            state: string;
+                            /** @description The host user name of who pushed, committed or opened it */
+                            author: string | null;
+                            /** @description { id, name } of the repository (its full name) */
+                            repository: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** @description { id, key, title, url } of the task: record id, human key, title and a link to the task */
+                            card: {
+                                id: string;
+                                key: string;
+                                title: string;
+                                url: string;
+                            };
+                            /** @description { id, name } of the board */
+                            board: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** @description { id, name } of the user or agent who caused the event */
+                            actor: {
+                                id: string;
+                                name: string | null;
+                                /**
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
+                                 * @enum {string}
+                                 */
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "git_resource.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A linked pull request was merged, closed, re-opened or retitled, or a linked branch deleted (one event per board of its cards).
+         * @description Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>` and with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the Standard Webhooks and Svix libraries verify (in JavaScript: `new Webhook(secret, { format: "raw" }).verify(body, headers)`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event name */
+                    "X-Webhook-Event": string;
+                    /** @description The delivery id (= body `id`) */
+                    "X-Webhook-Delivery": string;
+                    /** @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the current secret */
+                    "X-Service-Signature"?: string;
+                    /** @description Legacy: hex SHA-256 of the raw body followed by the current secret */
+                    "X-Webhook-Signature"?: string;
+                    /** @description Standard Webhooks: the delivery id, the same on every retry */
+                    "webhook-id"?: string;
+                    /** @description Standard Webhooks: unix seconds of this attempt */
+                    "webhook-timestamp"?: string;
+                    /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret’s UTF-8 bytes; during a secret rotation’s overlap a second one made with the old secret follows, space-separated (`v1,<new> v1,<old>`) */
+                    "webhook-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Delivery id: the same on every retry, for deduplication */
+                        id: string;
+                        /** @enum {string} */
+                        event: "git_resource.updated";
+                        /** @description When the event happened, ISO 8601 UTC */
+                        timestamp: string;
+                        data: {
+                            /** @description Git resource id */
+                            id: string;
+                            /** @description branch, commit or pull_request */
+                            kind: string;
+                            /** @description The branch name, the commit SHA or the pull request number */
+                            ref: string;
+                            /** @description The branch name, the first line of the commit message or the pull request title */
+                            title: string;
+                            /** @description Its page on the code host */
+                            url: string;
+                            /** @description branch: active or deleted; commit: pushed; pull_request: open, closed or merged */
+                            state: string;
+                            /** @description The host user name of who pushed, committed or opened it */
+                            author: string | null;
+                            /** @description { id, name } of the repository (its full name) */
+                            repository: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** @description What changed: state, title */
+                            changes: string[];
+                            /** @description The linked cards (record ids) of this board */
+                            cards: string[];
+                            /** @description { id, name } of the board */
+                            board: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** @description { id, name } of the user or agent who caused the event */
+                            actor: {
+                                id: string;
+                                name: string | null;
+                                /**
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
+                                 * @enum {string}
+                                 */
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pipeline.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A CI run was reported (by a code host’s hook or POST /v1/pipelines).
+         * @description Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>` and with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the Standard Webhooks and Svix libraries verify (in JavaScript: `new Webhook(secret, { format: "raw" }).verify(body, headers)`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event name */
+                    "X-Webhook-Event": string;
+                    /** @description The delivery id (= body `id`) */
+                    "X-Webhook-Delivery": string;
+                    /** @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the current secret */
+                    "X-Service-Signature"?: string;
+                    /** @description Legacy: hex SHA-256 of the raw body followed by the current secret */
+                    "X-Webhook-Signature"?: string;
+                    /** @description Standard Webhooks: the delivery id, the same on every retry */
+                    "webhook-id"?: string;
+                    /** @description Standard Webhooks: unix seconds of this attempt */
+                    "webhook-timestamp"?: string;
+                    /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret’s UTF-8 bytes; during a secret rotation’s overlap a second one made with the old secret follows, space-separated (`v1,<new> v1,<old>`) */
+                    "webhook-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Delivery id: the same on every retry, for deduplication */
+                        id: string;
+                        /** @enum {string} */
+                        event: "pipeline.created";
+                        /** @description When the event happened, ISO 8601 UTC */
+                        timestamp: string;
+                        data: {
+                            /** @description Pipeline id */
+                            id: string;
+                            /** @description The workflow or job name */
+                            name: string;
+                            /** @description queued, running, success, failure or canceled */
+                            status: string;
+                            /** @description The status before this change (null when it was just created) */
+                            previous_status: string | null;
+                            /** @description The branch it ran on */
+                            branch: string | null;
+                            /** @description The head commit SHA */
+                            commit: string | null;
+                            /** @description The run’s page on the CI */
+                            url: string | null;
+                            /** @description { id, name } of the repository (its full name) */
+                            repository: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** @description The cards (record ids) of this board it concerns */
+                            cards: string[];
+                            /** @description { id, name } of the board, or null when it concerns no card */
+                            board: {
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            /** @description { id, name } of the user or agent who caused the event */
+                            actor: {
+                                id: string;
+                                name: string | null;
+                                /**
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
+                                 * @enum {string}
+                                 */
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 5xx and timeouts are retried, 4xx is dropped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pipeline.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A CI run changed: its status (previous_status says from what), name, times, or the cards it concerns.
+         * @description Sent with the subscription's method (POST, PUT or PATCH), signed in `X-Service-Signature: sha256=<hex>` and with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), which the Standard Webhooks and Svix libraries verify (in JavaScript: `new Webhook(secret, { format: "raw" }).verify(body, headers)`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event name */
+                    "X-Webhook-Event": string;
+                    /** @description The delivery id (= body `id`) */
+                    "X-Webhook-Delivery": string;
+                    /** @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the current secret */
+                    "X-Service-Signature"?: string;
+                    /** @description Legacy: hex SHA-256 of the raw body followed by the current secret */
+                    "X-Webhook-Signature"?: string;
+                    /** @description Standard Webhooks: the delivery id, the same on every retry */
+                    "webhook-id"?: string;
+                    /** @description Standard Webhooks: unix seconds of this attempt */
+                    "webhook-timestamp"?: string;
+                    /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret’s UTF-8 bytes; during a secret rotation’s overlap a second one made with the old secret follows, space-separated (`v1,<new> v1,<old>`) */
+                    "webhook-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Delivery id: the same on every retry, for deduplication */
+                        id: string;
+                        /** @enum {string} */
+                        event: "pipeline.updated";
+                        /** @description When the event happened, ISO 8601 UTC */
+                        timestamp: string;
+                        data: {
+                            /** @description Pipeline id */
+                            id: string;
+                            /** @description The workflow or job name */
+                            name: string;
+                            /** @description queued, running, success, failure or canceled */
+                            status: string;
+                            /** @description The status before this change (null when it was just created) */
+                            previous_status: string | null;
+                            /** @description The branch it ran on */
+                            branch: string | null;
+                            /** @description The head commit SHA */
+                            commit: string | null;
+                            /** @description The run’s page on the CI */
+                            url: string | null;
+                            /** @description { id, name } of the repository (its full name) */
+                            repository: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** @description The cards (record ids) of this board it concerns */
+                            cards: string[];
+                            /** @description { id, name } of the board, or null when it concerns no card */
+                            board: {
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            /** @description { id, name } of the user or agent who caused the event */
+                            actor: {
+                                id: string;
+                                name: string | null;
+                                /**
+                                 * @description Set when no user caused the event: incoming_webhook or automation (a run), form (a submission to a public form: id and name are the form’s), or git (a git connection’s hook: id and name are the connection’s)
+                                 * @enum {string}
+                                 */
+                                kind?: "incoming_webhook" | "automation" | "form" | "git";
                             };
                         };
                     };
@@ -10254,10 +11028,10 @@ export interface components {
                 };
                 active: boolean;
                 /**
-                 * @description Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). Setting `active` clears it.
+                 * @description Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). `failing`: its deliveries failed for 3 days without one success, or 100 in a row (its creator finds an inbox item and the audit log a `webhook.paused` entry); POST /v1/webhooks/{id}/resume takes it up again, optionally replaying what it missed. Setting `active` clears it.
                  * @enum {string|null}
                  */
-                paused_reason: "board_deleted" | null;
+                paused_reason: "board_deleted" | "failing" | null;
                 has_secret: boolean;
                 /** @description While a secret rotation overlaps (POST /v1/webhooks/{id}/rotate-secret): until when the secret before it still signs `webhook-signature` beside the new one (ISO 8601 UTC); null otherwise. */
                 secret_rotating_until: string | null;
@@ -10298,10 +11072,10 @@ export interface components {
             };
             active: boolean;
             /**
-             * @description Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). Setting `active` clears it.
+             * @description Why taskd made the subscription inactive, null otherwise. `board_deleted`: every board it named was deleted for good; the deletion events of that board (card.deleted, comment.deleted, list.deleted) are still delivered, then nothing, since it covers no board (activating it again does not widen it to every board). `failing`: its deliveries failed for 3 days without one success, or 100 in a row (its creator finds an inbox item and the audit log a `webhook.paused` entry); POST /v1/webhooks/{id}/resume takes it up again, optionally replaying what it missed. Setting `active` clears it.
              * @enum {string|null}
              */
-            paused_reason: "board_deleted" | null;
+            paused_reason: "board_deleted" | "failing" | null;
             has_secret: boolean;
             /** @description While a secret rotation overlaps (POST /v1/webhooks/{id}/rotate-secret): until when the secret before it still signs `webhook-signature` beside the new one (ISO 8601 UTC); null otherwise. */
             secret_rotating_until: string | null;
@@ -10428,8 +11202,32 @@ export interface components {
             /** @description First 1,024 bytes of the answer, with any echo of the subscription's credentials redacted; shown to the subscription's creator only (others get ""). */
             response_excerpt: string;
         };
+        /**
+         * @example {
+         *       "delivery_id": "0d2kq8vz0000a1b2"
+         *     }
+         */
         QueuedDelivery: {
+            /** @description The new delivery; its attempts show in the logs under this id. */
             delivery_id: string;
+        };
+        ResumedWebhook: {
+            webhook: components["schemas"]["Webhook"];
+            /** @description Events queued again (0 without replay_since). */
+            replayed: number;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "replay_since": "2026-11-20T09:00:00Z"
+         *     }
+         */
+        ResumeWebhookBody: {
+            /**
+             * Format: date-time
+             * @description Replay what the subscription missed: every event from this time on (ISO 8601, not in the future, at most 10,000 events, no earlier than the event log keeps them: TASKD_EVENT_RETENTION_DAYS, 30 days by default, else 422) that it takes, in their order, each a new delivery of the original payload. Without it nothing missed is sent.
+             */
+            replay_since?: string;
         };
         QueuedSample: {
             delivery_id: string;
@@ -10759,23 +11557,30 @@ export interface components {
             items: {
                 id: string;
                 /**
-                 * @description `assigned` to the task; `mentioned` in a comment; `commented` or `completed` on a task you watch; `watching`: you were made a watcher; `question`: an agent asks you (agents).
+                 * @description `assigned` to the task; `mentioned` in a comment; `commented` or `completed` on a task you watch; `watching`: you were made a watcher; `question`: an agent asks you (agents); `webhook_paused`: taskd paused an outgoing webhook subscription of yours whose deliveries kept failing (`webhook` names it; resume it with POST /v1/webhooks/{id}/resume).
                  * @enum {string}
                  */
-                kind: "assigned" | "mentioned" | "commented" | "completed" | "watching" | "question";
+                kind: "assigned" | "mentioned" | "commented" | "completed" | "watching" | "question" | "webhook_paused";
+                /** @description The task; null for an item about no task (`webhook_paused`). */
                 card: {
                     id: string;
                     key: string;
                     title: string;
                     url: string;
-                };
+                } | null;
+                /** @description The task's board; null when there is no task. */
                 board: {
                     id: string;
                     name: string;
-                };
+                } | null;
                 /** @description The comment, for `mentioned` and `commented`. */
                 comment: string | null;
                 question: string | null;
+                /** @description For `webhook_paused`: the subscription taskd paused; null otherwise. */
+                webhook: {
+                    id: string;
+                    name: string;
+                } | null;
                 /** @description Who caused it. */
                 actor: {
                     id: string;
@@ -10786,30 +11591,96 @@ export interface components {
                 read_at: string | null;
                 created: string;
                 expand?: {
-                    card: components["schemas"]["Card"];
+                    /** @description Absent for an item about no task. */
+                    card?: {
+                        id: string;
+                        /** @description Human key `<PREFIX>-<n>`; endpoints take the record id, never the key */
+                        key: string;
+                        title: string;
+                        description: string;
+                        board: string;
+                        list: string;
+                        position: number;
+                        /** @description 0 none, 1 low, 2 medium, 3 high, 4 urgent */
+                        priority: number;
+                        assignees: string[];
+                        tags: string[];
+                        watchers: string[];
+                        /** @description Ids of the files attached to the card (`/v1/files?card=`), oldest first. */
+                        files: string[];
+                        start_date: string | null;
+                        due_date: string | null;
+                        /** @description Whether the card is completed. A card's completion follows its list: moving a card into a list of category `completed` completes it, and moving it out of one into a list of another category re-opens it. Completing a card moves it to its board's first `completed` list when the board has one (else it stays where it is); re-opening a card that is in a `completed` list moves it to the board's first `unstarted` list (else `started`, else `backlog`). A request naming both a list and a completion that contradict each other answers 422. The same rule holds for every path: create, PATCH, move, complete, the bulk routes, automation steps, approved agent runs, MCP tools and a list deleted with `move_to`. */
+                        completed: boolean;
+                        /** @description When it was completed; null while it is not. */
+                        completed_at: string | null;
+                        archived: boolean;
+                        trashed: boolean;
+                        /**
+                         * @description The category of the card's list.
+                         * @enum {string}
+                         */
+                        state: "backlog" | "unstarted" | "started" | "completed" | "canceled";
+                        created: string;
+                        updated: string;
+                        created_by: components["schemas"]["UserRef"] | null;
+                        status: components["schemas"]["CardStatus"];
+                        /** @description The milestone (record id) of the card’s board it counts towards; null for none. */
+                        milestone: string | null;
+                        /** @description Custom field values by key (`{}` when none); select and multi_select values are option ids; rollups and formulas computed on read. */
+                        xattr: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Ticked and all items over all the card's checklists. */
+                        checklist_progress: {
+                            done: number;
+                            total: number;
+                        };
+                        /** @description The parent card (record id), or null: the source of its `parent_of` link. */
+                        parent: string | null;
+                        /** @description Its subtasks (the cards whose parent it is, not in the trash): completed and all. */
+                        subtasks: {
+                            done: number;
+                            total: number;
+                        };
+                        /** @description How many cards that block it (dependencies) are not completed (nor in the trash). */
+                        blocked_by_open: number;
+                        /** @description true when an idempotent replay returned an existing card */
+                        existing?: boolean;
+                        expand?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             }[];
         };
         InboxItem: {
             id: string;
             /**
-             * @description `assigned` to the task; `mentioned` in a comment; `commented` or `completed` on a task you watch; `watching`: you were made a watcher; `question`: an agent asks you (agents).
+             * @description `assigned` to the task; `mentioned` in a comment; `commented` or `completed` on a task you watch; `watching`: you were made a watcher; `question`: an agent asks you (agents); `webhook_paused`: taskd paused an outgoing webhook subscription of yours whose deliveries kept failing (`webhook` names it; resume it with POST /v1/webhooks/{id}/resume).
              * @enum {string}
              */
-            kind: "assigned" | "mentioned" | "commented" | "completed" | "watching" | "question";
+            kind: "assigned" | "mentioned" | "commented" | "completed" | "watching" | "question" | "webhook_paused";
+            /** @description The task; null for an item about no task (`webhook_paused`). */
             card: {
                 id: string;
                 key: string;
                 title: string;
                 url: string;
-            };
+            } | null;
+            /** @description The task's board; null when there is no task. */
             board: {
                 id: string;
                 name: string;
-            };
+            } | null;
             /** @description The comment, for `mentioned` and `commented`. */
             comment: string | null;
             question: string | null;
+            /** @description For `webhook_paused`: the subscription taskd paused; null otherwise. */
+            webhook: {
+                id: string;
+                name: string;
+            } | null;
             /** @description Who caused it. */
             actor: {
                 id: string;
@@ -12731,6 +13602,414 @@ export interface components {
             /** @description What a submitter reads after sending, up to 2,000 characters; empty: a default message. */
             thank_you?: string;
         };
+        AuditEntryPage: {
+            page: number;
+            perPage: number;
+            totalItems: number;
+            totalPages: number;
+            items: {
+                id: string;
+                /** @description What was done, `<target type>.<verb>`: `token.created`, `token.revoked`, `user.created`, `user.role_changed`, `agent.created`, `agent.updated`, `board.member_added`, `board.member_removed`, `board.member_role_changed`, `board.trashed`, `board.restored`, `board.deleted`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.paused`, `webhook.resumed`, `webhook.secret_rotated`, `incoming_webhook.created`, `incoming_webhook.updated`, `incoming_webhook.deleted`, `automation.created`, `automation.updated`, `automation.deleted`, `automation.paused`, `signing_secret.created`, `signing_secret.updated`, `signing_secret.rotated`, `signing_secret.deleted`, `workspace.exported`, `workspace.imported`, `workspace.restored`, `session.created`, `session.revoked`, `signin.failed`, `password.changed`, `login_link.created`, `login_link.used`. */
+                action: string;
+                actor: components["schemas"]["AuditActor"];
+                target: components["schemas"]["AuditTarget"];
+                /** @description The board the action concerns (the board itself, or the one a membership is on); null otherwise. */
+                board: string | null;
+                /** @description What changed: field names of an edit, roles before and after, a permission, counts. Never a secret, credential, token value or password. */
+                details: {
+                    [key: string]: unknown;
+                };
+                /** @description The X-Request-Id of the API request that did it; null for the command line and taskd itself. */
+                request_id: string | null;
+                created: string;
+                expand?: {
+                    /** @description Absent when the entry has no board or it is gone. */
+                    board?: {
+                        id: string;
+                        name: string;
+                        description: string;
+                        key_prefix: string;
+                        created_by: components["schemas"]["UserRef"] | null;
+                        created: string;
+                        updated: string;
+                        /** @description In the trash: hidden with all it holds, deleted for good 30 days after trashed_at unless restored. */
+                        trashed: boolean;
+                        trashed_at: string | null;
+                        /** @description When a board in the trash is deleted for good; from then on it can no longer be restored. */
+                        purge_at: string | null;
+                        /** @description The folder (/v1/folders) the board is in; null for none. */
+                        folder: string | null;
+                    };
+                };
+            }[];
+        };
+        /** @description Who did it: `user` or `agent` (through a token), `automation` or `incoming_webhook` (what a run acted for), `cli` (a `taskd` command on the server) or `system` (taskd itself, e.g. pausing a failing subscription or emptying the trash). */
+        AuditActor: {
+            /** @enum {string} */
+            type: "user" | "agent" | "automation" | "incoming_webhook" | "form" | "git" | "cli" | "system";
+            /** @description The user, agent, automation or endpoint id; null for the command line and taskd itself. */
+            id: string | null;
+            /** @description The name at the time (for the command line: the operating-system user who ran it). */
+            name: string;
+        };
+        /** @description What the action was done to. */
+        AuditTarget: {
+            /** @description token, user, agent, board, webhook, incoming_webhook, automation, signing_secret or workspace. */
+            type: string;
+            id: string | null;
+            /** @description The name at the time; it may have changed or be gone since. */
+            name: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "0d2kq8vz00000001",
+         *       "action": "token.created",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "u_123",
+         *         "name": "Ada Owner"
+         *       },
+         *       "target": {
+         *         "type": "token",
+         *         "id": "t_456",
+         *         "name": "CI deploys"
+         *       },
+         *       "board": null,
+         *       "details": {
+         *         "permission": "write",
+         *         "user": {
+         *           "id": "u_123",
+         *           "name": "Ada Owner"
+         *         },
+         *         "expires_at": null
+         *       },
+         *       "request_id": "5d0c2f0e-4b1a-4c8e-9d55-0b8f9f3c1e77",
+         *       "created": "2026-11-21T12:00:00.000Z"
+         *     }
+         */
+        AuditEntry: {
+            id: string;
+            /** @description What was done, `<target type>.<verb>`: `token.created`, `token.revoked`, `user.created`, `user.role_changed`, `agent.created`, `agent.updated`, `board.member_added`, `board.member_removed`, `board.member_role_changed`, `board.trashed`, `board.restored`, `board.deleted`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.paused`, `webhook.resumed`, `webhook.secret_rotated`, `incoming_webhook.created`, `incoming_webhook.updated`, `incoming_webhook.deleted`, `automation.created`, `automation.updated`, `automation.deleted`, `automation.paused`, `signing_secret.created`, `signing_secret.updated`, `signing_secret.rotated`, `signing_secret.deleted`, `workspace.exported`, `workspace.imported`, `workspace.restored`, `session.created`, `session.revoked`, `signin.failed`, `password.changed`, `login_link.created`, `login_link.used`. */
+            action: string;
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"];
+            /** @description The board the action concerns (the board itself, or the one a membership is on); null otherwise. */
+            board: string | null;
+            /** @description What changed: field names of an edit, roles before and after, a permission, counts. Never a secret, credential, token value or password. */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description The X-Request-Id of the API request that did it; null for the command line and taskd itself. */
+            request_id: string | null;
+            created: string;
+        };
+        GitConnectionPage: {
+            page: number;
+            perPage: number;
+            totalItems: number;
+            totalPages: number;
+            items: components["schemas"]["GitConnection"][];
+        };
+        GitConnection: {
+            id: string;
+            /**
+             * @description The code host: `github`, `gitlab` or `gitea`.
+             * @enum {string}
+             */
+            provider: "github" | "gitlab" | "gitea";
+            name: string;
+            /** @description Where the host sends its hooks: `{base_url}/v1/git/connections/{id}/hooks` (content type JSON). */
+            hook_url: string;
+            created_by: components["schemas"]["UserRef"] & (Record<string, never> | null);
+            created: string;
+            updated: string;
+        };
+        GitConnectionWithSecret: {
+            git_connection: components["schemas"]["GitConnection"];
+            /** @description The hook secret, shown this once: paste it into the host’s webhook settings. */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "provider": "github",
+         *       "name": "GitHub: acme"
+         *     }
+         */
+        CreateGitConnectionBody: {
+            /**
+             * @description The code host: `github`, `gitlab` or `gitea`.
+             * @enum {string}
+             */
+            provider: "github" | "gitlab" | "gitea";
+            /** @description A label, 1 to 200 characters. */
+            name: string;
+            /** @description Write-only: the secret the host signs its hooks with (GitHub and Gitea: the HMAC key; GitLab: the secret token it sends). 8 to 255 printable ASCII characters; generated (64 hex characters) when absent. Never shown again after the response that made it. */
+            secret?: string;
+        };
+        /**
+         * @example {
+         *       "name": "GitHub: acme-corp"
+         *     }
+         */
+        UpdateGitConnectionBody: {
+            /** @description A label, 1 to 200 characters. */
+            name?: string;
+            /** @description A new secret replaces the stored one at once (hooks signed with the old one answer 401). Write-only: the secret the host signs its hooks with (GitHub and Gitea: the HMAC key; GitLab: the secret token it sends). 8 to 255 printable ASCII characters; generated (64 hex characters) when absent. Never shown again after the response that made it. */
+            secret?: string;
+        };
+        GitRepositoryPage: {
+            page: number;
+            perPage: number;
+            totalItems: number;
+            totalPages: number;
+            items: {
+                id: string;
+                /** @description The git connection (record id) whose hooks report it. */
+                connection: string;
+                /** @description `owner/name` (GitLab: the path with its namespace, `group/subgroup/name`). */
+                full_name: string;
+                url: string;
+                /** @description The board its mentions link to and its rules act on; null: mentions link cards of any board, no rule acts. */
+                board: string | null;
+                rules: components["schemas"]["GitRule"][];
+                created: string;
+                updated: string;
+                expand?: {
+                    board: components["schemas"]["Board"] & (Record<string, never> | null);
+                };
+            }[];
+        };
+        GitRule: {
+            /**
+             * @description `pull_request.opened` (a pull or merge request opened or re-opened), `pull_request.merged`, or `pipeline.failed` (a pipeline of the repository turned `failure`).
+             * @enum {string}
+             */
+            on: "pull_request.opened" | "pull_request.merged" | "pipeline.failed";
+            /** @description A list (record id) of the repository’s board the linked cards move to. */
+            move_to?: string;
+            /** @description true completes the linked cards, false re-opens them (the completion rule of cards applies). */
+            complete?: boolean;
+        };
+        GitRepository: {
+            id: string;
+            /** @description The git connection (record id) whose hooks report it. */
+            connection: string;
+            /** @description `owner/name` (GitLab: the path with its namespace, `group/subgroup/name`). */
+            full_name: string;
+            url: string;
+            /** @description The board its mentions link to and its rules act on; null: mentions link cards of any board, no rule acts. */
+            board: string | null;
+            rules: components["schemas"]["GitRule"][];
+            created: string;
+            updated: string;
+        };
+        /**
+         * @example {
+         *       "connection": "c_123",
+         *       "full_name": "acme/api",
+         *       "board": "b_123",
+         *       "rules": [
+         *         {
+         *           "on": "pull_request.merged",
+         *           "complete": true
+         *         },
+         *         {
+         *           "on": "pull_request.opened",
+         *           "move_to": "l_review"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateGitRepositoryBody: {
+            /** @description The git connection (record id). */
+            connection: string;
+            /** @description `owner/name`; unique per connection, ignoring case. */
+            full_name: string;
+            /** @description The repository’s web address; for GitHub and GitLab connections it defaults to github.com / gitlab.com. */
+            url?: string;
+            /** @description A board (record id), or null. */
+            board?: string | null;
+            /** @description At most 20; each `move_to` must be a list of the repository’s board, and rules need a board. */
+            rules?: components["schemas"]["GitRule"][];
+        };
+        /**
+         * @example {
+         *       "board": "b_123",
+         *       "rules": [
+         *         {
+         *           "on": "pipeline.failed",
+         *           "move_to": "l_todo"
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateGitRepositoryBody: {
+            url?: string;
+            /** @description A board (record id), or null; the rules are checked against the board it leaves the repository on. */
+            board?: string | null;
+            /** @description At most 20; each `move_to` must be a list of the repository’s board, and rules need a board. */
+            rules?: components["schemas"]["GitRule"][];
+        };
+        GitResourcePage: {
+            page: number;
+            perPage: number;
+            totalItems: number;
+            totalPages: number;
+            items: {
+                id: string;
+                /** @description The repository (record id). */
+                repository: string;
+                /** @enum {string} */
+                kind: "branch" | "commit" | "pull_request";
+                /** @description The branch name, the commit’s full SHA, or the pull (merge) request’s number. */
+                ref: string;
+                /** @description The branch name, the first line of the commit message, or the pull request’s title. */
+                title: string;
+                url: string;
+                /** @description branch: `active` or `deleted`; commit: `pushed`; pull_request: `open`, `closed` or `merged`. */
+                state: string;
+                /** @description The host’s user name of who pushed, committed or opened it. */
+                author: string | null;
+                /** @description The cards (record ids) it mentions and links, those the caller sees. */
+                cards: string[];
+                created: string;
+                updated: string;
+                expand?: {
+                    repository: components["schemas"]["GitRepository"];
+                };
+            }[];
+        };
+        PipelinePage: {
+            page: number;
+            perPage: number;
+            totalItems: number;
+            totalPages: number;
+            items: {
+                id: string;
+                /** @description The git repository (record id). */
+                repository: string;
+                /** @description The CI’s own id of the run, unique per repository (GitHub and Gitea: the workflow run id; GitLab: the pipeline id). */
+                provider_id: string;
+                name: string;
+                branch: string | null;
+                /** @description The head commit’s SHA. */
+                commit: string | null;
+                /**
+                 * @description `queued`, `running`, `success`, `failure` or `canceled`.
+                 * @enum {string}
+                 */
+                status: "queued" | "running" | "success" | "failure" | "canceled";
+                url: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+                /** @description The cards (record ids) its branch or head commit mention, those the caller sees. */
+                cards: string[];
+                /** @description Who reported it through the API; null for a code host’s hook. */
+                created_by: {
+                    id: string;
+                    name: string;
+                } | null;
+                created: string;
+                updated: string;
+                expand?: {
+                    repository: components["schemas"]["GitRepository"];
+                };
+            }[];
+        };
+        Pipeline: {
+            id: string;
+            /** @description The git repository (record id). */
+            repository: string;
+            /** @description The CI’s own id of the run, unique per repository (GitHub and Gitea: the workflow run id; GitLab: the pipeline id). */
+            provider_id: string;
+            name: string;
+            branch: string | null;
+            /** @description The head commit’s SHA. */
+            commit: string | null;
+            /**
+             * @description `queued`, `running`, `success`, `failure` or `canceled`.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "success" | "failure" | "canceled";
+            url: string | null;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description The cards (record ids) its branch or head commit mention, those the caller sees. */
+            cards: string[];
+            /** @description Who reported it through the API; null for a code host’s hook. */
+            created_by: {
+                id: string;
+                name: string;
+            } | null;
+            created: string;
+            updated: string;
+        };
+        /**
+         * @example {
+         *       "repository": "acme/api",
+         *       "provider_id": "jenkins-4711",
+         *       "name": "Jenkins: build",
+         *       "branch": "feature/LCH-12-login",
+         *       "commit": "9fceb02d0ae598e95dc970b74767f19372d61af8",
+         *       "status": "running",
+         *       "url": "https://ci.example.com/job/api/4711/"
+         *     }
+         */
+        CreatePipelineBody: {
+            /** @description The git repository: its record id, or its full name (`owner/name`, any case) when exactly one connection has a repository of that name (422 naming `repository` when none or several do). */
+            repository: string;
+            /** @description The CI’s own id of the run, unique per repository (409 when the repository has a pipeline with it). Defaults to the new record id. */
+            provider_id?: string;
+            /** @description The workflow or job name, 1 to 200 characters. */
+            name: string;
+            /** @description The branch it ran on: a card key in its name links the card. */
+            branch?: string | null;
+            /** @description The head commit’s SHA: the cards a pushed commit with it links are linked. */
+            commit?: string | null;
+            /**
+             * @description `queued`, `running`, `success`, `failure` or `canceled`.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "success" | "failure" | "canceled";
+            /** @description The run’s page on the CI, or null. */
+            url?: string | null;
+            /**
+             * Format: date-time
+             * @description When it started; set to now when it turns `running` without one.
+             */
+            started_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When it ended; set to now when it turns `success`, `failure` or `canceled` without one.
+             */
+            finished_at?: string | null;
+        };
+        /**
+         * @example {
+         *       "status": "failure"
+         *     }
+         */
+        UpdatePipelineBody: {
+            /** @description The workflow or job name, 1 to 200 characters. */
+            name?: string;
+            /**
+             * @description `queued`, `running`, `success`, `failure` or `canceled`.
+             * @enum {string}
+             */
+            status?: "queued" | "running" | "success" | "failure" | "canceled";
+            /** @description The run’s page on the CI, or null. */
+            url?: string | null;
+            /**
+             * Format: date-time
+             * @description When it started; set to now when it turns `running` without one.
+             */
+            started_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When it ended; set to now when it turns `success`, `failure` or `canceled` without one.
+             */
+            finished_at?: string | null;
+        };
         PublicNote: {
             title: string;
             /** @description Markdown. */
@@ -12826,6 +14105,42 @@ export interface components {
          */
         SubmitFormBody: {
             [key: string]: string | number | null;
+        };
+        GitHookAccepted: {
+            /** @enum {boolean} */
+            accepted: true;
+            /** @description The event header’s value. */
+            event: string;
+            /** @description false for an event taskd does not act on. */
+            handled: boolean;
+        };
+        /**
+         * @description The host’s JSON payload as it sends it (GitHub may also send it form-encoded as `payload=<JSON>`); the signature covers these exact bytes.
+         * @example {
+         *       "ref": "refs/heads/feature/LCH-12-login",
+         *       "after": "9fceb02d0ae598e95dc970b74767f19372d61af8",
+         *       "repository": {
+         *         "full_name": "octocat/Hello-World",
+         *         "html_url": "https://github.com/octocat/Hello-World"
+         *       },
+         *       "pusher": {
+         *         "name": "octocat"
+         *       },
+         *       "commits": [
+         *         {
+         *           "id": "9fceb02d0ae598e95dc970b74767f19372d61af8",
+         *           "message": "Fix LCH-12: the login button",
+         *           "url": "https://github.com/octocat/Hello-World/commit/9fceb02d0ae598e95dc970b74767f19372d61af8",
+         *           "author": {
+         *             "name": "Mona Lisa",
+         *             "username": "monalisa"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        GitHookBody: {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -17378,7 +18693,7 @@ export interface operations {
                 sort?: string;
                 /** @description Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`. */
                 filter?: string;
-                /** @description Comma-separated relations returned inline under `expand`: board, list, tags, assignees, members, watchers, priority, created_by, checklists, agent_runs, dependencies, links. */
+                /** @description Comma-separated relations returned inline under `expand`: board, list, tags, assignees, members, watchers, priority, created_by, checklists, agent_runs, dependencies, links, git, pipelines. */
                 expand?: string;
                 /** @description Board id. */
                 board?: string;
@@ -17580,7 +18895,7 @@ export interface operations {
     getCard: {
         parameters: {
             query?: {
-                /** @description Comma-separated relations returned inline under `expand`: board, list, tags, assignees, members, watchers, priority, created_by, checklists, agent_runs, dependencies, links. */
+                /** @description Comma-separated relations returned inline under `expand`: board, list, tags, assignees, members, watchers, priority, created_by, checklists, agent_runs, dependencies, links, git, pipelines. */
                 expand?: string;
             };
             header?: never;
@@ -20709,6 +22024,200 @@ export interface operations {
             };
             /** @description No such record, or not visible to the token */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhookLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A log entry id from GET /v1/webhooks/{id}/logs. */
+                log: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDelivery"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResumeWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The subscription, and how many events were queued again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumedWebhook"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32162,6 +33671,1669 @@ export interface operations {
             };
         };
     };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, 1 to 500 (default 30). */
+                per_page?: number;
+                /** @description Comma-separated sort fields, a leading `-` sorts descending (default `-created`): created, action. Ties are broken by `id` (action by created first), in the direction of the last field. */
+                sort?: string;
+                /** @description Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`. */
+                filter?: string;
+                /** @description Comma-separated relations returned inline under `expand`: board. */
+                expand?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryPage"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        audit_entry: components["schemas"]["AuditEntry"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGitConnections: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, 1 to 500 (default 30). */
+                per_page?: number;
+                /** @description Comma-separated sort fields, a leading `-` sorts descending (default `name`): name, created, updated. Ties are broken by `id`, in the direction of the last field. */
+                sort?: string;
+                /** @description Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`. */
+                filter?: string;
+                /** @description No relations can be expanded here. */
+                expand?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitConnectionPage"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGitConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGitConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The connection and its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitConnectionWithSecret"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGitConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        git_connection: components["schemas"]["GitConnection"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGitConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGitConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGitConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        git_connection: components["schemas"]["GitConnection"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGitRepositories: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, 1 to 500 (default 30). */
+                per_page?: number;
+                /** @description Comma-separated sort fields, a leading `-` sorts descending (default `full_name`): full_name, created, updated. Ties are broken by `id`, in the direction of the last field. */
+                sort?: string;
+                /** @description Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`. */
+                filter?: string;
+                /** @description Comma-separated relations returned inline under `expand`: board. */
+                expand?: string;
+                /** @description Only the repositories on this board. */
+                board?: string;
+                /** @description Only the repositories of this connection. */
+                connection?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of repositories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitRepositoryPage"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGitRepositoryBody"];
+            };
+        };
+        responses: {
+            /** @description The repository */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        git_repository: components["schemas"]["GitRepository"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        git_repository: components["schemas"]["GitRepository"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGitRepositoryBody"];
+            };
+        };
+        responses: {
+            /** @description The repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        git_repository: components["schemas"]["GitRepository"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGitResources: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, 1 to 500 (default 30). */
+                per_page?: number;
+                /** @description Comma-separated sort fields, a leading `-` sorts descending (default `-updated`): updated, created, ref, title, kind. Ties are broken by `id`, in the direction of the last field. */
+                sort?: string;
+                /** @description Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`. */
+                filter?: string;
+                /** @description Comma-separated relations returned inline under `expand`: repository. */
+                expand?: string;
+                /** @description Only the resources of this repository. */
+                repository?: string;
+                /** @description Only the resources linking this card (404 when the caller does not see it). */
+                card?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of git resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitResourcePage"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGitResource: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relations returned inline under `expand`: repository. */
+                expand?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The git resource */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        git_resource: {
+                            id: string;
+                            /** @description The repository (record id). */
+                            repository: string;
+                            /** @enum {string} */
+                            kind: "branch" | "commit" | "pull_request";
+                            /** @description The branch name, the commit’s full SHA, or the pull (merge) request’s number. */
+                            ref: string;
+                            /** @description The branch name, the first line of the commit message, or the pull request’s title. */
+                            title: string;
+                            url: string;
+                            /** @description branch: `active` or `deleted`; commit: `pushed`; pull_request: `open`, `closed` or `merged`. */
+                            state: string;
+                            /** @description The host’s user name of who pushed, committed or opened it. */
+                            author: string | null;
+                            /** @description The cards (record ids) it mentions and links, those the caller sees. */
+                            cards: string[];
+                            created: string;
+                            updated: string;
+                            expand?: {
+                                repository: components["schemas"]["GitRepository"];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPipelines: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, 1 to 500 (default 30). */
+                per_page?: number;
+                /** @description Comma-separated sort fields, a leading `-` sorts descending (default `-created`): created, updated, started_at, finished_at, name, status. Ties are broken by `id`, in the direction of the last field. */
+                sort?: string;
+                /** @description Filter expression (see the filter grammar), e.g. `name~"report" && created>="2026-01-01"`. */
+                filter?: string;
+                /** @description Comma-separated relations returned inline under `expand`: repository. */
+                expand?: string;
+                /** @description Only the pipelines of this repository (record id). */
+                repository?: string;
+                /** @description Only the pipelines concerning this card (record id; 404 when the caller does not see it). */
+                card?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pipelines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelinePage"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePipelineBody"];
+            };
+        };
+        responses: {
+            /** @description The pipeline */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pipeline: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPipeline: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relations returned inline under `expand`: repository. */
+                expand?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pipeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pipeline: {
+                            id: string;
+                            /** @description The git repository (record id). */
+                            repository: string;
+                            /** @description The CI’s own id of the run, unique per repository (GitHub and Gitea: the workflow run id; GitLab: the pipeline id). */
+                            provider_id: string;
+                            name: string;
+                            branch: string | null;
+                            /** @description The head commit’s SHA. */
+                            commit: string | null;
+                            /**
+                             * @description `queued`, `running`, `success`, `failure` or `canceled`.
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "success" | "failure" | "canceled";
+                            url: string | null;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            /** @description The cards (record ids) its branch or head commit mention, those the caller sees. */
+                            cards: string[];
+                            /** @description Who reported it through the API; null for a code host’s hook. */
+                            created_by: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            created: string;
+                            updated: string;
+                            expand?: {
+                                repository: components["schemas"]["GitRepository"];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePipelineBody"];
+            };
+        };
+        responses: {
+            /** @description The pipeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pipeline: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Token permission too low, or not allowed for your role; `csrf_failed`: a write made with the session cookie without its X-CSRF-Token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     receiveIncomingWebhook: {
         parameters: {
             query?: never;
@@ -32397,6 +35569,114 @@ export interface operations {
             };
             /** @description No such record, or not visible to the token */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value breaks a rule; details lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (when TASKD_RATE_LIMIT=on); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The git connection (record id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GitHookBody"];
+            };
+        };
+        responses: {
+            /** @description Verified and applied (or ignored) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHookAccepted"];
+                };
+            };
+            /** @description Bad or unknown query parameter, malformed JSON, unknown sort field or invalid filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or not visible to the token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,7 +52,10 @@ async function doMove(cardId: string, list: string, index: number) {
 function focusCard(id: string | null) {
   if (!id) return
   focusedId.value = id
-  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${id}"]`)?.focus())
+  const el = () => document.querySelector<HTMLElement>(`.cards [data-card-id="${id}"]`)
+  // Focused at once when the card is drawn already (j/k), else once the move has redrawn it.
+  if (el()) el()!.focus()
+  else requestAnimationFrame(() => el()?.focus())
 }
 
 export function BoardView(props: { id: string; children?: ComponentChildren }) {

@@ -12,6 +12,7 @@ const KIND: Record<string, string> = {
   completed: 'completed',
   watching: 'changed',
   question: 'asked a question',
+  webhook_paused: 'paused a failing webhook:',
 }
 
 export function Inbox() {
@@ -48,12 +49,25 @@ export function Inbox() {
           {items.map((i) => (
             <li key={i.id} class={i.read ? 'read' : 'unread'}>
               <div>
-                <strong>{i.actor.name}</strong> {KIND[i.kind] ?? i.kind} on{' '}
-                <a href={`/cards/${i.card.key}`} onClick={() => void (i.read || mark(i.id, true))}>
-                  <span class="card-key">{i.card.key}</span> {i.card.title}
-                </a>{' '}
+                <strong>{i.actor.name}</strong> {KIND[i.kind] ?? i.kind}
+                {i.card && (
+                  <>
+                    {' '}
+                    on{' '}
+                    <a href={`/cards/${i.card.key}`} onClick={() => void (i.read || mark(i.id, true))}>
+                      <span class="card-key">{i.card.key}</span> {i.card.title}
+                    </a>
+                  </>
+                )}
+                {i.webhook && (
+                  <>
+                    {' '}
+                    <a href="/settings/webhooks">{i.webhook.name}</a>
+                  </>
+                )}{' '}
                 <span class="muted small">
-                  in {i.board.name}, {new Date(i.created).toLocaleString()}
+                  {i.board ? `in ${i.board.name}, ` : ''}
+                  {new Date(i.created).toLocaleString()}
                 </span>
               </div>
               <button type="button" class="link small" onClick={() => void mark(i.id, !i.read)}>
