@@ -18,7 +18,11 @@ const arg = (name, fallback) => {
 const CARDS = arg('cards', 20_000)
 const RUNS = arg('runs', 3)
 const pg = process.argv.includes('--pg')
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ')
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 
 let cluster
 if (pg) {
@@ -28,7 +32,11 @@ if (pg) {
   process.env.TASKD_TEST_DATABASE_URL = cluster.adminUrl
 }
 const dist = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href)
-const [{ openDatabase }, { freshDatabase }, { serve }] = await Promise.all([dist('src/db/open.js'), dist('test/helpers/database.js'), dist('test/helpers/serve.js')])
+const [{ openDatabase }, { freshDatabase }, { serve }] = await Promise.all([
+  dist('src/db/open.js'),
+  dist('test/helpers/database.js'),
+  dist('test/helpers/serve.js'),
+])
 
 async function once() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-cascade-'))
@@ -74,7 +82,11 @@ async function once() {
           }))
           await q.insertInto('cards').values(rows).execute()
         }
-        await q.updateTable('boards').set({ next_key: CARDS + 1 }).where('id', '=', boardId).execute()
+        await q
+          .updateTable('boards')
+          .set({ next_key: CARDS + 1 })
+          .where('id', '=', boardId)
+          .execute()
       })
       if (pg) await db.q.executeQuery({ sql: 'VACUUM ANALYZE cards', parameters: [], query: { kind: 'RawNode' } }).catch(() => undefined)
     } finally {
@@ -96,7 +108,15 @@ async function once() {
     if (deleted.status !== 204) throw new Error(`the deletion answered ${deleted.status}: ${deleted.text}`)
     latencies.sort((a, b) => a - b)
     const p99 = latencies[Math.max(0, Math.ceil(latencies.length * 0.99) - 1)] ?? NaN
-    return { ms, cardsPerSecond: (CARDS / ms) * 1000, probes: latencies.length, p50: latencies[Math.floor(latencies.length / 2)], p99, loadBefore, loadAfter: load() }
+    return {
+      ms,
+      cardsPerSecond: (CARDS / ms) * 1000,
+      probes: latencies.length,
+      p50: latencies[Math.floor(latencies.length / 2)],
+      p99,
+      loadBefore,
+      loadAfter: load(),
+    }
   } finally {
     await server?.stop()
     await database.drop()

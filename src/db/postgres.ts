@@ -24,7 +24,6 @@ import {
   type HoldingConnection,
   gatheringReads,
   inTransaction,
-  later,
   makeTx,
   type PendingWakes,
   queryTimeout,
@@ -264,6 +263,22 @@ class HoldingPgConnection implements HoldingConnection {
     if (results[results.length - 1]?.command === 'ROLLBACK') throw new Error('Transaction was rolled back instead of committed')
   }
 
+  /**
+   * Statements and a query as one message outside a transaction block: PostgreSQL runs a message of several statements
+   * as one implicit transaction (`SET LOCAL` and `SET TRANSACTION` hold for it). The query's result.
+   */
+  async alone(statements: readonly string[], query: CompiledQuery): Promise<QueryResult<unknown>> {
+    let text: string
+    try {
+      text = [...statements, inlined(query)].join(';\n')
+    } catch (err) {
+      throw dataError(err)
+    }
+    const { rows } = await this.send(CompiledQuery.raw(text))
+    const results = rows as pg.QueryResult[]
+    return resultOf(results[results.length - 1])
+  }
+
   async rollback(): Promise<void> {
     // Queries still waiting for a message (started beside the one that failed) end with the transaction.
     for (const h of this.held) h.waiting?.reject(new Error('the transaction was rolled back'))
@@ -373,16 +388,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     listener.current.start()
     return listener.current.ready
   })
+  // A read is one message: read-only, with its deadline, in the implicit transaction of a message of several statements
+  // (no BEGIN and COMMIT of its own).
+  const readSettings = ['SET TRANSACTION READ ONLY', `SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`]
   const read = async <R>(query: Compilable<R>): Promise<R[]> => {
     const compiled = query.compile()
     try {
-      return await q
-        .transaction()
-        .setAccessMode('read only')
-        .execute(async (trx) => {
-          await later(trx, sql.raw(`SET LOCAL statement_timeout = ${Math.floor(opts.queryTimeoutMs)}`))
-          return (await trx.executeQuery(compiled)).rows
-        })
+      return (await q.getExecutor().provideConnection((c) => (c as HoldingPgConnection).alone(readSettings, compiled))).rows as R[]
     } catch (err) {
       // query_canceled: the statement ran past statement_timeout.
       if (pgCode(err) === '57014') throw queryTimeout(opts.queryTimeoutMs)
