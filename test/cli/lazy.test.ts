@@ -48,18 +48,6 @@ const SERVER_MODULES = ['/dist/src/server.js', '/dist/src/app.js', '/dist/src/ht
 /** Built-in modules only the HTTP server (express), the MCP transport and the HTTP client load. */
 const SERVER_BUILTINS = ['NativeModule http', 'NativeModule _http_server', 'NativeModule internal/deps/undici/undici']
 /**
- * What `token create` on a SQLite file does without: Kysely and the stores (its three statements run on the bare
- * connection), the API's shared schemas and the token record's (its flags are checked with the create body alone).
- */
-const NOT_FOR_A_TOKEN = [
-  '/node_modules/kysely/',
-  '/dist/src/db/sqlite.js',
-  '/dist/src/resources/tokens/store.js',
-  '/dist/src/resources/users/store.js',
-  '/dist/src/http/schemas.js',
-  '/dist/src/resources/tokens/schema.js',
-]
-/**
  * Built-in modules `token create` does without in every form: child_process (commander's, for subcommands that are
  * programs, made lazy by scripts/bundle.mjs; bin/taskd.js's, for an old node) and the sockets and streams of a piped
  * stdout (the value is written with fs.writeSync). The compiled modules load commander as it is, so only the bundle and the binary.
@@ -82,12 +70,12 @@ test('CLI: --version, token create and user login-link load only what they need 
     assert.deepEqual(among(version.urls, [...SERVER_MODULES, '/dist/src/http/', '/dist/src/config.js', '/dist/src/db/', '/dist/src/resources/']), [])
     const created = await loadedBy(dir, modules, token)
     assert.equal(created.status, 0, created.stderr)
-    assert.ok(among(created.urls, ['/node_modules/better-sqlite3/', '/dist/src/resources/tokens/token-row.js']).length === 2, 'the probe sees what it ran')
+    // The token and its audit entry (with the audit.entry event) are written through the stores, as the API writes them.
+    assert.ok(among(created.urls, ['/node_modules/better-sqlite3/', '/dist/src/resources/audit/record.js']).length === 2, 'the probe sees what it ran')
     assert.deepEqual(among(created.urls, [...SERVER_PACKAGES, '/node_modules/@asteasolutions/zod-to-openapi/']), [])
     assert.deepEqual(among(created.urls, SERVER_MODULES), [])
     // Issuing a token needs none of the API's list machinery, nor the services around it.
     assert.deepEqual(among(created.urls, ['/dist/src/query/', '/dist/src/resources/tokens/service.js', '/dist/src/resources/users/service.js']), [])
-    assert.deepEqual(among(created.urls, NOT_FOR_A_TOKEN), [])
     // A login link: the rows it writes, none of the API's sign-in (its routes, service, the cookie's HTTP side).
     const linked = await loadedBy(dir, modules, ['user', 'login-link', 'ann@example.test', '--db', db])
     assert.equal(linked.status, 0, linked.stderr)
