@@ -36,6 +36,9 @@ TASKD_TEST_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/taskd-test-cache-XXXXXX")
 export NODE_COMPILE_CACHE=$TASKD_TEST_CACHE/compiled
 cleanup() { rm -rf "$TASKD_TEST_CACHE"; }
 trap cleanup EXIT
+# Stopped by a signal: exit, so that the EXIT trap (this folder, and the test cluster below) still runs.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # The packages slowest to load module by module, bundled for the test processes (scripts/test-vendor.mjs), which load
 # them through test/helpers/vendor-hooks.js.
 node scripts/test-vendor.mjs || exit 1
