@@ -1,8 +1,9 @@
 // Git queries: connections and their sealed secrets, repositories, resources and the cards they link.
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely'
 import type { Q } from '../../db/database.js'
 import { rowsByIds } from '../../db/sql.js'
-import type { GitConnectionsTable, GitRepositoriesTable, GitResourcesTable } from '../../db/types.js'
+import type { DB, GitConnectionsTable, GitRepositoriesTable, GitResourceCardsTable, GitResourcesTable } from '../../db/types.js'
 import type { Mention } from './mentions.js'
 
 // Connections.
@@ -62,35 +63,42 @@ export const insertResource = (q: Q, row: GitResourcesTable) => q.insertInto('gi
 export const updateResourceRow = (q: Q, id: string, set: Partial<GitResourcesTable>) => q.updateTable('git_resources').set(set).where('id', '=', id).execute()
 
 /**
- * Base query of the resource list: every resource for owners and admins (`all`), else those linking a card of a board
- * the viewer sees, or of a repository on such a board.
+ * A record of a repository that links cards through a table of its own: a git resource (`git_resource_cards`), and a
+ * pipeline (`pipeline_cards`, which the pipelines family reads and writes through these helpers).
  */
-export function visibleResourcesQuery(q: Q, viewer: Viewer, all: boolean, only: { repository?: string; card?: string } = {}) {
-  let query = q.selectFrom('git_resources')
-  if (only.repository) query = query.where('git_resources.repository_id', '=', only.repository)
-  if (only.card)
-    query = query.where(
-      'git_resources.id',
-      'in',
-      q.selectFrom('git_resource_cards').select('git_resource_cards.resource_id').where('git_resource_cards.card_id', '=', only.card),
-    )
-  if (all) return query
+export type CardLinked =
+  { table: 'git_resources'; links: 'git_resource_cards'; key: 'resource_id' } | { table: 'pipelines'; links: 'pipeline_cards'; key: 'pipeline_id' }
+const RESOURCE_LINKS = { table: 'git_resources', links: 'git_resource_cards', key: 'resource_id' } as const
+
+/**
+ * Base query of the list of such records: every one for owners and admins (`all`), else those linking a card of a board
+ * the viewer sees, or of a repository on such a board; `only` narrows it to a repository's, or to those linking a card.
+ */
+export function visibleLinkedQuery<T extends CardLinked>(
+  q: Q,
+  { table, links, key }: T,
+  viewer: Viewer,
+  all: boolean,
+  only: { repository?: string; card?: string } = {},
+): SelectQueryBuilder<DB, T['table'], object> {
+  // Typed as the resources' query whichever table it is (as rowsByIds types its table): both have id and repository_id.
+  let query = q.selectFrom(table as CardLinked['table']) as unknown as SelectQueryBuilder<DB, 'git_resources', object>
+  const linking = (eb: ExpressionBuilder<any, any>) => eb.selectFrom(links).select(`${links}.${key}`)
+  if (only.repository) query = query.where(`${table}.repository_id` as 'git_resources.repository_id', '=', only.repository)
+  if (only.card) query = query.where((eb: ExpressionBuilder<any, any>) => eb(`${table}.id`, 'in', linking(eb).where(`${links}.card_id`, '=', only.card!)))
+  if (all) return query as unknown as SelectQueryBuilder<DB, T['table'], object>
   const boards = visibleBoardIds(q, viewer)
-  return query.where((eb) =>
+  return query.where((eb: ExpressionBuilder<any, any>) =>
     eb.or([
-      eb(
-        'git_resources.id',
-        'in',
-        eb
-          .selectFrom('git_resource_cards')
-          .innerJoin('cards', 'cards.id', 'git_resource_cards.card_id')
-          .select('git_resource_cards.resource_id')
-          .where('cards.board_id', 'in', boards),
-      ),
-      eb('git_resources.repository_id', 'in', eb.selectFrom('git_repositories').select('git_repositories.id').where('git_repositories.board_id', 'in', boards)),
+      eb(`${table}.id`, 'in', linking(eb).innerJoin('cards', 'cards.id', `${links}.card_id`).where('cards.board_id', 'in', boards)),
+      eb(`${table}.repository_id`, 'in', eb.selectFrom('git_repositories').select('git_repositories.id').where('git_repositories.board_id', 'in', boards)),
     ]),
-  )
+  ) as unknown as SelectQueryBuilder<DB, T['table'], object>
 }
+
+/** Base query of the resource list (see visibleLinkedQuery). */
+export const visibleResourcesQuery = (q: Q, viewer: Viewer, all: boolean, only: { repository?: string; card?: string } = {}) =>
+  visibleLinkedQuery(q, RESOURCE_LINKS, viewer, all, only)
 
 /** One resource, if the viewer sees it (see visibleResourcesQuery). */
 export const visibleResource = (q: Q, viewer: Viewer, all: boolean, id: string) =>
@@ -131,27 +139,31 @@ export const boardsOfCards = async (q: Q, cardIds: readonly string[]): Promise<M
         ).map((r) => [r.id, r.board_id]),
       )
 
-/** Links cards to a resource; the ones it links already are left as they are. Returns the cards newly linked. */
-export async function linkCards(q: Q, resourceId: string, cardIds: readonly string[], at: string): Promise<string[]> {
+/** Links cards to a record (see CardLinked); the ones it links already are left as they are. Returns the cards newly linked. */
+export async function linkCardsTo(q: Q, { links, key }: CardLinked, id: string, cardIds: readonly string[], at: string): Promise<string[]> {
   if (cardIds.length === 0) return []
+  // Typed as the resources' links whichever table it is (as rowsByIds types its table): they differ only in the key's name.
   const had = new Set(
     (
       await q
-        .selectFrom('git_resource_cards')
+        .selectFrom(links as 'git_resource_cards')
         .select('card_id')
-        .where('resource_id', '=', resourceId)
+        .where(key as 'resource_id', '=', id)
         .where('card_id', 'in', [...cardIds])
         .execute()
     ).map((r) => r.card_id),
   )
-  const fresh = [...new Set(cardIds)].filter((id) => !had.has(id))
+  const fresh = [...new Set(cardIds)].filter((c) => !had.has(c))
   if (fresh.length)
     await q
-      .insertInto('git_resource_cards')
-      .values(fresh.map((card_id) => ({ resource_id: resourceId, card_id, created_at: at })))
+      .insertInto(links as 'git_resource_cards')
+      .values(fresh.map((card_id) => ({ [key]: id, card_id, created_at: at }) as unknown as GitResourceCardsTable))
       .execute()
   return fresh
 }
+
+/** Links cards to a resource (see linkCardsTo). */
+export const linkCards = (q: Q, resourceId: string, cardIds: readonly string[], at: string) => linkCardsTo(q, RESOURCE_LINKS, resourceId, cardIds, at)
 
 /** The resources linked to each card, newest first. */
 export async function resourcesOfCards(q: Q, cardIds: readonly string[]): Promise<{ card_id: string; resource: GitResourcesTable }[]> {

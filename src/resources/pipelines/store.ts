@@ -1,7 +1,8 @@
 // Pipeline queries: the runs, and the cards each concerns.
-import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
+import type { Viewer } from '../../access/visibility.js'
 import type { Q } from '../../db/database.js'
 import type { PipelinesTable } from '../../db/types.js'
+import { linkCardsTo, visibleLinkedQuery } from '../git/published.js'
 
 export const getPipeline = (q: Q, id: string) => q.selectFrom('pipelines').selectAll().where('id', '=', id).executeTakeFirst()
 export const pipelineAt = (q: Q, repositoryId: string, providerId: string) =>
@@ -10,36 +11,14 @@ export const insertPipeline = (q: Q, row: PipelinesTable) => q.insertInto('pipel
 export const deletePipelineRow = (q: Q, id: string) => q.deleteFrom('pipelines').where('id', '=', id).execute()
 export const updatePipelineRow = (q: Q, id: string, set: Partial<PipelinesTable>) => q.updateTable('pipelines').set(set).where('id', '=', id).execute()
 
+const PIPELINE_LINKS = { table: 'pipelines', links: 'pipeline_cards', key: 'pipeline_id' } as const
+
 /**
  * Base query of the list: every pipeline for owners and admins (`all`), else those concerning a card of a board the
- * viewer sees, or of a repository on such a board.
+ * viewer sees, or of a repository on such a board (the sight of git resources: visibleLinkedQuery).
  */
-export function visiblePipelinesQuery(q: Q, viewer: Viewer, all: boolean, only: { repository?: string; card?: string } = {}) {
-  let query = q.selectFrom('pipelines')
-  if (only.repository) query = query.where('pipelines.repository_id', '=', only.repository)
-  if (only.card)
-    query = query.where(
-      'pipelines.id',
-      'in',
-      q.selectFrom('pipeline_cards').select('pipeline_cards.pipeline_id').where('pipeline_cards.card_id', '=', only.card),
-    )
-  if (all) return query
-  const boards = visibleBoardIds(q, viewer)
-  return query.where((eb) =>
-    eb.or([
-      eb(
-        'pipelines.id',
-        'in',
-        eb
-          .selectFrom('pipeline_cards')
-          .innerJoin('cards', 'cards.id', 'pipeline_cards.card_id')
-          .select('pipeline_cards.pipeline_id')
-          .where('cards.board_id', 'in', boards),
-      ),
-      eb('pipelines.repository_id', 'in', eb.selectFrom('git_repositories').select('git_repositories.id').where('git_repositories.board_id', 'in', boards)),
-    ]),
-  )
-}
+export const visiblePipelinesQuery = (q: Q, viewer: Viewer, all: boolean, only: { repository?: string; card?: string } = {}) =>
+  visibleLinkedQuery(q, PIPELINE_LINKS, viewer, all, only)
 
 /** One pipeline, if the viewer sees it (see visiblePipelinesQuery). */
 export const visiblePipeline = (q: Q, viewer: Viewer, all: boolean, id: string) =>
@@ -59,26 +38,7 @@ export async function cardsOfPipelines(q: Q, ids: readonly string[]): Promise<{ 
 }
 
 /** Links cards to a pipeline; those it has already are left. Returns the cards newly linked. */
-export async function linkPipelineCards(q: Q, pipelineId: string, cardIds: readonly string[], at: string): Promise<string[]> {
-  if (cardIds.length === 0) return []
-  const had = new Set(
-    (
-      await q
-        .selectFrom('pipeline_cards')
-        .select('card_id')
-        .where('pipeline_id', '=', pipelineId)
-        .where('card_id', 'in', [...cardIds])
-        .execute()
-    ).map((r) => r.card_id),
-  )
-  const fresh = [...new Set(cardIds)].filter((id) => !had.has(id))
-  if (fresh.length)
-    await q
-      .insertInto('pipeline_cards')
-      .values(fresh.map((card_id) => ({ pipeline_id: pipelineId, card_id, created_at: at })))
-      .execute()
-  return fresh
-}
+export const linkPipelineCards = (q: Q, pipelineId: string, cardIds: readonly string[], at: string) => linkCardsTo(q, PIPELINE_LINKS, pipelineId, cardIds, at)
 
 /** The pipelines of each card, newest first. */
 export async function pipelinesOfCards(q: Q, cardIds: readonly string[]): Promise<{ card_id: string; pipeline: PipelinesTable }[]> {
