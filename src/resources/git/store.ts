@@ -8,7 +8,6 @@ import type { Mention } from './mentions.js'
 
 // Connections.
 export const getConnection = (q: Q, id: string) => q.selectFrom('git_connections').selectAll().where('id', '=', id).executeTakeFirst()
-export const getConnections = (q: Q, ids: readonly string[]) => rowsByIds(q, 'git_connections', ids)
 export const connectionsQuery = (q: Q) => q.selectFrom('git_connections')
 export const insertConnection = (q: Q, row: GitConnectionsTable) => q.insertInto('git_connections').values(row).execute()
 export const updateConnectionRow = (q: Q, id: string, set: Partial<GitConnectionsTable>) =>
@@ -56,7 +55,6 @@ export function visibleRepositoriesQuery(q: Q, viewer: Viewer, all: boolean) {
 }
 
 // Resources.
-export const getResource = (q: Q, id: string) => q.selectFrom('git_resources').selectAll().where('id', '=', id).executeTakeFirst()
 export const resourceAt = (q: Q, repositoryId: string, kind: GitResourcesTable['kind'], ref: string) =>
   q.selectFrom('git_resources').selectAll().where('repository_id', '=', repositoryId).where('kind', '=', kind).where('ref', '=', ref).executeTakeFirst()
 export const insertResource = (q: Q, row: GitResourcesTable) => q.insertInto('git_resources').values(row).execute()
