@@ -3,7 +3,11 @@
 // checked by a loose schema (a host adds fields freely); a payload without them is a HookPayloadError (400).
 import { z } from 'zod'
 import type { PipelinesTable } from '../../db/types.js'
+import type { PipelineReport } from '../pipelines/service.js'
 import type { GitProvider } from './schema.js'
+
+/** A CI run as a hook reports it: its times are absent (undefined) when the hook does not carry them. */
+export type HookPipelineReport = Omit<PipelineReport, 'id'>
 
 export interface RepositoryRef {
   fullName: string
@@ -15,20 +19,6 @@ export interface PushedCommit {
   message: string
   url: string
   author: string | null
-}
-
-/** A CI run as a hook reports it. */
-export interface PipelineReport {
-  provider_id: string
-  name: string
-  branch: string | null
-  commit: string | null
-  /** The head commit's message, when the hook carries it: its mentions link the pipeline too. */
-  commit_message: string | null
-  status: PipelinesTable['status']
-  url: string | null
-  started_at: string | null
-  finished_at: string | null
 }
 
 export type PullAction = 'opened' | 'reopened' | 'merged' | 'closed' | 'other'
@@ -55,7 +45,7 @@ export type HookEvent =
       branch: string | null
       action: PullAction
     }
-  | { type: 'pipeline'; repository: RepositoryRef; run: PipelineReport }
+  | { type: 'pipeline'; repository: RepositoryRef; run: HookPipelineReport }
   | { type: 'ping' }
   | { type: 'ignored'; event: string }
 
@@ -93,11 +83,11 @@ function parse<S extends z.ZodType>(schema: S, body: unknown, event: string): z.
   throw new HookPayloadError(`This is not a ${event} hook payload: ${issue.path.join('.') || 'the body'} ${issue.message.toLowerCase()}.`)
 }
 
-/** An ISO 8601 time from a host's time (GitLab writes `2016-08-12 15:23:28 UTC`); null when absent or unreadable. */
-export function isoTime(value: string | null | undefined): string | null {
-  if (!value) return null
+/** An ISO 8601 time from a host's time (GitLab writes `2016-08-12 15:23:28 UTC`); undefined when absent or unreadable. */
+export function isoTime(value: string | null | undefined): string | undefined {
+  if (!value) return undefined
   const t = Date.parse(value.replace(/^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/, '$1T$2Z'))
-  return Number.isNaN(t) ? null : new Date(t).toISOString()
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString()
 }
 
 // GitHub and Gitea share their payload shapes (Gitea's are modelled on GitHub's).
@@ -205,7 +195,7 @@ function hubEvent(provider: 'github' | 'gitea', event: string, body: unknown): H
         status,
         url: run.html_url ?? null,
         started_at: isoTime(run.run_started_at),
-        finished_at: final ? isoTime(run.updated_at) : null,
+        finished_at: final ? isoTime(run.updated_at) : undefined,
       },
     }
   }
@@ -309,7 +299,7 @@ function labEvent(event: string, body: unknown): HookEvent {
         status,
         url: run.url ?? `${repository.url}/-/pipelines/${run.id}`,
         started_at: isoTime(run.created_at),
-        finished_at: status === 'success' || status === 'failure' || status === 'canceled' ? isoTime(run.finished_at) : null,
+        finished_at: status === 'success' || status === 'failure' || status === 'canceled' ? isoTime(run.finished_at) : undefined,
       },
     }
   }

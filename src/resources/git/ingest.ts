@@ -208,14 +208,8 @@ export async function ingestHook(deps: Deps, connection: GitConnectionsTable, ev
       if (recorded?.turned && trigger) await runRules(deps, tx, repository, trigger, recorded.cards)
     } else {
       const run = event.run
-      await reportPipelineIn(
-        deps,
-        tx,
-        actor,
-        repository,
-        { ...run, commit: run.commit?.toLowerCase() ?? null, started_at: run.started_at ?? undefined, finished_at: run.finished_at ?? undefined },
-        null,
-      )
+      // Times the hook does not carry stay undefined: kept, or set by the status (see reportPipelineIn).
+      await reportPipelineIn(deps, tx, actor, repository, { ...run, commit: run.commit?.toLowerCase() ?? null }, null)
     }
   })
   return true
