@@ -24,11 +24,11 @@ const header = (req: Request, name: string): string | undefined => {
   return typeof v === 'string' ? v : undefined
 }
 
-const hmacHex = (secret: string, raw: Buffer) => createHmac('sha256', secret).update(raw).digest()
+const hmacOf = (secret: string, raw: Buffer): Buffer => createHmac('sha256', secret).update(raw).digest()
 
 /** Whether `sent` is the hex HMAC-SHA256 of the body under the secret, in constant time. */
 function hexMatches(sent: string, secret: string, raw: Buffer): boolean {
-  const expected = hmacHex(secret, raw)
+  const expected = hmacOf(secret, raw)
   const given = Buffer.from(sent, 'hex')
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
