@@ -82,9 +82,16 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
   })
 
   after(async () => {
-    await browser?.close()
-    await server?.stop()
-    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+    // Each closes even when the one before it throws.
+    try {
+      await browser?.close()
+    } finally {
+      try {
+        await server?.stop()
+      } finally {
+        if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }
   })
 
   interface Opened {
