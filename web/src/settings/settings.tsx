@@ -540,14 +540,17 @@ function Agents() {
   const runs = useLoad(() => ok(api.GET('/v1/agent-runs', { params: { query: { per_page: 30 } } })))
   const [name, setName] = useState('')
   const create = submitting(async () => {
-    await ok(api.POST('/v1/users', { body: { name, kind: 'agent', agent: { owner: me.value!.id, powers: [] } } }))
+    await ok(api.POST('/v1/users', { body: { name, kind: 'agent', agent: { owner: me.value!.id, powers: ['local_access'] } } }))
     setName('')
     list.reload()
   })
   return (
     <>
       <Section title="Agents" error={list.error}>
-        <p class="muted">Agents are users that work on cards: assign one to a card to start a run. Give each a token (API tokens, for an agent you own).</p>
+        <p class="muted">
+          Agents are users that work on cards: assign one to a card to start a run. Give each a token (API tokens, for an agent you own). One added here is
+          yours and is reached through your desktop app (local access); give it a wake URL or an AI service through the API.
+        </p>
         <Table head={['Name', 'Owner', 'Wake URL', 'Powers']}>
           {list.data?.items.map((u) => (
             <tr key={u.id}>
