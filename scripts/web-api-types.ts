@@ -1,5 +1,5 @@
 // Generates web/src/api/schema.d.ts (the web app's types of the API) from the OpenAPI document createApp() serves, with
-// openapi-typescript. `npm run web:types` rewrites the file; test/web/api-types.test.ts fails when the committed file
+// openapi-typescript. `npm run web:types` rewrites the file; test/web/build.test.ts fails when the committed file
 // differs from what this makes.
 import fs from 'node:fs'
 import http from 'node:http'

@@ -82,9 +82,16 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
   })
 
   after(async () => {
-    await browser?.close()
-    await server?.stop()
-    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+    // Each closes even when the one before it throws.
+    try {
+      await browser?.close()
+    } finally {
+      try {
+        await server?.stop()
+      } finally {
+        if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }
   })
 
   interface Opened {
@@ -392,6 +399,21 @@ describe('the web app in Chromium', { skip: !haveBrowser }, () => {
       await tile(page, 'Fix the login bug (renamed elsewhere)').waitFor()
       assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 1, 'the page was reloaded')
     })
+  })
+
+  test('settings: an agent is added, owned by the person who added it, with local access', async () => {
+    await inBrowser(async (page) => {
+      await page.goto(`${server.url}/settings/agents`)
+      const form = page.locator('form', { has: page.locator('text=Add agent') })
+      await form.locator('label:has-text("New agent") input').fill('Desk helper')
+      await form.locator('button[type=submit]').click()
+      await page.locator('tr', { hasText: 'Desk helper' }).locator('td', { hasText: 'local_access' }).waitFor()
+    })
+    const agents = (await call('GET', `/v1/users?per_page=500&filter=${encodeURIComponent('kind = "agent"')}`)).items.filter(
+      (u: { name: string }) => u.name === 'Desk helper',
+    )
+    assert.equal(agents.length, 1)
+    assert.deepEqual(agents[0].agent.powers, ['local_access'])
   })
 
   test('settings: a webhook is created, sends a test delivery and shows it in its delivery log', async () => {

@@ -1,6 +1,6 @@
 // Settings: your account (password, sessions), tokens, webhooks (with their delivery logs), incoming endpoints,
 // automations (with their runs), agents and users. Each page reads and writes the same /v1 routes as any client.
-import type { ComponentChildren } from 'preact'
+import type { ComponentChildren, InputHTMLAttributes } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, ok, errorText, type Schemas } from '../api/client'
 import { isAdmin, me } from '../store/session'
@@ -73,22 +73,149 @@ function Section(props: { title: string; children: ComponentChildren; error?: st
 
 const date = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—')
 
+/** A form's submit handler: the page stays, `fn` runs, and what it throws is shown as a toast. */
+const submitting = (fn: () => Promise<unknown>) => (e: Event) => {
+  e.preventDefault()
+  fn().catch(toastError)
+}
+
+/** A labelled text input (any `type`) bound to a string state. */
+function Field(props: {
+  label: string
+  value: string
+  set: (value: string) => void
+  type?: 'password' | 'url' | 'email' | 'date'
+  required?: boolean
+  placeholder?: string
+  autocomplete?: 'current-password' | 'new-password'
+  minLength?: number
+}) {
+  const { label, set, ...attrs } = props
+  // Preact types an input's attributes by its type (a union of literal types); these suit every type Field takes.
+  const input = attrs as InputHTMLAttributes<HTMLInputElement>
+  return (
+    <label>
+      {label}
+      <input {...input} onInput={(e) => set(e.currentTarget.value)} />
+    </label>
+  )
+}
+
+/** A button that looks like a link. */
+function LinkButton(props: { onClick: () => unknown; danger?: boolean; small?: boolean; expanded?: boolean; children: ComponentChildren }) {
+  return (
+    <button
+      type="button"
+      class={`link${props.danger ? ' danger' : ''}${props.small ? ' small' : ''}`}
+      aria-expanded={props.expanded}
+      onClick={() => void props.onClick()}
+    >
+      {props.children}
+    </button>
+  )
+}
+
+/** A table with an optional header row; `children` are its rows. */
+function Table(props: { head?: string[]; children: ComponentChildren }) {
+  return (
+    <table>
+      {props.head && (
+        <thead>
+          <tr>
+            {props.head.map((h, i) => (
+              <th key={i}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+      )}
+      <tbody>{props.children}</tbody>
+    </table>
+  )
+}
+
+/**
+ * Records (webhooks, endpoints, automations) as a list: each with its head, a button opening its log, its own actions
+ * and Delete; `empty` when the list is loaded and has none.
+ */
+function Records<T extends { id: string }>(props: {
+  items: T[] | undefined
+  empty?: string
+  head: (item: T) => ComponentChildren
+  logLabel: string
+  log: (id: string) => ComponentChildren
+  actions?: (item: T) => ComponentChildren
+  remove: (id: string) => unknown
+}) {
+  const [open, setOpen] = useState<string | null>(null)
+  return (
+    <>
+      <ul class="records">
+        {props.items?.map((item) => (
+          <li key={item.id}>
+            {props.head(item)}
+            <div class="row">
+              <LinkButton expanded={open === item.id} onClick={() => setOpen(open === item.id ? null : item.id)}>
+                {props.logLabel}
+              </LinkButton>
+              {props.actions?.(item)}
+              <LinkButton danger onClick={() => props.remove(item.id)}>
+                Delete
+              </LinkButton>
+            </div>
+            {open === item.id && props.log(item.id)}
+          </li>
+        ))}
+      </ul>
+      {props.empty && props.items?.length === 0 && <p class="muted">{props.empty}</p>}
+    </>
+  )
+}
+
+/** A record's log (deliveries, requests, runs) under it: `row` renders an entry; `refresh` adds a Refresh button. */
+function Log<T extends { id: string }>(props: {
+  log: { data: { items: T[] } | null; error: string | null; reload: () => void }
+  empty: string
+  row: (entry: T) => ComponentChildren
+  refresh?: boolean
+}) {
+  const { data, error, reload } = props.log
+  return (
+    <div class="log">
+      {props.refresh && (
+        <LinkButton small onClick={reload}>
+          Refresh
+        </LinkButton>
+      )}
+      {error && <p class="error">{error}</p>}
+      {data && data.items.length === 0 && <p class="muted small">{props.empty}</p>}
+      <Table>
+        {data?.items.map((entry) => (
+          <tr key={entry.id}>{props.row(entry)}</tr>
+        ))}
+      </Table>
+    </div>
+  )
+}
+
+const ROLES = ['member', 'admin', 'owner'] as const
+const roleOptions = () =>
+  ROLES.map((r) => (
+    <option key={r} value={r}>
+      {r}
+    </option>
+  ))
+
 function Account() {
   const [current, setCurrent] = useState('')
   const [next, setNext] = useState('')
   const sessions = useLoad(() => ok(api.GET('/v1/sessions', { params: { query: { per_page: 100 } } })))
-  const change = async (e: Event) => {
-    e.preventDefault()
-    try {
-      await ok(api.PATCH('/v1/users/me', { body: { password: next, ...(current ? { current_password: current } : {}) } }))
-      setCurrent('')
-      setNext('')
-      toast('Password changed. Your other sessions have ended.')
-      sessions.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+  const change = submitting(async () => {
+    await ok(api.PATCH('/v1/users/me', { body: { password: next, ...(current ? { current_password: current } : {}) } }))
+    setCurrent('')
+    setNext('')
+    toast('Password changed. Your other sessions have ended.')
+    sessions.reload()
+  })
   const revoke = (id: string) => ok(api.DELETE('/v1/sessions/{id}', { params: { path: { id } } })).then(sessions.reload, toastError)
   return (
     <>
@@ -96,48 +223,24 @@ function Account() {
         <p>
           {me.value?.name} &lt;{me.value?.email}&gt;, {me.value?.role}
         </p>
-        <form class="stack" onSubmit={(e) => void change(e)}>
+        <form class="stack" onSubmit={change}>
           <h3>Password</h3>
-          <label>
-            Current password (leave empty if you have none yet)
-            <input type="password" autocomplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
-          </label>
-          <label>
-            New password
-            <input type="password" autocomplete="new-password" required minLength={10} value={next} onInput={(e) => setNext(e.currentTarget.value)} />
-          </label>
+          <Field label="Current password (leave empty if you have none yet)" type="password" autocomplete="current-password" value={current} set={setCurrent} />
+          <Field label="New password" type="password" autocomplete="new-password" required minLength={10} value={next} set={setNext} />
           <button type="submit">Set password</button>
         </form>
       </Section>
       <Section title="Signed-in browsers" error={sessions.error}>
-        <table>
-          <thead>
-            <tr>
-              <th>Browser</th>
-              <th>Signed in</th>
-              <th>Last used</th>
-              <th />
+        <Table head={['Browser', 'Signed in', 'Last used', '']}>
+          {sessions.data?.items.map((s) => (
+            <tr key={s.id}>
+              <td class="clip">{s.user_agent ?? 'unknown'}</td>
+              <td>{date(s.created)}</td>
+              <td>{date(s.last_used)}</td>
+              <td>{s.current ? <span class="muted small">this one</span> : <LinkButton onClick={() => revoke(s.id)}>Revoke</LinkButton>}</td>
             </tr>
-          </thead>
-          <tbody>
-            {sessions.data?.items.map((s) => (
-              <tr key={s.id}>
-                <td class="clip">{s.user_agent ?? 'unknown'}</td>
-                <td>{date(s.created)}</td>
-                <td>{date(s.last_used)}</td>
-                <td>
-                  {s.current ? (
-                    <span class="muted small">this one</span>
-                  ) : (
-                    <button type="button" class="link" onClick={() => void revoke(s.id)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       </Section>
     </>
   )
@@ -149,26 +252,18 @@ function Tokens() {
   const [permission, setPermission] = useState<'read' | 'write' | 'full'>('write')
   const [expires, setExpires] = useState('')
   const [made, setMade] = useState<string | null>(null)
-  const create = async (e: Event) => {
-    e.preventDefault()
-    try {
-      const r = await ok(api.POST('/v1/tokens', { body: { name, permission, ...(expires ? { expires_at: expires } : {}) } }))
-      setMade(r.value)
-      setName('')
-      list.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+  const create = submitting(async () => {
+    const r = await ok(api.POST('/v1/tokens', { body: { name, permission, ...(expires ? { expires_at: expires } : {}) } }))
+    setMade(r.value)
+    setName('')
+    list.reload()
+  })
   const revoke = (id: string) => ok(api.DELETE('/v1/tokens/{id}', { params: { path: { id } } })).then(list.reload, toastError)
   return (
     <Section title="API tokens" error={list.error}>
       <p class="muted">Tokens let scripts, n8n and agents use the API as you. The value is shown once.</p>
-      <form class="inline-form wrap" onSubmit={(e) => void create(e)}>
-        <label>
-          Name
-          <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
+      <form class="inline-form wrap" onSubmit={create}>
+        <Field label="Name" required value={name} set={setName} />
         <label>
           Permission
           <select value={permission} onChange={(e) => setPermission(e.currentTarget.value as typeof permission)}>
@@ -177,10 +272,7 @@ function Tokens() {
             {isAdmin() && <option value="full">Full Access</option>}
           </select>
         </label>
-        <label>
-          Expires
-          <input type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
-        </label>
+        <Field label="Expires" type="date" value={expires} set={setExpires} />
         <button type="submit">Create token</button>
       </form>
       {made && (
@@ -188,36 +280,22 @@ function Tokens() {
           New token (copy it now, it is not shown again): <code class="secret">{made}</code>
         </p>
       )}
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Permission</th>
-            <th>Owner</th>
-            <th>Last used</th>
-            <th>Expires</th>
-            <th />
+      <Table head={['Name', 'Permission', 'Owner', 'Last used', 'Expires', '']}>
+        {list.data?.items.map((t) => (
+          <tr key={t.id}>
+            <td>
+              {t.name} <code class="muted">{t.prefix}…</code>
+            </td>
+            <td>{t.permission}</td>
+            <td>{t.owner.name}</td>
+            <td>{date(t.last_used_at)}</td>
+            <td>{date(t.expires_at)}</td>
+            <td>
+              <LinkButton onClick={() => revoke(t.id)}>Revoke</LinkButton>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.items.map((t) => (
-            <tr key={t.id}>
-              <td>
-                {t.name} <code class="muted">{t.prefix}…</code>
-              </td>
-              <td>{t.permission}</td>
-              <td>{t.owner.name}</td>
-              <td>{date(t.last_used_at)}</td>
-              <td>{date(t.expires_at)}</td>
-              <td>
-                <button type="button" class="link" onClick={() => void revoke(t.id)}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </Section>
   )
 }
@@ -227,32 +305,26 @@ function Webhooks() {
   const [name, setName] = useState('')
   const [url, setUrl] = useState('')
   const [events, setEvents] = useState('card.*')
-  const [open, setOpen] = useState<string | null>(null)
   const [secret, setSecret] = useState<string | null>(null)
-  const create = async (e: Event) => {
-    e.preventDefault()
-    try {
-      const r = await ok(
-        api.POST('/v1/webhooks', {
-          body: {
-            name,
-            url,
-            events: events
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean),
-            generate_secret: true,
-          },
-        }),
-      )
-      setSecret(r.secret ?? null)
-      setName('')
-      setUrl('')
-      list.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+  const create = submitting(async () => {
+    const r = await ok(
+      api.POST('/v1/webhooks', {
+        body: {
+          name,
+          url,
+          events: events
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+          generate_secret: true,
+        },
+      }),
+    )
+    setSecret(r.secret ?? null)
+    setName('')
+    setUrl('')
+    list.reload()
+  })
   const remove = (id: string) => ok(api.DELETE('/v1/webhooks/{id}', { params: { path: { id } } })).then(list.reload, toastError)
   const test = (id: string) => ok(api.POST('/v1/webhooks/{id}/test', { params: { path: { id } } })).then(() => toast('Test delivery queued.'), toastError)
   const toggle = (w: Schemas['Webhook']) =>
@@ -260,19 +332,10 @@ function Webhooks() {
   return (
     <Section title="Webhooks" error={list.error}>
       <p class="muted">Outgoing webhooks POST each chosen event to a URL, signed when they have a secret.</p>
-      <form class="inline-form wrap" onSubmit={(e) => void create(e)}>
-        <label>
-          Name
-          <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <label>
-          URL
-          <input required type="url" placeholder="https://example.com/hook" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        </label>
-        <label>
-          Events
-          <input required value={events} onInput={(e) => setEvents(e.currentTarget.value)} />
-        </label>
+      <form class="inline-form wrap" onSubmit={create}>
+        <Field label="Name" required value={name} set={setName} />
+        <Field label="URL" required type="url" placeholder="https://example.com/hook" value={url} set={setUrl} />
+        <Field label="Events" required value={events} set={setEvents} />
         <button type="submit">Add webhook</button>
       </form>
       {secret && (
@@ -280,9 +343,11 @@ function Webhooks() {
           Signing secret (shown once): <code class="secret">{secret}</code>
         </p>
       )}
-      <ul class="records">
-        {list.data?.items.map((w) => (
-          <li key={w.id}>
+      <Records
+        items={list.data?.items}
+        empty="No webhooks yet."
+        head={(w) => (
+          <>
             <div class="record-head">
               <strong>{w.name}</strong> <code class="clip">{w.url}</code>
               <span class={`status ${w.active ? 's-completed' : 's-cancelled'}`}>{w.active ? 'active' : (w.paused_reason ?? 'paused')}</span>
@@ -290,25 +355,18 @@ function Webhooks() {
             <div class="muted small">
               {w.events.join(', ')} · last delivery: {w.last_delivery ? `${w.last_delivery.outcome} ${date(w.last_delivery.at)}` : 'none yet'}
             </div>
-            <div class="row">
-              <button type="button" class="link" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
-                Delivery log
-              </button>
-              <button type="button" class="link" onClick={() => void test(w.id)}>
-                Send test
-              </button>
-              <button type="button" class="link" onClick={() => void toggle(w)}>
-                {w.active ? 'Pause' : 'Resume'}
-              </button>
-              <button type="button" class="link danger" onClick={() => void remove(w.id)}>
-                Delete
-              </button>
-            </div>
-            {open === w.id && <WebhookLog id={w.id} />}
-          </li>
-        ))}
-      </ul>
-      {list.data && list.data.items.length === 0 && <p class="muted">No webhooks yet.</p>}
+          </>
+        )}
+        logLabel="Delivery log"
+        log={(id) => <WebhookLog id={id} />}
+        actions={(w) => (
+          <>
+            <LinkButton onClick={() => test(w.id)}>Send test</LinkButton>
+            <LinkButton onClick={() => toggle(w)}>{w.active ? 'Pause' : 'Resume'}</LinkButton>
+          </>
+        )}
+        remove={remove}
+      />
     </Section>
   )
 }
@@ -316,75 +374,53 @@ function Webhooks() {
 function WebhookLog(props: { id: string }) {
   const log = useLoad(() => ok(api.GET('/v1/webhooks/{id}/logs', { params: { path: { id: props.id } } })), [props.id])
   return (
-    <div class="log">
-      <button type="button" class="link small" onClick={log.reload}>
-        Refresh
-      </button>
-      {log.error && <p class="error">{log.error}</p>}
-      {log.data && log.data.items.length === 0 && <p class="muted small">No deliveries yet.</p>}
-      <table>
-        <tbody>
-          {log.data?.items.map((d) => (
-            <tr key={d.id}>
-              <td>{date(d.at)}</td>
-              <td>{d.event}</td>
-              <td>#{d.attempt}</td>
-              <td class={`s-${d.outcome}`}>{d.outcome}</td>
-              <td>{d.status_code ?? d.error ?? ''}</td>
-              <td>{d.duration_ms} ms</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Log
+      log={log}
+      refresh
+      empty="No deliveries yet."
+      row={(d) => (
+        <>
+          <td>{date(d.at)}</td>
+          <td>{d.event}</td>
+          <td>#{d.attempt}</td>
+          <td class={`s-${d.outcome}`}>{d.outcome}</td>
+          <td>{d.status_code ?? d.error ?? ''}</td>
+          <td>{d.duration_ms} ms</td>
+        </>
+      )}
+    />
   )
 }
 
 function Incoming() {
   const list = useLoad(() => ok(api.GET('/v1/webhooks/incoming', { params: { query: { per_page: 200 } } })))
   const [name, setName] = useState('')
-  const [open, setOpen] = useState<string | null>(null)
-  const create = async (e: Event) => {
-    e.preventDefault()
-    try {
-      await ok(api.POST('/v1/webhooks/incoming', { body: { name } }))
-      setName('')
-      list.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+  const create = submitting(async () => {
+    await ok(api.POST('/v1/webhooks/incoming', { body: { name } }))
+    setName('')
+    list.reload()
+  })
   const remove = (id: string) => ok(api.DELETE('/v1/webhooks/incoming/{id}', { params: { path: { id } } })).then(list.reload, toastError)
   if (!isAdmin()) return <Section title="Incoming endpoints">{<p class="muted">Only owners and admins manage incoming endpoints.</p>}</Section>
   return (
     <Section title="Incoming endpoints" error={list.error}>
       <p class="muted">An incoming endpoint is a URL other services call; automations act on what arrives.</p>
-      <form class="inline-form" onSubmit={(e) => void create(e)}>
-        <label>
-          Name
-          <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
+      <form class="inline-form" onSubmit={create}>
+        <Field label="Name" required value={name} set={setName} />
         <button type="submit">Add endpoint</button>
       </form>
-      <ul class="records">
-        {list.data?.items.map((w) => (
-          <li key={w.id}>
-            <div class="record-head">
-              <strong>{w.name}</strong> <code class="clip">{w.url}</code> <span class="muted small">{w.methods.join(', ')}</span>
-              {w.paused && <span class="status s-cancelled">paused</span>}
-            </div>
-            <div class="row">
-              <button type="button" class="link" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
-                Request log
-              </button>
-              <button type="button" class="link danger" onClick={() => void remove(w.id)}>
-                Delete
-              </button>
-            </div>
-            {open === w.id && <IncomingLog id={w.id} />}
-          </li>
-        ))}
-      </ul>
+      <Records
+        items={list.data?.items}
+        head={(w) => (
+          <div class="record-head">
+            <strong>{w.name}</strong> <code class="clip">{w.url}</code> <span class="muted small">{w.methods.join(', ')}</span>
+            {w.paused && <span class="status s-cancelled">paused</span>}
+          </div>
+        )}
+        logLabel="Request log"
+        log={(id) => <IncomingLog id={id} />}
+        remove={remove}
+      />
     </Section>
   )
 }
@@ -392,23 +428,19 @@ function Incoming() {
 function IncomingLog(props: { id: string }) {
   const log = useLoad(() => ok(api.GET('/v1/webhooks/incoming/{id}/logs', { params: { path: { id: props.id } } })), [props.id])
   return (
-    <div class="log">
-      {log.error && <p class="error">{log.error}</p>}
-      {log.data && log.data.items.length === 0 && <p class="muted small">No requests yet.</p>}
-      <table>
-        <tbody>
-          {log.data?.items.map((d) => (
-            <tr key={d.id}>
-              <td>{date(d.at)}</td>
-              <td>{d.method}</td>
-              <td>{d.status}</td>
-              <td>{d.outcome}</td>
-              <td>{d.ip}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Log
+      log={log}
+      empty="No requests yet."
+      row={(d) => (
+        <>
+          <td>{date(d.at)}</td>
+          <td>{d.method}</td>
+          <td>{d.status}</td>
+          <td>{d.outcome}</td>
+          <td>{d.ip}</td>
+        </>
+      )}
+    />
   )
 }
 
@@ -416,7 +448,6 @@ function Automations() {
   const list = useLoad(() => ok(api.GET('/v1/automations', { params: { query: { per_page: 200 } } })))
   const boards = useLoad(() => ok(api.GET('/v1/boards', { params: { query: { per_page: 500 } } })))
   const [json, setJson] = useState('')
-  const [open, setOpen] = useState<string | null>(null)
   const boardName = (id: string) => boards.data?.items.find((b) => b.id === id)?.name ?? id
   const example = (board: string) =>
     JSON.stringify(
@@ -429,30 +460,27 @@ function Automations() {
       null,
       2,
     )
-  const create = async (e: Event) => {
-    e.preventDefault()
+  const create = submitting(async () => {
     let body: Schemas['CreateAutomationBody']
     try {
       body = JSON.parse(json) as Schemas['CreateAutomationBody']
     } catch {
       return toast('The automation is not valid JSON.', 'error')
     }
-    try {
-      await ok(api.POST('/v1/automations', { body }))
-      setJson('')
-      list.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+    await ok(api.POST('/v1/automations', { body }))
+    setJson('')
+    list.reload()
+  })
   const toggle = (a: Schemas['Automation']) =>
     ok(api.PATCH('/v1/automations/{id}', { params: { path: { id: a.id } }, body: { active: !a.active } })).then(list.reload, toastError)
   const remove = (id: string) => ok(api.DELETE('/v1/automations/{id}', { params: { path: { id } } })).then(list.reload, toastError)
   return (
     <Section title="Automations" error={list.error}>
-      <ul class="records">
-        {list.data?.items.map((a) => (
-          <li key={a.id}>
+      <Records
+        items={list.data?.items}
+        empty="No automations yet."
+        head={(a) => (
+          <>
             <div class="record-head">
               <strong>{a.name}</strong> <span class="muted small">on {boardName(a.board)}</span>{' '}
               <span class={`status ${a.active ? 's-completed' : 's-cancelled'}`}>{a.active ? 'on' : (a.paused_reason ?? 'off')}</span>
@@ -462,30 +490,21 @@ function Automations() {
               {a.trigger.type === 'event' ? a.trigger.events.join(', ') : a.trigger.type === 'schedule' ? `schedule ${a.trigger.cron}` : 'an incoming webhook'}{' '}
               · {a.steps.length} step{a.steps.length === 1 ? '' : 's'} · last run: {a.last_run ? `${a.last_run.status} ${date(a.last_run.at)}` : 'never'}
             </div>
-            <div class="row">
-              <button type="button" class="link" onClick={() => setOpen(open === a.id ? null : a.id)} aria-expanded={open === a.id}>
-                Runs
-              </button>
-              <button type="button" class="link" onClick={() => void toggle(a)}>
-                Turn {a.active ? 'off' : 'on'}
-              </button>
-              <button type="button" class="link danger" onClick={() => void remove(a.id)}>
-                Delete
-              </button>
-            </div>
-            {open === a.id && <AutomationRuns id={a.id} />}
-          </li>
-        ))}
-      </ul>
-      {list.data && list.data.items.length === 0 && <p class="muted">No automations yet.</p>}
-      <form class="stack" onSubmit={(e) => void create(e)}>
+          </>
+        )}
+        logLabel="Runs"
+        log={(id) => <AutomationRuns id={id} />}
+        actions={(a) => <LinkButton onClick={() => toggle(a)}>Turn {a.active ? 'off' : 'on'}</LinkButton>}
+        remove={remove}
+      />
+      <form class="stack" onSubmit={create}>
         <h3>New automation</h3>
         <p class="muted small">
           An automation is a trigger and its steps, as JSON (the API reference at <a href="/v1/docs/">/v1/docs</a> lists every step).{' '}
           {boards.data?.items[0] && (
-            <button type="button" class="link small" onClick={() => setJson(example(boards.data!.items[0].id))}>
+            <LinkButton small onClick={() => setJson(example(boards.data!.items[0].id))}>
               Start from an example
-            </button>
+            </LinkButton>
           )}
         </p>
         <label class="sr-only" for="automation-json">
@@ -501,22 +520,18 @@ function Automations() {
 function AutomationRuns(props: { id: string }) {
   const runs = useLoad(() => ok(api.GET('/v1/automations/{id}/runs', { params: { path: { id: props.id }, query: { per_page: 20 } } })), [props.id])
   return (
-    <div class="log">
-      {runs.error && <p class="error">{runs.error}</p>}
-      {runs.data && runs.data.items.length === 0 && <p class="muted small">No runs yet.</p>}
-      <table>
-        <tbody>
-          {runs.data?.items.map((r) => (
-            <tr key={r.id}>
-              <td>{date(r.created)}</td>
-              <td>{r.trigger.type}</td>
-              <td class={`s-${r.status}`}>{r.status}</td>
-              <td>{r.error ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Log
+      log={runs}
+      empty="No runs yet."
+      row={(r) => (
+        <>
+          <td>{date(r.created)}</td>
+          <td>{r.trigger.type}</td>
+          <td class={`s-${r.status}`}>{r.status}</td>
+          <td>{r.error ?? ''}</td>
+        </>
+      )}
+    />
   )
 }
 
@@ -524,63 +539,46 @@ function Agents() {
   const list = useLoad(() => ok(api.GET('/v1/users', { params: { query: { per_page: 500, filter: 'kind = "agent"' } } })))
   const runs = useLoad(() => ok(api.GET('/v1/agent-runs', { params: { query: { per_page: 30 } } })))
   const [name, setName] = useState('')
-  const create = async (e: Event) => {
-    e.preventDefault()
-    try {
-      await ok(api.POST('/v1/users', { body: { name, kind: 'agent', agent: { owner: me.value!.id, powers: [] } } }))
-      setName('')
-      list.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+  const create = submitting(async () => {
+    await ok(api.POST('/v1/users', { body: { name, kind: 'agent', agent: { owner: me.value!.id, powers: ['local_access'] } } }))
+    setName('')
+    list.reload()
+  })
   return (
     <>
       <Section title="Agents" error={list.error}>
-        <p class="muted">Agents are users that work on cards: assign one to a card to start a run. Give each a token (API tokens, for an agent you own).</p>
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Owner</th>
-              <th>Wake URL</th>
-              <th>Powers</th>
+        <p class="muted">
+          Agents are users that work on cards: assign one to a card to start a run. Give each a token (API tokens, for an agent you own). One added here is
+          yours and is reached through your desktop app (local access); give it a wake URL or an AI service through the API.
+        </p>
+        <Table head={['Name', 'Owner', 'Wake URL', 'Powers']}>
+          {list.data?.items.map((u) => (
+            <tr key={u.id}>
+              <td>{u.name}</td>
+              <td>{u.agent?.owner.name ?? '—'}</td>
+              <td class="clip">{u.agent?.wake_url ?? '—'}</td>
+              <td>{u.agent?.powers.join(', ') || '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {list.data?.items.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.agent?.owner.name ?? '—'}</td>
-                <td class="clip">{u.agent?.wake_url ?? '—'}</td>
-                <td>{u.agent?.powers.join(', ') || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {isAdmin() && (
-          <form class="inline-form" onSubmit={(e) => void create(e)}>
-            <label>
-              New agent
-              <input required value={name} placeholder="Name" onInput={(e) => setName(e.currentTarget.value)} />
-            </label>
+          <form class="inline-form" onSubmit={create}>
+            <Field label="New agent" required value={name} placeholder="Name" set={setName} />
             <button type="submit">Add agent</button>
           </form>
         )}
       </Section>
       <Section title="Recent runs" error={runs.error}>
-        <table>
-          <tbody>
-            {runs.data?.items.map((r) => (
-              <tr key={r.id}>
-                <td>{date(r.created)}</td>
-                <td>{r.agent.name}</td>
-                <td class={`s-${r.status}`}>{r.status.replace('_', ' ')}</td>
-                <td class="clip">{r.summary ?? r.error ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table>
+          {runs.data?.items.map((r) => (
+            <tr key={r.id}>
+              <td>{date(r.created)}</td>
+              <td>{r.agent.name}</td>
+              <td class={`s-${r.status}`}>{r.status.replace('_', ' ')}</td>
+              <td class="clip">{r.summary ?? r.error ?? ''}</td>
+            </tr>
+          ))}
+        </Table>
         {runs.data && runs.data.items.length === 0 && <p class="muted small">No runs yet.</p>}
       </Section>
     </>
@@ -591,69 +589,44 @@ function Users() {
   const list = useLoad(() => ok(api.GET('/v1/users', { params: { query: { per_page: 500 } } })))
   const [email, setEmail] = useState('')
   const [name, setName] = useState('')
-  const [role, setRole] = useState<'member' | 'admin' | 'owner'>('member')
-  const create = async (e: Event) => {
-    e.preventDefault()
-    try {
-      await ok(api.POST('/v1/users', { body: { email, name, role } }))
-      setEmail('')
-      setName('')
-      toast(`${name} added. They sign in with a login link: taskd user login-link ${email}`)
-      list.reload()
-    } catch (err) {
-      toastError(err)
-    }
-  }
+  const [role, setRole] = useState<(typeof ROLES)[number]>('member')
+  const create = submitting(async () => {
+    await ok(api.POST('/v1/users', { body: { email, name, role } }))
+    setEmail('')
+    setName('')
+    toast(`${name} added. They sign in with a login link: taskd user login-link ${email}`)
+    list.reload()
+  })
   const setUserRole = (id: string, r: string) =>
     ok(api.PATCH('/v1/users/{id}', { params: { path: { id } }, body: { role: r as 'member' } })).then(list.reload, toastError)
   return (
     <Section title="Users" error={list.error}>
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Email</th>
-            <th>Kind</th>
-            <th>Role</th>
+      <Table head={['Name', 'Email', 'Kind', 'Role']}>
+        {list.data?.items.map((u) => (
+          <tr key={u.id}>
+            <td>{u.name}</td>
+            <td class="clip">{u.email}</td>
+            <td>{u.kind}</td>
+            <td>
+              {isAdmin() && u.id !== me.value?.id ? (
+                <select aria-label={`Role of ${u.name}`} value={u.role} onChange={(e) => void setUserRole(u.id, e.currentTarget.value)}>
+                  {roleOptions()}
+                </select>
+              ) : (
+                u.role
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.items.map((u) => (
-            <tr key={u.id}>
-              <td>{u.name}</td>
-              <td class="clip">{u.email}</td>
-              <td>{u.kind}</td>
-              <td>
-                {isAdmin() && u.id !== me.value?.id ? (
-                  <select aria-label={`Role of ${u.name}`} value={u.role} onChange={(e) => void setUserRole(u.id, e.currentTarget.value)}>
-                    <option value="member">member</option>
-                    <option value="admin">admin</option>
-                    <option value="owner">owner</option>
-                  </select>
-                ) : (
-                  u.role
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {isAdmin() && (
-        <form class="inline-form wrap" onSubmit={(e) => void create(e)}>
-          <label>
-            Email
-            <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          </label>
-          <label>
-            Name
-            <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </label>
+        <form class="inline-form wrap" onSubmit={create}>
+          <Field label="Email" type="email" required value={email} set={setEmail} />
+          <Field label="Name" required value={name} set={setName} />
           <label>
             Role
             <select value={role} onChange={(e) => setRole(e.currentTarget.value as typeof role)}>
-              <option value="member">member</option>
-              <option value="admin">admin</option>
-              <option value="owner">owner</option>
+              {roleOptions()}
             </select>
           </label>
           <button type="submit">Add user</button>

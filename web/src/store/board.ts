@@ -124,7 +124,6 @@ export function removeCard(id: string): void {
 export async function refreshCard(id: string): Promise<void> {
   const b = board.value
   if (!b) return
-  if (filter.value) return reloadCards()
   try {
     applyCard((await ok(api.GET('/v1/cards/{id}', { params: { path: { id } } }))).card)
   } catch (err) {
@@ -198,7 +197,8 @@ export async function addList(name: string): Promise<void> {
 export const userName = (id: string): string => users.value.get(id)?.name ?? 'someone'
 
 // Changes made elsewhere, applied to the loaded board whichever view shows it (the board, a card over it): its cards read
-// again (several events of one card: once), lists and tags read again; past 20 cards at once, the whole board.
+// again (several events of one card: once; under a filter, which decides what shows, every card once), lists and tags
+// read again; past 20 cards at once, the whole board.
 onEvents((events) => {
   const b = board.value
   if (!b) return
@@ -217,5 +217,6 @@ onEvents((events) => {
   }
   if (all || cardIds.size > 20) return void openBoard(b.id, filter.value)
   if (listsChanged) void reloadLists().catch(toastError)
-  for (const id of cardIds) void refreshCard(id).catch(toastError)
+  if (cardIds.size > 0 && filter.value) void reloadCards().catch(toastError)
+  else for (const id of cardIds) void refreshCard(id).catch(toastError)
 })
