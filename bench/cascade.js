@@ -3,7 +3,7 @@
 // GET /v1/users/me asked every 5 ms meanwhile (a probe, not a load). A real `taskd serve` child on a fresh SQLite
 // file, or with --pg on a fresh database of the test suite's PostgreSQL cluster (scripts/test-postgres.sh).
 //   node bench/cascade.js [--pg] [--cards 20000] [--runs 3]
-// Needs `npm run build` (it uses dist/: taskd's database code and the test suite's serve helper).
+// Needs `npm run build` (it uses dist/: taskd's database code and the test suite's serve and bulk-cards helpers).
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -32,10 +32,11 @@ if (pg) {
   process.env.TASKD_TEST_DATABASE_URL = cluster.adminUrl
 }
 const dist = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href)
-const [{ openDatabase }, { freshDatabase }, { serve }] = await Promise.all([
+const [{ openDatabase }, { freshDatabase }, { serve }, { insertCards }] = await Promise.all([
   dist('src/db/open.js'),
   dist('test/helpers/database.js'),
   dist('test/helpers/serve.js'),
+  dist('test/helpers/bulk-cards.js'),
 ])
 
 async function once() {
@@ -57,40 +58,14 @@ async function once() {
     const [from, to] = created.lists
     const boardId = created.board.id
     // The cards go straight into the database, as in test/api/stall.test.ts.
-    const db = await openDatabase({ ...database, readWorkers: 0 })
-    try {
-      await db.tx(async ({ q }) => {
-        const owner = (await q.selectFrom('users').select('id').executeTakeFirstOrThrow()).id
-        const at = '2026-11-01T00:00:00.000Z'
-        for (let start = 1; start <= CARDS; start += 1000) {
-          const rows = Array.from({ length: Math.min(1000, CARDS - start + 1) }, (_, k) => start + k).map((i) => ({
-            id: `card${String(i).padStart(8, '0')}`,
-            board_id: boardId,
-            list_id: from.id,
-            key_num: i,
-            key: `CA-${i}`,
-            title: `card ${i}`,
-            description: 'a longer description of the card',
-            position: i,
-            priority: i % 5,
-            completed: 0,
-            archived: 0,
-            trashed: 0,
-            created_by: owner,
-            created_at: at,
-            updated_at: at,
-          }))
-          await q.insertInto('cards').values(rows).execute()
-        }
-        await q
-          .updateTable('boards')
-          .set({ next_key: CARDS + 1 })
-          .where('id', '=', boardId)
-          .execute()
-      })
-      if (pg) await db.q.executeQuery({ sql: 'VACUUM ANALYZE cards', parameters: [], query: { kind: 'RawNode' } }).catch(() => undefined)
-    } finally {
-      await db.close()
+    await insertCards(database, { boardId, listId: from.id, keyPrefix: 'CA', count: CARDS })
+    if (pg) {
+      const db = await openDatabase({ ...database, readWorkers: 0 })
+      try {
+        await db.q.executeQuery({ sql: 'VACUUM ANALYZE cards', parameters: [], query: { kind: 'RawNode' } }).catch(() => undefined)
+      } finally {
+        await db.close()
+      }
     }
     const loadBefore = load()
     const started = performance.now()

@@ -173,6 +173,11 @@ class HoldingPgConnection implements HoldingConnection {
   private scheduled = false
   /** BEGIN has been sent (so a rollback must be sent too). */
   private begun = false
+  /**
+   * The last message sent failed: PostgreSQL has aborted the transaction (only a ROLLBACK TO SAVEPOINT, which then
+   * succeeds, brings it back), and a COMMIT would roll it back.
+   */
+  private aborted = false
   constructor(private readonly inner: DatabaseConnection) {}
 
   begin(settings: TransactionSettings): void {
@@ -181,6 +186,7 @@ class HoldingPgConnection implements HoldingConnection {
       text = `START TRANSACTION${settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel.toUpperCase()}` : ''}${settings.accessMode ? ` ${settings.accessMode.toUpperCase()}` : ''}`
     this.held = [{ text }]
     this.begun = false
+    this.aborted = false
   }
 
   [HOLD](query: CompiledQuery): void {
@@ -216,17 +222,20 @@ class HoldingPgConnection implements HoldingConnection {
   /** One statement as it is, with its parameters. */
   private async send(query: CompiledQuery): Promise<QueryResult<unknown>> {
     try {
-      return await this.inner.executeQuery(query)
+      const result = await this.inner.executeQuery(query)
+      this.aborted = false
+      return result
     } catch (err) {
+      this.aborted = true
       throw dataError(err)
     }
   }
 
-  /** Sends what is held (and `tail`, statements of its own) as one message; the results of the statements, in order. */
-  async flush(tail: string[] = []): Promise<pg.QueryResult[]> {
+  /** Sends what is held (and `tail`, statements of its own) as one message. */
+  async flush(tail: string[] = []): Promise<void> {
     const batch = this.held
     this.held = []
-    if (batch.length === 0 && tail.length === 0) return []
+    if (batch.length === 0 && tail.length === 0) return
     if (batch[0]?.text.startsWith('BEGIN') || batch[0]?.text.startsWith('START TRANSACTION')) this.begun = true
     const texts = [...batch.map((h) => h.text), ...tail]
     const [only] = batch
@@ -237,30 +246,35 @@ class HoldingPgConnection implements HoldingConnection {
         throw err
       })
       only.waiting?.resolve(result)
-      return []
+      return
     }
     try {
       const { rows } = await this.inner.executeQuery(CompiledQuery.raw(texts.join(';\n')))
-      // Several statements come back as a list of results (pool.on('connect') below); one as its rows.
-      const results = texts.length > 1 ? (rows as pg.QueryResult[]) : [{ rows, command: '', rowCount: null } as unknown as pg.QueryResult]
+      this.aborted = false
+      // Several statements come back as a list of results (pool.on('connect') below). A message of one statement here
+      // (held, or the COMMIT alone) has no one waiting for it: a query alone went by the branch above.
+      const results = rows as pg.QueryResult[]
       batch.forEach((h, i) => h.waiting?.resolve(resultOf(results[i])))
-      return results
     } catch (err) {
+      this.aborted = true
       const failed = dataError(err)
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
     }
   }
 
-  /** The COMMIT, with what is still held before it and `before` (numbering, NOTIFY) just ahead of it. Nothing when the transaction ran no statement. */
+  /**
+   * The COMMIT, with what is still held before it and `before` (numbering, NOTIFY) just ahead of it. Nothing when the
+   * transaction ran no statement. A transaction whose last statement failed (an error the caller caught) is refused
+   * here: PostgreSQL would answer its COMMIT with a ROLLBACK, and the caller would take its changes for written.
+   */
   async commit(before: string[]): Promise<void> {
     if (!this.begun && this.held.length === 1 && before.length === 0) {
       this.held = []
       return
     }
-    const results = await this.flush([...before, 'COMMIT'])
-    // PostgreSQL completes a COMMIT with a ROLLBACK tag when an earlier error aborted the transaction.
-    if (results[results.length - 1]?.command === 'ROLLBACK') throw new Error('Transaction was rolled back instead of committed')
+    if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
+    await this.flush([...before, 'COMMIT'])
   }
 
   /**

@@ -106,6 +106,11 @@ export class SlidingWindows {
     }
     return { allowed, remaining: this.limit - recent.length, reset: Math.max(1, Math.ceil((recent[0] + WINDOW_MS - now) / 1000)) }
   }
+
+  /** Forgets the key's requests (a right password clears an account's failures). */
+  clear(key: string): void {
+    this.hits.delete(key)
+  }
 }
 
 /** The RateLimit-* headers of a limited request (and Retry-After once it is refused). */

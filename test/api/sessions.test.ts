@@ -568,6 +568,11 @@ test('rate limits (injected clock): 10 attempts a minute per address, 5 wrong pa
   s.t.clock.advance(wait * 1000)
   const b2: Browser = { address: newAddress() }
   assert.equal((await signIn(b2, { email: jo.email, password: PASSWORD })).status, 201, 'after Retry-After the right password signs in')
+  // A right password clears the account's failures: four wrong ones before it do not shorten the next five.
+  const al = await person({ withPassword: true })
+  assert.deepEqual(await guesses(al.email, 4), [401, 401, 401, 401])
+  assert.equal((await signIn({ address: newAddress() }, { email: al.email, password: PASSWORD })).status, 201)
+  assert.deepEqual((await guesses(al.email, 6)).sort(), [401, 401, 401, 401, 401, 429])
 })
 
 /** `taskd <args>` with stdin, against the fixture's database. */

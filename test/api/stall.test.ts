@@ -6,10 +6,10 @@ import { test } from 'node:test'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { openDatabase } from '../../src/db/open.js'
 import { seededApp } from '../helpers/app.js'
 import { freshDatabase, type TestDatabase } from '../helpers/database.js'
 import { serve, type Served } from '../helpers/serve.js'
+import { insertCards } from '../helpers/bulk-cards.js'
 import { assertTiming } from '../helpers/perf.js'
 
 const CARDS = 20_000
@@ -35,40 +35,7 @@ test('an expensive filter and a 20,000-card list deletion never stall /v1/users/
     const [from, to] = created.lists as { id: string }[]
     const boardId = created.board.id as string
     // The cards go straight into the database (through the API they would take minutes), as one transaction.
-    const db = await openDatabase({ ...database, readWorkers: 0 })
-    try {
-      await db.tx(async ({ q }) => {
-        const owner = (await q.selectFrom('users').select('id').executeTakeFirstOrThrow()).id
-        const at = '2026-11-01T00:00:00.000Z'
-        for (let start = 1; start <= CARDS; start += 1000) {
-          const rows = Array.from({ length: Math.min(1000, CARDS - start + 1) }, (_, k) => start + k).map((i) => ({
-            id: `card${i}`,
-            board_id: boardId,
-            list_id: from.id,
-            key_num: i,
-            key: `ST-${i}`,
-            title: `card ${i}`,
-            description: 'a longer description of the card',
-            position: i,
-            priority: i % 5,
-            completed: 0,
-            archived: 0,
-            trashed: 0,
-            created_by: owner,
-            created_at: at,
-            updated_at: at,
-          }))
-          await q.insertInto('cards').values(rows).execute()
-        }
-        await q
-          .updateTable('boards')
-          .set({ next_key: CARDS + 1 })
-          .where('id', '=', boardId)
-          .execute()
-      })
-    } finally {
-      await db.close()
-    }
+    await insertCards(database, { boardId, listId: from.id, keyPrefix: 'ST', count: CARDS })
 
     // Within the documented limits and the cost budget, but heavy: 100 comparisons, half through relations, over every card.
     const heavy = Array.from({ length: 50 }, (_, i) => `(list.board.name !~ "z${i}" && description !~ "q${i}")`).join(' && ')

@@ -5,49 +5,12 @@
 // not, so an unknown email is refused just as a known one. Sliding one-minute windows by the injected clock, kept in
 // the process (as the address limit of the API is): with several processes each counts its own share.
 import type { Deps } from '../../deps.js'
-import { rateKey, rateLimited, SlidingWindows, type Taken, WINDOW_MS } from '../../http/rate-limit.js'
-
-/** Failures of each key in the last minute, counted only when they happen (an attempt that succeeds costs nothing). */
-class Failures {
-  private readonly at = new Map<string, number[]>()
-  private sweptAt = 0
-
-  constructor(readonly limit: number) {}
-
-  private recent(key: string, now: number): number[] {
-    const times = (this.at.get(key) ?? []).filter((t) => t > now - WINDOW_MS)
-    if (times.length) this.at.set(key, times)
-    else this.at.delete(key)
-    if (now - this.sweptAt >= WINDOW_MS) {
-      this.sweptAt = now
-      for (const [k, v] of this.at) if (v[v.length - 1] <= now - WINDOW_MS) this.at.delete(k)
-    }
-    return times
-  }
-
-  /** Where the key stands: refused once it has had `limit` failures in the last minute. */
-  check(key: string, now: number): Taken {
-    const times = this.recent(key, now)
-    return {
-      allowed: times.length < this.limit,
-      remaining: this.limit - times.length,
-      reset: times.length ? Math.max(1, Math.ceil((times[0] + WINDOW_MS - now) / 1000)) : 1,
-    }
-  }
-
-  /** Counts a failure now. */
-  fail(key: string, now: number): void {
-    this.at.set(key, [...this.recent(key, now), now])
-  }
-
-  clear(key: string): void {
-    this.at.delete(key)
-  }
-}
+import { rateKey, rateLimited, SlidingWindows } from '../../http/rate-limit.js'
 
 interface Limits {
   attempts?: SlidingWindows
-  failures?: Failures
+  /** Failed passwords per account: a try is counted before its check (startTry) and the count cleared when it was right. */
+  failures?: SlidingWindows
 }
 const limitsOf = new WeakMap<Deps, Limits>()
 
@@ -55,7 +18,7 @@ function limits(deps: Deps): Limits {
   let found = limitsOf.get(deps)
   if (!found) {
     const { signinAttemptsPerMinute: attempts, signinFailuresPerMinute: failures } = deps.config
-    found = { attempts: attempts > 0 ? new SlidingWindows(attempts) : undefined, failures: failures > 0 ? new Failures(failures) : undefined }
+    found = { attempts: attempts > 0 ? new SlidingWindows(attempts) : undefined, failures: failures > 0 ? new SlidingWindows(failures) : undefined }
     limitsOf.set(deps, found)
   }
   return found
@@ -80,11 +43,9 @@ export const accountKey = (userId: string | undefined, email: string): string =>
 export function startTry(deps: Deps, account: string): void {
   const failures = limits(deps).failures
   if (!failures) return
-  const now = deps.clock.now()
-  const taken = failures.check(account, now)
+  const taken = failures.take(account, deps.clock.now())
   if (!taken.allowed)
     throw rateLimited(`Too many wrong passwords for this account: at most ${failures.limit} a minute. Try again later.`, failures.limit, taken)
-  failures.fail(account, now)
 }
 
 /** A right password clears the account's failures. */
