@@ -46,31 +46,35 @@ test('PostgreSQL: a value the database refuses (a number past an int4 column) is
   }
 })
 
-test('PostgreSQL: a transaction whose failed statement was caught is refused at commit (its writes are gone); one undone by a savepoint commits', { skip }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
-  const database = await freshDatabase(dir)
-  const db = await openDatabase(database)
-  const written = async () => (await sql<{ id: string }>`SELECT id FROM probe ORDER BY id`.execute(db.q)).rows.map((r) => r.id)
-  try {
-    await sql`CREATE TABLE probe (id TEXT PRIMARY KEY)`.execute(db.q)
-    // The last statement failed and the caller went on: PostgreSQL would answer the COMMIT with a ROLLBACK.
-    await assert.rejects(
-      db.tx(async ({ q }) => {
-        await sql`INSERT INTO probe VALUES ('lost')`.execute(q)
-        await sql`SELECT 1 / 0`.execute(q).catch(() => undefined)
-      }),
-      /rolled back instead of committed/,
-    )
-    assert.deepEqual(await written(), [], 'the insert before the failure was not written')
-    // A failure undone by its savepoint leaves the transaction usable: it commits.
-    await db.tx(async (tx) => {
-      await sql`INSERT INTO probe VALUES ('kept')`.execute(tx.q)
-      await tx.savepoint((sp) => sql`SELECT 1 / 0`.execute(sp.q)).catch(() => undefined)
-    })
-    assert.deepEqual(await written(), ['kept'], 'the insert beside the undone savepoint was written')
-  } finally {
-    await db.close()
-    await database.drop()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+test(
+  'PostgreSQL: a transaction whose failed statement was caught is refused at commit (its writes are gone); one undone by a savepoint commits',
+  { skip },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
+    const database = await freshDatabase(dir)
+    const db = await openDatabase(database)
+    const written = async () => (await sql<{ id: string }>`SELECT id FROM probe ORDER BY id`.execute(db.q)).rows.map((r) => r.id)
+    try {
+      await sql`CREATE TABLE probe (id TEXT PRIMARY KEY)`.execute(db.q)
+      // The last statement failed and the caller went on: PostgreSQL would answer the COMMIT with a ROLLBACK.
+      await assert.rejects(
+        db.tx(async ({ q }) => {
+          await sql`INSERT INTO probe VALUES ('lost')`.execute(q)
+          await sql`SELECT 1 / 0`.execute(q).catch(() => undefined)
+        }),
+        /rolled back instead of committed/,
+      )
+      assert.deepEqual(await written(), [], 'the insert before the failure was not written')
+      // A failure undone by its savepoint leaves the transaction usable: it commits.
+      await db.tx(async (tx) => {
+        await sql`INSERT INTO probe VALUES ('kept')`.execute(tx.q)
+        await tx.savepoint((sp) => sql`SELECT 1 / 0`.execute(sp.q)).catch(() => undefined)
+      })
+      assert.deepEqual(await written(), ['kept'], 'the insert beside the undone savepoint was written')
+    } finally {
+      await db.close()
+      await database.drop()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  },
+)
