@@ -15,7 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { V8_FLAGS } from '../bin/v8-flags.js'
-import { asciiOnly, bundleOptions, lazyCommanderSpawn, SERVER_BUNDLE, serverSplit } from './bundle.mjs'
+import { asciiOnly, bundleOptions, lazyCommanderSpawn, SERVER_BUNDLE, serverSplit, zodEnglishOnly } from './bundle.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const rel = (...p) => path.join(root, ...p)
@@ -36,7 +36,7 @@ const bundle = async (entry, outfile, plugins = []) => {
     minify: true,
     entryPoints: [rel(entry)],
     outfile: path.join(work, outfile),
-    plugins: [...plugins, lazyCommanderSpawn],
+    plugins: [...plugins, lazyCommanderSpawn, zodEnglishOnly],
   })
   asciiOnly(path.join(work, outfile))
 }

@@ -29,7 +29,7 @@ fi
 
 # What the run's test processes share, made once by the first that needs it (test/helpers): the OpenAPI document the
 # responses are checked against, the seeded SQLite template, and V8's compiled code of the modules (NODE_COMPILE_CACHE).
-# Each test file runs in a process of its own (some 200 over the run), and each would otherwise spend about a second of
+# Each group of test files runs in a process of its own (run_files below), and each would otherwise spend about a second of
 # CPU making these again. A new folder for each run, so a rebuild between runs is always seen; removed at the end.
 export TASKD_TEST_CACHE
 TASKD_TEST_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/taskd-test-cache-XXXXXX")
@@ -55,28 +55,56 @@ solo='^dist/test/api/(stall|automation-flood|markdown-stall|upload-stall)\.test\
 slow_first='^dist/test/(cli/|binary|web/app|webhooks/crash|api/(multi-process|prototype-names|automation-upkeep|ops-serve|agent-crash|automation-crash|agent-example))'
 
 # TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt (DIR is made).
-report=()
+times_dialect=
 [[ -n ${TASKD_TEST_TIMES:-} ]] && mkdir -p "$TASKD_TEST_TIMES"
-times_for() {
-  report=()
-  [[ -n ${TASKD_TEST_TIMES:-} ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$TASKD_TEST_TIMES/$1.txt")
+times_for() { times_dialect=$1; }
+
+# Test processes at once in each dialect's run (TASKD_TEST_CONCURRENCY, default 2), each running a group of test files
+# one after the other (TASKD_TEST_GROUP files, default 8) in one process (--test-isolation=none): a process imports
+# taskd, its packages and the harness once for its group, about 0.8 s of CPU that some 240 processes (one per file and
+# dialect) spent each before. A file's top-level `after` hooks run when its group ends.
+concurrency=${TASKD_TEST_CONCURRENCY:-2}
+group_size=${TASKD_TEST_GROUP:-8}
+
+# One group of test files in one process; its report to $1, its exit status to $1.rc.
+run_group() {
+  local out=$1 report=()
+  shift
+  [[ -n $times_dialect ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$out.times")
+  node "${hooks[@]}" --test --test-isolation=none --test-timeout=120000 "${report[@]}" "$@" >"$out" 2>&1
+  echo $? >"$out.rc"
 }
 
-# Test files run at once in each dialect's run (TASKD_TEST_CONCURRENCY, default 2).
-concurrency=${TASKD_TEST_CONCURRENCY:-2}
-
-# Runs the test files given, $concurrency at a time, leaving out those matching $solo (they run alone at the end).
+# Runs the test files given, in groups, $concurrency groups at a time, leaving out those matching $solo (they run alone
+# at the end); prints the groups' reports in order and the totals; fails when a group failed.
 run_files() {
   local batch=() later=() f
   for f in "$@"; do
     if [[ $f =~ $solo ]]; then continue; elif [[ $f =~ $slow_first ]]; then batch+=("$f"); else later+=("$f"); fi
   done
   batch+=("${later[@]}")
-  [[ ${#batch[@]} -eq 0 ]] || node "${hooks[@]}" --test --test-concurrency="$concurrency" --test-timeout=120000 "${report[@]}" "${batch[@]}"
+  [[ ${#batch[@]} -eq 0 ]] && return 0
+  local dir i=0 n rc=0
+  dir=$(mktemp -d)
+  for ((n = 0; n < ${#batch[@]}; n += group_size)); do
+    while (($(jobs -rp | wc -l) >= concurrency)); do wait -n; done
+    run_group "$dir/$i" "${batch[@]:n:group_size}" &
+    i=$((i + 1))
+  done
+  wait
+  for ((n = 0; n < i; n++)); do
+    cat "$dir/$n"
+    [[ $(cat "$dir/$n.rc") == 0 ]] || rc=1
+  done
+  # The totals of the groups' reports (each ends with its own ℹ lines).
+  for ((n = 0; n < i; n++)); do cat "$dir/$n"; done | awk '/^ℹ (tests|pass|fail|cancelled|skipped|todo) / { sum[$2] += $3 } END { printf "# all groups: %d tests, %d pass, %d fail, %d cancelled, %d skipped, %d todo\n", sum["tests"], sum["pass"], sum["fail"], sum["cancelled"], sum["skipped"], sum["todo"] }'
+  [[ -n $times_dialect ]] && cat "$dir"/*.times 2>/dev/null | sort -rn >"$TASKD_TEST_TIMES/$times_dialect.txt"
+  rm -rf "$dir"
+  return $rc
 }
 
 # The PostgreSQL cluster first, so the two dialects' runs can go side by side: a PostgreSQL test spends much of its time
-# waiting on the server, so two runs of two files each keep two cores busier than one run after the other.
+# waiting on the server, so two runs of two processes each keep two cores busier than one run after the other.
 pg_files=() url=${TASKD_TEST_DATABASE_URL:-}
 if [[ $dialects == *postgres* ]]; then
   for f in "${files[@]}"; do [[ $f =~ $sqlite_only ]] || pg_files+=("$f"); done
