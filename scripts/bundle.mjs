@@ -60,7 +60,8 @@ export const zodEnglishOnly = {
   setup(build) {
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, async (args) => {
       const text = await fs.promises.readFile(args.path, 'utf8')
-      if (!/export \{ default as en \} from "\.\/en\.js";/.test(text)) throw new Error(`${args.path}: no English locale export (a new zod?): see scripts/bundle.mjs`)
+      if (!/export \{ default as en \} from "\.\/en\.js";/.test(text))
+        throw new Error(`${args.path}: no English locale export (a new zod?): see scripts/bundle.mjs`)
       return { contents: 'export { default as en } from "./en.js";\n', loader: 'js', resolveDir: path.dirname(args.path) }
     })
   },
@@ -103,8 +104,18 @@ if (import.meta.main) {
   const bundle = path.join(root, 'dist/src/taskd.cjs')
   const server = path.join(root, 'dist/src', SERVER_BUNDLE)
   const options = { ...bundleOptions, external: ['better-sqlite3'] }
-  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/index.ts')], outfile: bundle, plugins: [serverSplit, lazyCommanderSpawn, zodEnglishOnly] })
-  await esbuild.build({ ...options, entryPoints: [path.join(root, 'src/cli/server-commands.ts')], outfile: server, plugins: [lazyCommanderSpawn, zodEnglishOnly] })
+  await esbuild.build({
+    ...options,
+    entryPoints: [path.join(root, 'src/cli/index.ts')],
+    outfile: bundle,
+    plugins: [serverSplit, lazyCommanderSpawn, zodEnglishOnly],
+  })
+  await esbuild.build({
+    ...options,
+    entryPoints: [path.join(root, 'src/cli/server-commands.ts')],
+    outfile: server,
+    plugins: [lazyCommanderSpawn, zodEnglishOnly],
+  })
   asciiOnly(bundle)
   asciiOnly(server)
   // V8's compiled code of the bundles, for bin/taskd.js's first start (it uses the same folder): loading them compiles them.
