@@ -10,8 +10,9 @@
 //                    transaction. It does not re-read the card it has just written.
 //   GET /v1/cards    Only the two filters the bench sends, with the same WHERE semantics as taskd (visibility
 //                    subquery on board_members, trashed = 0, the filter) and the same COUNT(*) total, the page in
-//                    the default order (position, created, id), then the page's assignees, watchers, tags,
-//                    list categories and checklist progress (one query each). The JSON has the same shape as taskd's.
+//                    the default order (position, created, id), then the page's assignees, watchers, tags, files,
+//                    list categories, list statuses, checklist progress, subtasks and open blockers, custom fields and
+//                    their values (one query each). The JSON has the same shape as taskd's.
 //
 //   POST /v1/hooks/<path>  The bare floor of an incoming webhook: the body read, checked as JSON, and one row written
 //                    (a table of its own with the columns of incoming_requests), then 202 { accepted, request_id }.
@@ -102,6 +103,16 @@ const q = {
   usersOf: prepare(`SELECT id, name FROM users WHERE id ${IN_JSON}`),
   progressOf: prepare(`SELECT c.card_id, count(*) AS total, sum(i.completed) AS done FROM checklist_items i
     JOIN checklists c ON c.id = i.checklist_id WHERE c.card_id ${IN_JSON} GROUP BY c.card_id`),
+  filesOf: prepare(`SELECT card_id, id AS v FROM files WHERE card_id ${IN_JSON} AND complete = 1 ORDER BY created_at, id`),
+  planningOf: prepare(`SELECT 's' AS what, parent_id AS id, count(*) AS n, sum(completed) AS done FROM cards
+     WHERE parent_id ${IN_JSON} AND trashed = 0 GROUP BY parent_id
+    UNION ALL
+    SELECT 'b', d.blocked_id, count(*), 0 FROM card_dependencies d JOIN cards b ON b.id = d.blocker_id
+     WHERE d.blocked_id ${IN_JSON} AND b.completed = 0 AND b.trashed = 0 GROUP BY d.blocked_id`),
+  statusesOf: prepare(`SELECT l.id AS list_id, s.id, s.name, s.category FROM lists l JOIN board_statuses s ON s.id = l.status_id
+    WHERE l.id ${IN_JSON}`),
+  fieldsOf: prepare(`SELECT id, board_id, key, type FROM xattr_fields WHERE board_id ${IN_JSON} ORDER BY position, id`),
+  xattrOf: prepare(`SELECT card_id, field_id, num, str FROM card_xattr WHERE card_id ${IN_JSON} ORDER BY card_id, field_id, seq`),
 }
 
 // The floor's statements (--floor).
@@ -366,7 +377,12 @@ function listCards(auth, params) {
     tags = new Map(),
     states = new Map(),
     creators = new Map(),
-    progress = new Map()
+    progress = new Map(),
+    files = new Map(),
+    statuses = new Map(),
+    xattr = new Map()
+  const subtasks = new Map(),
+    blockers = new Map()
   if (rows.length) {
     const ids = JSON.stringify(rows.map((r) => r.id))
     assignees = group(q.assigneesOf, ids)
@@ -375,6 +391,23 @@ function listCards(auth, params) {
     states = new Map(q.categories.all(JSON.stringify([...new Set(rows.map((r) => r.list_id))])).map((r) => [r.id, r.category]))
     creators = new Map(q.usersOf.all(JSON.stringify([...new Set(rows.flatMap((r) => (r.created_by ? [r.created_by] : [])))])).map((u) => [u.id, u.name]))
     progress = new Map(q.progressOf.all(ids).map((p) => [p.card_id, { done: p.done, total: p.total }]))
+    files = group(q.filesOf, ids)
+    for (const r of q.planningOf.all(ids, ids)) {
+      if (r.what === 's') subtasks.set(r.id, { done: r.done ?? 0, total: r.n })
+      else blockers.set(r.id, r.n)
+    }
+    statuses = new Map(
+      q.statusesOf.all(JSON.stringify([...new Set(rows.map((r) => r.list_id))])).map((r) => [r.list_id, { id: r.id, name: r.name, category: r.category }]),
+    )
+    // Custom field values: number fields only (the seed's kind; taskd shows every kind).
+    const fields = new Map(q.fieldsOf.all(JSON.stringify([...new Set(rows.map((r) => r.board_id))])).map((f) => [f.id, f]))
+    if (fields.size > 0)
+      for (const v of q.xattrOf.all(ids)) {
+        const f = fields.get(v.field_id)
+        if (f?.type !== 'number') continue
+        const values = xattr.get(v.card_id) ?? xattr.set(v.card_id, {}).get(v.card_id)
+        values[f.key] = v.num
+      }
   }
   const items = rows.map((r) => ({
     id: r.id,
@@ -388,6 +421,7 @@ function listCards(auth, params) {
     assignees: assignees.get(r.id) ?? [],
     tags: tags.get(r.id) ?? [],
     watchers: watchers.get(r.id) ?? [],
+    files: files.get(r.id) ?? [],
     start_date: r.start_date,
     due_date: r.due_date,
     completed: r.completed === 1,
@@ -398,7 +432,13 @@ function listCards(auth, params) {
     created: r.created_at,
     updated: r.updated_at,
     created_by: r.created_by ? { id: r.created_by, name: creators.get(r.created_by) ?? '' } : null,
+    status: statuses.get(r.list_id) ?? null,
+    milestone: r.milestone_id,
+    xattr: xattr.get(r.id) ?? {},
     checklist_progress: progress.get(r.id) ?? { done: 0, total: 0 },
+    parent: r.parent_id,
+    subtasks: subtasks.get(r.id) ?? { done: 0, total: 0 },
+    blocked_by_open: blockers.get(r.id) ?? 0,
   }))
   return { page, perPage, totalItems: count, totalPages: Math.ceil(count / perPage), items }
 }
