@@ -387,6 +387,12 @@ test('the receiver refuses what is not a hook: 405, 404, 400, 415 and 413, in th
   const shapeless = await hook(c, c.github, 'push', { ref: 42 })
   assert.equal(shapeless.status, 400)
   assert.match(shapeless.body.error.message, /push hook payload/)
+  // Names and URLs are bounded (2,000 characters); a commit message is not (only its first line is kept).
+  const longBranch = await hook(c, c.github, 'push', ghPush(`b${'x'.repeat(2000)}`, []))
+  assert.equal(longBranch.status, 400, longBranch.text)
+  assert.match(longBranch.body.error.message, /push hook payload: ref /)
+  const longMessage = await hook(c, c.github, 'push', ghPush('long-message', [{ id: SHA(7), message: `A title\n\n${'y'.repeat(50_000)}` }]))
+  assert.equal(longMessage.status, 202, longMessage.text)
   const xml = await c.t.req('POST', url, { raw: '<push/>', headers: { 'content-type': 'text/xml', 'X-GitHub-Event': 'push', ...signed(c.github, '<push/>') } })
   assert.equal(xml.status, 415)
   // GitHub's other content type: the JSON in a form field named payload.
@@ -399,7 +405,7 @@ test('the receiver refuses what is not a hook: 405, 404, 400, 415 and 413, in th
   const huge = JSON.stringify({ ref: 'refs/heads/x', padding: 'x'.repeat(1_100_000) })
   const large = await c.t.req('POST', url, { raw: huge, headers: { 'content-type': 'application/json', 'X-GitHub-Event': 'push', ...signed(c.github, huge) } })
   assert.equal(large.status, 413)
-  for (const r of [get, unknown, noEvent, bad, shapeless, xml, large]) assertErrorShape(r.body)
+  for (const r of [get, unknown, noEvent, bad, shapeless, longBranch, xml, large]) assertErrorShape(r.body)
 })
 
 test('repositories: owners and admins set the board and rules, checked against the board’s lists; members of the board read it', async () => {

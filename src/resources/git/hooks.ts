@@ -66,8 +66,12 @@ export const EVENT_HEADER: Record<GitProvider, string> = { github: 'x-github-eve
 export const MAX_COMMITS = 100
 
 const ZERO_SHA = /^0+$/
-const text = z.string()
-const optText = z.string().nullish()
+// Names, refs, titles and URLs: at most 2,000 characters each (no host sends longer; a payload that does is refused).
+// Commit messages and descriptions are only read for card keys and kept as their first line: any length the body has.
+const text = z.string().max(2000)
+const optText = text.nullish()
+const longText = z.string()
+const optLongText = longText.nullish()
 const user = z.looseObject({ login: optText, username: optText, name: optText }).nullish()
 const who = (u: z.infer<typeof user>): string | null => u?.login || u?.username || u?.name || null
 
@@ -99,7 +103,7 @@ const HubPush = z.looseObject({
   repository: HubRepository,
   pusher: user,
   sender: user,
-  commits: z.array(z.looseObject({ id: text, message: text, url: text, author: user })).nullish(),
+  commits: z.array(z.looseObject({ id: text, message: longText, url: text, author: user })).nullish(),
 })
 const HubPull = z.looseObject({
   action: text,
@@ -107,7 +111,7 @@ const HubPull = z.looseObject({
   repository: HubRepository,
   pull_request: z.looseObject({
     title: text,
-    body: optText,
+    body: optLongText,
     html_url: text,
     state: text,
     merged: z.boolean().nullish(),
@@ -128,7 +132,7 @@ const HubWorkflowRun = z.looseObject({
     html_url: optText,
     run_started_at: optText,
     updated_at: optText,
-    head_commit: z.looseObject({ message: optText }).nullish(),
+    head_commit: z.looseObject({ message: optLongText }).nullish(),
   }),
 })
 
@@ -209,7 +213,7 @@ const LabPush = z.looseObject({
   user_username: optText,
   user_name: optText,
   project: LabProject,
-  commits: z.array(z.looseObject({ id: text, message: text, url: text, author: user })).nullish(),
+  commits: z.array(z.looseObject({ id: text, message: longText, url: text, author: user })).nullish(),
 })
 const LabMerge = z.looseObject({
   user,
@@ -217,7 +221,7 @@ const LabMerge = z.looseObject({
   object_attributes: z.looseObject({
     iid: z.number().int(),
     title: text,
-    description: optText,
+    description: optLongText,
     url: text,
     state: text,
     action: optText,
