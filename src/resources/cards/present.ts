@@ -142,6 +142,8 @@ const byId = <R extends { id: string }, V>(rows: R[], view: (r: R) => V): Map<st
 /** The related records `expand` asks for, for a whole page of cards: one batched load per kind. */
 async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<string>, viewer: Viewer | undefined) {
   const ids = views.map((v) => v.id)
+  // The boards whose cards a resource's or pipeline's `cards` may name: read once for both expansions.
+  const cardBoards = expand.has('git') || expand.has('pipelines') ? await cardBoardsSeenBy(q, viewer) : undefined
   return {
     boards: expand.has('board')
       ? byId(
@@ -177,8 +179,8 @@ async function loadExpansions(q: Q, views: CardView[], expand: ReadonlySet<strin
     runs: expand.has('agent_runs') ? await runViews(q, await runsOfCards(q, ids)) : undefined,
     dependencies: expand.has('dependencies') ? await dependenciesByCard(q, ids, viewer) : undefined,
     links: expand.has('links') ? await linksByCard(q, ids) : undefined,
-    git: expand.has('git') ? await resourcesByCard(q, ids, viewer) : undefined,
-    pipelines: expand.has('pipelines') ? await pipelinesByCard(q, ids, await cardBoardsSeenBy(q, viewer)) : undefined,
+    git: expand.has('git') ? await resourcesByCard(q, ids, cardBoards) : undefined,
+    pipelines: expand.has('pipelines') ? await pipelinesByCard(q, ids, cardBoards) : undefined,
   }
 }
 

@@ -74,10 +74,12 @@ export async function cardBoardsSeenBy(q: Q, viewer: Viewer | undefined): Promis
   return new Set((await visibleBoardIds(q, viewer).execute()).map((r) => r.board_id))
 }
 
-/** `expand=git` on cards: each card's resources, newest first (the card is seen, so its resources are). */
-export async function resourcesByCard(q: Q, cardIds: readonly string[], viewer: Viewer | undefined): Promise<Map<string, GitResourceView[]>> {
+/**
+ * `expand=git` on cards: each card's resources, newest first (the card is seen, so its resources are); `boards`: those
+ * whose cards their `cards` may name (cardBoardsSeenBy).
+ */
+export async function resourcesByCard(q: Q, cardIds: readonly string[], boards: ReadonlySet<string> | undefined): Promise<Map<string, GitResourceView[]>> {
   const linked = await resourcesOfCards(q, cardIds)
-  const boards = await cardBoardsSeenBy(q, viewer)
   const views = new Map((await resourceViews(q, [...new Map(linked.map((l) => [l.resource.id, l.resource])).values()], boards)).map((v) => [v.id, v]))
   const out = new Map<string, GitResourceView[]>()
   for (const { card_id, resource } of linked) {
