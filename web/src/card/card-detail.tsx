@@ -323,16 +323,36 @@ function CustomFields(props: { card: Card; onSave: (xattr: Record<string, unknow
                 ))}
               </select>
             ) : (
-              <input
-                type={(f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : f.type === 'url' ? 'url' : 'text') as 'text'}
-                value={v === null || v === undefined ? '' : String(v).slice(0, f.type === 'date' ? 10 : undefined)}
-                onChange={(e) => set(f.type === 'number' && e.currentTarget.value !== '' ? Number(e.currentTarget.value) : e.currentTarget.value)}
+              <FieldInput
+                type={f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : f.type === 'url' ? 'url' : 'text'}
+                stored={v === null || v === undefined ? '' : String(v).slice(0, f.type === 'date' ? 10 : undefined)}
+                commit={(text) => set(f.type === 'number' && text !== '' ? Number(text) : text)}
               />
             )}
           </label>
         )
       })}
     </fieldset>
+  )
+}
+
+/**
+ * A custom field's text, number, date or URL input. What is typed is the input's own until it is committed (on change:
+ * Enter, leaving the field, a date picked), so a re-render meanwhile (a change arriving from the feed) does not wipe it;
+ * a new stored value replaces it.
+ */
+function FieldInput(props: { type: 'number' | 'date' | 'url' | 'text'; stored: string; commit: (text: string) => void }) {
+  const [text, setText] = useState(props.stored)
+  useEffect(() => setText(props.stored), [props.stored])
+  return (
+    <input
+      type={props.type as 'text'}
+      value={text}
+      onInput={(e) => setText(e.currentTarget.value)}
+      onChange={(e) => {
+        if (e.currentTarget.value !== props.stored) props.commit(e.currentTarget.value)
+      }}
+    />
   )
 }
 
