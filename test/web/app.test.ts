@@ -678,6 +678,8 @@ describe(`the web app in ${NAME}`, { skip: !haveBrowser }, () => {
       const second = form.locator('fieldset.automation-action').nth(1)
       await second.locator('select[name=action-2]').selectOption('move_card')
       await second.locator('select[name=list-2]').selectOption({ label: 'Done' })
+      // From the top: a full-page screenshot of a scrolled page shows the sticky header where the scroll left it.
+      await page.evaluate(() => window.scrollTo(0, 0))
       await page.screenshot({ path: path.join(SHOTS, 'settings-automations-1280.png'), fullPage: true, ...SHOT })
       await accessible(page, 'the automation settings')
       await form.locator('button[type=submit]').click()
