@@ -1,6 +1,7 @@
 // The web app's logic outside a browser: its modules bundled by esbuild and run in node against a real taskd app, with
 // the few browser globals they read stubbed (location, document). The midpoint rule of moves; the API client's CSRF
-// header, its errors and its 401 hook; the change feed's loop (cursor taken first, events handed on, 410 reloads).
+// header, its errors and its 401 hook; the change feed's loop (cursor taken first, events handed on, 410 reloads); the
+// automation form's bodies, each trigger and action, as the API takes them.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -26,6 +27,12 @@ interface Client {
   ApiError: new (...args: any[]) => ApiErrorLike
   setCsrfToken(token: string | null): void
   onUnauthorized(fn: () => void): void
+}
+interface AutomationForm {
+  ACTIONS: { type: string }[]
+  newDraft(board: string): Record<string, any> & { actions: Record<string, any>[] }
+  newAction(type: string, trigger: string): Record<string, any>
+  automationBody(draft: object): Record<string, any>
 }
 interface Feed {
   onEvents(fn: (events: { event: string; data: Record<string, unknown> }[]) => void): () => void
@@ -144,5 +151,60 @@ describe('the API client and the change feed', () => {
       feed.stopFeed()
       expire = false
     }
+  })
+
+  test('the automation form makes bodies the API takes: each trigger, each action, and empty required fields named', async () => {
+    const form = await webModule<AutomationForm>('settings/automation-body.ts')
+    const list = (await t.req('GET', `/v1/lists?board=${board}`, { token })).body.items[0].id
+    const fill: Record<string, Record<string, string>> = {
+      create_card: { title: 'Follow up on {event.data.title}', list, text: 'Made by an automation' },
+      move_card: { list },
+      complete_card: {},
+      add_comment: { text: 'Seen: {event.name}' },
+      kickoff_agent: { text: 'Have a look' },
+      http_request: { method: 'PUT', url: 'https://93.184.215.14/hook/{event.data.id}', text: '{"card":"{event.data.id}"}' },
+    }
+    const draft = form.newDraft(board)
+    draft.name = 'Every action'
+    draft.filter = 'priority >= 3'
+    draft.actions = form.ACTIONS.filter((a) => a.type !== 'kickoff_agent').map((a) => ({ ...form.newAction(a.type, 'event'), ...fill[a.type] }))
+    const body = form.automationBody(draft)
+    assert.deepEqual(body.trigger, { type: 'event', events: ['card.completed'], filter: 'priority >= 3' })
+    assert.deepEqual(
+      body.steps.find((st: { type: string }) => st.type === 'create_card'),
+      { type: 'create_card', title: 'Follow up on {event.data.title}', list, description: 'Made by an automation' },
+    )
+    assert.deepEqual(
+      body.steps.find((st: { type: string }) => st.type === 'http_request'),
+      {
+        type: 'http_request',
+        method: 'PUT',
+        url: 'https://93.184.215.14/hook/{event.data.id}',
+        body: '{"card":"{event.data.id}"}',
+      },
+    )
+    // Made turned off: nothing here is meant to run them.
+    const made = await t.req('POST', '/v1/automations', { token, body: { ...body, active: false } })
+    assert.equal(made.status, 201, made.text)
+    assert.deepEqual(made.body.automation.steps, body.steps)
+    // A schedule, with a step on the card a first step made.
+    const scheduled = { ...form.newDraft(board), name: 'Weekly', trigger: 'schedule', cron: '0 9 * * 1', timezone: 'Europe/Berlin' }
+    scheduled.actions = [
+      { ...form.newAction('create_card', 'schedule'), title: 'Weekly review' },
+      { ...form.newAction('add_comment', 'schedule'), text: 'Agenda' },
+    ]
+    const weekly = form.automationBody(scheduled)
+    assert.deepEqual(weekly.trigger, { type: 'schedule', cron: '0 9 * * 1', timezone: 'Europe/Berlin' })
+    assert.equal(weekly.steps[1].card, '{steps.1.card.id}')
+    assert.equal((await t.req('POST', '/v1/automations', { token, body: { ...weekly, active: false } })).status, 201)
+    // A required field left empty is sent empty: the API's answer names it.
+    const empty = form.newDraft(board)
+    empty.name = 'Empty comment'
+    const refused = await t.req('POST', '/v1/automations', { token, body: form.automationBody(empty) })
+    assert.equal(refused.status, 422, refused.text)
+    assert.ok(
+      refused.body.error.details.some((d: { path: string }) => d.path.startsWith('steps')),
+      refused.text,
+    )
   })
 })

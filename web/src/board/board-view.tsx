@@ -229,8 +229,11 @@ export function BoardView(props: { id: string; children?: ComponentChildren }) {
       <div class="board" ref={root} onKeyDown={onKeyDown} onClick={onClick}>
         {columns.map((l) => {
           const inList = grouped.get(l.id) ?? []
-          const moving = lifted.value ?? draggingId.value
-          const others = moving ? inList.filter((c) => c.id !== moving) : inList
+          // A card lifted with the keyboard shows at its slot; one dragged by a pointer stays where it was (faded) while
+          // the gap shows where it would land: its element must stay in the page, as the browser sends the rest of a
+          // touch to the element the finger went down on (if it left the board, the board could not stop the page
+          // from scrolling, and the browser would cancel the drag).
+          const others = lifted.value ? inList.filter((c) => c.id !== lifted.value) : inList
           const gap = dropAt.value?.list === l.id ? dropAt.value.index : -1
           const liftedCard = lifted.value ? cards.value.get(lifted.value) : undefined
           const slot = () =>
@@ -240,20 +243,25 @@ export function BoardView(props: { id: string; children?: ComponentChildren }) {
               <li key="gap" class="drop-gap" aria-hidden="true" />
             )
           const items = []
-          others.forEach((c, i) => {
-            if (i === gap) items.push(slot())
+          // The index the gap counts in: the cards other than the one moving.
+          let index = 0
+          for (const c of others) {
+            const dragged = c.id === draggingId.value
+            if (!dragged && index === gap) items.push(slot())
             items.push(
               <CardTile
                 key={c.id}
                 card={c}
                 focused={c.id === tabStop}
                 lifted={false}
+                dragging={dragged}
                 onFocus={() => (focusedId.value = c.id)}
                 onMoveMenu={() => setMenuFor(c)}
               />,
             )
-          })
-          if (gap >= others.length) items.push(slot())
+            if (!dragged) index++
+          }
+          if (gap >= index) items.push(slot())
           return (
             <section key={l.id} class={`column cat-${l.category}${gap >= 0 ? ' drop-over' : ''}`} data-list-id={l.id} aria-labelledby={`list-${l.id}`}>
               <header class="column-head">

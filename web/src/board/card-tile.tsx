@@ -19,13 +19,13 @@ export function dueLabel(due: string | null, completed: boolean): { text: string
   }
 }
 
-export function CardTile(props: { card: Card; focused: boolean; lifted: boolean; onFocus: () => void; onMoveMenu: () => void }) {
+export function CardTile(props: { card: Card; focused: boolean; lifted: boolean; dragging?: boolean; onFocus: () => void; onMoveMenu: () => void }) {
   const { card } = props
   const tagList = card.tags.map((id) => boardTags.value.find((t) => t.id === id)).filter((t) => t !== undefined)
   const due = dueLabel(card.due_date, card.completed)
   return (
     <li
-      class={`card${props.lifted ? ' lifted' : ''}${card.completed ? ' done' : ''}`}
+      class={`card${props.lifted ? ' lifted' : ''}${props.dragging ? ' dragging' : ''}${card.completed ? ' done' : ''}`}
       data-card-id={card.id}
       data-key={card.key}
       tabIndex={props.focused ? 0 : -1}

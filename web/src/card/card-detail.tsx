@@ -323,16 +323,48 @@ function CustomFields(props: { card: Card; onSave: (xattr: Record<string, unknow
                 ))}
               </select>
             ) : (
-              <input
-                type={(f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : f.type === 'url' ? 'url' : 'text') as 'text'}
-                value={v === null || v === undefined ? '' : String(v).slice(0, f.type === 'date' ? 10 : undefined)}
-                onChange={(e) => set(f.type === 'number' && e.currentTarget.value !== '' ? Number(e.currentTarget.value) : e.currentTarget.value)}
+              <FieldInput
+                type={f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : f.type === 'url' ? 'url' : 'text'}
+                stored={v === null || v === undefined ? '' : String(v).slice(0, f.type === 'date' ? 10 : undefined)}
+                commit={(text) => set(f.type === 'number' && text !== '' ? Number(text) : text)}
               />
             )}
           </label>
         )
       })}
     </fieldset>
+  )
+}
+
+/**
+ * A custom field's text, number, date or URL input. What is typed is the input's own until it is committed (Enter,
+ * leaving the field, a date picked), so a re-render meanwhile (a change arriving from the feed) does not wipe it; a new
+ * stored value replaces it. Leaving the field commits by itself: Firefox does not always send `change` for a number
+ * field whose text was put in by a script or an assistive tool.
+ */
+function FieldInput(props: { type: 'number' | 'date' | 'url' | 'text'; stored: string; commit: (text: string) => void }) {
+  const [text, setText] = useState(props.stored)
+  const sent = useRef(props.stored)
+  useEffect(() => {
+    setText(props.stored)
+    sent.current = props.stored
+  }, [props.stored])
+  const commit = (value: string) => {
+    if (value === sent.current) return
+    sent.current = value
+    props.commit(value)
+  }
+  return (
+    <input
+      type={props.type as 'text'}
+      value={text}
+      onInput={(e) => setText(e.currentTarget.value)}
+      onChange={(e) => commit(e.currentTarget.value)}
+      onBlur={(e) => commit(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit(e.currentTarget.value)
+      }}
+    />
   )
 }
 

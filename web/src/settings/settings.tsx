@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, ok, errorText, type Schemas } from '../api/client'
 import { isAdmin, me } from '../store/session'
 import { toast, toastError } from '../store/toast'
+import { AutomationForm } from './automation-form'
 
 const SECTIONS: [string, string][] = [
   ['account', 'Account'],
@@ -447,30 +448,7 @@ function IncomingLog(props: { id: string }) {
 function Automations() {
   const list = useLoad(() => ok(api.GET('/v1/automations', { params: { query: { per_page: 200 } } })))
   const boards = useLoad(() => ok(api.GET('/v1/boards', { params: { query: { per_page: 500 } } })))
-  const [json, setJson] = useState('')
   const boardName = (id: string) => boards.data?.items.find((b) => b.id === id)?.name ?? id
-  const example = (board: string) =>
-    JSON.stringify(
-      {
-        name: 'Comment when a card is completed',
-        board,
-        trigger: { type: 'event', events: ['card.completed'] },
-        steps: [{ type: 'add_comment', card: '{{event.data.id}}', body: 'Done, thanks!' }],
-      },
-      null,
-      2,
-    )
-  const create = submitting(async () => {
-    let body: Schemas['CreateAutomationBody']
-    try {
-      body = JSON.parse(json) as Schemas['CreateAutomationBody']
-    } catch {
-      return toast('The automation is not valid JSON.', 'error')
-    }
-    await ok(api.POST('/v1/automations', { body }))
-    setJson('')
-    list.reload()
-  })
   const toggle = (a: Schemas['Automation']) =>
     ok(api.PATCH('/v1/automations/{id}', { params: { path: { id: a.id } }, body: { active: !a.active } })).then(list.reload, toastError)
   const remove = (id: string) => ok(api.DELETE('/v1/automations/{id}', { params: { path: { id } } })).then(list.reload, toastError)
@@ -497,22 +475,7 @@ function Automations() {
         actions={(a) => <LinkButton onClick={() => toggle(a)}>Turn {a.active ? 'off' : 'on'}</LinkButton>}
         remove={remove}
       />
-      <form class="stack" onSubmit={create}>
-        <h3>New automation</h3>
-        <p class="muted small">
-          An automation is a trigger and its steps, as JSON (the API reference at <a href="/v1/docs/">/v1/docs</a> lists every step).{' '}
-          {boards.data?.items[0] && (
-            <LinkButton small onClick={() => setJson(example(boards.data!.items[0].id))}>
-              Start from an example
-            </LinkButton>
-          )}
-        </p>
-        <label class="sr-only" for="automation-json">
-          Automation JSON
-        </label>
-        <textarea id="automation-json" class="mono" rows={10} value={json} onInput={(e) => setJson(e.currentTarget.value)} />
-        <button type="submit">Create automation</button>
-      </form>
+      <AutomationForm boards={boards.data?.items ?? []} created={list.reload} />
     </Section>
   )
 }
