@@ -220,25 +220,27 @@ function postgresQueries(req: SearchRequest) {
   const seen = visible(req.kinds, req.scope)
   const headline = (text: RawBuilder<unknown>) => sql`ts_headline('simple', ${text}, ${query}, ${HEADLINE})`
   // A title match (weight A) counts ten times a body match (B); the rank is normalized to 0..1 (rank / (rank + 1)).
-  const rank = sql`ts_rank_cd('{0, 0, 0.1, 1}', d.tsv, ${query}, 32)`
-  // The first matches in the table's order (the GIN index finds them, the table is read until the bound), one more than
-  // the bound (there are more then), each with the table page it is on; past the bound, up to `titles` further matches
-  // in a title (weight A). Only these are ranked. (A condition on no table is tested before its scan.)
-  const matchedRows = (ranked: boolean) =>
-    sql`SELECT d.kind, d.record_id, (d.ctid::text::point)[0] AS block${ranked ? sql`, ${rank} AS score` : sql``}
-      FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(matches + 1)}`
-  const older = (ranked: boolean) => sql`t AS MATERIALIZED (SELECT d.kind, d.record_id${ranked ? sql`, ${rank} AS score` : sql``} FROM search_docs d
-        WHERE d.tsv @@ ${titleTsquery(req.terms)} AND d.tsv @@ ${query} AND ${seen} AND (SELECT count(*) FROM a) > ${sql.lit(matches)}
-          AND NOT EXISTS (SELECT 1 FROM a WHERE a.kind = d.kind AND a.record_id = d.record_id)
-        LIMIT ${sql.lit(titles)})`
+  const rank = sql`ts_rank_cd('{0, 0, 0.1, 1}', pick.tsv, ${query}, 32)`
+  // One read of the GIN index's matches in the table's order, stopped at three times the bound (a GIN index finds every
+  // match at once; the table is read only that far): the first one more than the bound (there are more then), and past
+  // it up to `titles` further ones whose title matches (weight A). Only these are ranked.
+  const read = matches * 3
+  const scanned = sql`s AS MATERIALIZED (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, d.tsv @@ ${titleTsquery(req.terms)} AS titled
+        FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}),
+      num AS MATERIALIZED (SELECT kind, record_id, tsv, block, titled, row_number() OVER () AS i FROM s),
+      pick AS MATERIALIZED (SELECT kind, record_id, tsv, i <= ${sql.lit(matches + 1)} AS first FROM (
+          SELECT kind, record_id, tsv, i, titled, count(*) FILTER (WHERE titled AND i > ${sql.lit(matches + 1)}) OVER (ORDER BY i) AS later FROM num) x
+        WHERE i <= ${sql.lit(matches + 1)} OR (later <= ${sql.lit(titles)} AND i > ${sql.lit(matches + 1)} AND titled
+          AND (SELECT count(*) FROM num) > ${sql.lit(matches)}))`
   // The estimate's units: the table pages the matches read span, of the table's.
-  const counts = sql`(SELECT count(*) FROM a) AS matched, (SELECT count(*) FROM t) AS titles, (SELECT max(block) + 1 FROM a) AS covered,
+  const counts = sql`(SELECT count(*) FROM pick WHERE first) AS matched, (SELECT count(*) FROM pick WHERE NOT first) AS titles,
+      (SELECT max(block) + 1 FROM num WHERE i <= ${sql.lit(matches + 1)}) AS covered,
       pg_relation_size('search_docs') / current_setting('block_size')::int AS whole`
   return {
-    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows(false)}), ${older(false)} SELECT ${counts}`,
-    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows(true)}), ${older(true)},
-      page AS MATERIALIZED (SELECT kind, record_id, score FROM (SELECT kind, record_id, score FROM a UNION ALL SELECT kind, record_id, score FROM t) r
-        ORDER BY score DESC, kind, record_id LIMIT ${req.limit} OFFSET ${req.offset})
+    counts: sql<SearchCounts>`WITH ${scanned} SELECT ${counts}`,
+    page: sql<SearchHit>`WITH ${scanned},
+      page AS MATERIALIZED (SELECT pick.kind, pick.record_id, ${rank} AS score FROM pick
+        ORDER BY score DESC, pick.kind, pick.record_id LIMIT ${req.limit} OFFSET ${req.offset})
       SELECT page.kind, page.record_id, page.score,
         ${headline(sql`COALESCE(c.title, n.title, '')`)} AS title_snippet,
         ${headline(sql`COALESCE(c.description, m.body, n.body, '')`)} AS body_snippet, ${counts}
