@@ -221,10 +221,10 @@ function postgresQueries(req: SearchRequest) {
   const headline = (text: RawBuilder<unknown>) => sql`ts_headline('simple', ${text}, ${query}, ${HEADLINE})`
   // A title match (weight A) counts ten times a body match (B); the rank is normalized to 0..1 (rank / (rank + 1)).
   const rank = sql`ts_rank_cd('{0, 0, 0.1, 1}', pick.tsv, ${query}, 32)`
-  // One read of the GIN index's matches in the table's order, stopped at three times the bound (a GIN index finds every
-  // match at once; the table is read only that far): the first one more than the bound (there are more then), and past
+  // One read of the GIN index's matches in the table's order, stopped past the bound and twice `titles` more (a GIN
+  // index finds every match at once; the table is read only that far): the first one more than the bound (there are more then), and past
   // it up to `titles` further ones whose title matches (weight A). Only these are ranked.
-  const read = matches * 3
+  const read = matches + 1 + 2 * titles
   const scanned = sql`s AS MATERIALIZED (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, d.tsv @@ ${titleTsquery(req.terms)} AS titled
         FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}),
       num AS MATERIALIZED (SELECT kind, record_id, tsv, block, titled, row_number() OVER () AS i FROM s),

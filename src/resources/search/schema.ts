@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { SEARCH_BOUNDS, SEARCH_KINDS } from '../../db/full-text.js'
 
 export const SEARCH_TYPES = SEARCH_KINDS
+export { SEARCH_BOUNDS }
 export type SearchType = (typeof SEARCH_TYPES)[number]
 
 export const SearchQuery = z.object({
