@@ -72,6 +72,8 @@ export interface SearchCounts {
   titles: number | string
   covered: number | string | null
   whole: number | string | null
+  /** Every match, when the read saw them all past the bound (PostgreSQL reads on a little further); else null. */
+  every: number | string | null
 }
 
 /** The total of a search: exact, or past the bound an estimate (`capped`); `reachable`: the ranked results pages reach. */
@@ -88,7 +90,7 @@ export function searchTotal(counts: SearchCounts, bounds: SearchBounds = SEARCH_
   const covered = Number(counts.covered ?? 0)
   const whole = Number(counts.whole ?? 0)
   // The matches read are a share of the index (its newest part, or its first pages): as many again in the rest of it.
-  const estimate = covered > 0 && whole > covered ? Math.round((matched * whole) / covered) : matched
+  const estimate = counts.every !== null ? Number(counts.every) : covered > 0 && whole > covered ? Math.round((matched * whole) / covered) : matched
   return { total: Math.max(estimate, reachable), capped: true, reachable }
 }
 
@@ -150,7 +152,7 @@ function sqliteQueries(req: SearchRequest) {
         ORDER BY rowid DESC LIMIT ${sql.lit(titles)}),
       o AS MATERIALIZED (SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${expr} AND rowid < ${below} ORDER BY rowid LIMIT 1)`
   const counts = sql`(SELECT count(*) FROM a) AS matched, (SELECT count(*) FROM t) AS titles,
-      (SELECT max(id) - min(id) + 1 FROM a) AS covered, (SELECT max(id) FROM a) - (SELECT id FROM o) + 1 AS whole`
+      (SELECT max(id) - min(id) + 1 FROM a) AS covered, (SELECT max(id) FROM a) - (SELECT id FROM o) + 1 AS whole, NULL AS every`
   return {
     counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows(false)}), ${older} SELECT ${counts}`,
     // The bounded matches ranked (their bm25 read as the index gives them; the older title matches' in one more pass
@@ -235,7 +237,8 @@ function postgresQueries(req: SearchRequest) {
   // The estimate's units: the table pages the matches read span, of the table's.
   const counts = sql`(SELECT count(*) FROM pick WHERE first) AS matched, (SELECT count(*) FROM pick WHERE NOT first) AS titles,
       (SELECT max(block) + 1 FROM num WHERE i <= ${sql.lit(matches + 1)}) AS covered,
-      pg_relation_size('search_docs') / current_setting('block_size')::int AS whole`
+      pg_relation_size('search_docs') / current_setting('block_size')::int AS whole,
+      (SELECT CASE WHEN count(*) < ${sql.lit(read)} THEN count(*) END FROM num) AS every`
   return {
     counts: sql<SearchCounts>`WITH ${scanned} SELECT ${counts}`,
     page: sql<SearchHit>`WITH ${scanned},
