@@ -36,10 +36,24 @@ export interface SearchRequest {
   scope: SearchScope
   limit: number
   offset: number
+  /** How much of a broad text is counted and ranked (SEARCH_BOUNDS unless a test asks for less). */
+  bounds?: SearchBounds
 }
 
+/**
+ * How much work one search does, whatever the text: the matches it counts and ranks, `matches` of them as the index
+ * reads them (newest first on SQLite, in the table's order on PostgreSQL), and, when there are more, up to `titles`
+ * further matches in a title (so a broad word still puts the records named by it first). All of them when there are
+ * at most `matches`: the total is then exact and the ranking that of every match.
+ */
+export interface SearchBounds {
+  matches: number
+  titles: number
+}
+export const SEARCH_BOUNDS: SearchBounds = { matches: 300, titles: 100 }
+
 /** One match of a page: the record, its score (higher is better) and its title and body with the matches marked «…». */
-export interface SearchHit {
+export interface SearchHit extends SearchCounts {
   kind: SearchKind
   record_id: string
   score: number
@@ -47,12 +61,48 @@ export interface SearchHit {
   body_snippet: string | null
 }
 
+/**
+ * What a search read of its matches, for the total: `matched` of them as the index reads them (at most one more than
+ * the bound: then there are more), `titles` further matches in a title, and for an estimate past the bound, how much
+ * of the index the matches read span (`covered`) of the span of all the caller's matches (`whole`), in the index's
+ * own units (SQLite rowids, PostgreSQL table pages).
+ */
+export interface SearchCounts {
+  matched: number | string
+  titles: number | string
+  covered: number | string | null
+  whole: number | string | null
+  /** Every match, when the read saw them all past the bound (PostgreSQL reads on a little further); else null. */
+  every: number | string | null
+}
+
+/** The total of a search: exact, or past the bound an estimate (`capped`); `reachable`: the ranked results pages reach. */
+export interface SearchTotal {
+  total: number
+  capped: boolean
+  reachable: number
+}
+
+export function searchTotal(counts: SearchCounts, bounds: SearchBounds = SEARCH_BOUNDS): SearchTotal {
+  const matched = Number(counts.matched)
+  if (matched <= bounds.matches) return { total: matched, capped: false, reachable: matched }
+  const reachable = matched + Number(counts.titles)
+  const covered = Number(counts.covered ?? 0)
+  const whole = Number(counts.whole ?? 0)
+  // The matches read are a share of the index (its newest part, or its first pages): as many again in the rest of it.
+  const estimate = counts.every !== null ? Number(counts.every) : covered > 0 && whole > covered ? Math.round((matched * whole) / covered) : matched
+  return { total: Math.max(estimate, reachable), capped: true, reachable }
+}
+
 const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
 
-/** The count and the page of a search, to read together (Db.readAll); undefined when the scope holds nothing to search. */
-export function searchQueries(q: Q, req: SearchRequest): { count: Compilable<{ n: number | string }>; page: Compilable<SearchHit> } | undefined {
+/**
+ * A search's page of hits, each row also carrying the counts (SearchCounts), and the counts alone, for when the page
+ * holds no row (a page past the end, or no match); undefined when the scope holds nothing to search.
+ */
+export function searchQueries(q: Q, req: SearchRequest): { page: Compilable<SearchHit>; counts: Compilable<SearchCounts> } | undefined {
   const queries = isPostgres(q) ? postgresQueries(req) : sqliteQueries(req)
-  return queries && { count: { compile: () => queries.count.compile(q) }, page: { compile: () => queries.page.compile(q) } }
+  return queries && { page: { compile: () => queries.page.compile(q) }, counts: { compile: () => queries.counts.compile(q) } }
 }
 
 // --- SQLite: FTS5 ---------------------------------------------------------------------------------------------------
@@ -60,10 +110,10 @@ export function searchQueries(q: Q, req: SearchRequest): { count: Compilable<{ n
 /** An FTS5 string: the text between double quotes, a double quote doubled. Whatever it holds is only ever words. */
 const fts = (text: string) => `"${text.replaceAll('"', '""')}"`
 
-/** The MATCH expression: the terms in the title and body, the kinds and what the caller sees in the scope words. */
-function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>): string | undefined {
+/** The MATCH expression: the terms in these columns, the kinds and what the caller sees in the scope words. */
+function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>, columns = '{title body}'): string | undefined {
   const text = req.terms.map((t) => `${fts(t.text)}${t.prefix ? ' *' : ''}`).join(' AND ')
-  const parts = [`{title body} : (${text})`]
+  const parts = [`${columns} : (${text})`]
   if (req.kinds.length < SEARCH_KINDS.length) parts.push(`scope : (${req.kinds.map((k) => fts(`k${k}`)).join(' OR ')})`)
   const { boards, boardless } = req.scope
   if ('only' in boards) {
@@ -87,16 +137,33 @@ const SNIPPET_WORDS = 24
 
 function sqliteQueries(req: SearchRequest) {
   const expr = matchExpression(req)
-  if (expr === undefined) return undefined
+  const titleExpr = matchExpression(req, '{title}')
+  if (expr === undefined || titleExpr === undefined) return undefined
+  const { matches, titles } = req.bounds ?? SEARCH_BOUNDS
   const snippet = (column: number) => sql`snippet(search_fts, ${sql.lit(column)}, '«', '»', '…', ${sql.lit(SNIPPET_WORDS)})`
+  // The newest matches, one more than the bound (there are more then); past it, the newest title matches older than
+  // those, and the oldest match, for the estimate. The index reads each in rowid order and stops at its limit, so a
+  // broad word costs about as much as a narrow one. Below the bound the last two read an empty rowid range (a condition
+  // on no table would not spare their scan).
+  const matchedRows = (ranked: boolean) =>
+    sql`SELECT rowid AS id${ranked ? sql`, ${BM25} AS r` : sql``} FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY rowid DESC LIMIT ${sql.lit(matches + 1)}`
+  const below = sql`(SELECT CASE WHEN count(*) > ${sql.lit(matches)} THEN min(id) ELSE 0 END FROM a)`
+  const older = sql`t AS MATERIALIZED (SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${titleExpr} AND rowid < ${below}
+        ORDER BY rowid DESC LIMIT ${sql.lit(titles)}),
+      o AS MATERIALIZED (SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${expr} AND rowid < ${below} ORDER BY rowid LIMIT 1)`
+  const counts = sql`(SELECT count(*) FROM a) AS matched, (SELECT count(*) FROM t) AS titles,
+      (SELECT max(id) - min(id) + 1 FROM a) AS covered, (SELECT max(id) FROM a) - (SELECT id FROM o) + 1 AS whole, NULL AS every`
   return {
-    count: sql<{ n: number }>`SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ${expr}`,
-    // The page's rows first (every match ranked, reading the index's tables only), then their snippets and records in
-    // one more pass over the matches between the page's first and last rowid (one cursor: a prefix's terms are gathered
-    // once, where a lookup per row would gather them again for each), the snippets made for the page's rows only.
-    page: sql<SearchHit>`WITH page AS MATERIALIZED (
-        SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY r, rowid LIMIT ${req.limit} OFFSET ${req.offset})
-      SELECT search_docs.kind, search_docs.record_id, -page.r AS score, ${snippet(0)} AS title_snippet, ${snippet(1)} AS body_snippet
+    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows(false)}), ${older} SELECT ${counts}`,
+    // The bounded matches ranked (their bm25 read as the index gives them; the older title matches' in one more pass
+    // over their rowids), the page's rows taken, then their snippets and records in one more pass over the matches
+    // between the page's first and last rowid (one cursor: a prefix's terms are gathered once, where a lookup per row
+    // would gather them again for each), the snippets made for the page's rows only.
+    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows(true)}), ${older},
+      tr AS MATERIALIZED (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr}
+        AND rowid BETWEEN (SELECT COALESCE(min(id), 0) FROM t) AND (SELECT COALESCE(max(id), 0) FROM t) AND +rowid IN (SELECT id FROM t)),
+      page AS MATERIALIZED (SELECT id, r FROM (SELECT id, r FROM a UNION ALL SELECT id, r FROM tr) ORDER BY r, id LIMIT ${req.limit} OFFSET ${req.offset})
+      SELECT search_docs.kind, search_docs.record_id, -page.r AS score, ${snippet(0)} AS title_snippet, ${snippet(1)} AS body_snippet, ${counts}
       FROM search_fts CROSS JOIN page ON page.id = search_fts.rowid CROSS JOIN search_docs ON search_docs.id = page.id
       WHERE search_fts MATCH ${expr} AND search_fts.rowid BETWEEN (SELECT min(id) FROM page) AND (SELECT max(id) FROM page)
       ORDER BY page.r, page.id`,
@@ -121,6 +188,15 @@ function tsquery(terms: readonly SearchTerm[]): RawBuilder<unknown> {
   return sql`(${sql.join(each, sql` && `)})`
 }
 
+/**
+ * The same terms in a title only (weight A), as words of letters and digits (a match of it is also tested against the
+ * whole tsquery, so a word the parser would split otherwise only loses a candidate).
+ */
+function titleTsquery(terms: readonly SearchTerm[]): RawBuilder<unknown> {
+  const words = (t: SearchTerm) => t.words.map((w, i) => `${lexeme(w)}:${t.prefix && i === t.words.length - 1 ? '*' : ''}A`).join(' <-> ')
+  return sql`to_tsquery('simple', taskd_fold(${terms.map((t) => `(${words(t)})`).join(' & ')}))`
+}
+
 /** What the caller sees of a search_docs row `d`: the kinds asked for, on a board seen (not hidden), or a note on none. */
 function visible(kinds: readonly SearchKind[], scope: SearchScope): RawBuilder<unknown> {
   const { boards } = scope
@@ -142,17 +218,35 @@ const HEADLINE = `StartSel=«, StopSel=», MaxWords=${SNIPPET_WORDS}, MinWords=$
 
 function postgresQueries(req: SearchRequest) {
   const query = tsquery(req.terms)
-  const where = sql`d.tsv @@ ${query} AND ${visible(req.kinds, req.scope)}`
+  const { matches, titles } = req.bounds ?? SEARCH_BOUNDS
+  const seen = visible(req.kinds, req.scope)
   const headline = (text: RawBuilder<unknown>) => sql`ts_headline('simple', ${text}, ${query}, ${HEADLINE})`
+  // A title match (weight A) counts ten times a body match (B); the rank is normalized to 0..1 (rank / (rank + 1)).
+  const rank = sql`ts_rank_cd('{0, 0, 0.1, 1}', pick.tsv, ${query}, 32)`
+  // One read of the GIN index's matches in the table's order, stopped past the bound and twice `titles` more (a GIN
+  // index finds every match at once; the table is read only that far): the first one more than the bound (there are more then), and past
+  // it up to `titles` further ones whose title matches (weight A). Only these are ranked.
+  const read = matches + 1 + 2 * titles
+  const scanned = sql`s AS MATERIALIZED (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, d.tsv @@ ${titleTsquery(req.terms)} AS titled
+        FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}),
+      num AS MATERIALIZED (SELECT kind, record_id, tsv, block, titled, row_number() OVER () AS i FROM s),
+      pick AS MATERIALIZED (SELECT kind, record_id, tsv, i <= ${sql.lit(matches + 1)} AS first FROM (
+          SELECT kind, record_id, tsv, i, titled, count(*) FILTER (WHERE titled AND i > ${sql.lit(matches + 1)}) OVER (ORDER BY i) AS later FROM num) x
+        WHERE i <= ${sql.lit(matches + 1)} OR (later <= ${sql.lit(titles)} AND i > ${sql.lit(matches + 1)} AND titled
+          AND (SELECT count(*) FROM num) > ${sql.lit(matches)}))`
+  // The estimate's units: the table pages the matches read span, of the table's.
+  const counts = sql`(SELECT count(*) FROM pick WHERE first) AS matched, (SELECT count(*) FROM pick WHERE NOT first) AS titles,
+      (SELECT max(block) + 1 FROM num WHERE i <= ${sql.lit(matches + 1)}) AS covered,
+      pg_relation_size('search_docs') / current_setting('block_size')::int AS whole,
+      (SELECT CASE WHEN count(*) < ${sql.lit(read)} THEN count(*) END FROM num) AS every`
   return {
-    count: sql<{ n: string }>`SELECT count(*) AS n FROM search_docs d WHERE ${where}`,
-    // A title match (weight A) counts ten times a body match (B); the rank is normalized to 0..1 (rank / (rank + 1)).
-    page: sql<SearchHit>`WITH page AS MATERIALIZED (
-        SELECT d.kind, d.record_id, ts_rank_cd('{0, 0, 0.1, 1}', d.tsv, ${query}, 32) AS score FROM search_docs d WHERE ${where}
-        ORDER BY score DESC, d.kind, d.record_id LIMIT ${req.limit} OFFSET ${req.offset})
+    counts: sql<SearchCounts>`WITH ${scanned} SELECT ${counts}`,
+    page: sql<SearchHit>`WITH ${scanned},
+      page AS MATERIALIZED (SELECT pick.kind, pick.record_id, ${rank} AS score FROM pick
+        ORDER BY score DESC, pick.kind, pick.record_id LIMIT ${req.limit} OFFSET ${req.offset})
       SELECT page.kind, page.record_id, page.score,
         ${headline(sql`COALESCE(c.title, n.title, '')`)} AS title_snippet,
-        ${headline(sql`COALESCE(c.description, m.body, n.body, '')`)} AS body_snippet
+        ${headline(sql`COALESCE(c.description, m.body, n.body, '')`)} AS body_snippet, ${counts}
       FROM page
         LEFT JOIN cards c ON page.kind = 'card' AND c.id = page.record_id
         LEFT JOIN comments m ON page.kind = 'comment' AND m.id = page.record_id

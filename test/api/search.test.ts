@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { mergeSearchIndexStep } from '../../src/db/full-text.js'
-import { compactSearchIndex } from '../../src/resources/search/service.js'
+import { SearchQuery } from '../../src/resources/search/schema.js'
+import { compactSearchIndex, search as searchWith } from '../../src/resources/search/service.js'
 import { type seededApp, seededFixture } from '../helpers/app.js'
 import { testDialect } from '../helpers/database.js'
 import { dbGet } from '../helpers/db.js'
@@ -63,6 +64,7 @@ interface ResultPage {
   perPage: number
   totalItems: number
   totalPages: number
+  totalCapped: boolean
   items: Result[]
 }
 
@@ -254,7 +256,7 @@ test('the index follows notes (edit, off the board, deleted) and a board trashed
 
 test('search: hostile text never reaches the index’s query syntax: punctuation alone is an empty page, a fuzz of texts never a 500', async () => {
   for (const text of ['+++', '"', '""', '*', '"*"', '(', ')', ':', '^', '-', '\\', "'", '%', '_', '…', '😀', '—', ' " " ', '*:*', '<->', '!&|'])
-    assert.deepEqual(await search(q(text)), { page: 1, perPage: 30, totalItems: 0, totalPages: 0, items: [] }, text)
+    assert.deepEqual(await search(q(text)), { page: 1, perPage: 30, totalItems: 0, totalPages: 0, totalCapped: false, items: [] }, text)
   const syntax = [
     'deploy"',
     '"deploy',
@@ -370,6 +372,62 @@ test('search refuses a missing or blank text, unknown types, a page size past 50
     assertErrorShape(r.body)
   }
   assert.equal((await c.t.req('GET', '/v1/search?q=x')).status, 401)
+})
+
+test('a broad text is counted and ranked within bounds: the exact total up to the bound, past it an estimate marked totalCapped, a title match still first', async () => {
+  const { t, tokens } = c
+  const post = async (path: string, body: object, token = tokens.member.write) => {
+    const r = await t.req(path.startsWith('PATCH') ? 'PATCH' : 'POST', path.replace(/^PATCH /, ''), { token, body })
+    assert.ok(r.status < 300, `${path}: ${r.text}`)
+    return Object.values(r.body)[0] as { id: string; key: string }
+  }
+  // The card named by the word is the oldest in the index's order on both dialects (made first, renamed last: SQLite
+  // keeps its rowid, PostgreSQL writes the row anew at the end), then five newer cards that mention it in passing, and
+  // a newer card named by it on a board the member does not see.
+  const named = await post('/v1/cards', { board: c.board.id, title: 'Nothing yet' })
+  const passing: string[] = []
+  for (let i = 1; i <= 5; i++)
+    passing.push(
+      (await post('/v1/cards', { board: c.board.id, title: `Sync ${i}`, description: `We spoke of the ocelot and then of the agenda, item ${i}` })).id,
+    )
+  const theirs = await post('/v1/cards', { board: c.other.id, title: 'Ocelot' }, tokens.outsider.write)
+  await post(`PATCH /v1/cards/${named.id}`, { title: 'Ocelot enclosure' })
+
+  // Within the default bounds: every match counted and ranked, the title match first.
+  const all = await search(q('ocelot'))
+  assert.deepEqual([all.totalItems, all.totalPages, all.totalCapped], [6, 1, false])
+  assert.deepEqual(sorted(ids(all)), sorted([named.id, ...passing]))
+  assert.equal(all.items[0].id, named.id, 'the title match first')
+
+  // Bounds of 3 matches and 2 more title matches: past the bound, an estimate; the card named by the word still first.
+  const user = await t.deps.db.q.selectFrom('users').selectAll().where('id', '=', c.member.id).executeTakeFirstOrThrow()
+  const actor = { user, tokenId: '', permission: 'read' as const }
+  const bounds = { matches: 3, titles: 2 }
+  const seen: string[] = []
+  const first = await searchWith(t.deps, actor, SearchQuery.parse({ q: 'ocelot', per_page: '2' }), bounds)
+  assert.equal(first.totalCapped, true)
+  assert.equal(first.items[0].id, named.id, 'the title match first, though older than the matches read')
+  for (let n = 1; n <= first.totalPages + 1; n++) {
+    const p = await searchWith(t.deps, actor, SearchQuery.parse({ q: 'ocelot', per_page: '2', page: String(n) }), bounds)
+    assert.deepEqual([p.totalItems, p.totalPages, p.totalCapped], [first.totalItems, first.totalPages, true], `page ${n}`)
+    if (n > first.totalPages) assert.deepEqual(p.items, [], 'past the ranked results: an empty page, the same counts')
+    seen.push(...ids(p))
+  }
+  assert.equal(new Set(seen).size, seen.length, 'no result twice across the pages')
+  assert.ok(seen.length >= 4 && seen.length <= 6, `the bounded matches and the title matches past them: ${seen.length}`)
+  assert.ok(!seen.includes(theirs.id), 'another board’s match is never read')
+  assert.ok(first.totalPages === Math.ceil(seen.length / 2))
+  assert.ok(first.totalItems >= seen.length && first.totalItems <= 60, `an estimate of the matches the member sees: ${first.totalItems}`)
+  const scores = (await searchWith(t.deps, actor, SearchQuery.parse({ q: 'ocelot', per_page: '10' }), bounds)).items.map((i) => i.score)
+  assert.ok(
+    scores.every((s, i) => i === 0 || s <= scores[i - 1]),
+    `scores falling: ${scores}`,
+  )
+
+  // The outsider: their one match, exact, whatever the bounds.
+  const outsiderUser = await t.deps.db.q.selectFrom('users').selectAll().where('id', '=', c.outsider.id).executeTakeFirstOrThrow()
+  const theirsPage = await searchWith(t.deps, { user: outsiderUser, tokenId: '', permission: 'read' }, SearchQuery.parse({ q: 'ocelot' }), bounds)
+  assert.deepEqual([ids(theirsPage), theirsPage.totalItems, theirsPage.totalCapped], [[theirs.id], 1, false])
 })
 
 test('housekeeping merges the index into one segment (SQLite), and search answers the same', async () => {

@@ -1,9 +1,9 @@
 // /v1/search: one ranked page of the cards, comments and notes whose text matches, among those the caller sees.
 import { z } from 'zod'
-import { SEARCH_KINDS } from '../../db/full-text.js'
-import { pageSchema } from '../../query/list-page.js'
+import { SEARCH_BOUNDS, SEARCH_KINDS } from '../../db/full-text.js'
 
 export const SEARCH_TYPES = SEARCH_KINDS
+export { SEARCH_BOUNDS }
 export type SearchType = (typeof SEARCH_TYPES)[number]
 
 export const SearchQuery = z.object({
@@ -71,4 +71,45 @@ export const SearchResultSchema = z
   })
 export type SearchResult = z.infer<typeof SearchResultSchema>
 
-export const SearchPageSchema = pageSchema(SearchResultSchema, 'SearchResultPage')
+export const SearchPageSchema = z
+  .strictObject({
+    page: z.number().int(),
+    perPage: z.number().int(),
+    totalItems: z
+      .number()
+      .int()
+      .meta({
+        description: `How many results the caller sees: exact up to ${SEARCH_BOUNDS.matches} matches; past them an estimate (\`totalCapped\` is then true).`,
+      }),
+    totalPages: z.number().int().meta({ description: 'The pages that hold results: of every result, or when `totalCapped`, of those ranked.' }),
+    totalCapped: z.boolean().meta({
+      description:
+        `True when more than ${SEARCH_BOUNDS.matches} records match: \`totalItems\` is then an estimate, and the results ranked (the pages reach ` +
+        `those only) are the ${SEARCH_BOUNDS.matches} matches the index reads first (on SQLite the newest) and up to ${SEARCH_BOUNDS.titles} more whose ` +
+        'title matches, so a record named by the words still comes first. Narrow the text, `types` or `board` to rank every match.',
+    }),
+    items: z.array(SearchResultSchema),
+  })
+  .meta({
+    id: 'SearchResultPage',
+    description: 'One page of results, the best first.',
+    example: {
+      page: 1,
+      perPage: 30,
+      totalItems: 10400,
+      totalPages: 24,
+      totalCapped: true,
+      items: [
+        {
+          type: 'card',
+          id: '2s4vwyd1zzcel93k',
+          title: 'Weekly report',
+          snippet: 'Weekly «report»',
+          card: { id: '2s4vwyd1zzcel93k', key: 'LCH-12', title: 'Weekly report' },
+          board: '2s4vwy9m0aqd1xk4',
+          score: 9.4,
+        },
+      ],
+    },
+  })
+export type SearchPage = z.infer<typeof SearchPageSchema>

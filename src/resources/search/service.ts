@@ -4,22 +4,22 @@ import type { Actor } from '../../access/roles.js'
 import { searchScopeOf } from '../../access/records.js'
 import { inBackground } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
-import type { SearchScope } from '../../db/full-text.js'
-import type { Page } from '../../query/list-page.js'
+import { SEARCH_BOUNDS, searchTotal, type SearchBounds, type SearchScope, type SearchTotal } from '../../db/full-text.js'
 import { resultsOf } from './present.js'
-import { SEARCH_TYPES, type SearchInput, type SearchResult, type SearchType } from './schema.js'
+import { SEARCH_TYPES, type SearchInput, type SearchPage, type SearchResult, type SearchType } from './schema.js'
 import { mergeSearchIndexStep, searchQueries } from './store.js'
 import { searchTerms } from './terms.js'
 
 const NOTHING: SearchScope = { boards: { only: [] }, boardless: 'none' }
 
-export async function search(deps: Deps, actor: Actor, input: SearchInput): Promise<Page<SearchResult>> {
+export async function search(deps: Deps, actor: Actor, input: SearchInput, bounds: SearchBounds = SEARCH_BOUNDS): Promise<SearchPage> {
   const { q } = deps.db
-  const page = (totalItems: number, items: SearchResult[]): Page<SearchResult> => ({
+  const page = ({ total, capped, reachable }: SearchTotal, items: SearchResult[]): SearchPage => ({
     page: input.page,
     perPage: input.per_page,
-    totalItems,
-    totalPages: Math.ceil(totalItems / input.per_page),
+    totalItems: total,
+    totalPages: Math.ceil(reachable / input.per_page),
+    totalCapped: capped,
     items,
   })
   const terms = searchTerms(input.q)
@@ -28,12 +28,15 @@ export async function search(deps: Deps, actor: Actor, input: SearchInput): Prom
   const board = actor.run ? actor.run.board : input.board
   const scope = actor.run && input.board !== undefined && input.board !== board ? NOTHING : await searchScopeOf(q, actor.user, board)
   const queries = terms.length
-    ? searchQueries(q, { terms, kinds: kinds as SearchType[], scope, limit: input.per_page, offset: (input.page - 1) * input.per_page })
+    ? searchQueries(q, { terms, kinds: kinds as SearchType[], scope, limit: input.per_page, offset: (input.page - 1) * input.per_page, bounds })
     : undefined
-  if (!queries) return page(0, [])
-  // The count and the page are the reads whose cost the text decides: off the event loop, under the query deadline.
-  const [[count], hits] = await deps.db.readAll([queries.count, queries.page])
-  return page(Number(count.n), await resultsOf(q, hits, scope))
+  const none = { total: 0, capped: false, reachable: 0 }
+  if (!queries) return page(none, [])
+  // The page carries the counts on each row (one statement, off the event loop, under the query deadline); a page with
+  // no row reads them on their own.
+  const hits = await deps.db.read(queries.page)
+  const counts = hits[0] ?? (await deps.db.read(queries.counts))[0]
+  return page(counts ? searchTotal(counts, bounds) : none, await resultsOf(q, hits, scope))
 }
 
 /** Pages an upkeep step of the index writes at most (a few milliseconds of the writer's time each). */

@@ -2157,7 +2157,7 @@ export interface paths {
         };
         /**
          * Search cards, comments and notes
-         * @description Looks `q` up in a full-text index of card titles and descriptions, comment bodies and note titles and bodies, and answers one page of results ranked best first (`score`, higher is better; a match in a title counts more than one in a body), over what the caller sees only: cards and their comments on the boards the caller sees (not in the trash; archived cards are found, as `GET /v1/cards` lists them), notes on those boards and the caller’s own notes on no board (owners and admins: every note). `totalItems` counts every match the caller sees. `snippet` shows the words around the matches, each between « and ». The index is kept in the transaction of every change, so an edit, a move or a deletion shows at once. For exact conditions use the `filter` of `GET /v1/cards` (its `~` is a substring test).
+         * @description Looks `q` up in a full-text index of card titles and descriptions, comment bodies and note titles and bodies, and answers one page of results ranked best first (`score`, higher is better; a match in a title counts more than one in a body), over what the caller sees only: cards and their comments on the boards the caller sees (not in the trash; archived cards are found, as `GET /v1/cards` lists them), notes on those boards and the caller’s own notes on no board (owners and admins: every note). `totalItems` counts every match the caller sees, exactly up to 300; past that (a broad word) the search ranks a bounded set, the 300 matches the index reads first (on SQLite the newest) and up to 100 more whose title matches, `totalItems` is an estimate and `totalCapped` is true, and the pages reach the ranked results only. `snippet` shows the words around the matches, each between « and ». The index is kept in the transaction of every change, so an edit, a move or a deletion shows at once. For exact conditions use the `filter` of `GET /v1/cards` (its `~` is a substring test).
          */
         get: operations["search"];
         put?: never;
@@ -12677,11 +12677,40 @@ export interface components {
         AnswerQuestionBody: {
             answer: string;
         };
+        /**
+         * @description One page of results, the best first.
+         * @example {
+         *       "page": 1,
+         *       "perPage": 30,
+         *       "totalItems": 10400,
+         *       "totalPages": 24,
+         *       "totalCapped": true,
+         *       "items": [
+         *         {
+         *           "type": "card",
+         *           "id": "2s4vwyd1zzcel93k",
+         *           "title": "Weekly report",
+         *           "snippet": "Weekly «report»",
+         *           "card": {
+         *             "id": "2s4vwyd1zzcel93k",
+         *             "key": "LCH-12",
+         *             "title": "Weekly report"
+         *           },
+         *           "board": "2s4vwy9m0aqd1xk4",
+         *           "score": 9.4
+         *         }
+         *       ]
+         *     }
+         */
         SearchResultPage: {
             page: number;
             perPage: number;
+            /** @description How many results the caller sees: exact up to 300 matches; past them an estimate (`totalCapped` is then true). */
             totalItems: number;
+            /** @description The pages that hold results: of every result, or when `totalCapped`, of those ranked. */
             totalPages: number;
+            /** @description True when more than 300 records match: `totalItems` is then an estimate, and the results ranked (the pages reach those only) are the 300 matches the index reads first (on SQLite the newest) and up to 100 more whose title matches, so a record named by the words still comes first. Narrow the text, `types` or `board` to rank every match. */
+            totalCapped: boolean;
             items: components["schemas"]["SearchResult"][];
         };
         /**
