@@ -226,7 +226,19 @@ export async function writeParentLink(deps: Deps, tx: Tx, actor: Actor, childId:
  */
 export async function detachLinksOfCardsGone(deps: Deps, tx: Tx, actor: Actor, cardIds: readonly string[], at: string): Promise<void> {
   const { q } = tx
-  for (const link of await linksOfCards(q, cardIds)) await announceLink(deps, tx, actor, 'entity_link.deleted', link)
+  // entity_link.deleted for each link from or to them, the source cards and their boards read once, written together.
+  const links = await linksOfCards(q, cardIds)
+  if (links.length) {
+    const sources = new Map((await cardsBrief(q, [...new Set(links.map((l) => l.source_card_id))])).map((b) => [b.id, b]))
+    const boards = new Map((await getBoards(q, [...new Set([...sources.values()].map((b) => b.board_id))])).map((b) => [b.id, b.name]))
+    const events = links.flatMap((link): NewEvent[] => {
+      const source = sources.get(link.source_card_id)
+      if (!source) return []
+      const board = { id: source.board_id, name: boards.get(source.board_id) ?? null }
+      return [{ name: 'entity_link.deleted', boardId: source.board_id, data: linkEventData(deps.config, link, source, board), actor }]
+    })
+    if (events.length) await emitEvents(deps, tx, events)
+  }
   const gone = new Set(cardIds)
   const children = (await childrenOf(q, cardIds)).filter((c) => !gone.has(c.id))
   if (children.length === 0) return
