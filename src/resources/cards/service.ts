@@ -4,7 +4,7 @@ import { moveAgentRecords } from '../agent-runs/published.js'
 import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import { inChunks, type Q, together, type Tx } from '../../db/database.js'
+import { inChunks, type Q, readTogether, together, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable, TagsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -101,7 +101,9 @@ export async function listCards(deps: Deps, actor: Actor, request: ListParams & 
     const mine = applyFilter(b, 'cards', saved.filter, { anchored })
     return saved.board_id && saved.board_id !== params.board ? mine.where('cards.board_id', '=', saved.board_id) : mine
   }
-  return listPage(deps.db, narrowed(lists.base), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand, actor.user), {
+  // The page's views read together (one message on PostgreSQL).
+  const present = (rows: CardsTable[], expand: ReadonlySet<string>) => readTogether(deps.db, (rq) => cardViews(rq, rows, expand, actor.user))
+  return listPage(deps.db, narrowed(lists.base), CARD_LIST, params, present, {
     anchored,
     countBase: lists.countBase && narrowed(lists.countBase),
     board: params.board,
