@@ -138,6 +138,13 @@ export const gatheringReads = (): boolean => gathering.getStore() === true
  */
 export const together = <T>(fn: () => Promise<T>): Promise<T> => gathering.run(true, fn)
 
+/**
+ * Reads that go together but outside any write (a page's views: its links, categories, progress, custom fields, ...):
+ * on PostgreSQL in one transaction, so that the reads fn starts `together` go as one message on one connection instead
+ * of a statement each on connections of their own from the pool; on SQLite plain reads (fn(db.q)).
+ */
+export const readTogether = <T>(db: Db, fn: (q: Q) => Promise<T>): Promise<T> => (db.dialect === 'postgres' ? db.tx((tx) => fn(tx.q)) : fn(db.q))
+
 const readsAhead = new WeakMap<Q, Map<string, Promise<unknown>>>()
 
 /**

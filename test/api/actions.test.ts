@@ -291,3 +291,142 @@ test('bulk members, tags and trash (set-based) announce and notify what single c
     await c.t.close()
   }
 })
+
+test('bulk update of milestone, parent, custom fields and status on 200 cards (set-based) announces what single PATCHes would, card by card', async () => {
+  const c = await seededApp()
+  try {
+    const tok = c.tokens.member.write
+    const req = (method: string, url: string, body?: unknown) => c.t.req(method, url, { token: tok, body })
+    const milestone = (await req('POST', '/v1/milestones', { board: c.board.id, name: 'Beta' })).body.milestone.id
+    for (const [name, type] of [
+      ['points', 'number'],
+      ['flag', 'boolean'],
+    ]) {
+      const made = await req('POST', '/v1/xattr', { board: c.board.id, name, key: name, type })
+      assert.equal(made.status, 201, made.text)
+    }
+    const lists = (await req('GET', `/v1/lists?board=${c.board.id}`)).body.items as { id: string; category: string; status: string | null }[]
+    const open = lists.find((l) => l.category !== 'completed')!
+    const done = lists.find((l) => l.category === 'completed' && l.status)!
+    const card = async (title: string) => (await req('POST', '/v1/cards', { board: c.board.id, title, list: open.id })).body.card
+    const [parent, oldParent, ancestor] = [await card('P'), await card('O'), await card('A')]
+    assert.equal((await req('PATCH', `/v1/cards/${parent.id}`, { parent: ancestor.id })).status, 200)
+    const hidden = (await c.t.req('POST', '/v1/boards', { token: c.tokens.outsider.write, body: { name: 'H' } })).body.board
+    const foreign = (await c.t.req('POST', '/v1/cards', { token: c.tokens.outsider.write, body: { board: hidden.id, title: 'x' } })).body.card.id
+
+    // 200 cards written straight into the database (the API would take seconds), and 5 twins changed by PATCH: card i
+    // starts as twin i % 5 does (its parent O, its points 3, on the milestone already, in the completed list, or none).
+    const N = 200
+    const bulk = Array.from({ length: N }, (_, i) => `bulkcard${String(i).padStart(4, '0')}`)
+    const twins = Array.from({ length: 5 }, (_, i) => `twincard${String(i).padStart(4, '0')}`)
+    const shape = (i: number) => i % 5
+    await c.t.deps.db.tx(async ({ q }) => {
+      const board = await q.selectFrom('boards').select(['next_key', 'key_prefix']).where('id', '=', c.board.id).executeTakeFirstOrThrow()
+      const at = '2026-11-01T00:00:00.000Z'
+      const rows = [...bulk, ...twins].map((id, n) => {
+        const i = n < N ? n : n - N
+        const num = Number(board.next_key) + n
+        return {
+          id,
+          board_id: c.board.id,
+          list_id: shape(i) === 3 ? done.id : open.id,
+          key_num: num,
+          key: `${board.key_prefix}-${num}`,
+          title: 'card',
+          description: 'the same description',
+          position: 1000 + n,
+          priority: 1,
+          completed: shape(i) === 3 ? 1 : 0,
+          completed_at: shape(i) === 3 ? at : null,
+          archived: 0,
+          trashed: 0,
+          created_by: c.member.id,
+          created_at: at,
+          updated_at: at,
+          milestone_id: shape(i) === 2 ? milestone : null,
+        }
+      })
+      await q.insertInto('cards').values(rows).execute()
+      await q
+        .updateTable('boards')
+        .set({ next_key: Number(board.next_key) + rows.length })
+        .where('id', '=', c.board.id)
+        .execute()
+    })
+    const ofShape = (s: number) => [...bulk, ...twins].filter((_, n) => shape(n < N ? n : n - N) === s)
+    for (const [s, set] of [
+      [0, { parent: oldParent.id }],
+      [1, { xattr: { points: 3 } }],
+    ] as const) {
+      const r = await req('POST', '/v1/actions/bulk-update-cards', { cards: ofShape(s), set })
+      assert.equal(r.body.updated, ofShape(s).length, r.text)
+    }
+
+    const since = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))!.n)
+    const keys = new Map((await dbAll<{ id: string; key: string }>(c.t.deps.db, "SELECT id, key FROM cards WHERE title = 'card'")).map((r) => [r.id, r.key]))
+    /** Each card's events since `from`, with what tells cards and links apart (and times and positions) left out. */
+    const eventsSince = async (from: number) => {
+      const by = new Map<string, unknown[]>()
+      const order: string[] = []
+      for (const e of await dbAll<{ name: string; data: string }>(c.t.deps.db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', from)) {
+        const raw = JSON.parse(e.data)
+        const id: string = e.name.startsWith('entity_link.') ? raw.target.id : raw.id
+        const d = JSON.parse(e.data.replaceAll(id, 'CARD').replaceAll(`"${keys.get(id)}"`, '"KEY"'))
+        for (const k of ['position', 'updated', 'completed_at']) delete d[k]
+        if (e.name.startsWith('entity_link.')) delete d.id
+        if (!by.has(id)) order.push(id)
+        by.set(id, [...(by.get(id) ?? []), [e.name, d]])
+      }
+      return { by, order }
+    }
+    const failedOf = (r: any) => r.body.failed.map((f: any) => [f.id, f.error.code, f.error.message])
+
+    for (const [why, set, first] of [
+      [
+        'milestone, parent, custom fields and a title',
+        { milestone, parent: parent.id, xattr: { points: 3, flag: true }, title: 'card two' },
+        ['card.updated', 'entity_link.deleted', 'entity_link.created'],
+      ],
+      ['status: the completed one', { status: done.status }, ['card.updated', 'card.moved', 'card.completed']],
+      ['all taken off again', { milestone: null, parent: null, xattr: { points: null } }, ['card.updated', 'entity_link.deleted']],
+    ] as const) {
+      let from = await since()
+      const r = await req('POST', '/v1/actions/bulk-update-cards', { cards: [...bulk, foreign, parent.id, ancestor.id], set })
+      assert.equal(r.status, 200, r.text)
+      const bulkEvents = await eventsSince(from)
+      from = await since()
+      const singles = []
+      for (const id of [...twins, foreign, parent.id, ancestor.id]) singles.push(await req('PATCH', `/v1/cards/${id}`, set))
+      const twinEvents = await eventsSince(from)
+      // The refusals are the single changes' own.
+      const refusedAlone = singles
+        .slice(5)
+        .flatMap((s, i) => (s.status === 200 ? [] : [[[foreign, parent.id, ancestor.id][i], s.body.error.code, s.body.error.message]]))
+      assert.deepEqual(failedOf(r), refusedAlone, why)
+      assert.equal(r.body.updated, N + 3 - refusedAlone.length, why)
+      for (const [i, id] of bulk.entries()) assert.deepEqual(bulkEvents.by.get(id), twinEvents.by.get(twins[shape(i)]), `${why}: card ${i}`)
+      assert.deepEqual(
+        twinEvents.by.get(twins[0])?.map((e) => (e as [string])[0]),
+        first,
+        why,
+      )
+      // In the order of the ids, each card's events together.
+      const changedIds = bulk.filter((id) => bulkEvents.by.has(id))
+      assert.deepEqual(
+        bulkEvents.order.filter((id) => id.startsWith('bulkcard')),
+        changedIds,
+        why,
+      )
+    }
+    const inDone = (await req('GET', `/v1/cards?list=${done.id}&sort=position&per_page=500`)).body.items
+      .map((x: any) => x.id)
+      .filter((id: string) => id.startsWith('bulkcard'))
+    assert.deepEqual(
+      inDone,
+      [...bulk.filter((_, i) => shape(i) === 3), ...bulk.filter((_, i) => shape(i) !== 3)],
+      'moved to the end of the list in the order given, after those already there',
+    )
+  } finally {
+    await c.t.close()
+  }
+})

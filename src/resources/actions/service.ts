@@ -1,13 +1,14 @@
-// Bulk card operations and the workspace export. A change of the cards' own columns, of their completion or of their
-// list runs set-based (setBased: a statement for a chunk's cards, their events written together); any other change goes
-// card by card, each in its own savepoint (forEachId). Either way one card's failure never undoes or blocks the others,
-// and the cards go a chunk per transaction, so other requests get the database in between.
+// Bulk card operations and the workspace export. A change of the cards' own columns (with their milestone, parent and
+// custom fields), of their completion, of their status or of their list runs set-based (setBased: a statement for a
+// chunk's cards, their events written together); any other change goes card by card, each in its own savepoint
+// (forEachId). Either way one card's failure never undoes or blocks the others, and the cards go a chunk per
+// transaction, so other requests get the database in between.
 import { type Actor, isAdmin } from '../../access/roles.js'
 import { nextTurn, type Tx } from '../../db/database.js'
 import type { Deps } from '../../deps.js'
 import { forbidden, HttpError } from '../../errors.js'
 import type { CardFields } from '../cards/schema.js'
-import { changeLinksIn, completeCardsIn, moveCardsIn, ownColumnsOnly, updateCardIn, updateCardsIn } from '../cards/service.js'
+import { changeLinksIn, completeCardsIn, inPlaceOnly, moveCardsIn, setStatusIn, updateCardIn, updateCardsIn } from '../cards/service.js'
 import { audit } from '../audit/record.js'
 import type { BulkResult } from './schema.js'
 import { exportRows } from './store.js'
@@ -56,14 +57,15 @@ const setBased = (deps: Deps, ids: string[], change: (tx: Tx, chunk: string[]) =
   })
 
 /**
- * The same change on many cards: set-based when it changes only their own columns, or only their completion; else one
- * card at a time.
+ * The same change on many cards: set-based when it changes only what stays on the card (its own columns, milestone,
+ * parent, custom fields), only its completion, or only its status; else one card at a time.
  */
 export function bulkUpdate(deps: Deps, actor: Actor, ids: string[], set: CardFields): Promise<BulkResult> {
-  if (ownColumnsOnly(set)) return setBased(deps, ids, (tx, chunk) => updateCardsIn(deps, tx, actor, chunk, set))
-  const { completed, ...rest } = set
-  if (completed !== undefined && Object.values(rest).every((v) => v === undefined))
-    return setBased(deps, ids, (tx, chunk) => completeCardsIn(deps, tx, actor, chunk, completed))
+  if (inPlaceOnly(set)) return setBased(deps, ids, (tx, chunk) => updateCardsIn(deps, tx, actor, chunk, set))
+  const { completed, status, ...rest } = set
+  const alone = Object.values(rest).every((v) => v === undefined)
+  if (alone && status === undefined && completed !== undefined) return setBased(deps, ids, (tx, chunk) => completeCardsIn(deps, tx, actor, chunk, completed))
+  if (alone && completed === undefined && status !== undefined) return setBased(deps, ids, (tx, chunk) => setStatusIn(deps, tx, actor, chunk, status))
   return forEachId(deps, ids, (tx, id) => updateCardIn(deps, tx, actor, id, set))
 }
 

@@ -4,7 +4,7 @@ import { moveAgentRecords } from '../agent-runs/published.js'
 import { type Actor, creatorId } from '../../access/roles.js'
 import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import { inChunks, type Q, together, type Tx } from '../../db/database.js'
+import { inChunks, type Q, readTogether, together, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
 import type { CardsTable, ListsTable, TagsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -21,7 +21,7 @@ import { getList, listsOfBoard } from '../lists/published.js'
 import { getTags } from '../tags/published.js'
 import { commentsGoneEvents } from '../comments/service.js'
 import { announceDependenciesOfCardsGone } from '../dependencies/announce.js'
-import { checkParent, detachLinksOfCardsGone, writeParentLink } from '../entity-links/parents.js'
+import { checkParent, checkParentOfMany, detachLinksOfCardsGone, type SourceBrief, writeParentLink, writeParentLinks } from '../entity-links/parents.js'
 import { firstListWithStatus, getStatus } from '../board-statuses/published.js'
 import { getMilestone } from '../milestones/published.js'
 import { savedFilterSeenBy } from '../saved-filters/published.js'
@@ -31,7 +31,7 @@ import { readAheadReceivers } from '../../events/store.js'
 import { getUsers } from '../users/published.js'
 import { loadCardLinks } from './published.js'
 import { dropValuesOfCard, fieldsOfBoards } from '../xattr/published.js'
-import { writeCardXattr, xattrOfCards } from '../xattr/values.js'
+import { checkXattrChange, writeCardXattr, writeXattrChange, xattrOfCards, type XattrChange } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
 import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
@@ -101,7 +101,9 @@ export async function listCards(deps: Deps, actor: Actor, request: ListParams & 
     const mine = applyFilter(b, 'cards', saved.filter, { anchored })
     return saved.board_id && saved.board_id !== params.board ? mine.where('cards.board_id', '=', saved.board_id) : mine
   }
-  return listPage(deps.db, narrowed(lists.base), CARD_LIST, params, (rows: CardsTable[], expand) => cardViews(q, rows, expand, actor.user), {
+  // The page's views read together (one message on PostgreSQL).
+  const present = (rows: CardsTable[], expand: ReadonlySet<string>) => readTogether(deps.db, (rq) => cardViews(rq, rows, expand, actor.user))
+  return listPage(deps.db, narrowed(lists.base), CARD_LIST, params, present, {
     anchored,
     countBase: lists.countBase && narrowed(lists.countBase),
     board: params.board,
@@ -483,26 +485,77 @@ async function applyChange(deps: Deps, tx: Tx, actor: Actor, before: CardsTable,
 export const updateCardIn = async (deps: Deps, tx: Tx, actor: Actor, id: string, input: CardFields & { board?: string }): Promise<CardView> =>
   applyChange(deps, tx, actor, await cardToChange(tx.q, actor, id), input)
 
-/** The card's own columns that change nothing else (no move, no completion, no links): what updateCardsIn takes. */
-const OWN_COLUMNS: readonly string[] = ['title', 'description', 'priority', 'start_date', 'due_date', 'archived', 'trashed'] satisfies (keyof CardFields)[]
+/**
+ * What updateCardsIn changes on many cards at once: what stays on the card and in its list (its own columns, its
+ * milestone, its parent, its custom fields); no move, no completion, no assignees, watchers or tags.
+ */
+const IN_PLACE: readonly string[] = [
+  'title',
+  'description',
+  'priority',
+  'start_date',
+  'due_date',
+  'archived',
+  'trashed',
+  'milestone',
+  'parent',
+  'xattr',
+] satisfies (keyof CardFields)[]
 
-/** Whether a change touches only the card's own columns, so updateCardsIn can make it to many cards at once. */
-export const ownColumnsOnly = (input: CardChange): boolean => Object.entries(input).every(([k, v]) => v === undefined || OWN_COLUMNS.includes(k))
+/** Whether a change touches only what updateCardsIn can change on many cards at once (IN_PLACE). */
+export const inPlaceOnly = (input: CardChange): boolean => Object.entries(input).every(([k, v]) => v === undefined || IN_PLACE.includes(k))
 
 /**
- * The same change of the cards' own columns (ownColumnsOnly) to many cards, set-based: the rows locked in one read, the
- * boards checked once each, one UPDATE per set of changed columns, and their card.updated events written together,
- * as updateCardIn would write them one by one (a card the change leaves as it was gets none). Returns each card refused
- * (missing, or on a board the actor cannot see) with the error updateCardIn would have thrown.
+ * The same change (inPlaceOnly) to many cards, set-based: the rows locked in one read, the boards checked once each,
+ * what the change names checked once for each board (the milestone, the custom fields) or once for all (the parent:
+ * one walk of its ancestors), the custom field values written with a DELETE per field and one INSERT, one UPDATE per
+ * set of changed columns, the parent links replaced with one DELETE and one INSERT, and the events written together
+ * as updateCardIn would write them one by one: card.deleted (moved to the trash), card.updated, then the card's
+ * entity_link.deleted and entity_link.created (a card the change leaves as it was gets none). Returns each card
+ * refused with the error updateCardIn would have thrown (missing, on a board the actor cannot see, the milestone or a
+ * custom field refused on its board, the parent refused for it).
  */
 export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], input: CardChange): Promise<Map<string, HttpError>> {
   const { q } = tx
-  const { cards, refused } = await lockedToChange(q, actor, ids)
+  const { cards: locked, refused } = await lockedToChange(q, actor, ids)
+  // A single change checks the milestone first, then the parent, then the custom fields: the first refusal is the one.
+  const milestone = input.milestone == null ? undefined : await getMilestone(q, input.milestone)
+  const milestoneRefused = (boardId: string) =>
+    input.milestone != null && milestone?.board_id !== boardId ? invalid([{ path: 'milestone', message: 'No such milestone on this board.' }]) : undefined
+  const reparented = input.parent == null ? [] : locked.filter((c) => !milestoneRefused(c.board_id) && c.parent_id !== input.parent)
+  const parentRefused = input.parent == null ? new Map<string, HttpError>() : await checkParentOfMany(q, actor, reparented, input.parent)
+  const xattrOf = new Map<string, XattrChange | HttpError>()
+  if (input.xattr)
+    for (const boardId of new Set(locked.map((c) => c.board_id))) {
+      const problems: ErrorDetail[] = []
+      const change = await checkXattrChange(q, boardId, input.xattr, problems)
+      xattrOf.set(boardId, problems.length ? invalid(problems) : change)
+    }
+  const cards: CardsTable[] = []
+  for (const card of locked) {
+    const xattr = xattrOf.get(card.board_id)
+    const refusal = milestoneRefused(card.board_id) ?? parentRefused.get(card.id) ?? (xattr instanceof HttpError ? xattr : undefined)
+    if (refusal) refused.set(card.id, refusal)
+    else cards.push(card)
+  }
   const at = isoAt(deps.clock.now())
+  // The custom field values first (a card whose values alone change is changed too), a board at a time.
+  const xattrKeys = new Map<string, string[]>()
+  for (const [boardId, change] of xattrOf)
+    if (!(change instanceof HttpError))
+      for (const [id, keys] of await writeXattrChange(
+        q,
+        change,
+        cards.filter((c) => c.board_id === boardId).map((c) => c.id),
+      ))
+        xattrKeys.set(id, keys)
   const changed: { row: CardsTable; set: Partial<CardsTable>; changes: string[] }[] = []
   for (const row of cards) {
     const set = await changedColumns(q, row, input, undefined, at)
-    const changes = (Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? [])
+    const changes = [
+      ...(Object.keys(set) as (keyof CardsTable)[]).flatMap((k) => CHANGE_NAMES[k] ?? []),
+      ...(xattrKeys.get(row.id) ?? []).map((k) => `xattr.${k}`),
+    ]
     if (changes.length) changed.push({ row, set, changes })
   }
   // The values come from the one input: cards whose changed columns are the same get the same SET.
@@ -519,6 +572,23 @@ export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: reado
       group.map((c) => c.row.id),
       { ...group[0].set, updated_at: at },
     )
+  // The parent links, each link event's source card as the card's own change would have seen it: one changed by this
+  // request before that card (in the order of the ids) as it is now, one changed after it as it was.
+  const order = new Map(changed.map((c, i) => [c.row.id, i]))
+  const seen = (source: string, child: string): SourceBrief | undefined => {
+    const i = order.get(source)
+    if (i === undefined) return undefined
+    const { row, set } = changed[i]
+    return i < order.get(child)! ? { ...row, ...set } : row
+  }
+  const linkEvents = await writeParentLinks(
+    deps,
+    tx,
+    actor,
+    changed.filter((c) => c.set.parent_id !== undefined).map((c) => ({ child: c.row.id, from: c.row.parent_id, to: c.set.parent_id! })),
+    at,
+    seen,
+  )
   const views = await cardViews(
     q,
     changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
@@ -531,8 +601,53 @@ export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: reado
     data.flatMap((card, i): NewEvent[] => [
       ...(changed[i].set.trashed === 1 ? [{ name: 'card.deleted', boardId: views[i].board, data: { ...card, permanent: false }, actor } as NewEvent] : []),
       { name: 'card.updated', boardId: views[i].board, data: { ...card, changes: changed[i].changes }, actor },
+      ...(linkEvents.get(card.id) ?? []),
     ]),
   )
+  return refused
+}
+
+/**
+ * Gives many cards a status, set-based: each card goes to its board's first list bound to the status (it stays where
+ * it is when its list has it), the cards of a board that move moved together (moveCardsTo), as updateCardIn would
+ * move them one by one. A card whose list has the status but whose completion the rule would change (a card open in a
+ * `completed` list) goes alone, in a savepoint. Returns each card refused, with the error its change alone would give.
+ */
+export async function setStatusIn(deps: Deps, tx: Tx, actor: Actor, ids: readonly string[], statusId: string): Promise<Map<string, HttpError>> {
+  const { q } = tx
+  const { cards, refused } = await lockedToChange(q, actor, ids)
+  const status = await getStatus(q, statusId)
+  const listsOf = new Map<string, ListsTable[]>()
+  const moving = new Map<string, { to: ListsTable; cards: CardsTable[] }>()
+  const alone: CardsTable[] = []
+  for (const card of cards) {
+    if (status?.board_id !== card.board_id) {
+      refused.set(card.id, invalid([{ path: 'status', message: 'No such status on this board.' }]))
+      continue
+    }
+    if (!listsOf.has(card.board_id)) listsOf.set(card.board_id, await listsOfBoard(q, card.board_id))
+    const lists = listsOf.get(card.board_id)!
+    const from = lists.find((l) => l.id === card.list_id)
+    const to = from?.status_id === status.id ? from : lists.find((l) => l.status_id === status.id)
+    if (!to) {
+      refused.set(card.id, invalid([{ path: 'status', message: 'No list of this board has this status; bind a list to it first.' }]))
+      continue
+    }
+    if (!from) alone.push(card)
+    else if (to.id !== from.id) {
+      const group = moving.get(to.id) ?? { to, cards: [] }
+      group.cards.push(card)
+      moving.set(to.id, group)
+    } else if (placeCard(lists, { list: from, completed: card.completed === 1 }, { list: to }).completed !== (card.completed === 1)) alone.push(card)
+  }
+  for (const { to, cards: group } of moving.values()) await moveCardsTo(deps, tx, actor, group, to)
+  for (const card of alone)
+    try {
+      await tx.savepoint((sp) => updateCardIn(deps, sp, actor, card.id, { status: statusId }))
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err
+      refused.set(card.id, err)
+    }
   return refused
 }
 

@@ -11,6 +11,36 @@ export const updateLinkRow = (q: Q, id: string, set: Partial<EntityLinksTable>) 
 export const deleteLinkRow = async (q: Q, id: string): Promise<boolean> =>
   Number((await q.deleteFrom('entity_links').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
 
+/** Inserts many links in one statement. */
+export const insertLinks = async (q: Q, rows: readonly EntityLinksTable[]) => {
+  if (rows.length)
+    await q
+      .insertInto('entity_links')
+      .values([...rows])
+      .execute()
+}
+/** Deletes links; returns the ids of those it deleted (a concurrent delete may have taken some). */
+export const deleteLinkRows = async (q: Q, ids: readonly string[]): Promise<string[]> =>
+  ids.length === 0
+    ? []
+    : (
+        await q
+          .deleteFrom('entity_links')
+          .where('id', 'in', [...ids])
+          .returning('id')
+          .execute()
+      ).map((r) => r.id)
+/** The parent_of links whose targets are these cards (one at most each). */
+export const parentLinksOf = (q: Q, cardIds: readonly string[]): Promise<EntityLinksTable[]> =>
+  cardIds.length === 0
+    ? Promise.resolve([])
+    : q
+        .selectFrom('entity_links')
+        .selectAll()
+        .where('kind', '=', 'parent_of')
+        .where('target_card_id', 'in', [...cardIds])
+        .execute()
+
 /** The parent_of link whose target is this card (a card has at most one). */
 export const parentLinkOf = (q: Q, cardId: string) =>
   q.selectFrom('entity_links').selectAll().where('kind', '=', 'parent_of').where('target_card_id', '=', cardId).executeTakeFirst()

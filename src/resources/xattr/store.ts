@@ -78,6 +78,23 @@ export const valuesOf = (q: Q, fieldIds: readonly string[], cardIds: readonly st
         .where('field_id', 'in', [...new Set(fieldIds)])
         .where('card_id', 'in', [...new Set(cardIds)])
         .execute()
+/** Deletes the rows of one field on these cards. */
+export async function clearValues(q: Q, fieldId: string, cardIds: readonly string[]) {
+  if (cardIds.length)
+    await q
+      .deleteFrom('card_xattr')
+      .where('field_id', '=', fieldId)
+      .where('card_id', 'in', [...cardIds])
+      .execute()
+}
+/** Inserts value rows in one statement. */
+export async function insertValues(q: Q, rows: readonly CardXattrTable[]) {
+  if (rows.length)
+    await q
+      .insertInto('card_xattr')
+      .values([...rows])
+      .execute()
+}
 /** Replaces a card's rows of these fields by `rows`. */
 export async function setValues(q: Q, cardId: string, fieldIds: readonly string[], rows: CardXattrTable[]) {
   if (fieldIds.length) await q.deleteFrom('card_xattr').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute()

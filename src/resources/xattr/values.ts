@@ -8,7 +8,7 @@ import { evaluateFormula, parseFormula, type FormulaNode } from './formula.js'
 import { groupBy, parseRollup } from './present.js'
 import { rollupAggregates, rollupOf, type RollupAggregate, type RollupOver } from './rollup.js'
 import { COMPUTED_TYPES, type XattrType } from './schema.js'
-import { fieldsOfBoards, optionsOfFields, setValues, valuesOf, valuesOfCards } from './store.js'
+import { clearValues, fieldsOfBoards, insertValues, optionsOfFields, setValues, valuesOf, valuesOfCards } from './store.js'
 
 export type XattrValues = Record<string, unknown>
 
@@ -172,25 +172,17 @@ const sameRows = (a: readonly { num: number | null; str: string | null }[], b: r
   a.length === b.length && a.every((r, i) => r.num === b[i].num && r.str === b[i].str)
 
 /**
- * Checks `input` against the board's fields and writes what changed on the card; returns the changed keys (and whether
- * the board has custom fields at all, so a new card of a board without any needs no read of its values). Every
- * problem is a 422 detail naming `xattr.<key>`: an unknown key, a computed field, a wrong type, an unknown option, a
- * user who is not a board member, a bad date or URL, and (`creating`, or a null on PATCH) a required field left empty.
- * `details` collects the problems; nothing is written when there are any.
+ * `input` checked against a board's fields: the rows each named field is to hold (none: cleared), by field id. Every
+ * problem is pushed to `details` (see writeCardXattr).
  */
-export async function writeCardXattr(
+async function parsedValues(
   q: Q,
-  card: { id: string; board_id: string },
+  boardId: string,
+  fields: readonly XattrFieldsTable[],
   input: XattrValues | undefined,
-  creating: boolean,
+  required: readonly XattrFieldsTable[],
   details: ErrorDetail[],
-  /** The board's fields, when the caller read them already. */
-  known?: readonly XattrFieldsTable[],
-): Promise<{ keys: string[]; boardHasFields: boolean }> {
-  const fields = known ?? (await fieldsOfBoards(q, [card.board_id]))
-  const none = { keys: [], boardHasFields: fields.length > 0 }
-  const required = creating ? fields.filter((f) => f.required === 1 && !COMPUTED_TYPES.includes(f.type as XattrType)) : []
-  if (!input && required.length === 0) return none
+): Promise<Map<string, Omit<CardXattrTable, 'card_id' | 'field_id'>[]>> {
   const byKey = new Map(fields.map((f) => [f.key, f]))
   const entries = Object.entries(input ?? {})
   const named = entries.flatMap(([k]) => byKey.get(k) ?? [])
@@ -228,9 +220,77 @@ export async function writeCardXattr(
     if (!next.get(f.id)?.length && !details.some((d) => d.path === `xattr.${f.key}`))
       details.push({ path: `xattr.${f.key}`, message: `xattr.${f.key} is required.` })
   if (users.size) {
-    const members = await memberRoles(q, card.board_id, [...users.keys()])
+    const members = await memberRoles(q, boardId, [...users.keys()])
     for (const [u, path] of users) if (!members.has(u)) details.push({ path, message: `${path} must be the id of a member of the board.` })
   }
+  return next
+}
+
+/** A change of custom field values checked once for a board's cards (checkXattrChange), to write to many (writeXattrChange). */
+export interface XattrChange {
+  next: Map<string, Omit<CardXattrTable, 'card_id' | 'field_id'>[]>
+  keyOf: Map<string, string>
+}
+
+/**
+ * Checks a change of custom field values for the cards of a board (a bulk update) as writeCardXattr checks it for one
+ * card's PATCH, once: the problems go to `details`.
+ */
+export async function checkXattrChange(q: Q, boardId: string, input: XattrValues, details: ErrorDetail[]): Promise<XattrChange> {
+  const fields = await fieldsOfBoards(q, [boardId])
+  const next = await parsedValues(q, boardId, fields, input, [], details)
+  return { next, keyOf: new Map(fields.map((f) => [f.id, f.key])) }
+}
+
+/**
+ * Writes a checked change (checkXattrChange) to cards of its board: on each card the values that differ, with one
+ * read of what they hold, one DELETE per field and one INSERT. Returns each card's changed keys, in the order one
+ * card's change names them (writeCardXattr).
+ */
+export async function writeXattrChange(q: Q, change: XattrChange, cardIds: readonly string[]): Promise<Map<string, string[]>> {
+  const keys = new Map<string, string[]>()
+  if (change.next.size === 0 || cardIds.length === 0) return keys
+  const before = groupBy(await valuesOf(q, [...change.next.keys()], cardIds), (r) => `${r.card_id}\u0000${r.field_id}`)
+  for (const rows of before.values()) rows.sort((a, b) => a.seq - b.seq)
+  const cardsOf = new Map<string, string[]>()
+  const rows: CardXattrTable[] = []
+  for (const card of cardIds)
+    for (const [field_id, next] of change.next) {
+      if (sameRows(before.get(`${card}\u0000${field_id}`) ?? [], next)) continue
+      const holders = cardsOf.get(field_id)
+      if (holders) holders.push(card)
+      else cardsOf.set(field_id, [card])
+      rows.push(...next.map((r) => ({ ...r, card_id: card, field_id })))
+      const named = keys.get(card)
+      if (named) named.push(change.keyOf.get(field_id)!)
+      else keys.set(card, [change.keyOf.get(field_id)!])
+    }
+  for (const [field, cards] of cardsOf) await clearValues(q, field, cards)
+  await insertValues(q, rows)
+  return keys
+}
+
+/**
+ * Checks `input` against the board's fields and writes what changed on the card; returns the changed keys (and whether
+ * the board has custom fields at all, so a new card of a board without any needs no read of its values). Every
+ * problem is a 422 detail naming `xattr.<key>`: an unknown key, a computed field, a wrong type, an unknown option, a
+ * user who is not a board member, a bad date or URL, and (`creating`, or a null on PATCH) a required field left empty.
+ * `details` collects the problems; nothing is written when there are any.
+ */
+export async function writeCardXattr(
+  q: Q,
+  card: { id: string; board_id: string },
+  input: XattrValues | undefined,
+  creating: boolean,
+  details: ErrorDetail[],
+  /** The board's fields, when the caller read them already. */
+  known?: readonly XattrFieldsTable[],
+): Promise<{ keys: string[]; boardHasFields: boolean }> {
+  const fields = known ?? (await fieldsOfBoards(q, [card.board_id]))
+  const none = { keys: [], boardHasFields: fields.length > 0 }
+  const required = creating ? fields.filter((f) => f.required === 1 && !COMPUTED_TYPES.includes(f.type as XattrType)) : []
+  if (!input && required.length === 0) return none
+  const next = await parsedValues(q, card.board_id, fields, input, required, details)
   if (details.length || next.size === 0) return none
   const before = groupBy(creating ? [] : await valuesOf(q, [...next.keys()], [card.id]), (r) => r.field_id)
   for (const rows of before.values()) rows.sort((a, b) => a.seq - b.seq)
