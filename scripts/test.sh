@@ -71,7 +71,9 @@ run_group() {
   local out=$1 report=()
   shift
   [[ -n $times_dialect ]] && report=(--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs "--test-reporter-destination=$out.times")
-  node "${hooks[@]}" --test --test-isolation=none --test-timeout=120000 "${report[@]}" "$@" >"$out" 2>&1
+  # --test-force-exit: the process ends when its files' tests have, even if something a failed test left open (a
+  # server its fixture started) would keep it alive.
+  node "${hooks[@]}" --test --test-isolation=none --test-force-exit --test-timeout=120000 "${report[@]}" "$@" >"$out" 2>&1
   echo $? >"$out.rc"
 }
 
@@ -92,10 +94,15 @@ run_files() {
     i=$((i + 1))
   done
   wait
+  local failed=()
   for ((n = 0; n < i; n++)); do
     cat "$dir/$n"
-    [[ $(cat "$dir/$n.rc") == 0 ]] || rc=1
+    [[ $(cat "$dir/$n.rc") == 0 ]] || failed+=("group $((n + 1)) (exit code $(cat "$dir/$n.rc"): ${batch[*]:n * group_size:group_size})")
   done
+  [[ ${#failed[@]} -eq 0 ]] || {
+    rc=1
+    printf '# failed: %s\n' "${failed[@]}"
+  }
   # The totals of the groups' reports (each ends with its own ℹ lines).
   for ((n = 0; n < i; n++)); do cat "$dir/$n"; done | awk '/^ℹ (tests|pass|fail|cancelled|skipped|todo) / { sum[$2] += $3 } END { printf "# all groups: %d tests, %d pass, %d fail, %d cancelled, %d skipped, %d todo\n", sum["tests"], sum["pass"], sum["fail"], sum["cancelled"], sum["skipped"], sum["todo"] }'
   [[ -n $times_dialect ]] && cat "$dir"/*.times 2>/dev/null | sort -rn >"$TASKD_TEST_TIMES/$times_dialect.txt"
