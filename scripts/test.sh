@@ -57,7 +57,7 @@ slow_first='^dist/test/(cli/|binary|web/app|webhooks/crash|api/(multi-process|pr
 # TASKD_TEST_TIMES=DIR also writes each file's test time (scripts/test-times.mjs) to DIR/<dialect>.txt (DIR is made).
 times_dialect=
 [[ -n ${TASKD_TEST_TIMES:-} ]] && mkdir -p "$TASKD_TEST_TIMES"
-times_for() { times_dialect=$1; }
+times_for() { if [[ -n ${TASKD_TEST_TIMES:-} ]]; then times_dialect=$1; fi; }
 
 # Test processes at once in each dialect's run (TASKD_TEST_CONCURRENCY, default 2), each running a group of test files
 # one after the other (TASKD_TEST_GROUP files, default 8) in one process (--test-isolation=none): a process imports
