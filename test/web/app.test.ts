@@ -611,7 +611,8 @@ describe(`the web app in ${NAME}`, { skip: !haveBrowser }, () => {
       const made = (await call('POST', '/v1/cards', { board: boardId, list: lists['In progress'], title })).card
       await call('POST', '/v1/agent-kickoffs', { card: made.id, agent: agent.id })
       // The owner's desktop app claims it (local access): delivered, the run starts; the agent then proposes it done.
-      const claimed = await call('POST', '/v1/agent-kickoffs/claim', { wait_seconds: 0 })
+      // Waits for the kickoff (a long-poll answered as soon as it can be claimed), rather than asking once.
+      const claimed = await call('POST', '/v1/agent-kickoffs/claim', { wait_seconds: 10 })
       assert.equal(claimed.card.id, made.id)
       const run = claimed.kickoff.run as string
       await callAs(agentToken, 'POST', `/v1/agent-runs/${run}/activity`, { type: 'started' })
