@@ -131,21 +131,7 @@ export async function writeParentLinks(
     ),
   )
   const made = new Map<string, EntityLinksTable>()
-  for (const c of moving)
-    if (c.to !== null)
-      made.set(c.child, {
-        id: newId(),
-        kind: 'parent_of',
-        source_card_id: c.to,
-        target_type: 'card',
-        target_card_id: c.child,
-        target_note_id: null,
-        target_milestone_id: null,
-        url: null,
-        title: null,
-        created_by: creatorId(actor),
-        created_at: at,
-      })
+  for (const c of moving) if (c.to !== null) made.set(c.child, parentLinkRow(actor, c.child, c.to, at))
   await insertLinks(q, [...made.values()])
   const links = [...[...old.values()].filter((l) => deleted.has(l.id)), ...made.values()]
   const briefs = new Map(
@@ -193,6 +179,21 @@ export async function announceLink(deps: Deps, tx: Tx, actor: Actor, name: 'enti
   })
 }
 
+/** The `parent_of` link row of a child card under `parentId`, made by `actor`. */
+const parentLinkRow = (actor: Actor, childId: string, parentId: string, at: string): EntityLinksTable => ({
+  id: newId(),
+  kind: 'parent_of',
+  source_card_id: parentId,
+  target_type: 'card',
+  target_card_id: childId,
+  target_note_id: null,
+  target_milestone_id: null,
+  url: null,
+  title: null,
+  created_by: creatorId(actor),
+  created_at: at,
+})
+
 /**
  * The parent_of links of a change of `child`'s parent from `from` to `to` (either may be null): the old link removed
  * and the new one made, each with its event. The caller writes `cards.parent_id` in the same transaction.
@@ -203,19 +204,7 @@ export async function writeParentLink(deps: Deps, tx: Tx, actor: Actor, childId:
   const old = await parentLinkOf(q, childId)
   if (old && (await deleteLinkRow(q, old.id))) await announceLink(deps, tx, actor, 'entity_link.deleted', old)
   if (to === null) return
-  const row: EntityLinksTable = {
-    id: newId(),
-    kind: 'parent_of',
-    source_card_id: to,
-    target_type: 'card',
-    target_card_id: childId,
-    target_note_id: null,
-    target_milestone_id: null,
-    url: null,
-    title: null,
-    created_by: creatorId(actor),
-    created_at: at,
-  }
+  const row = parentLinkRow(actor, childId, to, at)
   await insertLink(q, row)
   await announceLink(deps, tx, actor, 'entity_link.created', row)
 }
