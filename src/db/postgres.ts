@@ -64,12 +64,9 @@ const dataError = (err: unknown) =>
 /** The wake-ups of the transaction being run (Db.tx), which its COMMIT sends. */
 const pendingWakes = new AsyncLocalStorage<{ wakes: PendingWakes; processId: string }>()
 
-/** A string literal: the payloads are ids and names taskd makes, but quoted all the same. */
-const literal = (s: string) => `'${s.replace(/'/g, "''")}'`
-
 /** The NOTIFY statements of a transaction's wake-ups (channels are a fixed set of plain names). */
 const notifyText = (wakes: PendingWakes, processId: string) =>
-  [...wakes].map(([channel, items]) => `NOTIFY ${pgChannel(channel)}, ${literal(encodeWake(processId, items))}`).join('; ')
+  [...wakes].map(([channel, items]) => `NOTIFY ${pgChannel(channel)}, ${quoted(encodeWake(processId, items))}`).join('; ')
 
 /** Any number for pg_advisory_xact_lock, the same in every taskd: commits that wrote events number them one at a time. */
 const EVENT_ORDER_LOCK = 0x65766e74 // 'evnt'
