@@ -187,6 +187,8 @@ describe('the API client and the change feed', () => {
     const made = await t.req('POST', '/v1/automations', { token, body: { ...body, active: false } })
     assert.equal(made.status, 201, made.text)
     assert.deepEqual(made.body.automation.steps, body.steps)
+    // Its request points away from 127.0.0.1: deleted at once.
+    assert.equal((await t.req('DELETE', `/v1/automations/${made.body.automation.id}`, { token })).status, 204)
     // A schedule, with a step on the card a first step made.
     const scheduled = { ...form.newDraft(board), name: 'Weekly', trigger: 'schedule', cron: '0 9 * * 1', timezone: 'Europe/Berlin' }
     scheduled.actions = [
