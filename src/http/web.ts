@@ -1,9 +1,10 @@
 // The web app at / (web/, built by Vite into dist/web/; SEA assets in the single binary). The build lists its files in
-// dist/web/files.json; /assets/* (hashed names) are cached for good, and every other GET asking for text/html outside the
-// API and the operational routes answers index.html, so the app's own routes (/boards/..., /cards/KEY, /login/<token>) load it.
+// dist/web/files.json, with a gzip copy `<file>.gz` of each text file over 1 KB, sent to clients that accept gzip (a
+// copy is never served by its own name). /assets/* (hashed names) are cached for good, and every other GET asking for
+// text/html outside the API and the operational routes answers index.html, so the app's own routes (/boards/...,
+// /cards/KEY, /login/<token>) load it.
 import type express from 'express'
 import path from 'node:path'
-import zlib from 'node:zlib'
 import { asset } from '../assets.js'
 
 /** The app's Content-Security-Policy: its own scripts, styles and API only, nothing inline, never framed. */
@@ -22,7 +23,6 @@ export const WEB_CSP = [
 
 /** Paths the app never answers: the API, MCP and the operational routes keep their own answers (a JSON 404 at worst). */
 const NOT_THE_APP = /^\/(v1|mcp|healthz|readyz|metrics)(\/|$)/
-const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.json', '.txt', '.map'])
 
 interface WebFile {
   body: Buffer
@@ -44,8 +44,7 @@ export function webApp(): express.RequestHandler {
   const file = (name: string): WebFile => {
     let f = loaded.get(name)
     if (!f) {
-      const body = asset(`dist/web/${name}`)
-      f = { body, gzip: COMPRESSIBLE.has(path.extname(name)) && body.length > 1024 ? zlib.gzipSync(body, { level: 9 }) : undefined }
+      f = { body: asset(`dist/web/${name}`), gzip: names?.has(`${name}.gz`) ? asset(`dist/web/${name}.gz`) : undefined }
       loaded.set(name, f)
     }
     return f
@@ -66,6 +65,7 @@ export function webApp(): express.RequestHandler {
     names ??= loadFiles()
     if (!names) return next()
     const name = req.path.slice(1)
+    if (name.endsWith('.gz')) return next()
     if (name.startsWith('assets/')) return names.has(name) ? send(req, res, name, 'public, max-age=31536000, immutable') : next()
     if (name !== 'index.html' && names.has(name) && !name.startsWith('.')) return send(req, res, name, 'public, max-age=3600')
     // A browser's page load asks for text/html by name; a client that accepts anything (*/*) keeps the JSON 404.

@@ -81,6 +81,10 @@ describe('taskd serves the web app', () => {
     assert.equal(r.headers.get('cache-control'), 'public, max-age=31536000, immutable')
     assert.equal(r.headers.get('content-encoding'), 'gzip')
     assert.ok((await r.text()).length > 1000)
+    // The gzip copies made at build time go out only as an encoding, never by their own name.
+    const copy = await fetch(`${t.url}${script}.gz`)
+    assert.equal(copy.status, 404)
+    await copy.body?.cancel()
     assert.equal((await fetch(`${t.url}/assets/nothing-here.js`)).status, 404)
     const favicon = await fetch(`${t.url}/favicon.svg`)
     assert.equal(favicon.status, 200)
