@@ -206,6 +206,10 @@ function createCard(auth, body) {
       if (tags.length !== tagIds.length || tags.some((t) => t.board_id !== board.id)) throw new Fail(422, 'validation_failed', 'unknown tag')
       const list = body.list !== undefined ? q.list.get(body.list) : q.firstList.get(board.id)
       if (!list || list.board_id !== board.id) throw new Fail(422, 'validation_failed', 'No such list on this board.')
+      // As taskd: the list's status and the board's custom fields are read for the answer (a new card has no values
+      // and the seed's fields have no formula, so `xattr` stays empty).
+      const status = q.statusesOf.get(JSON.stringify([list.id]))
+      q.fieldsOf.all(JSON.stringify([board.id]))
       const num = q.takeNumber.all(board.id)[0] - 1
       const position = body.position ?? (q.maxPosition.get(list.id) ?? 0) + 1
       const now = Date.now()
@@ -262,6 +266,13 @@ function createCard(auth, body) {
         updated: at,
         created_by: { id: auth.user_id, name: auth.name },
         checklist_progress: { done: 0, total: 0 },
+        files: [],
+        status: status ? { id: status.id, name: status.name, category: status.category } : null,
+        milestone: null,
+        xattr: {},
+        parent: null,
+        subtasks: { done: 0, total: 0 },
+        blocked_by_open: 0,
       }
       if (!people.has(auth.user_id)) people.set(auth.user_id, auth.name)
       const person = (u) => ({ id: u, name: people.get(u) ?? null })
@@ -288,6 +299,7 @@ function createCard(auth, body) {
         created: at,
         updated: at,
         created_by: person(auth.user_id),
+        parent: null,
       }
       const actor = person(auth.user_id)
       const emit = (name, extra) => {
