@@ -22,7 +22,8 @@ export async function eventSeqs(q: Q, count: number): Promise<(nth: number) => R
     .selectFrom('events')
     .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('last'))
     .executeTakeFirstOrThrow()
-  return (nth) => sql.lit(Number(last) + nth + 1)
+  // Parameters, not literals: the statement's text stays the same from insert to insert, so it stays prepared.
+  return (nth) => sql.val(Number(last) + nth + 1)
 }
 
 /**

@@ -49,7 +49,8 @@ class StatementCache implements SqliteDatabase {
         run: (p) => (plain(), s.run(...bindParams(p))),
         iterate: (p) => (plain(), s.iterate(...bindParams(p))),
       }
-      if (this.cache.size > 2000) this.cache.clear()
+      // The oldest out when full (statements whose text carries values come and go; the others stay prepared).
+      if (this.cache.size >= 2000) this.cache.delete(this.cache.keys().next().value!)
       this.cache.set(text, stmt)
     }
     return stmt
