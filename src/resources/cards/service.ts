@@ -33,7 +33,7 @@ import { loadCardLinks } from './published.js'
 import { dropValuesOfCard, fieldsOfBoards } from '../xattr/published.js'
 import { checkXattrChange, writeCardXattr, writeXattrChange, xattrOfCards, type XattrChange } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
-import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
+import { cardEventData, cardEventDatas, cardView, cardViews, eventCards, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
 import type { CardFields, CardListParams, CardView, CreateCardInput } from './schema.js'
 import {
@@ -852,9 +852,11 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     await setCardColumns(q, completion.ids, completion.set)
     for (const card of completion.ids) changed.set(card, completion.set)
   }
-  const views = await cardViews(
+  // What the events carry, and nothing a card's view adds (a chunk reads no more than its events need).
+  const views = await eventCards(
     q,
     cards.map((c, i) => ({ ...c, list_id: to.id, position: positions[i], updated_at: at, ...changed.get(c.id) })),
+    new Map([[to.id, to.category]]),
   )
   const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name } }
   const data = await cardEventDatas(q, deps.config, views, known)
