@@ -589,7 +589,7 @@ export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: reado
     at,
     seen,
   )
-  const views = await cardViews(
+  const views = await eventCards(
     q,
     changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
   )
@@ -708,7 +708,7 @@ export async function changeLinksIn(
     changed.map((c) => c.card.id),
     { updated_at: at },
   )
-  const views = await cardViews(
+  const views = await eventCards(
     q,
     changed.map((c) => ({ ...c.card, updated_at: at })),
   )
@@ -771,7 +771,7 @@ export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: st
 async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[]): Promise<void> {
   const { q } = tx
   const ids = cards.map((c) => c.id)
-  const data = await cardEventDatas(q, deps.config, await cardViews(q, [...cards]))
+  const data = await cardEventDatas(q, deps.config, await eventCards(q, cards))
   const comments = await commentsGoneEvents(deps, q, actor, cards)
   // Their dependencies and links go with them (ON DELETE CASCADE), each announced; their subtasks lose their parent.
   await announceDependenciesOfCardsGone(deps, tx, actor, ids)
