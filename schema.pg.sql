@@ -232,11 +232,11 @@ CREATE TABLE cards (
   parent_id TEXT REFERENCES cards(id) ON DELETE SET NULL,
   UNIQUE (board_id, key_num)
 );
-CREATE INDEX cards_milestone ON cards(milestone_id);
+-- Most cards have no milestone: only those with one are indexed (a milestone's cards, its deletion's SET NULL).
+CREATE INDEX cards_milestone ON cards(milestone_id) WHERE milestone_id IS NOT NULL;
 -- Trashing a card clears its idempotency_key, which frees the key for a new card.
 CREATE UNIQUE INDEX cards_idempotency ON cards(board_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 CREATE INDEX cards_list ON cards(list_id, position);
-CREATE INDEX cards_board_flags ON cards(board_id, completed, archived, trashed);
 CREATE INDEX cards_created_by ON cards(created_by);
 -- A page of a board's cards is read from an index in its order, up to the page's end: never a sort of every match.
 -- One index per sortable field (src/resources/cards/query.ts), each ending in the tie-break (position and the dates

@@ -1,6 +1,6 @@
 // The few SQL spellings that differ between SQLite and PostgreSQL, picked by the dialect of the connection a query runs
 // on. Stores use these; nothing else in src/ looks at which database it talks to.
-import { PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { CompiledQuery, PostgresAdapter, sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { later, type Q } from './database.js'
 
 const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
@@ -12,19 +12,50 @@ const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
 /** The seq of the next event row: the identity sequence (PostgreSQL), or the last seq + 1 (SQLite, one writer). */
 export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
 
-/**
- * The seqs of `count` event rows written by one insert, in their order: the identity sequence (PostgreSQL), or the
- * last seq read once and counted on (SQLite, whose one writer holds the database until the insert is done).
- */
-export async function eventSeqs(q: Q, count: number): Promise<(nth: number) => RawBuilder<number>> {
-  if (isPostgres(q) || count === 0) return () => sql<number>`DEFAULT`
-  const { last } = await q
-    .selectFrom('events')
-    .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('last'))
-    .executeTakeFirstOrThrow()
-  // Parameters, not literals: the statement's text stays the same from insert to insert, so it stays prepared.
-  return (nth) => sql.val(Number(last) + nth + 1)
+/** An event row as insertEventRows writes it. */
+export interface EventRow {
+  id: string
+  name: string
+  board_id: string | null
+  data: string
+  created_at: string
+  audience_id: string | null
 }
+const EVENT_COLUMNS = ['id', 'name', 'board_id', 'data', 'created_at', 'audience_id'] as const
+
+/**
+ * Event rows in their order, as one statement whose text is written here, not by Kysely's insert builder: a cascade's
+ * chunk writes 500 events at a time, and building and compiling that insert cost more than SQLite took to run it. The
+ * text depends on the number of rows alone (the values are all parameters), so SQLite prepares it once. PostgreSQL
+ * numbers seq itself and leaves commit_seq to the COMMIT's message; SQLite gets both from the last seq, read once.
+ */
+export async function insertEventRows(q: Q, rows: readonly EventRow[]): Promise<void> {
+  if (rows.length === 0) return
+  const pg = isPostgres(q)
+  const last = pg ? 0 : await lastEventSeq(q)
+  const width = EVENT_COLUMNS.length + (pg ? 0 : 2)
+  const parameters: unknown[] = []
+  const tuples: string[] = []
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]
+    parameters.push(r.id, r.name, r.board_id, r.data, r.created_at, r.audience_id)
+    if (!pg) parameters.push(last + i + 1, last + i + 1)
+    const at = i * width
+    tuples.push(pg ? `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})` : '(?, ?, ?, ?, ?, ?, ?, ?)')
+  }
+  const columns = [...EVENT_COLUMNS, ...(pg ? [] : ['seq', 'commit_seq'])].join(', ')
+  await later(q, CompiledQuery.raw(`INSERT INTO events (${columns}) VALUES ${tuples.join(', ')}`, parameters))
+}
+
+const lastEventSeq = async (q: Q): Promise<number> =>
+  Number(
+    (
+      await q
+        .selectFrom('events')
+        .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('last'))
+        .executeTakeFirstOrThrow()
+    ).last,
+  )
 
 /**
  * The commit_seq of an event row written with `seq`: the same value on SQLite, whose one writer commits in the order

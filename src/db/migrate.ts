@@ -1020,6 +1020,10 @@ ALTER TABLE inbox_items ADD COLUMN webhook_id TEXT REFERENCES webhooks(id) ON DE
 CREATE INDEX inbox_items_webhook ON inbox_items(webhook_id) WHERE webhook_id IS NOT NULL;
 ${AUDIT_LOG}`
 
+const CARD_INDEXES = `DROP INDEX cards_board_flags;
+DROP INDEX cards_milestone;
+CREATE INDEX cards_milestone ON cards(milestone_id) WHERE milestone_id IS NOT NULL;`
+
 /** Steps after the base schema; entry i brings version i+1 to i+2. */
 const MIGRATIONS: Migration[] = [
   // 2: case-insensitive lookups as lower(...) = lower(...) on both dialects, with matching expression indexes
@@ -1129,6 +1133,10 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 29: git hosts (/v1/git: connections with their sealed hook secrets, repositories with board rules, the branches,
   // commits and pull requests that mention cards) and pipelines (/v1/pipelines: CI runs and the cards they concern).
   { sqlite: gitHosts(' WITHOUT ROWID'), postgres: gitHosts('') },
+  // 34: fewer indexes on cards, each of which every moved or changed card writes anew: the milestone index holds only
+  // cards that have one, and (board_id, completed, archived, trashed), which no query needs beside the per-board sort
+  // indexes, goes.
+  { sqlite: CARD_INDEXES, postgres: CARD_INDEXES },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length

@@ -3,7 +3,7 @@ import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import { later, type Q, readAhead, readOnce } from '../db/database.js'
 import type { DB } from '../db/types.js'
-import { eventCommitSeq, eventSeqs, nextEventSeq } from '../db/dialect.js'
+import { eventCommitSeq, insertEventRows, nextEventSeq } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 import { fromJsonColumn, StringList } from '../db/json.js'
@@ -17,27 +17,14 @@ export const insertEvent = (q: Q, id: string, name: string, boardId: string | nu
   later(q, insert(q, id, name, boardId, data, at))
 
 /** Appends events in their order, in one statement; `audience`: the one user who may see the event, if only one may. */
-export async function insertEvents(
+export const insertEvents = (
   q: Q,
   rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string; audience?: string | null }[],
-): Promise<void> {
-  const seq = await eventSeqs(q, rows.length)
-  await later(
+): Promise<void> =>
+  insertEventRows(
     q,
-    q.insertInto('events').values(
-      rows.map((r, i) => ({
-        id: r.id,
-        name: r.name,
-        board_id: r.boardId,
-        data: r.data,
-        created_at: r.at,
-        seq: seq(i),
-        audience_id: r.audience ?? null,
-        commit_seq: eventCommitSeq(q, seq(i)),
-      })),
-    ),
+    rows.map((r) => ({ id: r.id, name: r.name, board_id: r.boardId, data: r.data, created_at: r.at, audience_id: r.audience ?? null })),
   )
-}
 
 export type OutboxRow = DB['outbox']
 const insertOutbox = rowInsert('outbox')

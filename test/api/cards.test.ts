@@ -486,6 +486,53 @@ test('list deleted with move_to and board deleted for good: every card and list 
   }
 })
 
+test('a list deleted with move_to announces each card as a single move of it would: people, tags, names, creator', async () => {
+  const c = await seededApp()
+  try {
+    const tok = c.tokens.member.write
+    const tag = (await c.t.req('POST', '/v1/tags', { token: tok, body: { board: c.board.id, name: 'bug' } })).body.tag.id
+    const body = {
+      title: 'same',
+      description: 'the same description',
+      assignees: [c.member.id, c.admin.id],
+      watchers: [c.owner.id],
+      tags: [tag],
+      priority: 3,
+      due_date: '2026-12-01',
+      list: c.lists[0].id,
+    }
+    const [alone, together] = [(await card(c, body)).body.card, (await card(c, body)).body.card]
+    const seq = async () => Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM events'))!.n)
+    /**
+     * The events of a card since `from`, with what tells the two cards apart (and times and positions) left out, and
+     * `changes`: a PATCH of the list names list and status, a move of many cards (any bulk move too) position as well.
+     */
+    const eventsOf = async (from: number, id: string, key: string) =>
+      (await dbAll<{ name: string; data: string }>(c.t.deps.db, 'SELECT name, data FROM events WHERE seq > ? ORDER BY seq', from))
+        .filter((e) => e.name.startsWith('card.') && JSON.parse(e.data).id === id)
+        .map((e) => {
+          const d = JSON.parse(e.data.replaceAll(id, 'CARD').replaceAll(`"${key}"`, '"KEY"'))
+          for (const k of ['position', 'updated', 'changes']) delete d[k]
+          return [e.name, d]
+        })
+    let from = await seq()
+    assert.equal((await c.t.req('PATCH', `/v1/cards/${alone.id}`, { token: tok, body: { list: c.lists[1].id } })).status, 200)
+    const single = await eventsOf(from, alone.id, alone.key)
+    from = await seq()
+    assert.equal((await c.t.req('DELETE', `/v1/lists/${c.lists[0].id}?move_to=${c.lists[1].id}`, { token: tok })).status, 204)
+    const chunk = await eventsOf(from, together.id, together.key)
+    assert.deepEqual(
+      single.map(([name]) => name),
+      ['card.updated', 'card.moved'],
+    )
+    assert.deepEqual(chunk, single)
+    const [, moved] = chunk[1] as [string, { assignees: { name: string | null }[]; tags: { name: string }[]; created_by: { name: string } }]
+    assert.ok(moved.assignees.every((a) => a.name) && moved.tags[0].name === 'bug' && moved.created_by.name, JSON.stringify(moved))
+  } finally {
+    await c.t.close()
+  }
+})
+
 test('a new key prefix renames every key (numbers kept) and announces each card', async () => {
   const c = await seededApp()
   try {

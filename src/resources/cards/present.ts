@@ -267,12 +267,88 @@ export interface KnownNames {
 }
 
 /** The `data` of task events: raw ids plus the names and links a receiver would otherwise look up. */
-export async function cardEventData(q: Q, config: Config, card: CardView, known: KnownNames = {}): Promise<EventData<'card.created'>> {
+export async function cardEventData(q: Q, config: Config, card: EventCard, known: KnownNames = {}): Promise<EventData<'card.created'>> {
   return (await cardEventDatas(q, config, [card], known))[0]
 }
 
+/** What task events carry of a card (cardEventDatas): its view without progress, planning, status, files and custom fields. */
+export type EventCard = Pick<
+  CardView,
+  | 'id'
+  | 'key'
+  | 'title'
+  | 'description'
+  | 'board'
+  | 'list'
+  | 'position'
+  | 'priority'
+  | 'assignees'
+  | 'tags'
+  | 'watchers'
+  | 'start_date'
+  | 'due_date'
+  | 'completed'
+  | 'completed_at'
+  | 'archived'
+  | 'trashed'
+  | 'state'
+  | 'created'
+  | 'updated'
+  | 'created_by'
+  | 'parent'
+>
+
+/**
+ * Cards as their events need them (cardEventDatas), from their rows: their assignees, watchers and tags, their lists'
+ * categories and their creators, read together (one round trip on PostgreSQL), and none of what only a view shows
+ * (progress, planning, status, files, custom fields): a cascade's chunk. `categories`: the lists' categories the
+ * caller holds already (a move's target list), not read again.
+ */
+export async function eventCards(q: Q, rows: readonly CardsTable[], categories: ReadonlyMap<string, string> = new Map()): Promise<EventCard[]> {
+  const creators = rows.flatMap((r) => (r.created_by ? [r.created_by] : []))
+  const [links, states, users] = await together(() =>
+    Promise.all([
+      loadCardLinks(
+        q,
+        rows.map((r) => r.id),
+        false,
+      ),
+      listCategoryOf(
+        q,
+        rows.map((r) => r.list_id).filter((id) => !categories.has(id)),
+      ),
+      getUsers(q, creators),
+    ]),
+  )
+  const byId = new Map(users.map((u) => [u.id, u]))
+  return rows.map((r) => ({
+    id: r.id,
+    key: r.key,
+    title: r.title,
+    description: r.description,
+    board: r.board_id,
+    list: r.list_id,
+    position: r.position,
+    priority: r.priority,
+    assignees: links.assignees.get(r.id) ?? [],
+    tags: links.tags.get(r.id) ?? [],
+    watchers: links.watchers.get(r.id) ?? [],
+    start_date: r.start_date,
+    due_date: r.due_date,
+    completed: r.completed === 1,
+    completed_at: r.completed_at,
+    archived: r.archived === 1,
+    trashed: r.trashed === 1,
+    state: (categories.get(r.list_id) ?? states.get(r.list_id) ?? 'unstarted') as CardView['state'],
+    created: r.created_at,
+    updated: r.updated_at,
+    created_by: r.created_by ? userRefOf(byId, r.created_by) : null,
+    parent: r.parent_id,
+  }))
+}
+
 /** cardEventData for many cards, with one query each for their boards, lists, people and tags (a cascade's chunk). */
-export async function cardEventDatas(q: Q, config: Config, cards: readonly CardView[], known: KnownNames = {}): Promise<EventData<'card.created'>[]> {
+export async function cardEventDatas(q: Q, config: Config, cards: readonly EventCard[], known: KnownNames = {}): Promise<EventData<'card.created'>[]> {
   const unknown = <T>(ids: string[], knownOne: { id: string } | undefined) => [...new Set(ids)].filter((id) => id !== knownOne?.id) as T[]
   const users = new Map((known.users ?? []).map((u) => [u.id, u.name]))
   const tags = new Map((known.tags ?? []).map((t) => [t.id, t.name]))

@@ -33,7 +33,7 @@ import { loadCardLinks } from './published.js'
 import { dropValuesOfCard, fieldsOfBoards } from '../xattr/published.js'
 import { checkXattrChange, writeCardXattr, writeXattrChange, xattrOfCards, type XattrChange } from '../xattr/values.js'
 import { completionColumns, completionOfMove, placeCard } from './completion.js'
-import { cardEventData, cardEventDatas, cardView, cardViews, type KnownNames } from './present.js'
+import { cardEventData, cardEventDatas, cardView, cardViews, eventCards, type KnownNames } from './present.js'
 import { CARD_LIST } from './query.js'
 import type { CardFields, CardListParams, CardView, CreateCardInput } from './schema.js'
 import {
@@ -589,7 +589,7 @@ export async function updateCardsIn(deps: Deps, tx: Tx, actor: Actor, ids: reado
     at,
     seen,
   )
-  const views = await cardViews(
+  const views = await eventCards(
     q,
     changed.map((c) => ({ ...c.row, ...c.set, updated_at: at })),
   )
@@ -708,7 +708,7 @@ export async function changeLinksIn(
     changed.map((c) => c.card.id),
     { updated_at: at },
   )
-  const views = await cardViews(
+  const views = await eventCards(
     q,
     changed.map((c) => ({ ...c.card, updated_at: at })),
   )
@@ -771,7 +771,7 @@ export const moveCard = (deps: Deps, actor: Actor, id: string, input: { list: st
 async function deleteForGood(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[]): Promise<void> {
   const { q } = tx
   const ids = cards.map((c) => c.id)
-  const data = await cardEventDatas(q, deps.config, await cardViews(q, [...cards]))
+  const data = await cardEventDatas(q, deps.config, await eventCards(q, cards))
   const comments = await commentsGoneEvents(deps, q, actor, cards)
   // Their dependencies and links go with them (ON DELETE CASCADE), each announced; their subtasks lose their parent.
   await announceDependenciesOfCardsGone(deps, tx, actor, ids)
@@ -852,9 +852,11 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     await setCardColumns(q, completion.ids, completion.set)
     for (const card of completion.ids) changed.set(card, completion.set)
   }
-  const views = await cardViews(
+  // What the events carry, and nothing a card's view adds (a chunk reads no more than its events need).
+  const views = await eventCards(
     q,
     cards.map((c, i) => ({ ...c, list_id: to.id, position: positions[i], updated_at: at, ...changed.get(c.id) })),
+    new Map([[to.id, to.category]]),
   )
   const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name } }
   const data = await cardEventDatas(q, deps.config, views, known)

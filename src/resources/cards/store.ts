@@ -25,9 +25,10 @@ export const insertCard = rowInsert('cards')
 export const updateCardRow = (q: Q, id: string, set: Partial<CardsTable>) => q.updateTable('cards').set(set).where('id', '=', id).execute()
 /** Moves cards to a list at the positions given, in one statement. */
 export async function moveCardRows(q: Q, moves: readonly { id: string; position: number }[], listId: string, at: string): Promise<void> {
-  // The positions are finite numbers this process computed: written as literals, so PostgreSQL needs no type for them.
+  // The positions are parameters typed by a cast (a VALUES list gives PostgreSQL no column to type them from): the
+  // statement's text depends on the number of cards alone, so SQLite prepares it once for every chunk of a cascade.
   // Both dialects name the columns of a VALUES list column1, column2, ...
-  const values = sql.join(moves.map((m) => sql`(${m.id}, ${sql.lit(m.position)})`))
+  const values = sql.join(moves.map((m) => sql`(${m.id}, CAST(${m.position} AS DOUBLE PRECISION))`))
   // Nothing reads the rows back at once: the UPDATE travels with the transaction's next statement (later).
   await later(
     q,
@@ -209,28 +210,30 @@ export interface CardLinks {
 }
 
 /** The many-valued relations of a page of cards, in three queries whatever the page size. */
-export async function loadCardLinks(q: Q, cardIds: readonly string[]): Promise<CardLinks> {
+export async function loadCardLinks(q: Q, cardIds: readonly string[], withFiles = true): Promise<CardLinks> {
   const links: CardLinks = { assignees: new Map(), watchers: new Map(), tags: new Map(), files: new Map() }
   if (cardIds.length === 0) return links
   const ids = [...cardIds]
   const group = (map: Map<string, string[]>, rows: { card_id: string; v: string }[]) => {
     for (const r of rows) (map.get(r.card_id) ?? map.set(r.card_id, []).get(r.card_id)!).push(r.v)
   }
-  // Four reads together (one round trip on PostgreSQL).
+  // Four reads together (one round trip on PostgreSQL); three without the files (what events carry).
   const [assignees, watchers, tags, files] = await together(() =>
     Promise.all([
       q.selectFrom('card_assignees').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute(),
       q.selectFrom('card_watchers').select(['card_id', 'user_id as v']).where('card_id', 'in', ids).orderBy('user_id').execute(),
       q.selectFrom('card_tags').select(['card_id', 'tag_id as v']).where('card_id', 'in', ids).orderBy('tag_id').execute(),
       // Attachments (the files family's rows), complete ones only, oldest first.
-      q
-        .selectFrom('files')
-        .select(['card_id', 'id as v'])
-        .where('card_id', 'in', ids)
-        .where('complete', '=', 1)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute() as Promise<{ card_id: string; v: string }[]>,
+      withFiles
+        ? (q
+            .selectFrom('files')
+            .select(['card_id', 'id as v'])
+            .where('card_id', 'in', ids)
+            .where('complete', '=', 1)
+            .orderBy('created_at')
+            .orderBy('id')
+            .execute() as Promise<{ card_id: string; v: string }[]>)
+        : [],
     ]),
   )
   group(links.assignees, assignees)
