@@ -1133,7 +1133,7 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // 29: git hosts (/v1/git: connections with their sealed hook secrets, repositories with board rules, the branches,
   // commits and pull requests that mention cards) and pipelines (/v1/pipelines: CI runs and the cards they concern).
   { sqlite: gitHosts(' WITHOUT ROWID'), postgres: gitHosts('') },
-  // 34: fewer indexes on cards, each of which every moved or changed card writes anew: the milestone index holds only
+  // 30: fewer indexes on cards, each of which every moved or changed card writes anew: the milestone index holds only
   // cards that have one, and (board_id, completed, archived, trashed), which no query needs beside the per-board sort
   // indexes, goes.
   { sqlite: CARD_INDEXES, postgres: CARD_INDEXES },
