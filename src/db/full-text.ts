@@ -142,11 +142,10 @@ function sqliteQueries(req: SearchRequest) {
   const { matches, titles } = req.bounds ?? SEARCH_BOUNDS
   const snippet = (column: number) => sql`snippet(search_fts, ${sql.lit(column)}, '«', '»', '…', ${sql.lit(SNIPPET_WORDS)})`
   // The newest matches, one more than the bound (there are more then); past it, the newest title matches older than
-  // those, and the oldest match, for the estimate. The index reads each in rowid order and stops at its limit, so a
-  // broad word costs about as much as a narrow one. Below the bound the last two read an empty rowid range (a condition
-  // on no table would not spare their scan).
-  const matchedRows = (ranked: boolean) =>
-    sql`SELECT rowid AS id${ranked ? sql`, ${BM25} AS r` : sql``} FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY rowid DESC LIMIT ${sql.lit(matches + 1)}`
+  // those, and the oldest match, for the estimate. The index reads each in rowid order and stops at its limit (a prefix
+  // too: FTS5 keeps a prefix index), so a broad word costs about as much as a narrow one. Below the bound the last two
+  // read an empty rowid range (a condition on no table would not spare their scan).
+  const matchedRows = sql`SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY rowid DESC LIMIT ${sql.lit(matches + 1)}`
   const below = sql`(SELECT CASE WHEN count(*) > ${sql.lit(matches)} THEN min(id) ELSE 0 END FROM a)`
   const older = sql`t AS MATERIALIZED (SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${titleExpr} AND rowid < ${below}
         ORDER BY rowid DESC LIMIT ${sql.lit(titles)}),
@@ -154,15 +153,16 @@ function sqliteQueries(req: SearchRequest) {
   const counts = sql`(SELECT count(*) FROM a) AS matched, (SELECT count(*) FROM t) AS titles,
       (SELECT max(id) - min(id) + 1 FROM a) AS covered, (SELECT max(id) FROM a) - (SELECT id FROM o) + 1 AS whole, NULL AS every`
   return {
-    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows(false)}), ${older} SELECT ${counts}`,
-    // The bounded matches ranked (their bm25 read as the index gives them; the older title matches' in one more pass
-    // over their rowids), the page's rows taken, then their snippets and records in one more pass over the matches
-    // between the page's first and last rowid (one cursor: a prefix's terms are gathered once, where a lookup per row
-    // would gather them again for each), the snippets made for the page's rows only.
-    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows(true)}), ${older},
-      tr AS MATERIALIZED (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr}
-        AND rowid BETWEEN (SELECT COALESCE(min(id), 0) FROM t) AND (SELECT COALESCE(max(id), 0) FROM t) AND +rowid IN (SELECT id FROM t)),
-      page AS MATERIALIZED (SELECT id, r FROM (SELECT id, r FROM a UNION ALL SELECT id, r FROM tr) ORDER BY r, id LIMIT ${req.limit} OFFSET ${req.offset})
+    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows}), ${older} SELECT ${counts}`,
+    // The bounded matches and the older title matches ranked in one pass over the matches between the oldest and the
+    // newest of them (one cursor, so bm25 counts each word's rows in the index once), the page's rows taken, then their
+    // snippets and records in one more pass over the matches between the page's first and last rowid (where a lookup
+    // per row would set the query up again for each), the snippets made for the page's rows only.
+    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows}), ${older},
+      c AS MATERIALIZED (SELECT id FROM a UNION ALL SELECT id FROM t),
+      ranked AS MATERIALIZED (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr}
+        AND rowid BETWEEN (SELECT COALESCE(min(id), 0) FROM c) AND (SELECT COALESCE(max(id), 0) FROM c) AND +rowid IN (SELECT id FROM c)),
+      page AS MATERIALIZED (SELECT id, r FROM ranked ORDER BY r, id LIMIT ${req.limit} OFFSET ${req.offset})
       SELECT search_docs.kind, search_docs.record_id, -page.r AS score, ${snippet(0)} AS title_snippet, ${snippet(1)} AS body_snippet, ${counts}
       FROM search_fts CROSS JOIN page ON page.id = search_fts.rowid CROSS JOIN search_docs ON search_docs.id = page.id
       WHERE search_fts MATCH ${expr} AND search_fts.rowid BETWEEN (SELECT min(id) FROM page) AND (SELECT max(id) FROM page)
