@@ -227,9 +227,11 @@ function postgresQueries(req: SearchRequest) {
   // index finds every match at once; the table is read only that far): the first one more than the bound (there are more then), and past
   // it up to `titles` further ones whose title matches (weight A). Only these are ranked.
   const read = matches + 1 + 2 * titles
-  const scanned = sql`s AS MATERIALIZED (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, d.tsv @@ ${titleTsquery(req.terms)} AS titled
-        FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}),
-      num AS MATERIALIZED (SELECT kind, record_id, tsv, block, titled, row_number() OVER () AS i FROM s),
+  // The rows are numbered as the read gives them; whether the title matches is asked only of those past the bound.
+  const scanned = sql`num AS MATERIALIZED (SELECT kind, record_id, tsv, block, i,
+          CASE WHEN i > ${sql.lit(matches + 1)} THEN tsv @@ ${titleTsquery(req.terms)} ELSE FALSE END AS titled
+        FROM (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, row_number() OVER () AS i
+          FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}) s),
       pick AS MATERIALIZED (SELECT kind, record_id, tsv, i <= ${sql.lit(matches + 1)} AS first FROM (
           SELECT kind, record_id, tsv, i, titled, count(*) FILTER (WHERE titled AND i > ${sql.lit(matches + 1)}) OVER (ORDER BY i) AS later FROM num) x
         WHERE i <= ${sql.lit(matches + 1)} OR (later <= ${sql.lit(titles)} AND i > ${sql.lit(matches + 1)} AND titled
