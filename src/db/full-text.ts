@@ -145,7 +145,8 @@ function sqliteQueries(req: SearchRequest) {
   // those, and the oldest match, for the estimate. The index reads each in rowid order and stops at its limit (a prefix
   // too: FTS5 keeps a prefix index), so a broad word costs about as much as a narrow one. Below the bound the last two
   // read an empty rowid range (a condition on no table would not spare their scan).
-  const matchedRows = sql`SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY rowid DESC LIMIT ${sql.lit(matches + 1)}`
+  const matchedRows = (ranked: boolean) =>
+    sql`SELECT rowid AS id${ranked ? sql`, ${BM25} AS r` : sql``} FROM search_fts WHERE search_fts MATCH ${expr} ORDER BY rowid DESC LIMIT ${sql.lit(matches + 1)}`
   const below = sql`(SELECT CASE WHEN count(*) > ${sql.lit(matches)} THEN min(id) ELSE 0 END FROM a)`
   const older = sql`t AS MATERIALIZED (SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${titleExpr} AND rowid < ${below}
         ORDER BY rowid DESC LIMIT ${sql.lit(titles)}),
@@ -153,16 +154,15 @@ function sqliteQueries(req: SearchRequest) {
   const counts = sql`(SELECT count(*) FROM a) AS matched, (SELECT count(*) FROM t) AS titles,
       (SELECT max(id) - min(id) + 1 FROM a) AS covered, (SELECT max(id) FROM a) - (SELECT id FROM o) + 1 AS whole, NULL AS every`
   return {
-    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows}), ${older} SELECT ${counts}`,
-    // The bounded matches and the older title matches ranked in one pass over the matches between the oldest and the
-    // newest of them (one cursor, so bm25 counts each word's rows in the index once), the page's rows taken, then their
-    // snippets and records in one more pass over the matches between the page's first and last rowid (where a lookup
-    // per row would set the query up again for each), the snippets made for the page's rows only.
-    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows}), ${older},
-      c AS MATERIALIZED (SELECT id FROM a UNION ALL SELECT id FROM t),
-      ranked AS MATERIALIZED (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr}
-        AND rowid BETWEEN (SELECT COALESCE(min(id), 0) FROM c) AND (SELECT COALESCE(max(id), 0) FROM c) AND +rowid IN (SELECT id FROM c)),
-      page AS MATERIALIZED (SELECT id, r FROM ranked ORDER BY r, id LIMIT ${req.limit} OFFSET ${req.offset})
+    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows(false)}), ${older} SELECT ${counts}`,
+    // The bounded matches ranked (their bm25 read as the index gives them; the older title matches' in one more pass
+    // over their rowids), the page's rows taken, then their snippets and records in one more pass over the matches
+    // between the page's first and last rowid (one cursor: a prefix's terms are gathered once, where a lookup per row
+    // would gather them again for each), the snippets made for the page's rows only.
+    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows(true)}), ${older},
+      tr AS MATERIALIZED (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr}
+        AND rowid BETWEEN (SELECT COALESCE(min(id), 0) FROM t) AND (SELECT COALESCE(max(id), 0) FROM t) AND +rowid IN (SELECT id FROM t)),
+      page AS MATERIALIZED (SELECT id, r FROM (SELECT id, r FROM a UNION ALL SELECT id, r FROM tr) ORDER BY r, id LIMIT ${req.limit} OFFSET ${req.offset})
       SELECT search_docs.kind, search_docs.record_id, -page.r AS score, ${snippet(0)} AS title_snippet, ${snippet(1)} AS body_snippet, ${counts}
       FROM search_fts CROSS JOIN page ON page.id = search_fts.rowid CROSS JOIN search_docs ON search_docs.id = page.id
       WHERE search_fts MATCH ${expr} AND search_fts.rowid BETWEEN (SELECT min(id) FROM page) AND (SELECT max(id) FROM page)
@@ -227,11 +227,9 @@ function postgresQueries(req: SearchRequest) {
   // index finds every match at once; the table is read only that far): the first one more than the bound (there are more then), and past
   // it up to `titles` further ones whose title matches (weight A). Only these are ranked.
   const read = matches + 1 + 2 * titles
-  // The rows are numbered as the read gives them; whether the title matches is asked only of those past the bound.
-  const scanned = sql`num AS MATERIALIZED (SELECT kind, record_id, tsv, block, i,
-          CASE WHEN i > ${sql.lit(matches + 1)} THEN tsv @@ ${titleTsquery(req.terms)} ELSE FALSE END AS titled
-        FROM (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, row_number() OVER () AS i
-          FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}) s),
+  const scanned = sql`s AS MATERIALIZED (SELECT d.kind, d.record_id, d.tsv, (d.ctid::text::point)[0] AS block, d.tsv @@ ${titleTsquery(req.terms)} AS titled
+        FROM search_docs d WHERE d.tsv @@ ${query} AND ${seen} LIMIT ${sql.lit(read)}),
+      num AS MATERIALIZED (SELECT kind, record_id, tsv, block, titled, row_number() OVER () AS i FROM s),
       pick AS MATERIALIZED (SELECT kind, record_id, tsv, i <= ${sql.lit(matches + 1)} AS first FROM (
           SELECT kind, record_id, tsv, i, titled, count(*) FILTER (WHERE titled AND i > ${sql.lit(matches + 1)}) OVER (ORDER BY i) AS later FROM num) x
         WHERE i <= ${sql.lit(matches + 1)} OR (later <= ${sql.lit(titles)} AND i > ${sql.lit(matches + 1)} AND titled
