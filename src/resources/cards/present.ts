@@ -321,30 +321,15 @@ export async function eventCards(q: Q, rows: readonly CardsTable[], categories: 
     ]),
   )
   const byId = new Map(users.map((u) => [u.id, u]))
-  return rows.map((r) => ({
-    id: r.id,
-    key: r.key,
-    title: r.title,
-    description: r.description,
-    board: r.board_id,
-    list: r.list_id,
-    position: r.position,
-    priority: r.priority,
-    assignees: links.assignees.get(r.id) ?? [],
-    tags: links.tags.get(r.id) ?? [],
-    watchers: links.watchers.get(r.id) ?? [],
-    start_date: r.start_date,
-    due_date: r.due_date,
-    completed: r.completed === 1,
-    completed_at: r.completed_at,
-    archived: r.archived === 1,
-    trashed: r.trashed === 1,
-    state: (categories.get(r.list_id) ?? states.get(r.list_id) ?? 'unstarted') as CardView['state'],
-    created: r.created_at,
-    updated: r.updated_at,
-    created_by: r.created_by ? userRefOf(byId, r.created_by) : null,
-    parent: r.parent_id,
-  }))
+  // The view's own mapping, with what an event does not carry left at its default.
+  return rows.map((r) =>
+    cardView(
+      r,
+      { assignees: links.assignees.get(r.id) ?? [], tags: links.tags.get(r.id) ?? [], watchers: links.watchers.get(r.id) ?? [], files: [] },
+      categories.get(r.list_id) ?? states.get(r.list_id) ?? 'unstarted',
+      r.created_by ? userRefOf(byId, r.created_by) : null,
+    ),
+  )
 }
 
 /** cardEventData for many cards, with one query each for their boards, lists, people and tags (a cascade's chunk). */
