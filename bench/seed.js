@@ -184,6 +184,9 @@ export async function ensureSeed({ force = false, log = (s) => process.stdout.wr
 
   const boards = []
   let cards = 0
+  // One transaction of a few hundred MB: with taskd's small page cache it would spill its pages into the WAL and read
+  // them back from there again and again (the full-text index's most of all); this connection keeps them in memory.
+  raw.pragma('cache_size = -1000000')
   raw.transaction(() => {
     for (let b = 0; b < SHAPE.boards; b++) {
       const at = iso(base - 400 * DAY + b * DAY)
