@@ -901,7 +901,7 @@ CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body, board_id, create
   EXECUTE FUNCTION taskd_search_doc('note');
 CREATE TRIGGER notes_search_delete AFTER DELETE ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');`
 
-/** search_fts's rows made from the cards, comments and notes under their search_docs rowids (steps 24 and 31). */
+/** search_fts's rows made from the cards, comments and notes under their search_docs rowids (steps 24 and 35). */
 const SEARCH_FTS_ROWS = `INSERT INTO search_fts (rowid, title, body, scope)
   SELECT search_docs.id, cards.title, cards.description, 'kcard ' || CASE WHEN cards.trashed = 0 THEN 'b' || cards.board_id ELSE 'hidden' END
   FROM search_docs JOIN cards ON search_docs.kind = 'card' AND cards.id = search_docs.record_id;
