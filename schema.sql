@@ -865,16 +865,14 @@ CREATE INDEX saved_filters_board ON saved_filters(board_id, shared);
 -- instead for a trashed card and its comments; `nob` and o<creator id> for a note on no board. The triggers below keep
 -- both in the transaction of every write of those rows, cascades included (a card or board deleted for good takes its
 -- comments and notes with it); a board's trash and its members are read when searching, so they change nothing here.
--- The index is derived: an export leaves it out, and an import rebuilds it as the rows go in. FTS5 also keeps an index
--- of every word's first 2, 3 and 4 characters (prefix), so a prefix search (`repo*`) reads one list in rowid order and
--- stops at its limit, where without it FTS5 gathers every word that starts so into one list first, in each cursor.
+-- The index is derived: an export leaves it out, and an import rebuilds it as the rows go in.
 CREATE TABLE search_docs (
   id INTEGER PRIMARY KEY,
   kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
   record_id TEXT NOT NULL,
   UNIQUE (kind, record_id)
 );
-CREATE VIRTUAL TABLE search_fts USING fts5(title, body, scope, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4');
+CREATE VIRTUAL TABLE search_fts USING fts5(title, body, scope, tokenize = 'unicode61 remove_diacritics 2');
 CREATE TRIGGER cards_search_insert AFTER INSERT ON cards BEGIN
   INSERT INTO search_docs (kind, record_id) VALUES ('card', new.id);
   INSERT INTO search_fts (rowid, title, body, scope)

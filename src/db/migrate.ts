@@ -776,7 +776,7 @@ const SECRET_ROTATION = `ALTER TABLE webhooks ADD COLUMN previous_secret_enc TEX
 ALTER TABLE webhooks ADD COLUMN previous_secret_until TEXT;
 ALTER TABLE signing_secrets ADD COLUMN previous_value_enc TEXT;
 ALTER TABLE signing_secrets ADD COLUMN previous_until TEXT;`
-/** The search index as step 24 made it (its migration step adds its rows; step 31 makes search_fts again with a prefix index). */
+/** The search index as schema.sql makes it (its migration step adds its rows). */
 const SQLITE_SEARCH_SCHEMA = `CREATE TABLE search_docs (
   id INTEGER PRIMARY KEY,
   kind TEXT NOT NULL CHECK (kind IN ('card', 'comment', 'note')),
@@ -901,8 +901,15 @@ CREATE TRIGGER notes_search_update AFTER UPDATE OF title, body, board_id, create
   EXECUTE FUNCTION taskd_search_doc('note');
 CREATE TRIGGER notes_search_delete AFTER DELETE ON notes FOR EACH ROW EXECUTE FUNCTION taskd_search_doc('note');`
 
-/** search_fts's rows made from the cards, comments and notes under their search_docs rowids (steps 24 and 35). */
-const SEARCH_FTS_ROWS = `INSERT INTO search_fts (rowid, title, body, scope)
+/**
+ * Full-text search (step 24): SQLite's FTS5 table with its rowid map and PostgreSQL's tsvector rows, each kept by
+ * triggers (the text is the same as the schema files'), then filled from the cards, comments and notes there are.
+ */
+const SEARCH_SQLITE = `${SQLITE_SEARCH_SCHEMA}
+INSERT INTO search_docs (kind, record_id) SELECT 'card', id FROM cards ORDER BY created_at, id;
+INSERT INTO search_docs (kind, record_id) SELECT 'comment', id FROM comments ORDER BY created_at, id;
+INSERT INTO search_docs (kind, record_id) SELECT 'note', id FROM notes ORDER BY created_at, id;
+INSERT INTO search_fts (rowid, title, body, scope)
   SELECT search_docs.id, cards.title, cards.description, 'kcard ' || CASE WHEN cards.trashed = 0 THEN 'b' || cards.board_id ELSE 'hidden' END
   FROM search_docs JOIN cards ON search_docs.kind = 'card' AND cards.id = search_docs.record_id;
 INSERT INTO search_fts (rowid, title, body, scope)
@@ -912,17 +919,6 @@ INSERT INTO search_fts (rowid, title, body, scope)
   SELECT search_docs.id, notes.title, notes.body,
     'knote ' || CASE WHEN notes.board_id IS NULL THEN 'nob' || COALESCE(' o' || notes.created_by, '') ELSE 'b' || notes.board_id END
   FROM search_docs JOIN notes ON search_docs.kind = 'note' AND notes.id = search_docs.record_id;`
-
-/**
- * Full-text search (step 24): SQLite's FTS5 table with its rowid map and PostgreSQL's tsvector rows, each kept by
- * triggers (the text is the same as the schema files'), then filled from the cards, comments and notes there are.
- */
-const SEARCH_SQLITE = `${SQLITE_SEARCH_SCHEMA}
-INSERT INTO search_docs (kind, record_id) SELECT 'card', id FROM cards ORDER BY created_at, id;
-INSERT INTO search_docs (kind, record_id) SELECT 'comment', id FROM comments ORDER BY created_at, id;
-INSERT INTO search_docs (kind, record_id) SELECT 'note', id FROM notes ORDER BY created_at, id;
-${SEARCH_FTS_ROWS}`
-
 const SEARCH_POSTGRES = `${POSTGRES_SEARCH_SCHEMA}
 INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv)
   SELECT 'card', id, board_id, NULL, trashed,
@@ -936,11 +932,6 @@ INSERT INTO search_docs (kind, record_id, board_id, owner_id, hidden, tsv)
     setweight(to_tsvector('simple', taskd_fold(title)), 'A') || setweight(to_tsvector('simple', taskd_fold(left(body, 100000))), 'B')
   FROM notes;
 CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);`
-
-/** The search index with its prefix index (step 31), as schema.sql makes it, refilled for the rows there are. */
-const SEARCH_PREFIX_SQLITE = `DROP TABLE search_fts;
-CREATE VIRTUAL TABLE search_fts USING fts5(title, body, scope, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4');
-${SEARCH_FTS_ROWS}`
 
 /** Sign-in for people: passwords, browser sessions and single-use login links (step 27). */
 const SIGN_IN = `CREATE TABLE user_passwords (
@@ -1146,11 +1137,6 @@ INSERT INTO key_prefixes (prefix, board_id, created_at) SELECT key_prefix, id, c
   // cards that have one, and (board_id, completed, archived, trashed), which no query needs beside the per-board sort
   // indexes, goes.
   { sqlite: CARD_INDEXES, postgres: CARD_INDEXES },
-  // 31: SQLite's search index made again with a prefix index of every word's first 2, 3 and 4 characters, so that a
-  // prefix search (`repo*`) reads one list and stops at its limit instead of gathering every word so begun in each of
-  // its statement's cursors (five times 17,000 matches on 100,000 cards); refilled from the cards, comments and notes.
-  // PostgreSQL's GIN index needs nothing (it finds a prefix's words in its own sorted list of words).
-  { sqlite: SEARCH_PREFIX_SQLITE, postgres: '' },
 ]
 
 export const SCHEMA_VERSION = 1 + MIGRATIONS.length
