@@ -2,7 +2,7 @@
 import type { Actor } from '../../access/roles.js'
 import { visibleBoard, visibleOnBoard } from '../../access/visibility.js'
 import { isoAt } from '../../clock.js'
-import { inChunks, type Q } from '../../db/database.js'
+import { cascadeChunk, inChunks, type Q } from '../../db/database.js'
 import { distinctPosition } from '../../db/positions.js'
 import type { ListsTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
@@ -111,13 +111,8 @@ export async function updateList(deps: Deps, actor: Actor, id: string, input: Up
   return view
 }
 
-/**
- * Cards moved per transaction when a list is deleted with move_to, so other requests get the database in between: a
- * chunk is a few set statements (one update, one insert of its events). On SQLite a chunk holds the event loop while it
- * runs (some 30 to 60 ms for 250 cards); on PostgreSQL the server does most of the work while the loop answers others,
- * so larger chunks there cost other requests nothing and save messages and commits.
- */
-const moveChunk = (deps: Deps) => (deps.db.dialect === 'postgres' ? 1000 : 250)
+/** Cards moved per transaction when a list is deleted with move_to (cascadeChunk: its size per database). */
+const moveChunk = (deps: Deps) => cascadeChunk(deps.db)
 
 /** The list, its board and its move_to target, checked; 404, 409 and 422 as the route documents. */
 async function checkDeletion(q: Q, actor: Actor, id: string, moveTo: string | undefined) {
@@ -148,7 +143,8 @@ export async function deleteList(deps: Deps, actor: Actor, id: string, moveTo: s
   }
   await deps.db.tx(async (tx) => {
     const { list, board } = await checkDeletion(tx.q, actor, id, moveTo)
-    if (moveTo !== undefined) while ((await moveCardsOfList(deps, tx, actor, id, moveTo, moveChunk(deps))) === moveChunk(deps));
+    const chunk = moveChunk(deps)
+    if (moveTo !== undefined) while ((await moveCardsOfList(deps, tx, actor, id, moveTo, chunk)) === chunk);
     await deleteListRow(tx.q, list.id)
     await emitEvent(deps, tx, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board), actor })
   })
