@@ -72,7 +72,7 @@ export function createBoardStatus(deps: Deps, actor: Actor, input: CreateBoardSt
   })
 }
 
-/** Cards settled per transaction after lists changed category (see the lists family's MOVE_CHUNK). */
+/** Cards settled per transaction after lists changed category (a list's move takes cascadeChunk in src/db/database.ts). */
 const SETTLE_CHUNK = 250
 
 /**

@@ -56,7 +56,7 @@ const DEFAULT_LISTS: [string, ListsTable['category']][] = [
   ['Done', 'completed'],
 ]
 
-/** Cards renamed or deleted per transaction when a board's prefix changes or the board is deleted (see lists' MOVE_CHUNK). */
+/** Cards renamed or deleted per transaction when a board's prefix changes or the board is deleted (a list's move takes cascadeChunk in src/db/database.ts). */
 const CARD_CHUNK = 25
 
 /** `Marketing site` → `MAR`; used when no key_prefix is given. */
