@@ -110,25 +110,69 @@ export function searchQueries(q: Q, req: SearchRequest): { page: Compilable<Sear
 /** An FTS5 string: the text between double quotes, a double quote doubled. Whatever it holds is only ever words. */
 const fts = (text: string) => `"${text.replaceAll('"', '""')}"`
 
+/**
+ * A prefix term FTS5 can read as a list of words instead: its last word plain ASCII letters and digits (folded by the
+ * index as by toLowerCase), so the words of the index that begin with it are exactly a range of its vocabulary.
+ */
+function expandablePrefix(t: SearchTerm): { lead: string; from: string; to: string } | undefined {
+  const last = t.words[t.words.length - 1].toLowerCase()
+  if (!t.prefix || !/^[a-z0-9]+$/.test(last)) return undefined
+  const to = last.slice(0, -1) + String.fromCharCode(last.charCodeAt(last.length - 1) + 1)
+  return {
+    lead: t.words
+      .slice(0, -1)
+      .map((w) => `${w} `)
+      .join(''),
+    from: last,
+    to,
+  }
+}
+
+/** A piece of a MATCH expression: its text, or the i-th term's prefix as the words it stands for (prefixWords). */
+type Piece = string | { prefix: number }
+
 /** The MATCH expression: the terms in these columns, the kinds and what the caller sees in the scope words. */
-function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>, columns = '{title body}'): string | undefined {
-  const text = req.terms.map((t) => `${fts(t.text)}${t.prefix ? ' *' : ''}`).join(' AND ')
-  const parts = [`${columns} : (${text})`]
-  if (req.kinds.length < SEARCH_KINDS.length) parts.push(`scope : (${req.kinds.map((k) => fts(`k${k}`)).join(' OR ')})`)
+function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>, columns = '{title body}'): Piece[] | undefined {
+  const text: Piece[] = []
+  req.terms.forEach((t, i) => {
+    if (i > 0) text.push(' AND ')
+    text.push(expandablePrefix(t) ? { prefix: i } : `${fts(t.text)}${t.prefix ? ' *' : ''}`)
+  })
+  const parts: Piece[][] = [[`${columns} : (`, ...text, ')']]
+  if (req.kinds.length < SEARCH_KINDS.length) parts.push([`scope : (${req.kinds.map((k) => fts(`k${k}`)).join(' OR ')})`])
   const { boards, boardless } = req.scope
+  const joined = () => parts.flatMap((p, i) => [i > 0 ? ') AND (' : '(', ...p]).concat(')')
   if ('only' in boards) {
     const seen = boards.only.map((b) => fts(`b${b}`))
     if (boardless === 'all') seen.push(fts('nob'))
     else if (boardless !== 'none') seen.push(fts(`o${boardless.creator}`))
     if (!seen.length) return undefined
-    parts.push(`scope : (${seen.join(' OR ')})`)
-    return parts.map((p) => `(${p})`).join(' AND ')
+    parts.push([`scope : (${seen.join(' OR ')})`])
+    return joined()
   }
   // Every board but some: a trashed card and its comments are `hidden`, notes on no board are `nob` (with o<creator>).
   const unseen = [fts('hidden'), ...boards.except.map((b) => fts(`b${b}`))]
   if (boardless === 'none') unseen.push(fts('nob'))
   else if (boardless !== 'all') unseen.push(`(${fts('nob')} NOT ${fts(`o${boardless.creator}`)})`)
-  return `(${parts.map((p) => `(${p})`).join(' AND ')}) NOT (scope : (${unseen.join(' OR ')}))`
+  return ['(', ...joined(), `) NOT (scope : (${unseen.join(' OR ')}))`]
+}
+
+/** Words of the index a prefix is read as, at most this many (past it, FTS5's own prefix query). */
+const PREFIX_WORDS = 32
+
+/**
+ * The words of the index (title or body) that begin with the term's prefix, as FTS5 phrases ORed: FTS5 reads each
+ * one's list in rowid order and stops at the statement's limit, where its own prefix query without a prefix index
+ * gathers every such word's whole list into one first, in each cursor of the statement (three times the cost on
+ * 100,000 cards). None, or more than PREFIX_WORDS: the prefix query as it is. `temp.search_vocab` is the index's
+ * vocabulary (src/db/connection.ts).
+ */
+function prefixWords(t: SearchTerm): RawBuilder<string> {
+  const { lead, from, to } = expandablePrefix(t)!
+  return sql<string>`(SELECT CASE WHEN count(*) BETWEEN 1 AND ${sql.lit(PREFIX_WORDS)}
+      THEN '(' || group_concat(${`"${lead}`} || term || '"', ' OR ') || ')' ELSE ${`${fts(t.text)} *`} END
+    FROM (SELECT DISTINCT term FROM temp.search_vocab WHERE term >= ${from} AND term < ${to} AND col <> 'scope'
+      LIMIT ${sql.lit(PREFIX_WORDS + 1)}))`
 }
 
 /** bm25 with a title match worth ten of the body's; the scope column counts for nothing. */
@@ -136,9 +180,29 @@ const BM25 = sql`bm25(search_fts, 10.0, 1.0, 0.0)`
 const SNIPPET_WORDS = 24
 
 function sqliteQueries(req: SearchRequest) {
-  const expr = matchExpression(req)
-  const titleExpr = matchExpression(req, '{title}')
-  if (expr === undefined || titleExpr === undefined) return undefined
+  const pieces = matchExpression(req)
+  const titlePieces = matchExpression(req, '{title}')
+  if (pieces === undefined || titlePieces === undefined) return undefined
+  // With no prefix read as words the expressions are parameters; else made once by the statement (`m`, below).
+  const expanded = req.terms.some((t) => expandablePrefix(t))
+  const text = (ps: Piece[]) => {
+    const merged = ps.reduce<Piece[]>((out, p) => {
+      const last = out[out.length - 1]
+      if (typeof p === 'string' && typeof last === 'string') out[out.length - 1] = last + p
+      else out.push(p)
+      return out
+    }, [])
+    return sql.join(
+      merged.map((p) => (typeof p === 'string' ? sql`${p}` : sql.ref(`w.p${p.prefix}`))),
+      sql` || `,
+    )
+  }
+  const expr = expanded ? sql`(SELECT e FROM m)` : sql`${pieces.join('')}`
+  const titleExpr = expanded ? sql`(SELECT te FROM m)` : sql`${titlePieces.join('')}`
+  const words = req.terms.flatMap((t, i) => (expandablePrefix(t) ? [sql`${prefixWords(t)} AS ${sql.ref(`p${i}`)}`] : []))
+  const made = expanded
+    ? sql`w AS MATERIALIZED (SELECT ${sql.join(words)}), m AS MATERIALIZED (SELECT ${text(pieces)} AS e, ${text(titlePieces)} AS te FROM w), `
+    : sql``
   const { matches, titles } = req.bounds ?? SEARCH_BOUNDS
   const snippet = (column: number) => sql`snippet(search_fts, ${sql.lit(column)}, '«', '»', '…', ${sql.lit(SNIPPET_WORDS)})`
   // The newest matches, one more than the bound (there are more then); past it, the newest title matches older than
@@ -154,12 +218,12 @@ function sqliteQueries(req: SearchRequest) {
   const counts = sql`(SELECT count(*) FROM a) AS matched, (SELECT count(*) FROM t) AS titles,
       (SELECT max(id) - min(id) + 1 FROM a) AS covered, (SELECT max(id) FROM a) - (SELECT id FROM o) + 1 AS whole, NULL AS every`
   return {
-    counts: sql<SearchCounts>`WITH a AS MATERIALIZED (${matchedRows(false)}), ${older} SELECT ${counts}`,
+    counts: sql<SearchCounts>`WITH ${made}a AS MATERIALIZED (${matchedRows(false)}), ${older} SELECT ${counts}`,
     // The bounded matches ranked (their bm25 read as the index gives them; the older title matches' in one more pass
     // over their rowids), the page's rows taken, then their snippets and records in one more pass over the matches
     // between the page's first and last rowid (one cursor: a prefix's terms are gathered once, where a lookup per row
     // would gather them again for each), the snippets made for the page's rows only.
-    page: sql<SearchHit>`WITH a AS MATERIALIZED (${matchedRows(true)}), ${older},
+    page: sql<SearchHit>`WITH ${made}a AS MATERIALIZED (${matchedRows(true)}), ${older},
       tr AS MATERIALIZED (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ${expr}
         AND rowid BETWEEN (SELECT COALESCE(min(id), 0) FROM t) AND (SELECT COALESCE(max(id), 0) FROM t) AND +rowid IN (SELECT id FROM t)),
       page AS MATERIALIZED (SELECT id, r FROM (SELECT id, r FROM a UNION ALL SELECT id, r FROM tr) ORDER BY r, id LIMIT ${req.limit} OFFSET ${req.offset})

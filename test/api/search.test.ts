@@ -142,6 +142,36 @@ test('search: a trailing * is a prefix, a quoted phrase needs its words in order
   assert.deepEqual(ids(await search(q('CAFÉ'))), [c.accentCard.id])
 })
 
+test('search: a prefix finds every word it begins, however many, never a scope word, and a word as soon as it is written', async () => {
+  const m = c.tokens.member.write
+  const post = async (body: object) => {
+    const r = await c.t.req('POST', '/v1/cards', { token: m, body: { board: c.board.id, ...body } })
+    assert.equal(r.status, 201, r.text)
+    return r.body.card as { id: string }
+  }
+  // 40 words that begin with "zqa" (more than a prefix is read as words), one with "zqb", one in a title only.
+  const many = await post({ title: 'Vocabulary', description: Array.from({ length: 40 }, (_, i) => `zqa${i}`).join(' ') })
+  const one = await post({ title: 'Zqbolt' })
+  assert.deepEqual(sorted(ids(await search(q('zq*')))), sorted([many.id, one.id]))
+  assert.deepEqual(ids(await search(q('zqa*'))), [many.id])
+  assert.deepEqual(ids(await search(q('ZQA3*'))), [many.id], 'zqa3 and zqa30 to zqa39')
+  assert.deepEqual(ids(await search(q('zqb*'))), [one.id])
+  assert.equal((await search(q('"vocabulary zq"*'))).totalItems, 0, 'a phrase: the words in that order only')
+  assert.deepEqual(ids(await search(q('caf*'))), [c.accentCard.id], 'a word folded by the index (Café)')
+  // The scope words (b<board>, k<kind>, hidden, nob, o<creator>) begin with letters too, and are not text.
+  for (const text of ['b*', 'k*', 'hid*', 'no*', 'o*', `b${c.board.id.slice(0, 4)}*`])
+    assert.ok(
+      (await search(q(text), c.tokens.admin.read)).items.every((i) => i.type !== 'card' || i.title !== 'Vocabulary'),
+      text,
+    )
+  assert.equal((await search(q('hid*'), c.tokens.admin.read)).totalItems, 0)
+  // A word written now is found by its prefix at once, and gone when it is.
+  const r = await c.t.req('PATCH', `/v1/cards/${one.id}`, { token: m, body: { title: 'Zqxenon' } })
+  assert.equal(r.status, 200, r.text)
+  assert.deepEqual(ids(await search(q('zqx*'))), [one.id])
+  assert.equal((await search(q('zqb*'))).totalItems, 0)
+})
+
 test('search: types and board narrow it; a board the caller does not see answers an empty page', async () => {
   assert.deepEqual(ids(await search(q('deploy', '&types=comment'))), [c.comment.id])
   assert.deepEqual(sorted(ids(await search(q('deploy', '&types=note')))), sorted([c.note.id, c.privateNote.id]))
