@@ -156,7 +156,8 @@ test('search: a prefix finds every word it begins, however many, never a scope w
   assert.deepEqual(ids(await search(q('zqa*'))), [many.id])
   assert.deepEqual(ids(await search(q('ZQA3*'))), [many.id], 'zqa3 and zqa30 to zqa39')
   assert.deepEqual(ids(await search(q('zqb*'))), [one.id])
-  assert.equal((await search(q('"vocabulary zq"*'))).totalItems, 0, 'a phrase: the words in that order only')
+  assert.deepEqual(ids(await search(q('"zqa5 zqa"*'))), [many.id], 'a phrase ending in a prefix')
+  assert.equal((await search(q('"zqa6 zqa5"*'))).totalItems, 0, 'a phrase: its words in that order only')
   assert.deepEqual(ids(await search(q('caf*'))), [c.accentCard.id], 'a word folded by the index (Café)')
   // The scope words (b<board>, k<kind>, hidden, nob, o<creator>) begin with letters too, and are not text.
   for (const text of ['b*', 'k*', 'hid*', 'no*', 'o*', `b${c.board.id.slice(0, 4)}*`])
@@ -402,6 +403,11 @@ test('search refuses a missing or blank text, unknown types, a page size past 50
     assertErrorShape(r.body)
   }
   assert.equal((await c.t.req('GET', '/v1/search?q=x')).status, 401)
+  // A page far past the end is an empty page with the total, however far.
+  for (const page of ['2', '1000000', String(Number.MAX_SAFE_INTEGER)]) {
+    const r = await search(`${q('deploy')}&page=${page}&per_page=500`)
+    assert.deepEqual([r.items.length, r.totalItems > 0], [0, true], page)
+  }
 })
 
 test('a broad text is counted and ranked within bounds: the exact total up to the bound, past it an estimate marked totalCapped, a title match still first', async () => {

@@ -28,7 +28,14 @@ export async function search(deps: Deps, actor: Actor, input: SearchInput, bound
   const board = actor.run ? actor.run.board : input.board
   const scope = actor.run && input.board !== undefined && input.board !== board ? NOTHING : await searchScopeOf(q, actor.user, board)
   const queries = terms.length
-    ? searchQueries(q, { terms, kinds: kinds as SearchType[], scope, limit: input.per_page, offset: (input.page - 1) * input.per_page, bounds })
+    ? searchQueries(q, {
+        terms,
+        kinds: kinds as SearchType[],
+        scope,
+        limit: input.per_page,
+        offset: Math.min((input.page - 1) * input.per_page, Number.MAX_SAFE_INTEGER),
+        bounds,
+      })
     : undefined
   const none = { total: 0, capped: false, reachable: 0 }
   if (!queries) return page(none, [])
