@@ -16,7 +16,9 @@ const statement = (sql: string): Database.Statement => {
   let stmt = cache.get(sql)
   if (!stmt) {
     stmt = db.prepare(sql)
-    if (cache.size > 500) cache.clear()
+    // The oldest out when full, as the write connection's cache does (statements whose text carries values, a search's
+    // page size and offset, come and go; the others stay prepared).
+    if (cache.size >= 500) cache.delete(cache.keys().next().value!)
     cache.set(sql, stmt)
   }
   return stmt
