@@ -200,9 +200,28 @@ class Session {
   readonly named = new Map<string, string>()
   /** Names handed out, including those lost with a message that failed: at most MAX_PREPARED a session. */
   made = 0
+  /**
+   * Texts sent once, written in: a statement is prepared the second time the connection sends it, so texts sent once
+   * (the `IN (...)` of an odd number of ids, a cascade's chunk) take no place in the session.
+   */
+  private readonly seen = new Set<string>()
+
+  /** Whether the statement, not prepared yet, should be now (space left, and the connection has sent it before). */
+  prepareNow(query: CompiledQuery): boolean {
+    if (this.made >= MAX_PREPARED || !preparable(query)) return false
+    if (this.seen.delete(query.sql)) return true
+    if (this.seen.size >= MAX_SEEN) this.seen.clear()
+    this.seen.add(query.sql)
+    return false
+  }
 }
-/** Prepared statements per server connection, at most: past this, statements go with their parameters written in. */
-export const MAX_PREPARED = 1000
+/**
+ * Prepared statements per server connection, at most: past this, statements go with their parameters written in. Each
+ * takes some 40 KB of the server connection's memory (its parse tree and plans; measured on the cards table's).
+ */
+export const MAX_PREPARED = 500
+/** Texts a connection remembers having sent once (then forgets them all and starts again). */
+const MAX_SEEN = 5000
 /** Longer statements (a cascade's multi-row inserts) are not prepared: they vary with the number of rows. */
 const MAX_PREPARED_TEXT = 8000
 const MAX_PREPARED_PARAMETERS = 256
@@ -277,7 +296,7 @@ class HoldingPgConnection implements HoldingConnection {
   private add(message: Message, query: CompiledQuery, literals: readonly string[]): void {
     const s = this.session
     let name = s?.prepared.get(query.sql)
-    if (s && name === undefined && s.made < MAX_PREPARED && preparable(query)) {
+    if (s && name === undefined && s.prepareNow(query)) {
       name = `taskd_${++s.made}`
       s.prepared.set(query.sql, name)
       message.fresh.push(query.sql)
@@ -350,9 +369,9 @@ class HoldingPgConnection implements HoldingConnection {
   /** One statement as it is, with its parameters: under a name of pg's when it can be prepared. */
   private async send(query: CompiledQuery): Promise<QueryResult<unknown>> {
     const s = this.session
-    if (s && query.parameters.length > 0 && preparable(query)) {
+    if (s && query.parameters.length > 0) {
       let name = s.named.get(query.sql)
-      if (name === undefined && s.made < MAX_PREPARED) s.named.set(query.sql, (name = `taskd_${++s.made}`))
+      if (name === undefined && s.prepareNow(query)) s.named.set(query.sql, (name = `taskd_${++s.made}`))
       if (name !== undefined) {
         const parameters = [...query.parameters]
         statementNames.set(parameters, name)
