@@ -186,9 +186,9 @@ interface Held {
  * Prepared statements: PostgreSQL keeps a statement's parse and plan for the session (the server connection) under a
  * name, so a statement the connection has prepared is only bound and run: no parsing and, once PostgreSQL settles on a
  * generic plan (after five runs, when it costs no more than a custom one), no planning. A message of several
- * statements sends `EXECUTE taskd_<n>(literals)`, with `PREPARE taskd_<n> AS <the statement>` just ahead of it the first
- * time the connection sees that statement's text; a statement sent alone uses pg's named statements (the extended
- * protocol's Parse once, then Bind). A PREPARE is not undone by a rollback, and a message that fails may or may not
+ * statements sends `EXECUTE taskd_<n>(literals)`, with `PREPARE taskd_<n> AS <the statement>` just ahead of it when
+ * it is prepared (the second time the connection sends that statement's text); a statement sent alone uses pg's named
+ * statements (the extended protocol's Parse once, then Bind). A PREPARE is not undone by a rollback, and a message that fails may or may not
  * have run the PREPAREs it carried: their names are dropped and never used again (the statement gets a new name the next
  * time), so a later message neither runs a name that is missing nor prepares one that exists. pg knows which of its own
  * named statements it parsed. Off behind a transaction pooler, where the next transaction may run on another session.
@@ -292,7 +292,7 @@ class HoldingPgConnection implements HoldingConnection {
     this.session = session
   }
 
-  /** A statement for a message of several: EXECUTE of its prepared name (PREPARE ahead of it the first time), else inlined. */
+  /** A statement for a message of several: EXECUTE of its prepared name (PREPARE ahead of it when it is prepared), else inlined. */
   private add(message: Message, query: CompiledQuery, literals: readonly string[]): void {
     const s = this.session
     let name = s?.prepared.get(query.sql)
@@ -307,9 +307,10 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   /**
-   * After a message failed: the names it prepared first may or may not exist now, so they are forgotten (never used
-   * again). When PostgreSQL refused the statement's text (class 42) and it was being prepared for the first time, it is
-   * not prepared again, and the error says the work may run again (failedToPrepare).
+   * After a message failed: the names it prepared may or may not exist now, so they are forgotten (never used again).
+   * When PostgreSQL refused a statement's text (class 42: a parameter it cannot type) in a message that prepared
+   * statements, those are not prepared again in this process, and the error says the work may run again with them
+   * written in (failedToPrepare).
    */
   private forget(message: Message, err: unknown): void {
     if (!this.session || message.fresh.length === 0) return
