@@ -692,7 +692,9 @@ async function measure(ctx, server, name, sc, probes, problems) {
       if (profile) for (const f of [readyFile, path.join(profDir, profName)]) fs.rmSync(f, { force: true })
       // taskd's own V8 settings, as bin/taskd.js and the binary start it with.
       const execArgv = [...V8_FLAGS, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', profName] : [])]
-      const env = { TASKD_MASTER_KEY: masterKey, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
+      // BENCH_DB_PREPARE=on|off|auto: taskd's TASKD_DB_PREPARE (PostgreSQL's prepared statements), to compare both in one run.
+      const prepare = process.env.BENCH_DB_PREPARE ? { TASKD_DB_PREPARE: process.env.BENCH_DB_PREPARE } : {}
+      const env = { TASKD_MASTER_KEY: masterKey, ...prepare, ...(profile ? { BENCH_READY_FILE: readyFile } : {}) }
       if (opts.profile) procs.push(forkReady(self, ['--taskd-child', db, ...(databaseUrl ? [databaseUrl] : [])], execArgv, env))
       else procs.push(startCommand(db, databaseUrl, execArgv, env))
     }

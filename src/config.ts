@@ -48,6 +48,12 @@ const ConfigSchema = z.object({
     .optional(),
   /** PostgreSQL connections this process keeps at most. */
   dbPoolSize: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * PostgreSQL: whether each connection prepares the statements it runs (parsed and planned once per connection).
+   * `auto`: on, except when TASKD_DATABASE_DIRECT_URL differs from TASKD_DATABASE_URL (a transaction pooler, where
+   * the next transaction may run on another server connection, which does not have them).
+   */
+  dbPrepare: z.enum(['auto', 'on', 'off']).default('auto'),
   baseUrl: z.string().url().optional(),
   allowPrivateTargets: bool.default(false),
   /**
@@ -190,6 +196,7 @@ const ENV: Record<Key, string> = {
   databaseUrl: 'TASKD_DATABASE_URL',
   databaseDirectUrl: 'TASKD_DATABASE_DIRECT_URL',
   dbPoolSize: 'TASKD_DB_POOL_SIZE',
+  dbPrepare: 'TASKD_DB_PREPARE',
   baseUrl: 'TASKD_BASE_URL',
   allowPrivateTargets: 'TASKD_ALLOW_PRIVATE_TARGETS',
   trustProxy: 'TASKD_TRUST_PROXY',

@@ -20,6 +20,9 @@ test('TASKD_DATABASE_URL picks PostgreSQL; an explicit --db file wins over it; -
   assert.equal(loadConfig({}, { TASKD_DB: URL_A }).databaseUrl, URL_A)
   assert.throws(() => loadConfig({}, { TASKD_DATABASE_URL: 'mysql://127.0.0.1/x' }), /TASKD_DATABASE_URL: must start with postgres:\/\//)
   assert.equal(loadConfig({}, { TASKD_DB_POOL_SIZE: '4' }).dbPoolSize, 4)
+  assert.equal(loadConfig({}, {}).dbPrepare, 'auto')
+  assert.equal(loadConfig({}, { TASKD_DB_PREPARE: 'off' }).dbPrepare, 'off')
+  assert.throws(() => loadConfig({}, { TASKD_DB_PREPARE: 'maybe' }), /TASKD_DB_PREPARE/)
 })
 
 test('TASKD_TRUST_PROXY: addresses, CIDR ranges and loopback; anything else is refused with a readable error', () => {

@@ -15,6 +15,8 @@ export interface OpenOptions {
   readWorkers?: number
   /** PostgreSQL: connections this process keeps at most. */
   dbPoolSize?: number
+  /** PostgreSQL: prepared statements per connection; `auto` (the default) turns them off when databaseDirectUrl is another address. */
+  dbPrepare?: 'auto' | 'on' | 'off'
   /** SQLite: gather the planner's statistics at open (default); a command that writes a row and exits skips it. */
   optimize?: boolean
   log?: (msg: string, err?: unknown) => void
@@ -25,7 +27,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     // Loaded only here: a SQLite server never loads the PostgreSQL driver (a faster start).
     const { openPostgres } = await import('./postgres.js')
-    return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, directUrl: opts.databaseDirectUrl, log: opts.log })
+    const prepare = opts.dbPrepare === 'on' ? true : opts.dbPrepare === 'off' ? false : undefined
+    return openPostgres({ url: opts.databaseUrl, queryTimeoutMs, poolSize: opts.dbPoolSize ?? 10, directUrl: opts.databaseDirectUrl, prepare, log: opts.log })
   }
   return openSqlite({ file: opts.db, queryTimeoutMs, readWorkers: opts.readWorkers, optimize: opts.optimize })
 }

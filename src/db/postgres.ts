@@ -11,6 +11,7 @@ import {
   Kysely,
   type KyselyProps,
   PostgresDialect,
+  type PostgresDialectConfig,
   type QueryResult,
   sql,
   Transaction,
@@ -79,11 +80,14 @@ const EVENT_ORDER_LOCK = 0x65766e74 // 'evnt'
  * sees commit_seq n sees every smaller one. So the change feed, which pages by commit_seq, never skips an event that
  * commits late. Commits that notify are serialised by PostgreSQL anyway (its notification queue's lock).
  */
-const NUMBER_EVENTS =
-  `SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK}); ` +
-  'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
-  'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
-  ') numbered WHERE events.id = numbered.id'
+const NUMBER_EVENTS = [
+  CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`),
+  CompiledQuery.raw(
+    'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
+      'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
+      ') numbered WHERE events.id = numbered.id',
+  ),
+]
 
 /** A parameter written into the statement's text as pg would send it, quoted (so PostgreSQL types it from its context, as a parameter). */
 function literalOf(value: unknown): string {
@@ -110,7 +114,7 @@ export function quoted(text: string): string {
  * (the simple query protocol has no parameters). $n inside quoted text, quoted names, dollar-quoted text and comments is
  * left as it is.
  */
-export function inlined(query: CompiledQuery): string {
+export function inlined(query: CompiledQuery, literals?: readonly string[]): string {
   const { sql: text, parameters } = query
   if (parameters.length === 0) return text
   let out = ''
@@ -151,7 +155,8 @@ export function inlined(query: CompiledQuery): string {
       const n = /^\$(\d+)/.exec(text.slice(i, i + 12))
       const tag = n ? undefined : /^\$([A-Za-z_][A-Za-z_0-9]*)?\$/.exec(text.slice(i, i + 64))
       if (n) {
-        out += literalOf(parameters[Number(n[1]) - 1])
+        const k = Number(n[1]) - 1
+        out += literals ? (literals[k] ?? 'NULL') : literalOf(parameters[k])
         i += n[0].length
         continue
       }
@@ -166,11 +171,89 @@ export function inlined(query: CompiledQuery): string {
   return out
 }
 
-/** What a held statement is: the transaction's BEGIN, a statement whose result nobody reads, or a query someone awaits. */
+/**
+ * What a held statement is: the transaction's BEGIN (`text`), or a statement (`query`, its parameters already written as
+ * literals) whose result nobody reads or that someone awaits.
+ */
 interface Held {
-  text: string
+  text?: string
   query?: CompiledQuery
+  literals?: readonly string[]
   waiting?: { resolve: (r: QueryResult<unknown>) => void; reject: (err: unknown) => void }
+}
+
+/**
+ * Prepared statements: PostgreSQL keeps a statement's parse and plan for the session (the server connection) under a
+ * name, so a statement the connection has prepared is only bound and run: no parsing and, once PostgreSQL settles on a
+ * generic plan (after five runs, when it costs no more than a custom one), no planning. A message of several
+ * statements sends `EXECUTE taskd_<n>(literals)`, with `PREPARE taskd_<n> AS <the statement>` just ahead of it when
+ * it is prepared (the second time the connection sends that statement's text); a statement sent alone uses pg's named
+ * statements (the extended protocol's Parse once, then Bind). A PREPARE is not undone by a rollback, and a message that fails may or may not
+ * have run the PREPAREs it carried: their names are dropped and never used again (the statement gets a new name the next
+ * time), so a later message neither runs a name that is missing nor prepares one that exists. pg knows which of its own
+ * named statements it parsed. Off behind a transaction pooler, where the next transaction may run on another session.
+ */
+class Session {
+  /** Statement text → the name a PREPARE gave it in this session (or in a message still on its way; see flush). */
+  readonly prepared = new Map<string, string>()
+  /** Statement text → the name of pg's named statement for it (pg parses it on this connection the first time). */
+  readonly named = new Map<string, string>()
+  /** Names handed out, including those lost with a message that failed: at most MAX_PREPARED a session. */
+  made = 0
+  /**
+   * Texts sent once, written in: a statement is prepared the second time the connection sends it, so texts sent once
+   * (the `IN (...)` of an odd number of ids, a cascade's chunk) take no place in the session.
+   */
+  private readonly seen = new Set<string>()
+
+  /** Whether the statement, not prepared yet, should be now (space left, and the connection has sent it before). */
+  prepareNow(query: CompiledQuery): boolean {
+    if (this.made >= MAX_PREPARED || !preparable(query)) return false
+    if (this.seen.delete(query.sql)) return true
+    if (this.seen.size >= MAX_SEEN) this.seen.clear()
+    this.seen.add(query.sql)
+    return false
+  }
+}
+/**
+ * Prepared statements per server connection, at most: past this, statements go with their parameters written in. Each
+ * takes some 40 KB of the server connection's memory (its parse tree and plans; measured on the cards table's).
+ */
+export const MAX_PREPARED = 500
+/** Texts a connection remembers having sent once (then forgets them all and starts again). */
+const MAX_SEEN = 5000
+/** Longer statements (a cascade's multi-row inserts) are not prepared: they vary with the number of rows. */
+const MAX_PREPARED_TEXT = 8000
+const MAX_PREPARED_PARAMETERS = 256
+/** What PREPARE takes: one SELECT, INSERT, UPDATE, DELETE, MERGE or VALUES statement (WITH ... included). */
+const preparable = (query: CompiledQuery) =>
+  query.sql.length <= MAX_PREPARED_TEXT &&
+  query.parameters.length <= MAX_PREPARED_PARAMETERS &&
+  /^\s*(select|insert|update|delete|with|values|merge)\b/i.test(query.sql) &&
+  !unpreparable.has(query.sql)
+/**
+ * Statements PostgreSQL refused to prepare (a parameter whose type it cannot infer from the statement, which a literal
+ * in its place does not need): written in as literals from then on, in this process.
+ */
+const unpreparable = new Set<string>()
+/** The sessions of the pool's connections (the dialect's connection object is one per pg client). */
+const sessions = new WeakMap<DatabaseConnection, Session>()
+/** A parameter list (a compiled query's, copied) → the name pg sends it under: read by the pool's query hook. */
+const statementNames = new WeakMap<readonly unknown[], string>()
+/**
+ * Errors of a message that failed while preparing a statement for the first time with an error of the statement's
+ * text (class 42: the statement is then never prepared again): the transaction or the read runs again.
+ */
+const unpreparedFailures = new WeakSet<object>()
+export const failedToPrepare = (err: unknown): boolean => typeof err === 'object' && err !== null && unpreparedFailures.has(err)
+
+/** The statements a message was built from: its parts, and which part answers each statement of the batch. */
+interface Message {
+  parts: string[]
+  /** The index in parts of each statement's own result. */
+  at: number[]
+  /** Texts prepared for the first time in this message. */
+  fresh: string[]
 }
 
 const affected = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE'])
@@ -197,7 +280,53 @@ class HoldingPgConnection implements HoldingConnection {
    * succeeds, brings it back), and a COMMIT would roll it back.
    */
   private aborted = false
-  constructor(private readonly inner: DatabaseConnection) {}
+  /** The server session's prepared statements; undefined when they are off (behind a transaction pooler). */
+  private readonly session: Session | undefined
+  constructor(
+    private readonly inner: DatabaseConnection,
+    prepare: boolean,
+  ) {
+    if (!prepare) return
+    let session = sessions.get(inner)
+    if (!session) sessions.set(inner, (session = new Session()))
+    this.session = session
+  }
+
+  /** A statement for a message of several: EXECUTE of its prepared name (PREPARE ahead of it when it is prepared), else inlined. */
+  private add(message: Message, query: CompiledQuery, literals: readonly string[]): void {
+    const s = this.session
+    let name = s?.prepared.get(query.sql)
+    if (s && name === undefined && s.prepareNow(query)) {
+      name = `taskd_${++s.made}`
+      s.prepared.set(query.sql, name)
+      message.fresh.push(query.sql)
+      message.parts.push(`PREPARE ${name} AS ${query.sql}`)
+    }
+    message.at.push(message.parts.length)
+    message.parts.push(name === undefined ? inlined(query, literals) : literals.length ? `EXECUTE ${name}(${literals.join(', ')})` : `EXECUTE ${name}`)
+  }
+
+  /**
+   * After a message failed: the names it prepared may or may not exist now, so they are forgotten (never used again).
+   * When PostgreSQL refused a statement's text (class 42: a parameter it cannot type) in a message that prepared
+   * statements, those are not prepared again in this process, and the error says the work may run again with them
+   * written in (failedToPrepare).
+   */
+  private forget(message: Message, err: unknown): void {
+    if (!this.session || message.fresh.length === 0) return
+    for (const text of message.fresh) this.session.prepared.delete(text)
+    if (pgCode(err)?.startsWith('42')) {
+      for (const text of message.fresh) unpreparable.add(text)
+      if (typeof err === 'object' && err !== null) unpreparedFailures.add(err)
+    }
+  }
+
+  /** Sends a message of several statements (the simple query protocol); its results, one per part. */
+  private async sendMessage(message: Message): Promise<QueryResult<unknown>[]> {
+    const result = await this.inner.executeQuery(CompiledQuery.raw(message.parts.join(';\n')))
+    // Several statements come back as a list of results (pool.on('connect') below); one alone as itself.
+    return message.parts.length > 1 ? (result.rows as pg.QueryResult[]).map(resultOf) : [result]
+  }
 
   begin(settings: TransactionSettings): void {
     let text = 'BEGIN'
@@ -209,7 +338,7 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   [HOLD](query: CompiledQuery): void {
-    this.held.push({ text: inlined(query) })
+    this.held.push({ query, literals: query.parameters.map(literalOf) })
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -217,7 +346,7 @@ class HoldingPgConnection implements HoldingConnection {
     if (this.held.length === 0 && !gathering) return this.send(query) as Promise<QueryResult<R>>
     return new Promise<QueryResult<R>>((resolve, reject) => {
       try {
-        this.held.push({ text: inlined(query), query, waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
+        this.held.push({ query, literals: query.parameters.map(literalOf), waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
       } catch (err) {
         reject(dataError(err))
         return
@@ -238,8 +367,18 @@ class HoldingPgConnection implements HoldingConnection {
     return this.inner.streamQuery<R>(query, chunkSize)
   }
 
-  /** One statement as it is, with its parameters. */
+  /** One statement as it is, with its parameters: under a name of pg's when it can be prepared. */
   private async send(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    const s = this.session
+    if (s && query.parameters.length > 0) {
+      let name = s.named.get(query.sql)
+      if (name === undefined && s.prepareNow(query)) s.named.set(query.sql, (name = `taskd_${++s.made}`))
+      if (name !== undefined) {
+        const parameters = [...query.parameters]
+        statementNames.set(parameters, name)
+        query = { ...query, parameters }
+      }
+    }
     try {
       const result = await this.inner.executeQuery(query)
       this.aborted = false
@@ -251,14 +390,13 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   /** Sends what is held (and `tail`, statements of its own) as one message. */
-  async flush(tail: string[] = []): Promise<void> {
+  async flush(tail: readonly (string | CompiledQuery)[] = []): Promise<void> {
     const batch = this.held
     this.held = []
     if (batch.length === 0 && tail.length === 0) return
-    if (batch[0]?.text.startsWith('BEGIN') || batch[0]?.text.startsWith('START TRANSACTION')) this.begun = true
-    const texts = [...batch.map((h) => h.text), ...tail]
+    if (batch[0]?.text?.startsWith('BEGIN') || batch[0]?.text?.startsWith('START TRANSACTION')) this.begun = true
     const [only] = batch
-    if (texts.length === 1 && only?.query) {
+    if (batch.length === 1 && tail.length === 0 && only?.query) {
       // One query alone: as it is, with its parameters.
       const result = await this.send(only.query).catch((err: unknown) => {
         only.waiting?.reject(err)
@@ -267,15 +405,27 @@ class HoldingPgConnection implements HoldingConnection {
       only.waiting?.resolve(result)
       return
     }
+    const message: Message = { parts: [], at: [], fresh: [] }
+    for (const h of batch) {
+      if (h.query) this.add(message, h.query, h.literals ?? [])
+      else {
+        message.at.push(message.parts.length)
+        message.parts.push(h.text ?? '')
+      }
+    }
+    for (const t of tail) {
+      if (typeof t === 'string') message.parts.push(t)
+      else this.add(message, t, [])
+    }
     try {
-      const { rows } = await this.inner.executeQuery(CompiledQuery.raw(texts.join(';\n')))
+      const results = await this.sendMessage(message)
       this.aborted = false
-      // Several statements come back as a list of results (pool.on('connect') below). A message of one statement here
-      // (held, or the COMMIT alone) has no one waiting for it: a query alone went by the branch above.
-      const results = rows as pg.QueryResult[]
-      batch.forEach((h, i) => h.waiting?.resolve(resultOf(results[i])))
+      // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
+      // the branch above.
+      batch.forEach((h, i) => h.waiting?.resolve(results[message.at[i] ?? -1] ?? { rows: [] }))
     } catch (err) {
       this.aborted = true
+      this.forget(message, err)
       const failed = dataError(err)
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
@@ -287,7 +437,7 @@ class HoldingPgConnection implements HoldingConnection {
    * transaction ran no statement. A transaction whose last statement failed (an error the caller caught) is refused
    * here: PostgreSQL would answer its COMMIT with a ROLLBACK, and the caller would take its changes for written.
    */
-  async commit(before: string[]): Promise<void> {
+  async commit(before: readonly (string | CompiledQuery)[]): Promise<void> {
     if (!this.begun && this.held.length === 1 && before.length === 0) {
       this.held = []
       return
@@ -301,15 +451,27 @@ class HoldingPgConnection implements HoldingConnection {
    * as one implicit transaction (`SET LOCAL` and `SET TRANSACTION` hold for it). The query's result.
    */
   async alone(statements: readonly string[], query: CompiledQuery): Promise<QueryResult<unknown>> {
-    let text: string
+    let literals: string[]
     try {
-      text = [...statements, inlined(query)].join(';\n')
+      literals = query.parameters.map(literalOf)
     } catch (err) {
       throw dataError(err)
     }
-    const { rows } = await this.send(CompiledQuery.raw(text))
-    const results = rows as pg.QueryResult[]
-    return resultOf(results[results.length - 1])
+    for (let attempt = 1; ; attempt++) {
+      const message: Message = { parts: [...statements], at: [], fresh: [] }
+      this.add(message, query, literals)
+      try {
+        const results = await this.sendMessage(message)
+        this.aborted = false
+        return results[results.length - 1] ?? { rows: [] }
+      } catch (err) {
+        this.aborted = true
+        this.forget(message, err)
+        // A statement PostgreSQL would not prepare goes again with its parameters written in.
+        if (attempt === 1 && failedToPrepare(err)) continue
+        throw dataError(err)
+      }
+    }
   }
 
   async rollback(): Promise<void> {
@@ -332,15 +494,21 @@ class WakingDriver extends GuardedDriver {
   override commitTransaction = async (c: DatabaseConnection): Promise<void> => {
     const pending = pendingWakes.getStore()
     const notifying = pending && pending.wakes.size > 0
-    const before = notifying ? [...(pending.wakes.has('events') ? [NUMBER_EVENTS] : []), notifyText(pending.wakes, pending.processId)] : []
+    const before = notifying ? [...(pending.wakes.has('events') ? NUMBER_EVENTS : []), notifyText(pending.wakes, pending.processId)] : []
     await (c as HoldingPgConnection).commit(before)
   }
   override rollbackTransaction = async (c: DatabaseConnection): Promise<void> => (c as HoldingPgConnection).rollback()
 }
 
 class GuardedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly prepare: boolean,
+  ) {
+    super(config)
+  }
   override createDriver(): Driver {
-    return new WakingDriver(super.createDriver(), (conn) => new HoldingPgConnection(conn))
+    return new WakingDriver(super.createDriver(), (conn) => new HoldingPgConnection(conn, this.prepare))
   }
 }
 
@@ -357,6 +525,12 @@ export interface PostgresOptions {
   poolSize: number
   /** A direct connection for what needs a session (the LISTEN connection), when `url` goes through a pooler; default `url`. */
   directUrl?: string
+  /**
+   * Prepared statements (kept by each server connection for its session): on by default, off when `directUrl` names
+   * another address than `url` (a transaction pooler, where a session's statements are not there in the next
+   * transaction).
+   */
+  prepare?: boolean
   log?: (msg: string, err?: unknown) => void
 }
 
@@ -382,11 +556,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown
     ;(client as { query: unknown }).query = (...args: unknown[]) => {
       for (const see of messageObservers) see(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown } | null)?.text ?? ''))
-      const r = query(...args)
+      // A statement sent alone under a name (HoldingPgConnection.send): pg parses it the first time on this connection.
+      const name = Array.isArray(args[1]) ? statementNames.get(args[1]) : undefined
+      const r = name === undefined ? query(...args) : query({ name, text: args[0], values: args[1] })
       return r instanceof Promise ? r.then((res: unknown) => (Array.isArray(res) ? { command: 'MULTI', rowCount: null, rows: res } : res)) : r
     }
   })
-  const dialect = new GuardedPostgresDialect({ pool })
+  const dialect = new GuardedPostgresDialect({ pool }, opts.prepare ?? !(opts.directUrl && opts.directUrl !== opts.url))
   const q = new Kysely<DB>({ dialect })
   const spareDriver = dialect.createDriver()
   /**
@@ -451,7 +627,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
           runAfterCommit(after)
           return result
         } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(pgCode(err) ?? '')) throw err
+          if (attempt >= MAX_ATTEMPTS || !(RETRYABLE.has(pgCode(err) ?? '') || failedToPrepare(err))) throw err
           await backoff(attempt)
         }
       }
