@@ -110,13 +110,22 @@ export function searchQueries(q: Q, req: SearchRequest): { page: Compilable<Sear
 /** An FTS5 string: the text between double quotes, a double quote doubled. Whatever it holds is only ever words. */
 const fts = (text: string) => `"${text.replaceAll('"', '""')}"`
 
+/** A prefix read as words: the phrase's words before the last, and the range of the index's words the last begins. */
+interface Expansion {
+  lead: string
+  from: string
+  to: string
+}
+
 /**
- * A prefix term FTS5 can read as a list of words instead: its last word plain ASCII letters and digits (folded by the
- * index as by toLowerCase), so the words of the index that begin with it are exactly a range of its vocabulary.
+ * A prefix term FTS5 can read as a list of words instead: its text printable ASCII (so the index splits it into the
+ * same words, and folds them as toLowerCase does), so the words of the index that begin with its last word are exactly
+ * a range of its vocabulary. A text with other characters (an accent typed apart from its letter, say) keeps FTS5's own
+ * prefix query, which splits and folds it as the index does.
  */
-function expandablePrefix(t: SearchTerm): { lead: string; from: string; to: string } | undefined {
+function expandablePrefix(t: SearchTerm): Expansion | undefined {
   const last = t.words[t.words.length - 1].toLowerCase()
-  if (!t.prefix || !/^[a-z0-9]+$/.test(last)) return undefined
+  if (!t.prefix || !/^[\x20-\x7e]*$/.test(t.text) || !/^[a-z0-9]+$/.test(last)) return undefined
   const to = last.slice(0, -1) + String.fromCharCode(last.charCodeAt(last.length - 1) + 1)
   return {
     lead: t.words
@@ -132,11 +141,15 @@ function expandablePrefix(t: SearchTerm): { lead: string; from: string; to: stri
 type Piece = string | { prefix: number }
 
 /** The MATCH expression: the terms in these columns, the kinds and what the caller sees in the scope words. */
-function matchExpression(req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>, columns = '{title body}'): Piece[] | undefined {
+function matchExpression(
+  req: Pick<SearchRequest, 'terms' | 'kinds' | 'scope'>,
+  expansions: readonly (Expansion | undefined)[],
+  columns = '{title body}',
+): Piece[] | undefined {
   const text: Piece[] = []
   req.terms.forEach((t, i) => {
     if (i > 0) text.push(' AND ')
-    text.push(expandablePrefix(t) ? { prefix: i } : `${fts(t.text)}${t.prefix ? ' *' : ''}`)
+    text.push(expansions[i] ? { prefix: i } : `${fts(t.text)}${t.prefix ? ' *' : ''}`)
   })
   const parts: Piece[][] = [[`${columns} : (`, ...text, ')']]
   if (req.kinds.length < SEARCH_KINDS.length) parts.push([`scope : (${req.kinds.map((k) => fts(`k${k}`)).join(' OR ')})`])
@@ -167,8 +180,7 @@ const PREFIX_WORDS = 32
  * 100,000 cards). None, or more than PREFIX_WORDS: the prefix query as it is. `temp.search_vocab` is the index's
  * vocabulary (src/db/connection.ts).
  */
-function prefixWords(t: SearchTerm): RawBuilder<string> {
-  const { lead, from, to } = expandablePrefix(t)!
+function prefixWords(t: SearchTerm, { lead, from, to }: Expansion): RawBuilder<string> {
   return sql<string>`(SELECT CASE WHEN count(*) BETWEEN 1 AND ${sql.lit(PREFIX_WORDS)}
       THEN '(' || group_concat(${`"${lead}`} || term || '"', ' OR ') || ')' ELSE ${`${fts(t.text)} *`} END
     FROM (SELECT DISTINCT term FROM temp.search_vocab WHERE term >= ${from} AND term < ${to} AND col <> 'scope'
@@ -186,11 +198,12 @@ function wholeNumber(n: number): RawBuilder<unknown> {
 }
 
 function sqliteQueries(req: SearchRequest) {
-  const pieces = matchExpression(req)
-  const titlePieces = matchExpression(req, '{title}')
+  const expansions = req.terms.map(expandablePrefix)
+  const pieces = matchExpression(req, expansions)
+  const titlePieces = matchExpression(req, expansions, '{title}')
   if (pieces === undefined || titlePieces === undefined) return undefined
   // With no prefix read as words the expressions are parameters; else made once by the statement (`m`, below).
-  const expanded = req.terms.some((t) => expandablePrefix(t))
+  const expanded = expansions.some((e) => e !== undefined)
   const text = (ps: Piece[]) => {
     const merged = ps.reduce<Piece[]>((out, p) => {
       const last = out[out.length - 1]
@@ -205,7 +218,10 @@ function sqliteQueries(req: SearchRequest) {
   }
   const expr = expanded ? sql`(SELECT e FROM m)` : sql`${pieces.join('')}`
   const titleExpr = expanded ? sql`(SELECT te FROM m)` : sql`${titlePieces.join('')}`
-  const words = req.terms.flatMap((t, i) => (expandablePrefix(t) ? [sql`${prefixWords(t)} AS ${sql.ref(`p${i}`)}`] : []))
+  const words = req.terms.flatMap((t, i) => {
+    const e = expansions[i]
+    return e ? [sql`${prefixWords(t, e)} AS ${sql.ref(`p${i}`)}`] : []
+  })
   const made = expanded
     ? sql`w AS MATERIALIZED (SELECT ${sql.join(words)}), m AS MATERIALIZED (SELECT ${text(pieces)} AS e, ${text(titlePieces)} AS te FROM w), `
     : sql``

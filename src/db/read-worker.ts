@@ -14,13 +14,15 @@ const cache = new Map<string, Database.Statement>()
 
 const statement = (sql: string): Database.Statement => {
   let stmt = cache.get(sql)
-  if (!stmt) {
+  // Used now, so last out: a hit goes to the end of the cache's order.
+  if (stmt) cache.delete(sql)
+  else {
     stmt = db.prepare(sql)
-    // The oldest out when full, as the write connection's cache does (statements whose text carries values, a search's
+    // The least recently used out when full (statements whose text carries values, a search's
     // page size and offset, come and go; the others stay prepared).
     if (cache.size >= 500) cache.delete(cache.keys().next().value!)
-    cache.set(sql, stmt)
   }
+  cache.set(sql, stmt)
   return stmt
 }
 
