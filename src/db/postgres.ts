@@ -2,6 +2,7 @@
 // processes) work at once. Transactions run at READ COMMITTED (each statement sees what has committed before it) and run
 // again when they lose a race; reads get a statement_timeout.
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import {
   type Compilable,
@@ -192,14 +193,23 @@ interface Held {
  * have run the PREPAREs it carried: their names are dropped and never used again (the statement gets a new name the next
  * time), so a later message neither runs a name that is missing nor prepares one that exists. pg knows which of its own
  * named statements it parsed. Off behind a transaction pooler, where the next transaction may run on another session.
+ * A session's names are its own (`taskd_<tag>_<n>`, the tag random), so a statement never runs under a name another
+ * session gave; one that PostgreSQL does not find, finds taken, or can no longer run as prepared (a pooler handed the
+ * transaction to another server session, or a migration changed a table) turns them off for the database (Preparing),
+ * and the work runs again with its values written in.
  */
 class Session {
+  readonly tag = randomBytes(4).toString('hex')
   /** Statement text → the name a PREPARE gave it in this session (or in a message still on its way; see flush). */
   readonly prepared = new Map<string, string>()
   /** Statement text → the name of pg's named statement for it (pg parses it on this connection the first time). */
   readonly named = new Map<string, string>()
   /** Names handed out, including those lost with a message that failed: at most MAX_PREPARED a session. */
   made = 0
+  /** A name not given before in this session, nor by any other session. */
+  newName(): string {
+    return `taskd_${this.tag}_${++this.made}`
+  }
   /**
    * Texts sent once, written in: a statement is prepared the second time the connection sends it, so texts sent once
    * (the `IN (...)` of an odd number of ids, a cascade's chunk) take no place in the session.
@@ -236,6 +246,36 @@ const preparable = (query: CompiledQuery) =>
  * in its place does not need): written in as literals from then on, in this process.
  */
 const unpreparable = new Set<string>()
+/**
+ * Whether a database's connections prepare statements: on until one of its prepared statements goes missing, is found
+ * taken, or no longer fits its tables (LOST_PREPARED), then off for good, with one warning in the log.
+ */
+export class Preparing {
+  on = true
+  constructor(private readonly log: (msg: string) => void) {}
+
+  /** Whether the error says prepared statements cannot be kept here; if so they are now off. */
+  lost(err: unknown): boolean {
+    const code = pgCode(err)
+    if (!code || !LOST_PREPARED.has(code) || (code === '0A000' && !/cached plan/.test((err as Error).message))) return false
+    if (this.on)
+      this.log(
+        `warning: a prepared statement was ${code === '0A000' ? 'no longer valid' : 'missing or taken'} (${(err as Error).message}): prepared statements are off for this process; behind a transaction pooler set TASKD_DB_PREPARE=off (README, "Running on PostgreSQL")`,
+      )
+    this.on = false
+    return true
+  }
+}
+/**
+ * The errors of a prepared statement that cannot be kept: missing (26000: behind a transaction pooler, another server
+ * session), a name taken (42P05), or a plan whose result no longer fits its table (0A000, after a migration).
+ */
+const LOST_PREPARED = new Set(['26000', '42P05', '0A000'])
+/**
+ * The errors of a statement's text that PREPARE refuses where the statement with literals in it runs: a parameter of
+ * no inferable type (42P18), of two (42P08), or a function or operator it then cannot choose (42725, 42883, 42804).
+ */
+const UNPREPARABLE = new Set(['42P18', '42P08', '42725', '42883', '42804'])
 /** The sessions of the pool's connections (the dialect's connection object is one per pg client). */
 const sessions = new WeakMap<DatabaseConnection, Session>()
 /** A parameter list (a compiled query's, copied) → the name pg sends it under: read by the pool's query hook. */
@@ -280,16 +320,20 @@ class HoldingPgConnection implements HoldingConnection {
    * succeeds, brings it back), and a COMMIT would roll it back.
    */
   private aborted = false
-  /** The server session's prepared statements; undefined when they are off (behind a transaction pooler). */
-  private readonly session: Session | undefined
+  private readonly own: Session | undefined
   constructor(
     private readonly inner: DatabaseConnection,
-    prepare: boolean,
+    private readonly preparing: Preparing | undefined,
   ) {
-    if (!prepare) return
+    if (!preparing) return
     let session = sessions.get(inner)
     if (!session) sessions.set(inner, (session = new Session()))
-    this.session = session
+    this.own = session
+  }
+
+  /** The server session's prepared statements; undefined when they are off (behind a transaction pooler, or lost). */
+  private get session(): Session | undefined {
+    return this.preparing?.on ? this.own : undefined
   }
 
   /** A statement for a message of several: EXECUTE of its prepared name (PREPARE ahead of it when it is prepared), else inlined. */
@@ -297,7 +341,7 @@ class HoldingPgConnection implements HoldingConnection {
     const s = this.session
     let name = s?.prepared.get(query.sql)
     if (s && name === undefined && s.prepareNow(query)) {
-      name = `taskd_${++s.made}`
+      name = s.newName()
       s.prepared.set(query.sql, name)
       message.fresh.push(query.sql)
       message.parts.push(`PREPARE ${name} AS ${query.sql}`)
@@ -313,9 +357,11 @@ class HoldingPgConnection implements HoldingConnection {
    * written in (failedToPrepare).
    */
   private forget(message: Message, err: unknown): void {
-    if (!this.session || message.fresh.length === 0) return
-    for (const text of message.fresh) this.session.prepared.delete(text)
-    if (pgCode(err)?.startsWith('42')) {
+    if (!this.own) return
+    if (this.preparing?.lost(err) && typeof err === 'object' && err !== null) unpreparedFailures.add(err)
+    if (message.fresh.length === 0) return
+    for (const text of message.fresh) this.own.prepared.delete(text)
+    if (UNPREPARABLE.has(pgCode(err) ?? '')) {
       for (const text of message.fresh) unpreparable.add(text)
       if (typeof err === 'object' && err !== null) unpreparedFailures.add(err)
     }
@@ -370,21 +416,27 @@ class HoldingPgConnection implements HoldingConnection {
   /** One statement as it is, with its parameters: under a name of pg's when it can be prepared. */
   private async send(query: CompiledQuery): Promise<QueryResult<unknown>> {
     const s = this.session
+    let sent = query
     if (s && query.parameters.length > 0) {
       let name = s.named.get(query.sql)
-      if (name === undefined && s.prepareNow(query)) s.named.set(query.sql, (name = `taskd_${++s.made}`))
+      if (name === undefined && s.prepareNow(query)) s.named.set(query.sql, (name = s.newName()))
       if (name !== undefined) {
         const parameters = [...query.parameters]
         statementNames.set(parameters, name)
-        query = { ...query, parameters }
+        sent = { ...query, parameters }
       }
     }
     try {
-      const result = await this.inner.executeQuery(query)
+      const result = await this.inner.executeQuery(sent)
       this.aborted = false
       return result
     } catch (err) {
       this.aborted = true
+      if (this.own && this.preparing?.lost(err)) {
+        // Outside a transaction the statement simply runs again, unnamed; inside one, the transaction does (Db.tx).
+        if (!this.begun && sent !== query) return this.send(query)
+        if (typeof err === 'object' && err !== null) unpreparedFailures.add(err)
+      }
       throw dataError(err)
     }
   }
@@ -503,12 +555,12 @@ class WakingDriver extends GuardedDriver {
 class GuardedPostgresDialect extends PostgresDialect {
   constructor(
     config: PostgresDialectConfig,
-    private readonly prepare: boolean,
+    private readonly preparing: Preparing | undefined,
   ) {
     super(config)
   }
   override createDriver(): Driver {
-    return new WakingDriver(super.createDriver(), (conn) => new HoldingPgConnection(conn, this.prepare))
+    return new WakingDriver(super.createDriver(), (conn) => new HoldingPgConnection(conn, this.preparing))
   }
 }
 
@@ -562,7 +614,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       return r instanceof Promise ? r.then((res: unknown) => (Array.isArray(res) ? { command: 'MULTI', rowCount: null, rows: res } : res)) : r
     }
   })
-  const dialect = new GuardedPostgresDialect({ pool }, opts.prepare ?? !(opts.directUrl && opts.directUrl !== opts.url))
+  const prepare = opts.prepare ?? !(opts.directUrl && opts.directUrl !== opts.url)
+  const dialect = new GuardedPostgresDialect({ pool }, prepare ? new Preparing(opts.log ?? console.error) : undefined)
   const q = new Kysely<DB>({ dialect })
   const spareDriver = dialect.createDriver()
   /**

@@ -52,7 +52,7 @@ test('PostgreSQL: a request repeated on one connection executes the statements i
       `the first run writes values in:\n${show(first)}`,
     )
     assert.ok(
-      second.some((m) => /PREPARE taskd_\d+ AS /.test(m)),
+      second.some((m) => /PREPARE taskd_[0-9a-f]+_\d+ AS /.test(m)),
       `the second run prepares:\n${show(second)}`,
     )
     assert.deepEqual(
@@ -60,7 +60,7 @@ test('PostgreSQL: a request repeated on one connection executes the statements i
       [],
       'the third run prepares nothing: every statement is prepared already',
     )
-    assert.ok(third.filter((m) => /EXECUTE taskd_\d+/.test(m)).length >= 3, third.join('\n---\n'))
+    assert.ok(third.filter((m) => /EXECUTE taskd_[0-9a-f]+_\d+/.test(m)).length >= 3, third.join('\n---\n'))
     // The one connection's session holds them: by PREPARE (messages of several statements) and by pg (one sent alone).
     const { rows } = await sql<{ from_sql: boolean; n: number }>`
       SELECT from_sql, count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'taskd_%' GROUP BY from_sql ORDER BY from_sql`.execute(c.t.deps.db.q)
@@ -111,9 +111,51 @@ test(
       assert.deepEqual(result, [8, 9])
       for (const id of ['c', 'd'])
         assert.ok(
-          messages.some((m) => new RegExp(`EXECUTE taskd_\\d+\\('${id}', '1'\\)`).test(m)),
+          messages.some((m) => new RegExp(`EXECUTE taskd_[0-9a-f]+_\\d+\\('${id}', '1'\\)`).test(m)),
           messages.join('\n---\n'),
         )
+    } finally {
+      await db.close()
+      await database.drop()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  },
+)
+
+test(
+  'PostgreSQL: prepared statements gone missing (as behind a transaction pooler) are turned off with one warning, and the work still runs',
+  { skip: skipDirect },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
+    const database = await freshDatabase(dir)
+    const warnings: string[] = []
+    const db = await openDatabase({ ...database, dbPoolSize: 1, log: (msg: string) => warnings.push(msg) })
+    try {
+      await sql`CREATE TABLE probe (id TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(db.q)
+      const write = (id: string) =>
+        db.tx(async ({ q }) => {
+          await later(q, sql`INSERT INTO probe (id, n) VALUES (${id}, ${1})`.compile(q))
+          return (await sql<{ n: number }>`SELECT count(*)::int AS n FROM probe WHERE n >= ${0}`.execute(q)).rows[0]?.n
+        })
+      const read = (id: string) => db.read(db.q.selectFrom('users').select('id').where('email', '=', `${id}@example.com`))
+      const alone = (id: string) => sql<{ n: number }>`SELECT count(*)::int AS n FROM probe WHERE id <> ${id}`.execute(db.q)
+      for (const id of ['a', 'b', 'c']) {
+        await write(id)
+        await read(id)
+        await alone(id)
+      }
+      // The one connection's session loses its prepared statements, as another server session behind a pooler has none.
+      await sql`DEALLOCATE ALL`.execute(db.q)
+      const { result, messages } = await watching(async () => [await write('d'), (await read('d')).length, (await alone('d')).rows[0]?.n, await write('e')])
+      assert.deepEqual(result, [4, 0, 3, 5])
+      assert.equal(warnings.filter((w) => /prepared statements are off/.test(w)).length, 1, warnings.join('\n'))
+      // After the miss, nothing is prepared or executed by name.
+      const after = messages.slice(messages.findIndex((m) => /EXECUTE taskd_/.test(m)) + 1)
+      assert.ok(after.length >= 3, messages.join('\n---\n'))
+      assert.deepEqual(
+        after.filter((m) => /PREPARE |EXECUTE /.test(m)),
+        [],
+      )
     } finally {
       await db.close()
       await database.drop()
