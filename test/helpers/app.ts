@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { createApp } from '../../src/app.js'
 import { answerClientErrors } from '../../src/http/client-errors.js'
 import { loadConfig, type Config } from '../../src/config.js'
@@ -109,6 +110,11 @@ async function appOn(
         server.close(() => resolve())
         server.closeAllConnections()
       })
+      // The requests that follow get a new connection pool: a kept-alive connection to this server would otherwise be
+      // taken by the first request to a server the system gives the same port later, which it answers with a reset.
+      const stale = getGlobalDispatcher()
+      setGlobalDispatcher(new Agent())
+      void stale.close().catch(() => undefined)
       await db.close()
       await dispose()
       if (invalid) throw invalid
