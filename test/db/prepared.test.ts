@@ -17,6 +17,25 @@ const pooled = Boolean(process.env.TASKD_TEST_POOLER_URL)
 const skip = testDialect !== 'postgres' ? 'runs in the PostgreSQL run of npm test' : false
 const skipDirect = skip || (pooled && 'prepared statements are off behind the pooler')
 
+type Opened = Awaited<ReturnType<typeof openDatabase>>
+
+/** fn on a new database opened with these options, closed and dropped afterwards whatever happens. */
+async function withDb(opts: Partial<Parameters<typeof openDatabase>[0]>, fn: (db: Opened) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
+  const database = await freshDatabase(dir)
+  try {
+    const db = await openDatabase({ ...database, log: () => {}, ...opts })
+    try {
+      await fn(db)
+    } finally {
+      await db.close()
+    }
+  } finally {
+    await database.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** Texts of the messages sent while fn runs. */
 async function watching<T>(fn: () => Promise<T>): Promise<{ result: T; messages: string[] }> {
   const messages: string[] = []
@@ -78,10 +97,7 @@ test(
   'PostgreSQL: a message that fails after a first PREPARE leaves the connection working: the same and other statements run again',
   { skip: skipDirect },
   async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
-    const database = await freshDatabase(dir)
-    const db = await openDatabase({ ...database, dbPoolSize: 2, log: () => {} })
-    try {
+    await withDb({ dbPoolSize: 2 }, async (db) => {
       await sql`CREATE TABLE probe (id TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(db.q)
       await sql`INSERT INTO probe VALUES ('taken', 0)`.execute(db.q)
       const insert = (id: string, n: number) => sql`INSERT INTO probe (id, n) VALUES (${id}, ${n})`
@@ -114,11 +130,7 @@ test(
           messages.some((m) => new RegExp(`EXECUTE taskd_[0-9a-f]+_\\d+\\('${id}', '1'\\)`).test(m)),
           messages.join('\n---\n'),
         )
-    } finally {
-      await db.close()
-      await database.drop()
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    })
   },
 )
 
@@ -126,11 +138,8 @@ test(
   'PostgreSQL: prepared statements gone missing (as behind a transaction pooler) are turned off with one warning, and the work still runs',
   { skip: skipDirect },
   async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
-    const database = await freshDatabase(dir)
     const warnings: string[] = []
-    const db = await openDatabase({ ...database, dbPoolSize: 1, log: (msg: string) => warnings.push(msg) })
-    try {
+    await withDb({ dbPoolSize: 1, log: (msg: string) => warnings.push(msg) }, async (db) => {
       await sql`CREATE TABLE probe (id TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(db.q)
       const write = (id: string) =>
         db.tx(async ({ q }) => {
@@ -156,19 +165,12 @@ test(
         after.filter((m) => /PREPARE |EXECUTE /.test(m)),
         [],
       )
-    } finally {
-      await db.close()
-      await database.drop()
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    })
   },
 )
 
 test('PostgreSQL: a statement PostgreSQL cannot prepare (a parameter of no inferable type) runs with its value written in', { skip: skipDirect }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
-  const database = await freshDatabase(dir)
-  const db = await openDatabase({ ...database, dbPoolSize: 1, log: () => {} })
-  try {
+  await withDb({ dbPoolSize: 1 }, async (db) => {
     // pg_typeof takes any type: PREPARE cannot type $1 (42P18), a quoted literal is of type unknown.
     const typeOf = (v: string) => sql<{ t: string }>`SELECT pg_typeof(${v})::text AS t`
     // A read (one message with its settings), twice.
@@ -183,19 +185,12 @@ test('PostgreSQL: a statement PostgreSQL cannot prepare (a parameter of no infer
       assert.deepEqual(one.rows, [{ x: 1 }])
     }
     await assert.rejects(typeOf('e').execute(db.q), /could not determine data type/)
-  } finally {
-    await db.close()
-    await database.drop()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('PostgreSQL: with TASKD_DB_PREPARE=off (and behind a pooler by default) nothing is prepared', { skip }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-pg-'))
-  const database = await freshDatabase(dir)
   // Through the pooler the default (auto) is off already; directly, the setting turns it off.
-  const db = await openDatabase({ ...database, dbPoolSize: 1, ...(pooled ? {} : { dbPrepare: 'off' as const }), log: () => {} })
-  try {
+  await withDb({ dbPoolSize: 1, ...(pooled ? {} : { dbPrepare: 'off' as const }) }, async (db) => {
     const { messages } = await watching(async () => {
       for (let i = 0; i < 3; i++) {
         await db.tx(async ({ q }) => {
@@ -220,9 +215,5 @@ test('PostgreSQL: with TASKD_DB_PREPARE=off (and behind a pooler by default) not
     // Nothing named either (pg's named statements); through the pooler this asks whichever server connection it lands on.
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(db.q)
     assert.equal(rows[0]?.n, 0)
-  } finally {
-    await db.close()
-    await database.drop()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
