@@ -104,15 +104,12 @@ export async function updateList(deps: Deps, actor: Actor, id: string, input: Up
   if (rebound) await announceStatusOfList(deps, actor, id)
   const completed = to === undefined ? undefined : completionAfterMove(from, to)
   if (completed !== undefined) {
-    await inChunks(deps.db, moveChunk(deps), async (tx, size) =>
+    await inChunks(deps.db, cascadeChunk(deps.db), async (tx, size) =>
       ((await visibleList(tx.q, actor, id)).category === 'completed') === completed ? settleCardsOfList(deps, tx, actor, id, completed, size) : 0,
     )
   }
   return view
 }
-
-/** Cards moved per transaction when a list is deleted with move_to (cascadeChunk: its size per database). */
-const moveChunk = (deps: Deps) => cascadeChunk(deps.db)
 
 /** The list, its board and its move_to target, checked; 404, 409 and 422 as the route documents. */
 async function checkDeletion(q: Q, actor: Actor, id: string, moveTo: string | undefined) {
@@ -139,11 +136,11 @@ export async function deleteList(deps: Deps, actor: Actor, id: string, moveTo: s
   await deps.db.tx(({ q }) => checkDeletion(q, actor, id, moveTo))
   if (moveTo !== undefined) {
     // Each chunk checks again that the caller may still see the list, so losing access stops the move.
-    await inChunks(deps.db, moveChunk(deps), (tx, size) => moveCardsOfList(deps, tx, actor, id, moveTo, size, () => visibleList(tx.q, actor, id)))
+    await inChunks(deps.db, cascadeChunk(deps.db), (tx, size) => moveCardsOfList(deps, tx, actor, id, moveTo, size, () => visibleList(tx.q, actor, id)))
   }
   await deps.db.tx(async (tx) => {
     const { list, board } = await checkDeletion(tx.q, actor, id, moveTo)
-    const chunk = moveChunk(deps)
+    const chunk = cascadeChunk(deps.db)
     if (moveTo !== undefined) while ((await moveCardsOfList(deps, tx, actor, id, moveTo, chunk)) === chunk);
     await deleteListRow(tx.q, list.id)
     await emitEvent(deps, tx, { name: 'list.deleted', boardId: board.id, data: listEventData(list, board), actor })
