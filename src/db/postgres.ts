@@ -187,7 +187,7 @@ interface Held {
  * Prepared statements: PostgreSQL keeps a statement's parse and plan for the session (the server connection) under a
  * name, so a statement the connection has prepared is only bound and run: no parsing and, once PostgreSQL settles on a
  * generic plan (after five runs, when it costs no more than a custom one), no planning. A message of several
- * statements sends `EXECUTE taskd_<n>(literals)`, with `PREPARE taskd_<n> AS <the statement>` just ahead of it when
+ * statements sends `EXECUTE taskd_<tag>_<n>(literals)`, with `PREPARE taskd_<tag>_<n> AS <the statement>` just ahead of it when
  * it is prepared (the second time the connection sends that statement's text); a statement sent alone uses pg's named
  * statements (the extended protocol's Parse once, then Bind). A PREPARE is not undone by a rollback, and a message that fails may or may not
  * have run the PREPAREs it carried: their names are dropped and never used again (the statement gets a new name the next
@@ -282,7 +282,8 @@ const sessions = new WeakMap<DatabaseConnection, Session>()
 const statementNames = new WeakMap<readonly unknown[], string>()
 /**
  * Errors of a message that failed while preparing a statement for the first time with an error of the statement's
- * text (class 42: the statement is then never prepared again): the transaction or the read runs again.
+ * text (UNPREPARABLE: the statement is then never prepared again), or whose prepared statements were lost (Preparing):
+ * the transaction or the read runs again.
  */
 const unpreparedFailures = new WeakSet<object>()
 export const failedToPrepare = (err: unknown): boolean => typeof err === 'object' && err !== null && unpreparedFailures.has(err)
@@ -352,7 +353,7 @@ class HoldingPgConnection implements HoldingConnection {
 
   /**
    * After a message failed: the names it prepared may or may not exist now, so they are forgotten (never used again).
-   * When PostgreSQL refused a statement's text (class 42: a parameter it cannot type) in a message that prepared
+   * When PostgreSQL refused a statement's text (UNPREPARABLE: a parameter it cannot type) in a message that prepared
    * statements, those are not prepared again in this process, and the error says the work may run again with them
    * written in (failedToPrepare).
    */
