@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, type Kysely, type RawBuilder, sql } from 'kysely'
 import { HttpError } from '../errors.js'
 import type { DB } from './types.js'
+import type { LateTaking } from './late.js'
 import type { WakeChannel, Wakes } from './wakes.js'
 
 /** Something statements run on: the database itself, or a transaction's connection. Stores take one of these. */
@@ -109,8 +110,11 @@ export class GuardedDriver implements Driver {
 /** What a connection that holds statements back (PostgreSQL's, inside a transaction) is asked through. */
 export const HOLD = Symbol('hold')
 export interface HoldingConnection extends DatabaseConnection {
-  /** Keeps the statement to send with the transaction's next message (or its COMMIT). */
-  [HOLD](query: CompiledQuery): void
+  /**
+   * Keeps the statement to send with the transaction's next message (or its COMMIT); `taking`: it takes late values
+   * (src/db/late.ts), and the statements after it in the transaction get them in place of their stand-ins.
+   */
+  [HOLD](query: CompiledQuery, taking?: LateTaking): void
 }
 const holds = (c: DatabaseConnection): c is HoldingConnection => HOLD in c
 

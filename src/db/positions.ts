@@ -1,6 +1,7 @@
 // Positions of ordered rows (cards in a list, lists on a board, checklists on a card, items in a checklist): finite, and distinct within their scope.
 import { type CompiledQuery, sql } from 'kysely'
 import type { Q } from './database.js'
+import { type Late, LateNumber, lateSlot } from './late.js'
 import { lockRows } from './dialect.js'
 import { firstOf, fixedQuery } from './sql.js'
 
@@ -27,6 +28,17 @@ const lastPosition = Object.fromEntries(
   ]),
 ) as Record<Ordered, (q: Q, scopeId: string, selfId: string) => CompiledQuery<{ p: number | null }>>
 
+const CARD_AT_END = lateSlot('taskd.late_position', 'double precision')
+/**
+ * A card's place one past the last of its list, taken late (src/db/late.ts, PostgreSQL), after the list's row is locked
+ * (a statement of its own before it, so that this one sees the card of the create that held the lock). Where one past
+ * the last leaves no room (near 1e308) the setting is empty, the statement that writes the card fails, and the create
+ * runs again taking its place at once (distinctPosition then renumbers).
+ */
+const lateCardAtEnd = (q: Q, listId: string, selfId: string) =>
+  sql`SELECT set_config(${CARD_AT_END.setting}, (CASE WHEN m IS NULL THEN 1 WHEN m + 1 - m >= GREATEST(abs(m + 1) * 2::float8 ^ -48, 1e-12) THEN m + 1 END)::text, true) AS position
+    FROM (SELECT MAX(position) AS m FROM cards WHERE list_id = ${listId} AND id <> ${selfId}) AS last`.compile(q)
+
 /** Two positions closer than this (relative to their size: 16 units in the last place) leave no room between them. */
 const gapAt = (p: number) => Math.max(Math.abs(p) * 2 ** -48, 1e-12)
 
@@ -38,12 +50,14 @@ const gapAt = (p: number) => Math.max(Math.abs(p) * 2 ** -48, 1e-12)
  * and the row takes the odd slot just before the first row at or after `wanted` (or after the last, when appending has
  * run out of room near 1e308). Their order never changes; positions stay finite and distinct.
  */
-export async function distinctPosition(q: Q, table: Ordered, scopeId: string, selfId: string, asked?: number): Promise<number> {
+export async function distinctPosition(q: Q, table: Ordered, scopeId: string, selfId: string, asked?: number, late?: Late): Promise<number> {
   const { column, parent } = SCOPE[table]
   await lockRows(q, q.selectFrom(parent).select('id').where('id', '=', scopeId))
   const t = sql.table(table)
   const scope = sql.ref(column)
   const atEnd = asked === undefined
+  if (atEnd && late && table === 'cards' && (await late.take(q, lateCardAtEnd(q, scopeId, selfId), { position: CARD_AT_END })))
+    return new LateNumber(CARD_AT_END) as unknown as number
   let wanted = asked ?? 1
   if (atEnd) {
     const last = (await firstOf(q, lastPosition[table](q, scopeId, selfId)))?.p ?? null

@@ -33,6 +33,7 @@ import {
   runAfterCommit,
 } from './database.js'
 import { storedSchemaVersion } from './dialect.js'
+import { failedLate, hasLateToken, LateNumber, lateFailed, type LateSlot, type LateTaking } from './late.js'
 import { migratePostgres } from './migrate.js'
 import { WakeListener } from './postgres-listen.js'
 import type { DB } from './types.js'
@@ -181,6 +182,23 @@ interface Held {
   query?: CompiledQuery
   literals?: readonly string[]
   waiting?: { resolve: (r: QueryResult<unknown>) => void; reject: (err: unknown) => void }
+  /** It takes late values: its row goes to them. */
+  taking?: LateTaking
+}
+
+/**
+ * A parameter written in as a literal, or, for a stand-in of a value this transaction takes late (src/db/late.ts), the
+ * setting that holds it: a number in its place, a text with each token replaced.
+ */
+function lateLiteral(value: unknown, slots: readonly LateSlot[]): string {
+  if (value instanceof LateNumber && slots.includes(value.slot)) return `current_setting('${value.slot.setting}')::${value.slot.type}`
+  let out = literalOf(value)
+  if (typeof value === 'string' && hasLateToken(value))
+    for (const slot of slots) {
+      const token = slot.type === 'text' ? slot.token : JSON.stringify(slot.token)
+      if (value.includes(token)) out = `replace(${out}, ${quoted(token)}, current_setting('${slot.setting}'))`
+    }
+  return out
 }
 
 /**
@@ -321,6 +339,9 @@ class HoldingPgConnection implements HoldingConnection {
    * succeeds, brings it back), and a COMMIT would roll it back.
    */
   private aborted = false
+  /** The statements of this transaction that took late values, and their slots (src/db/late.ts). */
+  private takings: LateTaking[] = []
+  private slots: LateSlot[] = []
   private readonly own: Session | undefined
   constructor(
     private readonly inner: DatabaseConnection,
@@ -382,18 +403,35 @@ class HoldingPgConnection implements HoldingConnection {
     this.held = [{ text }]
     this.begun = false
     this.aborted = false
+    this.endLate()
   }
 
-  [HOLD](query: CompiledQuery): void {
-    this.held.push({ query, literals: query.parameters.map(literalOf) })
+  private endLate(): void {
+    this.takings = []
+    this.slots = []
+  }
+
+  /** A query's parameters as literals (with the late values of the transaction in place of their stand-ins). */
+  private literals(query: CompiledQuery): string[] {
+    return this.slots.length === 0 ? query.parameters.map(literalOf) : query.parameters.map((v) => lateLiteral(v, this.slots))
+  }
+
+  [HOLD](query: CompiledQuery, taking?: LateTaking): void {
+    const literals = this.literals(query)
+    if (taking) {
+      this.takings.push(taking)
+      this.slots.push(...taking.slots)
+    }
+    this.held.push({ query, literals, taking })
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const gathering = gatheringReads()
-    if (this.held.length === 0 && !gathering) return this.send(query) as Promise<QueryResult<R>>
+    // Once values were taken late, every statement goes written in (its stand-ins replaced), never with parameters.
+    if (this.held.length === 0 && !gathering && this.slots.length === 0) return this.send(query) as Promise<QueryResult<R>>
     return new Promise<QueryResult<R>>((resolve, reject) => {
       try {
-        this.held.push({ query, literals: query.parameters.map(literalOf), waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
+        this.held.push({ query, literals: this.literals(query), waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
       } catch (err) {
         reject(dataError(err))
         return
@@ -449,7 +487,7 @@ class HoldingPgConnection implements HoldingConnection {
     if (batch.length === 0 && tail.length === 0) return
     if (batch[0]?.text?.startsWith('BEGIN') || batch[0]?.text?.startsWith('START TRANSACTION')) this.begun = true
     const [only] = batch
-    if (batch.length === 1 && tail.length === 0 && only?.query) {
+    if (batch.length === 1 && tail.length === 0 && only?.query && this.slots.length === 0) {
       // One query alone: as it is, with its parameters.
       const result = await this.send(only.query).catch((err: unknown) => {
         only.waiting?.reject(err)
@@ -475,11 +513,16 @@ class HoldingPgConnection implements HoldingConnection {
       this.aborted = false
       // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
       // the branch above.
-      batch.forEach((h, i) => h.waiting?.resolve(results[message.at[i] ?? -1] ?? { rows: [] }))
+      batch.forEach((h, i) => {
+        const result = results[message.at[i] ?? -1] ?? { rows: [] }
+        h.taking?.got((result.rows[0] ?? {}) as Record<string, unknown>)
+        h.waiting?.resolve(result)
+      })
     } catch (err) {
       this.aborted = true
       this.forget(message, err)
       const failed = dataError(err)
+      if (this.takings.length > 0) lateFailed(this.takings, failed)
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
     }
@@ -497,6 +540,7 @@ class HoldingPgConnection implements HoldingConnection {
     }
     if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
     await this.flush([...before, 'COMMIT'])
+    this.endLate()
   }
 
   /**
@@ -531,6 +575,7 @@ class HoldingPgConnection implements HoldingConnection {
     // Queries still waiting for a message (started beside the one that failed) end with the transaction.
     for (const h of this.held) h.waiting?.reject(new Error('the transaction was rolled back'))
     this.held = []
+    this.endLate()
     if (this.begun) await this.send(CompiledQuery.raw('ROLLBACK'))
     this.begun = false
   }
@@ -681,7 +726,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
           runAfterCommit(after)
           return result
         } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !(RETRYABLE.has(pgCode(err) ?? '') || failedToPrepare(err))) throw err
+          if (attempt >= MAX_ATTEMPTS || !(RETRYABLE.has(pgCode(err) ?? '') || failedToPrepare(err) || failedLate(err))) throw err
           await backoff(attempt)
         }
       }

@@ -6,6 +6,7 @@ import { seesBoard, seesMostBoards, visibleBoard, visibleOnBoard } from '../../a
 import { isoAt } from '../../clock.js'
 import { inChunks, type Q, readTogether, together, type Tx } from '../../db/database.js'
 import { appendedPositions, distinctPosition } from '../../db/positions.js'
+import { Late } from '../../db/late.js'
 import type { CardsTable, ListsTable, TagsTable, UsersTable } from '../../db/types.js'
 import type { Deps } from '../../deps.js'
 import { HttpError, invalidBody, notFound, unprocessable, type ErrorDetail } from '../../errors.js'
@@ -191,10 +192,17 @@ function cardEmitter(deps: Deps, tx: Tx, actor: Actor, view: CardView, known?: K
   return { emit, assignee }
 }
 
-export const createCard = (deps: Deps, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> =>
-  deps.db.tx((tx) => createCardIn(deps, tx, actor, input))
+/**
+ * A card created by a request of its own: its number and its place at the end of its list are taken late (see
+ * src/db/late.ts), so creates on one board hold the board's and the list's rows only while the commit runs.
+ */
+export async function createCard(deps: Deps, actor: Actor, input: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
+  const late = new Late()
+  return late.settle(await deps.db.tx((tx) => createCardIn(deps, tx, actor, input, late)))
+}
 
-export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: CreateCardInput): Promise<{ card: CardView; existing: boolean }> {
+/** `late`: the number and the place may be taken late (nothing in the caller's transaction reads them after). */
+export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: CreateCardInput, late?: Late): Promise<{ card: CardView; existing: boolean }> {
   const { q } = tx
   // The reads that depend on nothing but the request go together (one round trip on PostgreSQL), with those the card's
   // events and notices will make (the board's webhooks and automations, who of the people named sees the board).
@@ -220,14 +228,15 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
   if (lists.length === 0) throw invalid([{ path: 'list', message: 'The board has no list.' }])
   const { list, completed } = placeCard(lists, undefined, { list: named, completed: input.completed })
   const id = newId()
-  // The key (the board's row stays locked until the commit), the place in the list and what the view needs, together.
-  const [taken, position, status, fields] = await together(() =>
-    Promise.all([
-      takeCardKey(q, board.id),
-      distinctPosition(q, 'cards', list.id, id, input.position),
-      list.status_id ? getStatus(q, list.status_id) : undefined,
-      fieldsOfBoards(q, [board.id]),
-    ]),
+  // What the view needs; then the key (the board's row stays locked until the commit) and the place in the list. Taken
+  // late, these two are held back to go with the COMMIT (nothing after them reads), else they go together.
+  // (the watchers' names too, which the events carry: read here, no read comes between the key and the COMMIT).
+  const watcherIds = [...new Set(input.watchers ?? [])].filter((w) => !users.some((u) => u.id === w))
+  const [status, fields, watchers] = await together(() =>
+    Promise.all([list.status_id ? getStatus(q, list.status_id) : undefined, fieldsOfBoards(q, [board.id]), watcherIds.length ? getUsers(q, watcherIds) : []]),
+  )
+  const [taken, position] = await together(() =>
+    Promise.all([takeCardKey(q, board.id, late), distinctPosition(q, 'cards', list.id, id, input.position, late)]),
   )
   if (!taken) throw notFound('board')
   const at = isoAt(deps.clock.now())
@@ -280,7 +289,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
     status ? { id: status.id, name: status.name, category: status.category } : null,
     xattr,
   )
-  const known = { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name }, users, tags }
+  const known = { board: { id: board.id, name: board.name }, list: { id: list.id, name: list.name }, users: [...users, ...watchers], tags }
   const data = await cardEventData(q, deps.config, view, known)
   const assigned = (user: string): NewEvent => ({
     name: 'card.assigned',

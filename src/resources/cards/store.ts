@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
 import { later, type Q, together } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
+import { type Late, LateNumber, lateSlot } from '../../db/late.js'
 import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
 import type { CardsTable, DB } from '../../db/types.js'
 import type { CardListParams } from './schema.js'
@@ -120,11 +121,19 @@ const nextKey = fixedQuery((q: Q, boardId: string) =>
     .where('id', '=', boardId)
     .returning(['next_key', 'key_prefix']),
 )
+const KEY_NUM = lateSlot('taskd.late_key_num', 'integer')
+const KEY = lateSlot('taskd.late_key', 'text')
+/** nextKey taken late (src/db/late.ts, PostgreSQL): the number and the key kept in settings of the transaction. */
+const lateKey = (q: Q, boardId: string) =>
+  sql`WITH k AS (UPDATE boards SET next_key = next_key + 1 WHERE id = ${boardId} RETURNING next_key - 1 AS num, key_prefix)
+    SELECT set_config(${KEY_NUM.setting}, num::text, true) AS num, set_config(${KEY.setting}, key_prefix || '-' || num, true) AS key FROM k`.compile(q)
 /**
- * The next card key of a board, taken under the board row's lock, with the board's prefix as it is now (a rename may
+ * The next card key of a board, taken under the board row's lock (late, with `late`: stand-ins until the commit), with the board's prefix as it is now (a rename may
  * have committed since the board was read); undefined when the board is gone.
  */
-export const takeCardKey = async (q: Q, boardId: string): Promise<{ num: number; key: string } | undefined> => {
+export const takeCardKey = async (q: Q, boardId: string, late?: Late): Promise<{ num: number; key: string } | undefined> => {
+  if (late && (await late.take(q, lateKey(q, boardId), { num: KEY_NUM, key: KEY })))
+    return { num: new LateNumber(KEY_NUM) as unknown as number, key: KEY.token }
   const row = await firstOf(q, nextKey(q, boardId))
   return row && { num: row.next_key - 1, key: `${row.key_prefix}-${row.next_key - 1}` }
 }
