@@ -5,7 +5,6 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Compilable, type CompiledQuery, type DatabaseConnection, type Driver, type Kysely, type RawBuilder, sql } from 'kysely'
 import { HttpError } from '../errors.js'
 import type { DB } from './types.js'
-import type { LateTaking } from './late.js'
 import type { WakeChannel, Wakes } from './wakes.js'
 
 /** Something statements run on: the database itself, or a transaction's connection. Stores take one of these. */
@@ -105,6 +104,20 @@ export class GuardedDriver implements Driver {
   commitTransaction = (c: DatabaseConnection) => this.inner.commitTransaction(this.own(c))
   rollbackTransaction = (c: DatabaseConnection) => this.inner.rollbackTransaction(this.own(c))
   destroy = () => this.inner.destroy()
+}
+
+/** A value a transaction takes late (src/db/late.ts): its token, the transaction-local setting that holds it, its SQL type. */
+export interface LateSlot {
+  readonly token: string
+  readonly setting: string
+  /** A number stands in JSON as its token quoted; a text's token stands inside the text. */
+  readonly type: 'integer' | 'double precision' | 'text'
+}
+/** What a held statement that takes late values tells the connection: whom to turn off if a message fails, its slots, where its row goes. */
+export interface LateTaking {
+  late: { off: boolean }
+  slots: readonly LateSlot[]
+  got: (row: Record<string, unknown>) => void
 }
 
 /** What a connection that holds statements back (PostgreSQL's, inside a transaction) is asked through. */

@@ -12,18 +12,10 @@
 // transaction returned. SQLite (one writer) and statements outside a transaction take the value at once, as before.
 import { randomBytes } from 'node:crypto'
 import type { CompiledQuery } from 'kysely'
-import { HOLD, type HoldingConnection, type Q } from './database.js'
+import { HOLD, type HoldingConnection, type LateSlot, type LateTaking, type Q } from './database.js'
 
 /** Tokens of this process: a random mark no request can guess, then the name of the setting the value is kept in. */
 const MARK = `\u2060late${randomBytes(8).toString('hex')}:`
-
-/** A value taken late: its token, the transaction-local setting that holds it, and how SQL reads it. */
-export interface LateSlot {
-  readonly token: string
-  readonly setting: string
-  /** A number stands in JSON as its token quoted; a text's token stands inside the text. */
-  readonly type: 'integer' | 'double precision' | 'text'
-}
 
 /** A number taken late: stands in for the number in a row or a view; JSON.stringify writes its token. */
 export class LateNumber {
@@ -98,11 +90,4 @@ export const failedLate = (err: unknown): boolean => typeof err === 'object' && 
 export function lateFailed(takings: readonly LateTaking[], err: unknown): void {
   for (const t of takings) t.late.off = true
   if (typeof err === 'object' && err !== null) lateFailures.add(err)
-}
-
-/** What a held statement that takes late values tells the connection. */
-export interface LateTaking {
-  late: Late
-  slots: readonly LateSlot[]
-  got: (row: Record<string, unknown>) => void
 }

@@ -25,6 +25,8 @@ import {
   HOLD,
   type HoldingConnection,
   gatheringReads,
+  type LateSlot,
+  type LateTaking,
   inTransaction,
   makeTx,
   type PendingWakes,
@@ -33,7 +35,7 @@ import {
   runAfterCommit,
 } from './database.js'
 import { storedSchemaVersion } from './dialect.js'
-import { failedLate, hasLateToken, LateNumber, lateFailed, type LateSlot, type LateTaking } from './late.js'
+import { failedLate, hasLateToken, LateNumber, lateFailed } from './late.js'
 import { migratePostgres } from './migrate.js'
 import { WakeListener } from './postgres-listen.js'
 import type { DB } from './types.js'

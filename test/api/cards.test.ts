@@ -154,7 +154,7 @@ test('keys count per board and are never reused, even after permanent delete', a
 })
 
 test(
-  'a card create sends at most 4 messages to PostgreSQL (token lookup, BEGIN with the checks, what the view needs, the rows and events with the COMMIT), and takes the board number and the list end in the COMMIT\'s',
+  "a card create sends at most 4 messages to PostgreSQL (token lookup, BEGIN with the checks, what the view needs, the rows and events with the COMMIT), and takes the board number and the list end in the COMMIT's",
   { skip: testDialect !== 'postgres' && 'counts PostgreSQL round trips' },
   async () => {
     // Deliveries to a closed local port: they start after the commit, and fail outside this count.
@@ -213,7 +213,10 @@ test('cards made at once on one board get consecutive numbers and distinct place
   const c = await seededApp({ allowPrivateTargets: 'true' })
   try {
     const token = c.tokens.owner.write
-    const sub = await c.t.req('POST', '/v1/webhooks', { token, body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.created'], boards: [c.board.id] } })
+    const sub = await c.t.req('POST', '/v1/webhooks', {
+      token,
+      body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.created'], boards: [c.board.id] },
+    })
     assert.equal(sub.status, 201, sub.text)
     const first = await card(c, { title: 'before' }, token)
     assert.equal(first.status, 201, first.text)
@@ -221,7 +224,11 @@ test('cards made at once on one board get consecutive numbers and distinct place
     for (const r of made) assert.equal(r.status, 201, r.text)
     const cards = made.map((r) => r.body.card as { id: string; key: string; position: number })
     const numbers = cards.map((x) => Number(/^LCH-(\d+)$/.exec(x.key)?.[1])).sort((a, b) => a - b)
-    assert.deepEqual(numbers, Array.from({ length: 24 }, (_, i) => i + 2), 'the numbers after the first card, each once')
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 24 }, (_, i) => i + 2),
+      'the numbers after the first card, each once',
+    )
     const byPosition = [...cards].sort((a, b) => a.position - b.position)
     assert.ok(byPosition[0].position > first.body.card.position, 'after the card made before')
     assert.equal(new Set(cards.map((x) => x.position)).size, cards.length, 'distinct places')

@@ -235,9 +235,7 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
   const [status, fields, watchers] = await together(() =>
     Promise.all([list.status_id ? getStatus(q, list.status_id) : undefined, fieldsOfBoards(q, [board.id]), watcherIds.length ? getUsers(q, watcherIds) : []]),
   )
-  const [taken, position] = await together(() =>
-    Promise.all([takeCardKey(q, board.id, late), distinctPosition(q, 'cards', list.id, id, input.position, late)]),
-  )
+  const [taken, position] = await together(() => Promise.all([takeCardKey(q, board.id, late), distinctPosition(q, 'cards', list.id, id, input.position, late)]))
   if (!taken) throw notFound('board')
   const at = isoAt(deps.clock.now())
   const row: CardsTable = {
