@@ -32,7 +32,7 @@ import {
   type RowsOf,
   runAfterCommit,
 } from './database.js'
-import { storedSchemaVersion } from './dialect.js'
+import { numberingInserts, storedSchemaVersion } from './dialect.js'
 import { migratePostgres } from './migrate.js'
 import { WakeListener } from './postgres-listen.js'
 import type { DB } from './types.js'
@@ -74,21 +74,26 @@ const notifyText = (wakes: PendingWakes, processId: string) =>
 const EVENT_ORDER_LOCK = 0x65766e74 // 'evnt'
 
 /**
- * Numbers the events this transaction wrote (those without a commit_seq: other transactions' unnumbered rows are not
- * committed, so not seen) after the last number, in the order they were written. The lock is held until the commit is
- * visible to every reader (PostgreSQL releases a transaction's locks after it marks it committed), and the next
- * holder's UPDATE takes a new snapshot after taking it: numbers are handed out in commit order, and a reader that
- * sees commit_seq n sees every smaller one. So the change feed, which pages by commit_seq, never skips an event that
- * commits late. Commits that notify are serialised by PostgreSQL anyway (its notification queue's lock).
+ * Commit order for events: a transaction that wrote events takes this lock in its COMMIT's message, and numbers them
+ * there after the last commit_seq, in the order they were written. The lock is held until the commit is visible to
+ * every reader (PostgreSQL releases a transaction's locks after it marks it committed), and the next holder's
+ * statements take a new snapshot after taking it: numbers are handed out in commit order, and a reader that sees
+ * commit_seq n sees every smaller one. So the change feed, which pages by commit_seq, never skips an event that commits
+ * late. Commits that notify are serialised by PostgreSQL anyway (its notification queue's lock).
  */
-const NUMBER_EVENTS = [
-  CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`),
-  CompiledQuery.raw(
-    'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
-      'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
-      ') numbered WHERE events.id = numbered.id',
-  ),
-]
+const EVENT_ORDER = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`)
+/**
+ * When every event row of the transaction goes in the COMMIT's message, its inserts number them (numberingInserts in
+ * src/db/dialect.ts), after the lock and after the message's other statements, so each row is written once and the
+ * lock is held for the inserts alone. Rows that went out earlier (before a read, or a savepoint's end) were inserted
+ * without a number: this numbers them (those without a commit_seq: other transactions' unnumbered rows are not
+ * committed, so not seen); after numbering inserts it finds nothing.
+ */
+const NUMBER_EVENTS = CompiledQuery.raw(
+  'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
+    'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
+    ') numbered WHERE events.id = numbered.id',
+)
 
 /** A parameter written into the statement's text as pg would send it, quoted (so PostgreSQL types it from its context, as a parameter). */
 function literalOf(value: unknown): string {
@@ -321,6 +326,8 @@ class HoldingPgConnection implements HoldingConnection {
    * succeeds, brings it back), and a COMMIT would roll it back.
    */
   private aborted = false
+  /** Event rows went out before the COMMIT's message (without their commit_seq, which NUMBER_EVENTS then gives). */
+  private unnumbered = false
   private readonly own: Session | undefined
   constructor(
     private readonly inner: DatabaseConnection,
@@ -382,6 +389,7 @@ class HoldingPgConnection implements HoldingConnection {
     this.held = [{ text }]
     this.begun = false
     this.aborted = false
+    this.unnumbered = false
   }
 
   [HOLD](query: CompiledQuery): void {
@@ -443,10 +451,11 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   /** Sends what is held (and `tail`, statements of its own) as one message. */
-  async flush(tail: readonly (string | CompiledQuery)[] = []): Promise<void> {
+  async flush(tail: readonly (string | Held)[] = []): Promise<void> {
     const batch = this.held
     this.held = []
     if (batch.length === 0 && tail.length === 0) return
+    if (batch.some((h) => h.query && numberingInserts.has(h.query))) this.unnumbered = true
     if (batch[0]?.text?.startsWith('BEGIN') || batch[0]?.text?.startsWith('START TRANSACTION')) this.begun = true
     const [only] = batch
     if (batch.length === 1 && tail.length === 0 && only?.query) {
@@ -468,7 +477,7 @@ class HoldingPgConnection implements HoldingConnection {
     }
     for (const t of tail) {
       if (typeof t === 'string') message.parts.push(t)
-      else this.add(message, t, [])
+      else if (t.query) this.add(message, t.query, t.literals ?? [])
     }
     try {
       const results = await this.sendMessage(message)
@@ -486,17 +495,30 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   /**
-   * The COMMIT, with what is still held before it and `before` (numbering, NOTIFY) just ahead of it. Nothing when the
-   * transaction ran no statement. A transaction whose last statement failed (an error the caller caught) is refused
-   * here: PostgreSQL would answer its COMMIT with a ROLLBACK, and the caller would take its changes for written.
+   * The COMMIT, with what is still held before it and `before` (NOTIFY) just ahead of it; with `numbering`, the events'
+   * numbering (EVENT_ORDER) ahead of those: the event rows still held go last, numbered by their inserts, unless rows of
+   * the transaction went out earlier without a number (then all are numbered by NUMBER_EVENTS, in the order written).
+   * Nothing when the transaction ran no statement. A transaction whose last statement failed (an error the caller
+   * caught) is refused here: PostgreSQL would answer its COMMIT with a ROLLBACK, and the caller would take its changes
+   * for written.
    */
-  async commit(before: readonly (string | CompiledQuery)[]): Promise<void> {
-    if (!this.begun && this.held.length === 1 && before.length === 0) {
+  async commit(numbering: boolean, before: readonly string[]): Promise<void> {
+    if (!this.begun && this.held.length === 1 && !numbering && before.length === 0) {
       this.held = []
       return
     }
     if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
-    await this.flush([...before, 'COMMIT'])
+    if (!numbering) return this.flush([...before, 'COMMIT'])
+    const numbered = (h: Held) => (h.query && !this.unnumbered ? numberingInserts.get(h.query) : undefined)
+    const events = this.held.filter((h) => numbered(h))
+    this.held = this.held.filter((h) => !numbered(h))
+    await this.flush([
+      { query: EVENT_ORDER, literals: [] },
+      ...events.map((h) => ({ query: numbered(h), literals: h.literals })),
+      { query: NUMBER_EVENTS, literals: [] },
+      ...before,
+      'COMMIT',
+    ])
   }
 
   /**
@@ -547,8 +569,7 @@ class WakingDriver extends GuardedDriver {
   override commitTransaction = async (c: DatabaseConnection): Promise<void> => {
     const pending = pendingWakes.getStore()
     const notifying = pending && pending.wakes.size > 0
-    const before = notifying ? [...(pending.wakes.has('events') ? NUMBER_EVENTS : []), notifyText(pending.wakes, pending.processId)] : []
-    await (c as HoldingPgConnection).commit(before)
+    await (c as HoldingPgConnection).commit(!!pending?.wakes.has('events'), notifying ? [notifyText(pending.wakes, pending.processId)] : [])
   }
   override rollbackTransaction = async (c: DatabaseConnection): Promise<void> => (c as HoldingPgConnection).rollback()
 }

@@ -3,7 +3,7 @@
 // member no workspace-wide ones, a member who left none of the board's), selection and paging, bad input, the long
 // poll woken by a commit (no sleep: the wait is longer than the test may take), the waiter caps, a follower that
 // reads while many writers commit, the MCP tool, and, last (they move the clock and prune the log), cursor expiry
-// and retention. On PostgreSQL also: a transaction that wrote its event first but commits last is not skipped, and
+// and retention. On PostgreSQL also: a transaction that wrote an event first but commits last is not skipped, and
 // a long poll on one serve process is woken by a commit through another.
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
@@ -316,7 +316,7 @@ test('MCP recent_changes: the events after a cursor and the next one, as the RES
 })
 
 test(
-  'PostgreSQL: a transaction that wrote its event first but commits last is read after what committed before it, not skipped',
+  'PostgreSQL: a transaction that wrote an event first but commits last is read after what committed before it, not skipped, with the event it wrote at its end',
   { skip: testDialect !== 'postgres' && 'one SQLite writer commits in the order it writes' },
   async () => {
     const c = await ready
@@ -324,20 +324,19 @@ test(
     const start = await head(c, tokens.owner.read)
     const owner = (await t.deps.db.q.selectFrom('users').selectAll().where('id', '=', c.owner.id).executeTakeFirstOrThrow())!
     const actor: Actor = { user: owner, tokenId: 'test', permission: 'write' }
+    const tag = (id: string) => ({ name: 'tag.created' as const, boardId: c.board.id, data: { id, name: id, color: null, board: { id: c.board.id, name: 'Launch' } }, actor })
     let wrote!: () => void
     let release!: () => void
     const written = new Promise<void>((resolve) => (wrote = resolve))
     const gate = new Promise<void>((resolve) => (release = resolve))
+    // The first event's row goes out with the read after it (unnumbered until the commit); the second goes with the
+    // COMMIT. The card created meanwhile commits its events in their own COMMIT's message.
     const slow = t.deps.db.tx(async (tx) => {
-      const id = await emitEvent(t.deps, tx, {
-        name: 'tag.created',
-        boardId: c.board.id,
-        data: { id: 'slowtag000000000', name: 'slow', color: null, board: { id: c.board.id, name: 'Launch' } },
-        actor,
-      })
+      const first = await emitEvent(t.deps, tx, tag('slowtagfirst0000'))
+      await tx.q.selectFrom('users').select('id').limit(1).execute()
       wrote()
       await gate
-      return id
+      return [first, await emitEvent(t.deps, tx, tag('slowtaglast00000'))]
     })
     try {
       await written
@@ -348,15 +347,22 @@ test(
         [fast.id],
       )
       release()
-      const slowId = await slow
+      const [first, last] = await slow
       const seqs = await dbAll<{ id: string; seq: number }>(t.deps.db, 'SELECT id, seq FROM events WHERE commit_seq > ? ORDER BY seq', decodeCursor(start)!.seq)
-      assert.equal(seqs[0].id, slowId, 'the slow transaction wrote its event first (a smaller seq)')
+      assert.equal(seqs[0].id, first, 'the slow transaction wrote its first event before the card’s (a smaller seq)')
       const later = await feed(c, tokens.owner.read, `after=${before.next}`)
       assert.deepEqual(
         later.items.map((i) => i.id),
-        [slowId],
-        'read after the cursor that was past the faster commit',
+        [first, last],
+        'read after the cursor that was past the faster commit, in the order written',
       )
+      const numbers = await dbAll<{ commit_seq: number }>(t.deps.db, 'SELECT commit_seq FROM events WHERE commit_seq > ? ORDER BY commit_seq', decodeCursor(start)!.seq)
+      assert.deepEqual(
+        numbers.map((n) => Number(n.commit_seq)),
+        [1, 2, 3].map((i) => decodeCursor(start)!.seq + i),
+        'numbered one after another',
+      )
+      assert.equal(Number((await dbGet<{ n: number }>(t.deps.db, 'SELECT COUNT(*) AS n FROM events WHERE commit_seq IS NULL'))!.n), 0, 'every event numbered')
     } finally {
       release()
       await slow.catch(() => {})
