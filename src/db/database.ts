@@ -108,9 +108,12 @@ export class GuardedDriver implements Driver {
 
 /** What a connection that holds statements back (PostgreSQL's, inside a transaction) is asked through. */
 export const HOLD = Symbol('hold')
+export const AHEAD = Symbol('ahead')
 export interface HoldingConnection extends DatabaseConnection {
   /** Keeps the statement to send with the transaction's next message (or its COMMIT). */
   [HOLD](query: CompiledQuery): void
+  /** Sends the statement now, with what is held, without waiting for it: the transaction's next message follows it. */
+  [AHEAD](query: CompiledQuery): void
 }
 const holds = (c: DatabaseConnection): c is HoldingConnection => HOLD in c
 
@@ -123,6 +126,20 @@ export async function later(q: Q, query: Compilable<unknown> | RawBuilder<unknow
   const compiled = 'isRawBuilder' in query ? query.compile(q) : 'compile' in query ? query.compile() : query
   await q.getExecutor().provideConnection(async (c) => {
     if (holds(c)) c[HOLD](compiled)
+    else await c.executeQuery(compiled)
+  })
+}
+
+/**
+ * A statement whose result nobody reads and that keeps the server busy for a while (a chunk's move of a thousand
+ * cards): on PostgreSQL, inside a transaction, it goes now (with what is held) and the code after it runs while the
+ * server works, instead of waiting; the transaction's next message follows it, and fails with its error if it failed.
+ * Elsewhere it runs now.
+ */
+export async function ahead(q: Q, query: Compilable<unknown> | RawBuilder<unknown>): Promise<void> {
+  const compiled = 'isRawBuilder' in query ? query.compile(q) : query.compile()
+  await q.getExecutor().provideConnection(async (c) => {
+    if (holds(c)) c[AHEAD](compiled)
     else await c.executeQuery(compiled)
   })
 }

@@ -22,6 +22,7 @@ import { HttpError } from '../errors.js'
 import {
   type Db,
   GuardedDriver,
+  AHEAD,
   HOLD,
   type HoldingConnection,
   gatheringReads,
@@ -328,6 +329,8 @@ class HoldingPgConnection implements HoldingConnection {
   private aborted = false
   /** Event rows went out before the COMMIT's message (without their commit_seq, which NUMBER_EVENTS then gives). */
   private unnumbered = false
+  /** The message of a statement sent ahead (AHEAD), to its error if it failed. */
+  private sentAhead: Promise<unknown> | undefined
   private readonly own: Session | undefined
   constructor(
     private readonly inner: DatabaseConnection,
@@ -390,15 +393,39 @@ class HoldingPgConnection implements HoldingConnection {
     this.begun = false
     this.aborted = false
     this.unnumbered = false
+    this.sentAhead = undefined
   }
 
   [HOLD](query: CompiledQuery): void {
     this.held.push({ query, literals: query.parameters.map(literalOf) })
   }
 
+  /**
+   * pg sends a connection's messages in the order they were given, each after the one before has answered, so the
+   * messages after this one need not wait for it here. When it fails, PostgreSQL refuses every statement after it in the
+   * transaction (25P02): those messages fail with its error instead (cause).
+   */
+  [AHEAD](query: CompiledQuery): void {
+    this.held.push({ query, literals: query.parameters.map(literalOf) })
+    // After another one that failed, it fails with that one's error.
+    const before = this.sentAhead
+    this.sentAhead = this.flush([], true).then(
+      () => undefined,
+      async (err: unknown) => (await before) ?? err,
+    )
+  }
+
+  /** The error for a message that failed: the statement sent ahead's, when that failed first, else its own. */
+  private async cause(err: unknown): Promise<unknown> {
+    return (await this.sentAhead) ?? err
+  }
+
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const gathering = gatheringReads()
-    if (this.held.length === 0 && !gathering) return this.send(query) as Promise<QueryResult<R>>
+    if (this.held.length === 0 && !gathering)
+      return this.send(query).catch(async (err: unknown) => {
+        throw await this.cause(err)
+      }) as Promise<QueryResult<R>>
     return new Promise<QueryResult<R>>((resolve, reject) => {
       try {
         this.held.push({ query, literals: query.parameters.map(literalOf), waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
@@ -450,8 +477,8 @@ class HoldingPgConnection implements HoldingConnection {
     }
   }
 
-  /** Sends what is held (and `tail`, statements of its own) as one message. */
-  async flush(tail: readonly (string | Held)[] = []): Promise<void> {
+  /** Sends what is held (and `tail`, statements of its own) as one message; `ahead`: the message of AHEAD. */
+  async flush(tail: readonly (string | Held)[] = [], ahead = false): Promise<void> {
     const batch = this.held
     this.held = []
     if (batch.length === 0 && tail.length === 0) return
@@ -460,9 +487,10 @@ class HoldingPgConnection implements HoldingConnection {
     const [only] = batch
     if (batch.length === 1 && tail.length === 0 && only?.query) {
       // One query alone: as it is, with its parameters.
-      const result = await this.send(only.query).catch((err: unknown) => {
-        only.waiting?.reject(err)
-        throw err
+      const result = await this.send(only.query).catch(async (err: unknown) => {
+        const failed = ahead ? err : await this.cause(err)
+        only.waiting?.reject(failed)
+        throw failed
       })
       only.waiting?.resolve(result)
       return
@@ -488,7 +516,7 @@ class HoldingPgConnection implements HoldingConnection {
     } catch (err) {
       this.aborted = true
       this.forget(message, err)
-      const failed = dataError(err)
+      const failed = dataError(ahead ? err : await this.cause(err))
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
     }
@@ -507,6 +535,9 @@ class HoldingPgConnection implements HoldingConnection {
       this.held = []
       return
     }
+    // A COMMIT after a failed statement would be answered with a ROLLBACK: the statement sent ahead must have run.
+    const failedAhead = await this.sentAhead
+    if (failedAhead) throw failedAhead
     if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
     if (!numbering) return this.flush([...before, 'COMMIT'])
     const numbered = (h: Held) => (h.query && !this.unnumbered ? numberingInserts.get(h.query) : undefined)

@@ -324,7 +324,12 @@ test(
     const start = await head(c, tokens.owner.read)
     const owner = (await t.deps.db.q.selectFrom('users').selectAll().where('id', '=', c.owner.id).executeTakeFirstOrThrow())!
     const actor: Actor = { user: owner, tokenId: 'test', permission: 'write' }
-    const tag = (id: string) => ({ name: 'tag.created' as const, boardId: c.board.id, data: { id, name: id, color: null, board: { id: c.board.id, name: 'Launch' } }, actor })
+    const tag = (id: string) => ({
+      name: 'tag.created' as const,
+      boardId: c.board.id,
+      data: { id, name: id, color: null, board: { id: c.board.id, name: 'Launch' } },
+      actor,
+    })
     let wrote!: () => void
     let release!: () => void
     const written = new Promise<void>((resolve) => (wrote = resolve))
@@ -356,7 +361,11 @@ test(
         [first, last],
         'read after the cursor that was past the faster commit, in the order written',
       )
-      const numbers = await dbAll<{ commit_seq: number }>(t.deps.db, 'SELECT commit_seq FROM events WHERE commit_seq > ? ORDER BY commit_seq', decodeCursor(start)!.seq)
+      const numbers = await dbAll<{ commit_seq: number }>(
+        t.deps.db,
+        'SELECT commit_seq FROM events WHERE commit_seq > ? ORDER BY commit_seq',
+        decodeCursor(start)!.seq,
+      )
       assert.deepEqual(
         numbers.map((n) => Number(n.commit_seq)),
         [1, 2, 3].map((i) => decodeCursor(start)!.seq + i),
