@@ -409,7 +409,7 @@ class HoldingPgConnection implements HoldingConnection {
     this.held.push({ query, literals: query.parameters.map(literalOf) })
     // After another one that failed, it fails with that one's error.
     const before = this.sentAhead
-    this.sentAhead = this.flush([], true).then(
+    this.sentAhead = this.flush([], { ahead: true }).then(
       () => undefined,
       async (err: unknown) => (await before) ?? err,
     )
@@ -477,8 +477,11 @@ class HoldingPgConnection implements HoldingConnection {
     }
   }
 
-  /** Sends what is held (and `tail`, statements of its own) as one message; `ahead`: the message of AHEAD. */
-  async flush(tail: readonly (string | Held)[] = [], ahead = false): Promise<void> {
+  /**
+   * Sends what is held (and `tail`, statements of its own) as one message. `ahead`: the message of AHEAD. `after`: the
+   * message is made, then sent once this has settled, not if it comes to an error.
+   */
+  async flush(tail: readonly (string | Held)[] = [], { ahead = false, after }: { ahead?: boolean; after?: Promise<unknown> } = {}): Promise<void> {
     const batch = this.held
     this.held = []
     if (batch.length === 0 && tail.length === 0) return
@@ -508,6 +511,8 @@ class HoldingPgConnection implements HoldingConnection {
       else if (t.query) this.add(message, t.query, t.literals ?? [])
     }
     try {
+      const failedBefore = await after
+      if (failedBefore) throw failedBefore
       const results = await this.sendMessage(message)
       this.aborted = false
       // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
@@ -535,21 +540,23 @@ class HoldingPgConnection implements HoldingConnection {
       this.held = []
       return
     }
-    // A COMMIT after a failed statement would be answered with a ROLLBACK: the statement sent ahead must have run.
-    const failedAhead = await this.sentAhead
-    if (failedAhead) throw failedAhead
     if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
-    if (!numbering) return this.flush([...before, 'COMMIT'])
+    // A COMMIT after a failed statement would be answered with a ROLLBACK: it goes once the statement sent ahead ran.
+    const after = this.sentAhead
+    if (!numbering) return this.flush([...before, 'COMMIT'], { after })
     const numbered = (h: Held) => (h.query && !this.unnumbered ? numberingInserts.get(h.query) : undefined)
     const events = this.held.filter((h) => numbered(h))
     this.held = this.held.filter((h) => !numbered(h))
-    await this.flush([
-      { query: EVENT_ORDER, literals: [] },
-      ...events.map((h) => ({ query: numbered(h), literals: h.literals })),
-      { query: NUMBER_EVENTS, literals: [] },
-      ...before,
-      'COMMIT',
-    ])
+    await this.flush(
+      [
+        { query: EVENT_ORDER, literals: [] },
+        ...events.map((h) => ({ query: numbered(h), literals: h.literals })),
+        { query: NUMBER_EVENTS, literals: [] },
+        ...before,
+        'COMMIT',
+      ],
+      { after },
+    )
   }
 
   /**
