@@ -85,10 +85,11 @@ const EVENT_ORDER_LOCK = 0x65766e74 // 'evnt'
 const EVENT_ORDER = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`)
 /**
  * When every event row of the transaction goes in the COMMIT's message, its inserts number them (numberingInserts in
- * src/db/dialect.ts), after the lock and after the message's other statements, so each row is written once and the
- * lock is held for the inserts alone. Rows that went out earlier (before a read, or a savepoint's end) were inserted
- * without a number: this numbers them (those without a commit_seq: other transactions' unnumbered rows are not
- * committed, so not seen); after numbering inserts it finds nothing.
+ * src/db/dialect.ts: every event row is inserted by insertEventRows), after the lock and after the message's other
+ * statements, so each row is written once and the lock is held for the inserts alone. Rows that went out earlier
+ * (before a read, or a savepoint's end) were inserted without a number: this numbers them all, those held to the
+ * COMMIT inserted without a number too (the rows without a commit_seq: other transactions' unnumbered rows are not
+ * committed, so not seen).
  */
 const NUMBER_EVENTS = CompiledQuery.raw(
   'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
@@ -550,8 +551,7 @@ class HoldingPgConnection implements HoldingConnection {
     await this.flush(
       [
         { query: EVENT_ORDER, literals: [] },
-        ...events.map((h) => ({ query: numbered(h), literals: h.literals })),
-        { query: NUMBER_EVENTS, literals: [] },
+        ...(this.unnumbered ? [{ query: NUMBER_EVENTS, literals: [] }] : events.map((h) => ({ query: numbered(h), literals: h.literals }))),
         ...before,
         'COMMIT',
       ],
