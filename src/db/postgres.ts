@@ -416,6 +416,15 @@ class HoldingPgConnection implements HoldingConnection {
     )
   }
 
+  /**
+   * A message sent after `ahead` (the statement sent ahead then, if any) succeeded: that one ran, or its failure was
+   * undone (ROLLBACK TO SAVEPOINT), and the transaction goes on.
+   */
+  private answered(ahead: Promise<unknown> | undefined): void {
+    this.aborted = false
+    if (ahead && this.sentAhead === ahead) this.sentAhead = undefined
+  }
+
   /** The error for a message that failed: the statement sent ahead's, when that failed first, else its own. */
   private async cause(err: unknown): Promise<unknown> {
     return (await this.sentAhead) ?? err
@@ -463,9 +472,10 @@ class HoldingPgConnection implements HoldingConnection {
         sent = { ...query, parameters }
       }
     }
+    const sentAfter = this.sentAhead
     try {
       const result = await this.inner.executeQuery(sent)
-      this.aborted = false
+      this.answered(sentAfter)
       return result
     } catch (err) {
       this.aborted = true
@@ -514,8 +524,9 @@ class HoldingPgConnection implements HoldingConnection {
     try {
       const failedBefore = await after
       if (failedBefore) throw failedBefore
+      const sentAfter = this.sentAhead
       const results = await this.sendMessage(message)
-      this.aborted = false
+      this.answered(sentAfter)
       // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
       // the branch above.
       batch.forEach((h, i) => h.waiting?.resolve(results[message.at[i] ?? -1] ?? { rows: [] }))

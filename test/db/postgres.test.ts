@@ -86,7 +86,7 @@ test(
 )
 
 test(
-  'PostgreSQL: a statement sent ahead runs before the statements after it; when it fails, they and the commit fail with its error, and nothing is written',
+  'PostgreSQL: a statement sent ahead runs before the statements after it; when it fails, they and the commit fail with its error and nothing is written, unless a savepoint undid it',
   { skip },
   () =>
     withProbe(async (db, written) => {
@@ -124,5 +124,12 @@ test(
         divisionByZero,
       )
       assert.deepEqual(await written(), ['first'], 'the failed transactions wrote nothing')
+      // Undone by its savepoint: the transaction goes on and commits.
+      await db.tx(async (tx) => {
+        await sql`INSERT INTO probe VALUES ('kept')`.execute(tx.q)
+        await tx.savepoint((sp) => ahead(sp.q, sql`INSERT INTO probe VALUES ((1 / 0)::text)`).then(() => sql`SELECT 1`.execute(sp.q))).catch(() => undefined)
+        await later(tx.q, sql`INSERT INTO probe VALUES ('kept too')`)
+      })
+      assert.deepEqual(await written(), ['first', 'kept', 'kept too'], 'a failure undone by its savepoint fails nothing after it')
     }),
 )
