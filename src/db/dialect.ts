@@ -26,10 +26,10 @@ export const numberingInserts = new WeakMap<CompiledQuery, CompiledQuery>()
 /**
  * Event rows in their order, as one statement whose text is written here, not by Kysely's insert builder: a cascade's
  * chunk writes its events 500 at a time, and building and compiling that insert cost more than SQLite took to run it.
- * The text depends on the number of rows alone (the values are all parameters), so SQLite prepares it once. PostgreSQL numbers
- * seq itself (its identity sequence, since several processes insert at once) and commit_seq when the transaction
- * commits (numberingInserts); SQLite gets both from the last seq (its one writer commits in the order it writes):
- * read first for several rows, in the statement for one.
+ * The text depends on the number of rows alone (the values are all parameters), so SQLite prepares it once.
+ * PostgreSQL numbers seq itself (its identity sequence, since several processes insert at once) and commit_seq when
+ * the transaction commits (numberingInserts); SQLite gets both from the last seq (its one writer commits in the order
+ * it writes): read first for several rows, in the statement for one.
  */
 export async function insertEventRows(q: Q, rows: readonly EventRow[]): Promise<void> {
   if (rows.length === 0) return
