@@ -302,9 +302,9 @@ CREATE INDEX card_tags_tag ON card_tags(tag_id, card_id);
 -- seq comes from the identity sequence (SQLite: MAX(seq) + 1 in the insert); see note 4 above.
 -- commit_seq is the event's place in commit order, which the change feed (GET /v1/events) pages by. seq is handed out
 -- at insert, so a transaction may commit a smaller seq after another committed a larger one: a reader paging by seq
--- would skip it. commit_seq stays NULL until the transaction's COMMIT message numbers its events (after the last
--- commit_seq, under an advisory lock held until the commit is visible: src/db/postgres.ts), so every commit_seq a
--- reader can see follows all those before it.
+-- would skip it. commit_seq is given in the transaction's COMMIT message (by the insert of the event rows sent there,
+-- or by an UPDATE of those inserted before it), after the last commit_seq, under an advisory lock held until the commit
+-- is visible (src/db/postgres.ts), so every commit_seq a reader can see follows all those before it.
 CREATE TABLE events (
   id TEXT PRIMARY KEY,
   seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,

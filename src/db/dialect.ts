@@ -5,13 +5,6 @@ import { later, type Q } from './database.js'
 
 const isPostgres = (q: Q) => q.getExecutor().adapter instanceof PostgresAdapter
 
-/**
- * The next events.seq. SQLite: one more than the largest (its one writer makes that safe). PostgreSQL: the column's
- * identity sequence, since several processes insert at once.
- */
-/** The seq of the next event row: the identity sequence (PostgreSQL), or the last seq + 1 (SQLite, one writer). */
-export const nextEventSeq = (q: Q): RawBuilder<number> => (isPostgres(q) ? sql<number>`DEFAULT` : sql<number>`(SELECT COALESCE(MAX(seq), 0) + 1 FROM events)`)
-
 /** An event row as insertEventRows writes it. */
 export interface EventRow {
   id: string
@@ -24,27 +17,54 @@ export interface EventRow {
 const EVENT_COLUMNS = ['id', 'name', 'board_id', 'data', 'created_at', 'audience_id'] as const
 
 /**
+ * PostgreSQL: an insert of event rows (insertEventRows) → the same insert numbering its rows (commit_seq) after the
+ * last number, in their order. The COMMIT's message sends this one in its place, after taking the numbering lock, when
+ * every event row of the transaction goes in that message (src/db/postgres.ts): each row is then written once.
+ */
+export const numberingInserts = new WeakMap<CompiledQuery, CompiledQuery>()
+
+/**
  * Event rows in their order, as one statement whose text is written here, not by Kysely's insert builder: a cascade's
- * chunk writes 500 events at a time, and building and compiling that insert cost more than SQLite took to run it. The
- * text depends on the number of rows alone (the values are all parameters), so SQLite prepares it once. PostgreSQL
- * numbers seq itself and leaves commit_seq to the COMMIT's message; SQLite gets both from the last seq, read once.
+ * chunk writes its events 500 at a time, and building and compiling that insert cost more than SQLite took to run it.
+ * The text depends on the number of rows alone (the values are all parameters), so SQLite prepares it once.
+ * PostgreSQL numbers seq itself (its identity sequence, since several processes insert at once) and commit_seq when
+ * the transaction commits (numberingInserts); SQLite gets both from the last seq (its one writer commits in the order
+ * it writes): read first for several rows, in the statement for one.
  */
 export async function insertEventRows(q: Q, rows: readonly EventRow[]): Promise<void> {
   if (rows.length === 0) return
   const pg = isPostgres(q)
-  const last = pg ? 0 : await lastEventSeq(q)
-  const width = EVENT_COLUMNS.length + (pg ? 0 : 2)
+  const one = !pg && rows.length === 1
+  const last = pg || one ? 0 : await lastEventSeq(q)
   const parameters: unknown[] = []
   const tuples: string[] = []
+  const numbered: string[] = []
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]
     parameters.push(r.id, r.name, r.board_id, r.data, r.created_at, r.audience_id)
-    if (!pg) parameters.push(last + i + 1, last + i + 1)
-    const at = i * width
-    tuples.push(pg ? `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})` : '(?, ?, ?, ?, ?, ?, ?, ?)')
+    if (pg) {
+      const at = i * EVENT_COLUMNS.length
+      const values = `$${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}`
+      tuples.push(`(${values})`)
+      numbered.push(`(${values}, ${i + 1})`)
+    } else if (one) tuples.push('(?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events), (SELECT COALESCE(MAX(seq), 0) + 1 FROM events))')
+    else {
+      parameters.push(last + i + 1, last + i + 1)
+      tuples.push('(?, ?, ?, ?, ?, ?, ?, ?)')
+    }
   }
-  const columns = [...EVENT_COLUMNS, ...(pg ? [] : ['seq', 'commit_seq'])].join(', ')
-  await later(q, CompiledQuery.raw(`INSERT INTO events (${columns}) VALUES ${tuples.join(', ')}`, parameters))
+  const columns = EVENT_COLUMNS.join(', ')
+  const insert = CompiledQuery.raw(`INSERT INTO events (${columns}${pg ? '' : ', seq, commit_seq'}) VALUES ${tuples.join(', ')}`, parameters)
+  if (pg)
+    numberingInserts.set(
+      insert,
+      CompiledQuery.raw(
+        `INSERT INTO events (${columns}, commit_seq) SELECT ${EVENT_COLUMNS.map((c) => `r.${c}`).join(', ')}, last.n + r.k ` +
+          `FROM (SELECT COALESCE(MAX(commit_seq), 0) AS n FROM events) last, (VALUES ${numbered.join(', ')}) r(${columns}, k)`,
+        parameters,
+      ),
+    )
+  await later(q, insert)
 }
 
 const lastEventSeq = async (q: Q): Promise<number> =>
@@ -56,12 +76,6 @@ const lastEventSeq = async (q: Q): Promise<number> =>
         .executeTakeFirstOrThrow()
     ).last,
   )
-
-/**
- * The commit_seq of an event row written with `seq`: the same value on SQLite, whose one writer commits in the order
- * it writes; NULL on PostgreSQL, where the transaction's COMMIT message numbers its events (src/db/postgres.ts).
- */
-export const eventCommitSeq = (q: Q, seq: RawBuilder<number>): RawBuilder<number | null> => (isPostgres(q) ? sql<null>`NULL` : seq)
 
 /** The tables of logs whose rows are ordered per owner by `seq`. */
 export type LogTable = 'webhook_logs' | 'incoming_requests' | 'automation_runs' | 'agent_run_activity'

@@ -22,6 +22,7 @@ import { HttpError } from '../errors.js'
 import {
   type Db,
   GuardedDriver,
+  AHEAD,
   HOLD,
   type HoldingConnection,
   gatheringReads,
@@ -34,7 +35,7 @@ import {
   type RowsOf,
   runAfterCommit,
 } from './database.js'
-import { storedSchemaVersion } from './dialect.js'
+import { numberingInserts, storedSchemaVersion } from './dialect.js'
 import { failedLate, hasLateToken, LateNumber, lateFailed } from './late.js'
 import { migratePostgres } from './migrate.js'
 import { WakeListener } from './postgres-listen.js'
@@ -77,21 +78,27 @@ const notifyText = (wakes: PendingWakes, processId: string) =>
 const EVENT_ORDER_LOCK = 0x65766e74 // 'evnt'
 
 /**
- * Numbers the events this transaction wrote (those without a commit_seq: other transactions' unnumbered rows are not
- * committed, so not seen) after the last number, in the order they were written. The lock is held until the commit is
- * visible to every reader (PostgreSQL releases a transaction's locks after it marks it committed), and the next
- * holder's UPDATE takes a new snapshot after taking it: numbers are handed out in commit order, and a reader that
- * sees commit_seq n sees every smaller one. So the change feed, which pages by commit_seq, never skips an event that
- * commits late. Commits that notify are serialised by PostgreSQL anyway (its notification queue's lock).
+ * Commit order for events: a transaction that wrote events takes this lock in its COMMIT's message, and numbers them
+ * there after the last commit_seq, in the order they were written. The lock is held until the commit is visible to
+ * every reader (PostgreSQL releases a transaction's locks after it marks it committed), and the next holder's
+ * statements take a new snapshot after taking it: numbers are handed out in commit order, and a reader that sees
+ * commit_seq n sees every smaller one. So the change feed, which pages by commit_seq, never skips an event that commits
+ * late. Commits that notify are serialised by PostgreSQL anyway (its notification queue's lock).
  */
-const NUMBER_EVENTS = [
-  CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`),
-  CompiledQuery.raw(
-    'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
-      'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
-      ') numbered WHERE events.id = numbered.id',
-  ),
-]
+const EVENT_ORDER = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`)
+/**
+ * When every event row of the transaction goes in the COMMIT's message, its inserts number them (numberingInserts in
+ * src/db/dialect.ts: every event row is inserted by insertEventRows), after the lock and after the message's other
+ * statements, so each row is written once and the lock is held for the inserts alone. Rows that went out earlier
+ * (before a read, or a savepoint's end) were inserted without a number: this numbers them all, those held to the
+ * COMMIT inserted without a number too (the rows without a commit_seq: other transactions' unnumbered rows are not
+ * committed, so not seen).
+ */
+const NUMBER_EVENTS = CompiledQuery.raw(
+  'UPDATE events SET commit_seq = numbered.commit_seq FROM (' +
+    'SELECT id, (SELECT COALESCE(MAX(commit_seq), 0) FROM events) + row_number() OVER (ORDER BY seq) AS commit_seq FROM events WHERE commit_seq IS NULL' +
+    ') numbered WHERE events.id = numbered.id',
+)
 
 /** A parameter written into the statement's text as pg would send it, quoted (so PostgreSQL types it from its context, as a parameter). */
 function literalOf(value: unknown): string {
@@ -344,6 +351,10 @@ class HoldingPgConnection implements HoldingConnection {
   /** The statements of this transaction that took late values, and their slots (src/db/late.ts). */
   private takings: LateTaking[] = []
   private slots: LateSlot[] = []
+  /** Event rows went out before the COMMIT's message (without their commit_seq, which NUMBER_EVENTS then gives). */
+  private unnumbered = false
+  /** The message of a statement sent ahead (AHEAD), to its error if it failed. */
+  private sentAhead: Promise<unknown> | undefined
   private readonly own: Session | undefined
   constructor(
     private readonly inner: DatabaseConnection,
@@ -406,6 +417,8 @@ class HoldingPgConnection implements HoldingConnection {
     this.begun = false
     this.aborted = false
     this.endLate()
+    this.unnumbered = false
+    this.sentAhead = undefined
   }
 
   private endLate(): void {
@@ -427,10 +440,42 @@ class HoldingPgConnection implements HoldingConnection {
     this.held.push({ query, literals, taking })
   }
 
+  /**
+   * pg sends a connection's messages in the order they were given, each after the one before has answered, so the
+   * messages after this one need not wait for it here. When it fails, PostgreSQL refuses every statement after it in the
+   * transaction (25P02): those messages fail with its error instead (cause).
+   */
+  [AHEAD](query: CompiledQuery): void {
+    this.held.push({ query, literals: this.literals(query) })
+    // After another one that failed, it fails with that one's error.
+    const before = this.sentAhead
+    this.sentAhead = this.flush([], { ahead: true }).then(
+      () => undefined,
+      async (err: unknown) => (await before) ?? err,
+    )
+  }
+
+  /**
+   * A message sent after `ahead` (the statement sent ahead then, if any) succeeded: that one ran, or its failure was
+   * undone (ROLLBACK TO SAVEPOINT), and the transaction goes on.
+   */
+  private answered(ahead: Promise<unknown> | undefined): void {
+    this.aborted = false
+    if (ahead && this.sentAhead === ahead) this.sentAhead = undefined
+  }
+
+  /** The error for a message that failed: the statement sent ahead's, when that failed first, else its own. */
+  private async cause(err: unknown): Promise<unknown> {
+    return (await this.sentAhead) ?? err
+  }
+
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const gathering = gatheringReads()
     // Once values were taken late, every statement goes written in (its stand-ins replaced), never with parameters.
-    if (this.held.length === 0 && !gathering && this.slots.length === 0) return this.send(query) as Promise<QueryResult<R>>
+    if (this.held.length === 0 && !gathering && this.slots.length === 0)
+      return this.send(query).catch(async (err: unknown) => {
+        throw await this.cause(err)
+      }) as Promise<QueryResult<R>>
     return new Promise<QueryResult<R>>((resolve, reject) => {
       try {
         this.held.push({ query, literals: this.literals(query), waiting: { resolve: resolve as (r: QueryResult<unknown>) => void, reject } })
@@ -467,9 +512,10 @@ class HoldingPgConnection implements HoldingConnection {
         sent = { ...query, parameters }
       }
     }
+    const sentAfter = this.sentAhead
     try {
       const result = await this.inner.executeQuery(sent)
-      this.aborted = false
+      this.answered(sentAfter)
       return result
     } catch (err) {
       this.aborted = true
@@ -482,18 +528,23 @@ class HoldingPgConnection implements HoldingConnection {
     }
   }
 
-  /** Sends what is held (and `tail`, statements of its own) as one message. */
-  async flush(tail: readonly (string | CompiledQuery)[] = []): Promise<void> {
+  /**
+   * Sends what is held (and `tail`, statements of its own) as one message. `ahead`: the message of AHEAD. `after`: the
+   * message is made, then sent once this has settled, not if it comes to an error.
+   */
+  async flush(tail: readonly (string | Held)[] = [], { ahead = false, after }: { ahead?: boolean; after?: Promise<unknown> } = {}): Promise<void> {
     const batch = this.held
     this.held = []
     if (batch.length === 0 && tail.length === 0) return
+    if (batch.some((h) => h.query && numberingInserts.has(h.query))) this.unnumbered = true
     if (batch[0]?.text?.startsWith('BEGIN') || batch[0]?.text?.startsWith('START TRANSACTION')) this.begun = true
     const [only] = batch
     if (batch.length === 1 && tail.length === 0 && only?.query && this.slots.length === 0) {
       // One query alone: as it is, with its parameters.
-      const result = await this.send(only.query).catch((err: unknown) => {
-        only.waiting?.reject(err)
-        throw err
+      const result = await this.send(only.query).catch(async (err: unknown) => {
+        const failed = ahead ? err : await this.cause(err)
+        only.waiting?.reject(failed)
+        throw failed
       })
       only.waiting?.resolve(result)
       return
@@ -508,11 +559,14 @@ class HoldingPgConnection implements HoldingConnection {
     }
     for (const t of tail) {
       if (typeof t === 'string') message.parts.push(t)
-      else this.add(message, t, [])
+      else if (t.query) this.add(message, t.query, t.literals ?? [])
     }
     try {
+      const failedBefore = await after
+      if (failedBefore) throw failedBefore
+      const sentAfter = this.sentAhead
       const results = await this.sendMessage(message)
-      this.aborted = false
+      this.answered(sentAfter)
       // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
       // the branch above.
       batch.forEach((h, i) => {
@@ -523,7 +577,7 @@ class HoldingPgConnection implements HoldingConnection {
     } catch (err) {
       this.aborted = true
       this.forget(message, err)
-      const failed = dataError(err)
+      const failed = dataError(ahead ? err : await this.cause(err))
       if (this.takings.length > 0) lateFailed(this.takings, failed)
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
@@ -531,17 +585,36 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   /**
-   * The COMMIT, with what is still held before it and `before` (numbering, NOTIFY) just ahead of it. Nothing when the
-   * transaction ran no statement. A transaction whose last statement failed (an error the caller caught) is refused
-   * here: PostgreSQL would answer its COMMIT with a ROLLBACK, and the caller would take its changes for written.
+   * The COMMIT, with what is still held before it and `before` (NOTIFY) just ahead of it; with `numbering`, the events'
+   * numbering (EVENT_ORDER) ahead of those: the event rows still held go last, numbered by their inserts, unless rows of
+   * the transaction went out earlier without a number (then all are numbered by NUMBER_EVENTS, in the order written).
+   * Nothing when the transaction ran no statement. A transaction whose last statement failed (an error the caller
+   * caught) is refused here: PostgreSQL would answer its COMMIT with a ROLLBACK, and the caller would take its changes
+   * for written.
    */
-  async commit(before: readonly (string | CompiledQuery)[]): Promise<void> {
-    if (!this.begun && this.held.length === 1 && before.length === 0) {
+  async commit(numbering: boolean, before: readonly string[]): Promise<void> {
+    if (!this.begun && this.held.length === 1 && !numbering && before.length === 0) {
       this.held = []
       return
     }
     if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
-    await this.flush([...before, 'COMMIT'])
+    // A COMMIT after a failed statement would be answered with a ROLLBACK: it goes once the statement sent ahead ran.
+    const after = this.sentAhead
+    if (!numbering) await this.flush([...before, 'COMMIT'], { after })
+    else {
+      const numbered = (h: Held) => (h.query && !this.unnumbered ? numberingInserts.get(h.query) : undefined)
+      const events = this.held.filter((h) => numbered(h))
+      this.held = this.held.filter((h) => !numbered(h))
+      await this.flush(
+        [
+          { query: EVENT_ORDER, literals: [] },
+          ...(this.unnumbered ? [{ query: NUMBER_EVENTS, literals: [] }] : events.map((h) => ({ query: numbered(h), literals: h.literals }))),
+          ...before,
+          'COMMIT',
+        ],
+        { after },
+      )
+    }
     this.endLate()
   }
 
@@ -594,8 +667,7 @@ class WakingDriver extends GuardedDriver {
   override commitTransaction = async (c: DatabaseConnection): Promise<void> => {
     const pending = pendingWakes.getStore()
     const notifying = pending && pending.wakes.size > 0
-    const before = notifying ? [...(pending.wakes.has('events') ? NUMBER_EVENTS : []), notifyText(pending.wakes, pending.processId)] : []
-    await (c as HoldingPgConnection).commit(before)
+    await (c as HoldingPgConnection).commit(!!pending?.wakes.has('events'), notifying ? [notifyText(pending.wakes, pending.processId)] : [])
   }
   override rollbackTransaction = async (c: DatabaseConnection): Promise<void> => (c as HoldingPgConnection).rollback()
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
 import { WORKSPACE } from '../db/wakes.js'
 import type { EventData, EventName } from './fields.js'
-import { insertEvent, insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, receiversOf, subscriptionsOf } from './store.js'
+import { insertEvents, insertOutboxRow, insertOutboxRows, type OutboxRow, receiversOf, subscriptionsOf } from './store.js'
 
 /**
  * Who caused an event: the Actor of a request or a run, whose reference the payload's `actor` becomes; or an actor the
@@ -114,8 +114,8 @@ export async function emitEvent(deps: Deps, tx: Tx, event: NewEvent): Promise<st
 const ROWS_PER_INSERT = 500
 
 /**
- * emitEvent for many events at once (a cascade's chunk), in their order: one insert for the event rows, one lookup of
- * the receiving subscriptions per event name and board, one insert for the outbox rows.
+ * emitEvent for many events at once (a cascade's chunk), in their order: one lookup of the receiving subscriptions per
+ * board, one insert for the event rows, one for the outbox rows.
  */
 export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]): Promise<string[]> {
   const now = deps.clock.now()
@@ -124,25 +124,6 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
     const data = { ...event.data, actor: 'stated' in event.actor ? event.actor.stated : actorRef(event.actor) }
     return { id: newId(), event, data, dataJson: JSON.stringify(data) }
   })
-  if (written.length === 1 && !written[0].event.audience) {
-    const [{ id, event, dataJson }] = written
-    await insertEvent(tx.q, id, event.name, event.boardId, dataJson, timestamp)
-  } else {
-    for (let i = 0; i < written.length; i += ROWS_PER_INSERT) {
-      const rows = written.slice(i, i + ROWS_PER_INSERT)
-      await insertEvents(
-        tx.q,
-        rows.map(({ id, event, dataJson }) => ({
-          id,
-          name: event.name,
-          boardId: event.boardId,
-          data: dataJson,
-          at: timestamp,
-          audience: event.audience ?? null,
-        })),
-      )
-    }
-  }
   // The subscriptions of each board, read once, then chosen per event; beside them the event hook (the automations the
   // events start) reads what it needs: together, one round trip on PostgreSQL.
   const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
@@ -159,6 +140,21 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
     ]),
   )
   const ofBoard = new Map(subscriptions)
+  // After those reads, so that in a transaction that ends here (a cascade's chunk) the rows go with its COMMIT, where
+  // PostgreSQL numbers them as it inserts them (src/db/postgres.ts). Nothing reads them back in the transaction.
+  for (let i = 0; i < written.length; i += ROWS_PER_INSERT) {
+    await insertEvents(
+      tx.q,
+      written.slice(i, i + ROWS_PER_INSERT).map(({ id, event, dataJson }) => ({
+        id,
+        name: event.name,
+        boardId: event.boardId,
+        data: dataJson,
+        at: timestamp,
+        audience: event.audience ?? null,
+      })),
+    )
+  }
   const deliveries: OutboxRow[] = []
   for (const { id, event, dataJson } of written) {
     for (const webhookId of subscriptionsOf(ofBoard.get(event.boardId)!, event.name, event.audience)) {

@@ -3,20 +3,15 @@ import { sql as rawSql } from 'kysely'
 import { ADMIN_ROLES } from '../access/roles.js'
 import { later, type Q, readAhead, readOnce } from '../db/database.js'
 import type { DB } from '../db/types.js'
-import { eventCommitSeq, insertEventRows, nextEventSeq } from '../db/dialect.js'
+import { insertEventRows } from '../db/dialect.js'
 import { fixedQuery, literal, rowInsert, rowsOf } from '../db/sql.js'
 import { matchesSelectors } from './names.js'
 import { fromJsonColumn, StringList } from '../db/json.js'
 
-const insert = fixedQuery((q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  q.insertInto('events').values({ id, name, board_id: boardId, data, created_at: at, seq: nextEventSeq(q), commit_seq: eventCommitSeq(q, nextEventSeq(q)) }),
-)
-
-/** Appends an event; seq orders the events as written, commit_seq as committed (the change feed's order). */
-export const insertEvent = (q: Q, id: string, name: string, boardId: string | null, data: string, at: string) =>
-  later(q, insert(q, id, name, boardId, data, at))
-
-/** Appends events in their order, in one statement; `audience`: the one user who may see the event, if only one may. */
+/**
+ * Appends events in their order, in one statement; seq orders the events as written, commit_seq as committed (the change
+ * feed's order); `audience`: the one user who may see the event, if only one may.
+ */
 export const insertEvents = (
   q: Q,
   rows: readonly { id: string; name: string; boardId: string | null; data: string; at: string; audience?: string | null }[],

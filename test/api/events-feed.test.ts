@@ -3,8 +3,9 @@
 // member no workspace-wide ones, a member who left none of the board's), selection and paging, bad input, the long
 // poll woken by a commit (no sleep: the wait is longer than the test may take), the waiter caps, a follower that
 // reads while many writers commit, the MCP tool, and, last (they move the clock and prune the log), cursor expiry
-// and retention. On PostgreSQL also: a transaction that wrote its event first but commits last is not skipped, and
-// a long poll on one serve process is woken by a commit through another.
+// and retention. On PostgreSQL also: a list move's events written once, numbered with its COMMIT; a transaction that
+// wrote an event first but commits last is not skipped; a long poll on one serve process is woken by a commit through
+// another.
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -14,10 +15,12 @@ import { after, test } from 'node:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { Actor } from '../../src/access/roles.js'
 import { emitEvent } from '../../src/events/emit.js'
+import { messageObservers } from '../../src/db/postgres.js'
 import { decodeCursor, encodeCursor } from '../../src/resources/change-feed/cursor.js'
 import { pruneEventLog } from '../../src/resources/change-feed/service.js'
 import { freshDatabase, testDialect, type TestDatabase } from '../helpers/database.js'
 import { dbAll, dbGet } from '../helpers/db.js'
+import { seededApp } from '../helpers/app.js'
 import { assertErrorShape } from '../helpers/scenarios.js'
 import { callerOf, serve, type Served } from '../helpers/serve.js'
 import { until } from '../helpers/until.js'
@@ -316,7 +319,46 @@ test('MCP recent_changes: the events after a cursor and the next one, as the RES
 })
 
 test(
-  'PostgreSQL: a transaction that wrote its event first but commits last is read after what committed before it, not skipped',
+  'PostgreSQL: a list move’s events are written once, with its COMMIT: numbered by their insert after the lock, in the order written',
+  { skip: testDialect !== 'postgres' && 'SQLite numbers each event as it inserts it' },
+  async () => {
+    // Nothing prepared, so that each message's statements can be read.
+    const c = await seededApp({ dbPrepare: 'off' })
+    const messages: string[] = []
+    const see = (text: string) => messages.push(text)
+    try {
+      const token = c.tokens.owner.write
+      const [from, to] = c.lists
+      for (let i = 0; i < 5; i++) {
+        const r = await c.t.req('POST', '/v1/cards', { token, body: { title: `moved ${i}`, board: c.board.id, list: from.id } })
+        assert.equal(r.status, 201, r.text)
+      }
+      const last = Number((await dbGet<{ n: number }>(c.t.deps.db, 'SELECT MAX(commit_seq) AS n FROM events'))!.n)
+      messageObservers.add(see)
+      const r = await c.t.req('DELETE', `/v1/lists/${from.id}?move_to=${to.id}`, { token })
+      messageObservers.delete(see)
+      assert.equal(r.status, 204, r.text)
+      const inserts = messages.filter((m) => m.includes('INSERT INTO events'))
+      assert.ok(inserts.length > 0, 'the move wrote events')
+      for (const m of inserts) assert.match(m, /SELECT pg_advisory_xact_lock\(\d+\);\nINSERT INTO events \([^)]*, commit_seq\)[^]*;\nCOMMIT$/)
+      assert.ok(!messages.some((m) => m.includes('UPDATE events')), 'no event row written a second time')
+      const rows = await dbAll<{ name: string; commit_seq: number }>(c.t.deps.db, 'SELECT name, commit_seq FROM events WHERE commit_seq > ? ORDER BY seq', last)
+      assert.equal(rows.filter((e) => e.name === 'card.moved').length, 5)
+      assert.equal(rows.at(-1)?.name, 'list.deleted')
+      assert.deepEqual(
+        rows.map((e) => Number(e.commit_seq)),
+        rows.map((_, i) => last + i + 1),
+        'numbered one after another, in the order written',
+      )
+    } finally {
+      messageObservers.delete(see)
+      await c.t.close()
+    }
+  },
+)
+
+test(
+  'PostgreSQL: a transaction that wrote an event first but commits last is read after what committed before it, not skipped, with the event it wrote at its end',
   { skip: testDialect !== 'postgres' && 'one SQLite writer commits in the order it writes' },
   async () => {
     const c = await ready
@@ -324,20 +366,24 @@ test(
     const start = await head(c, tokens.owner.read)
     const owner = (await t.deps.db.q.selectFrom('users').selectAll().where('id', '=', c.owner.id).executeTakeFirstOrThrow())!
     const actor: Actor = { user: owner, tokenId: 'test', permission: 'write' }
+    const tag = (id: string) => ({
+      name: 'tag.created' as const,
+      boardId: c.board.id,
+      data: { id, name: id, color: null, board: { id: c.board.id, name: 'Launch' } },
+      actor,
+    })
     let wrote!: () => void
     let release!: () => void
     const written = new Promise<void>((resolve) => (wrote = resolve))
     const gate = new Promise<void>((resolve) => (release = resolve))
+    // The first event's row goes out with the read after it (unnumbered until the commit); the second goes with the
+    // COMMIT. The card created meanwhile commits its events in their own COMMIT's message.
     const slow = t.deps.db.tx(async (tx) => {
-      const id = await emitEvent(t.deps, tx, {
-        name: 'tag.created',
-        boardId: c.board.id,
-        data: { id: 'slowtag000000000', name: 'slow', color: null, board: { id: c.board.id, name: 'Launch' } },
-        actor,
-      })
+      const first = await emitEvent(t.deps, tx, tag('slowtagfirst0000'))
+      await tx.q.selectFrom('users').select('id').limit(1).execute()
       wrote()
       await gate
-      return id
+      return [first, await emitEvent(t.deps, tx, tag('slowtaglast00000'))]
     })
     try {
       await written
@@ -348,15 +394,26 @@ test(
         [fast.id],
       )
       release()
-      const slowId = await slow
+      const [first, last] = await slow
       const seqs = await dbAll<{ id: string; seq: number }>(t.deps.db, 'SELECT id, seq FROM events WHERE commit_seq > ? ORDER BY seq', decodeCursor(start)!.seq)
-      assert.equal(seqs[0].id, slowId, 'the slow transaction wrote its event first (a smaller seq)')
+      assert.equal(seqs[0].id, first, 'the slow transaction wrote its first event before the card’s (a smaller seq)')
       const later = await feed(c, tokens.owner.read, `after=${before.next}`)
       assert.deepEqual(
         later.items.map((i) => i.id),
-        [slowId],
-        'read after the cursor that was past the faster commit',
+        [first, last],
+        'read after the cursor that was past the faster commit, in the order written',
       )
+      const numbers = await dbAll<{ commit_seq: number }>(
+        t.deps.db,
+        'SELECT commit_seq FROM events WHERE commit_seq > ? ORDER BY commit_seq',
+        decodeCursor(start)!.seq,
+      )
+      assert.deepEqual(
+        numbers.map((n) => Number(n.commit_seq)),
+        [1, 2, 3].map((i) => decodeCursor(start)!.seq + i),
+        'numbered one after another',
+      )
+      assert.equal(Number((await dbGet<{ n: number }>(t.deps.db, 'SELECT COUNT(*) AS n FROM events WHERE commit_seq IS NULL'))!.n), 0, 'every event numbered')
     } finally {
       release()
       await slow.catch(() => {})

@@ -831,21 +831,18 @@ export async function moveCardsOfList(
 async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly CardsTable[], to: ListsTable): Promise<void> {
   const { q } = tx
   const fromIds = [...new Set(cards.map((c) => c.list_id))]
-  // The place at the end of the list (locked), the lists the cards leave and the board's name, together.
-  const [positions, fromLists, board] = await together(() =>
-    Promise.all([appendedPositions(q, 'cards', to.id, cards.length), Promise.all(fromIds.map((id) => getList(q, id))), boardRef(q, to.board_id)]),
-  )
+  // The place at the end of the list (locked), the lists the cards leave and the board's name, together; beside them
+  // the board's webhooks and event automations, which its events read (emitEvents).
+  const [positions, fromLists, board] = await together(() => {
+    readAheadReceivers(q, to.board_id)
+    readAheadEventAutomations(q, to.board_id)
+    return Promise.all([appendedPositions(q, 'cards', to.id, cards.length), Promise.all(fromIds.map((id) => getList(q, id))), boardRef(q, to.board_id)])
+  })
   if (!positions) {
     for (const card of cards) await applyChange(deps, tx, actor, card, { list: to.id })
     return
   }
   const at = isoAt(deps.clock.now())
-  await moveCardRows(
-    q,
-    cards.map((c, i) => ({ id: c.id, position: positions[i] })),
-    to.id,
-    at,
-  )
   const froms = new Map<string, ListsTable>(fromIds.map((id, i) => [id, fromLists[i]!]))
   const changed = new Map<string, ReturnType<typeof completionColumns>>()
   for (const [id, from] of froms) {
@@ -859,7 +856,8 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
     await setCardColumns(q, completion.ids, completion.set)
     for (const card of completion.ids) changed.set(card, completion.set)
   }
-  // What the events carry, and nothing a card's view adds (a chunk reads no more than its events need).
+  // What the events carry, and nothing a card's view adds (a chunk reads no more than its events need): read before
+  // the move, which changes none of it, so that the events are made while the server writes the move (ahead).
   const views = await eventCards(
     q,
     cards.map((c, i) => ({ ...c, list_id: to.id, position: positions[i], updated_at: at, ...changed.get(c.id) })),
@@ -867,6 +865,12 @@ async function moveCardsTo(deps: Deps, tx: Tx, actor: Actor, cards: readonly Car
   )
   const known = { board: { id: board.id, name: board.name ?? '' }, list: { id: to.id, name: to.name } }
   const data = await cardEventDatas(q, deps.config, views, known)
+  await moveCardRows(
+    q,
+    cards.map((c, i) => ({ id: c.id, position: positions[i] })),
+    to.id,
+    at,
+  )
   const toRef = { id: to.id, name: to.name }
   await emitEvents(
     deps,

@@ -1,7 +1,7 @@
 // Card queries: rows, their many-valued relations, keys, and the base query of the card list.
 import { sql, type ExpressionBuilder } from 'kysely'
 import { visibleBoardIds, type Viewer } from '../../access/visibility.js'
-import { later, type Q, together } from '../../db/database.js'
+import { ahead, later, type Q, together } from '../../db/database.js'
 import { forUpdate, unindexedIn } from '../../db/dialect.js'
 import { type Late, LateNumber, lateSlot } from '../../db/late.js'
 import { firstOf, fixedQuery, rowInsert } from '../../db/sql.js'
@@ -30,8 +30,8 @@ export async function moveCardRows(q: Q, moves: readonly { id: string; position:
   // statement's text depends on the number of cards alone, so SQLite prepares it once for every chunk of a cascade.
   // Both dialects name the columns of a VALUES list column1, column2, ...
   const values = sql.join(moves.map((m) => sql`(${m.id}, CAST(${m.position} AS DOUBLE PRECISION))`))
-  // Nothing reads the rows back at once: the UPDATE travels with the transaction's next statement (later).
-  await later(
+  // Nothing reads the rows back: the UPDATE goes now, and the caller makes the events while the server writes it.
+  await ahead(
     q,
     sql`UPDATE cards SET list_id = ${listId}, updated_at = ${at}, position = v.column2
     FROM (VALUES ${values}) AS v WHERE cards.id = v.column1`,
