@@ -111,7 +111,7 @@ export interface LateSlot {
   readonly token: string
   readonly setting: string
   /** A number stands in JSON as its token quoted; a text's token stands inside the text. */
-  readonly type: 'integer' | 'double precision' | 'text'
+  readonly type: 'bigint' | 'double precision' | 'text'
 }
 /** What a held statement that takes late values tells the connection: whom to turn off if a message fails, its slots, where its row goes. */
 export interface LateTaking {

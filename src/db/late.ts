@@ -23,6 +23,10 @@ export class LateNumber {
   toJSON(): string {
     return this.slot.token
   }
+  /** Arithmetic, a comparison or a template on it would go wrong without a word: it refuses them. */
+  [Symbol.toPrimitive](): never {
+    throw new Error(`the late value ${this.slot.setting} is not known before the commit`)
+  }
 }
 
 /** The slot whose setting is named `setting` (its token is made from the name: the same for every transaction). */

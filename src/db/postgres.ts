@@ -196,6 +196,16 @@ interface Held {
 }
 
 /**
+ * The errors a value taken late can cause where the value taken at once would not: its setting never set (42704: the
+ * taking statement found no row, its board deleted meanwhile) or set empty and then read as a number (class 22: no
+ * room at the end of a list near 1e308). The transaction then runs again taking its values at once (src/db/late.ts).
+ */
+const lateMayCause = (err: unknown): boolean => {
+  const code = pgCode(err)
+  return code === '42704' || code?.startsWith('22') === true
+}
+
+/**
  * A parameter written in as a literal, or, for a stand-in of a value this transaction takes late (src/db/late.ts), the
  * setting that holds it: a number in its place, a text with each token replaced.
  */
@@ -561,27 +571,31 @@ class HoldingPgConnection implements HoldingConnection {
       if (typeof t === 'string') message.parts.push(t)
       else if (t.query) this.add(message, t.query, t.literals ?? [])
     }
+    let results: QueryResult<unknown>[]
     try {
       const failedBefore = await after
       if (failedBefore) throw failedBefore
       const sentAfter = this.sentAhead
-      const results = await this.sendMessage(message)
+      results = await this.sendMessage(message)
       this.answered(sentAfter)
-      // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
-      // the branch above.
-      batch.forEach((h, i) => {
-        const result = results[message.at[i] ?? -1] ?? { rows: [] }
-        h.taking?.got((result.rows[0] ?? {}) as Record<string, unknown>)
-        h.waiting?.resolve(result)
-      })
     } catch (err) {
       this.aborted = true
       this.forget(message, err)
       const failed = dataError(ahead ? err : await this.cause(err))
-      if (this.takings.length > 0) lateFailed(this.takings, failed)
+      // Only an error PostgreSQL answered, of the kinds a value taken late can cause, runs the transaction again: the
+      // message then stopped at that statement, before its COMMIT. A lost connection may have lost the answer to a
+      // COMMIT that ran, and a second run would make the card twice.
+      if (this.takings.length > 0 && lateMayCause(err)) lateFailed(this.takings, failed)
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
     }
+    // A message of one statement here (held, or the COMMIT alone) has no one waiting for it: a query alone went by
+    // the branch above.
+    batch.forEach((h, i) => {
+      const result = results[message.at[i] ?? -1] ?? { rows: [] }
+      h.taking?.got((result.rows[0] ?? {}) as Record<string, unknown>)
+      h.waiting?.resolve(result)
+    })
   }
 
   /**

@@ -201,7 +201,7 @@ export async function createCard(deps: Deps, actor: Actor, input: CreateCardInpu
   return late.settle(await deps.db.tx((tx) => createCardIn(deps, tx, actor, input, late)))
 }
 
-/** `late`: the number and the place may be taken late (nothing in the caller's transaction reads them after). */
+/** `late`: the number and the place may be taken late (the caller uses what this returns only after the commit, settled). */
 export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: CreateCardInput, late?: Late): Promise<{ card: CardView; existing: boolean }> {
   const { q } = tx
   // The reads that depend on nothing but the request go together (one round trip on PostgreSQL), with those the card's
@@ -228,9 +228,10 @@ export async function createCardIn(deps: Deps, tx: Tx, actor: Actor, body: Creat
   if (lists.length === 0) throw invalid([{ path: 'list', message: 'The board has no list.' }])
   const { list, completed } = placeCard(lists, undefined, { list: named, completed: input.completed })
   const id = newId()
-  // What the view needs; then the key (the board's row stays locked until the commit) and the place in the list. Taken
-  // late, these two are held back to go with the COMMIT (nothing after them reads), else they go together.
-  // (the watchers' names too, which the events carry: read here, no read comes between the key and the COMMIT).
+  // What the view needs (the watchers' names too, which the events carry); then the key (the board's row stays locked
+  // until the commit) and the place in the list. Taken late, these two are held back and go with the next message: the
+  // COMMIT's for a plain create, an earlier one where a read comes after them (custom fields read back, a parent link,
+  // an event automation's card filter).
   const watcherIds = [...new Set(input.watchers ?? [])].filter((w) => !users.some((u) => u.id === w))
   const [status, fields, watchers] = await together(() =>
     Promise.all([list.status_id ? getStatus(q, list.status_id) : undefined, fieldsOfBoards(q, [board.id]), watcherIds.length ? getUsers(q, watcherIds) : []]),

@@ -121,7 +121,7 @@ const nextKey = fixedQuery((q: Q, boardId: string) =>
     .where('id', '=', boardId)
     .returning(['next_key', 'key_prefix']),
 )
-const KEY_NUM = lateSlot('taskd.late_key_num', 'integer')
+const KEY_NUM = lateSlot('taskd.late_key_num', 'bigint')
 const KEY = lateSlot('taskd.late_key', 'text')
 /** nextKey taken late (src/db/late.ts, PostgreSQL): the number and the key kept in settings of the transaction. */
 const lateKey = (q: Q, boardId: string) =>
