@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { messageObservers } from '../../src/db/postgres.js'
-import { seededApp } from '../helpers/app.js'
+import { closedPortSubscription, seededApp } from '../helpers/app.js'
 import { testDialect } from '../helpers/database.js'
 import { dbAll, dbGet } from '../helpers/db.js'
 import { runScenarios } from '../helpers/scenarios.js'
@@ -164,11 +164,7 @@ test(
     try {
       const tag = await c.t.req('POST', '/v1/tags', { token: c.tokens.owner.write, body: { board: c.board.id, name: 'bug' } })
       // An active subscription makes the create write outbox rows.
-      const sub = await c.t.req('POST', '/v1/webhooks', {
-        token: c.tokens.owner.write,
-        body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.*'], boards: [c.board.id] },
-      })
-      assert.equal(sub.status, 201, sub.text)
+      await closedPortSubscription(c, ['card.*'])
       messageObservers.add(see)
       for (const title of ['one', 'two', 'three']) {
         messages.length = 0
@@ -213,11 +209,7 @@ test('cards made at once on one board get consecutive numbers and distinct place
   const c = await seededApp({ allowPrivateTargets: 'true' })
   try {
     const token = c.tokens.owner.write
-    const sub = await c.t.req('POST', '/v1/webhooks', {
-      token,
-      body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.created'], boards: [c.board.id] },
-    })
-    assert.equal(sub.status, 201, sub.text)
+    await closedPortSubscription(c, ['card.created'])
     const first = await card(c, { title: 'before' }, token)
     assert.equal(first.status, 201, first.text)
     const made = await Promise.all(Array.from({ length: 24 }, (_, i) => card(c, { title: `at once ${i}`, assignees: [c.member.id] }, token)))

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import pg from 'pg'
 import { sql } from 'kysely'
-import { seededApp } from '../helpers/app.js'
+import { closedPortSubscription, seededApp } from '../helpers/app.js'
 import { testDialect } from '../helpers/database.js'
 import { dbAll, dbGet, dbRun } from '../helpers/db.js'
 import { until } from '../helpers/until.js'
@@ -91,8 +91,11 @@ test('a list whose last card is near 1e308: the create takes its place at once (
   }
 })
 
-/** Holds the board's row locked in a transaction of its own until `release` is called; `then` runs before it commits. */
-function holdBoard(c: Awaited<ReturnType<typeof seededApp>>, then: (trx: any) => Promise<void>) {
+/**
+ * A create made while another transaction holds the board's row: it waits for the row (seen in pg_stat_activity),
+ * then that transaction runs `change` and commits. The create's answer.
+ */
+async function createWhileBoardHeld(c: Awaited<ReturnType<typeof seededApp>>, title: string, change: (trx: any) => Promise<void>) {
   let release!: () => void
   const released = new Promise<void>((r) => (release = r))
   let locked!: () => void
@@ -101,32 +104,33 @@ function holdBoard(c: Awaited<ReturnType<typeof seededApp>>, then: (trx: any) =>
     await sql`SELECT id FROM boards WHERE id = ${c.board.id} FOR UPDATE`.execute(trx)
     locked()
     await released
-    await then(trx)
+    await change(trx)
   })
-  return { isLocked, release, done }
+  try {
+    await isLocked
+    const pending = c.t.req('POST', '/v1/cards', { token: c.tokens.owner.write, body: { board: c.board.id, title } })
+    await until('a create waiting on the board lock', async () => {
+      const r = await dbGet<{ n: number }>(
+        c.t.deps.db,
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%next_key = next_key + 1%' AND datname = current_database()",
+      )
+      return (r?.n ?? 0) > 0
+    })
+    release()
+    await done
+    return await pending
+  } finally {
+    release()
+    await done.catch(() => undefined)
+  }
 }
-const waitingOnLock = (c: Awaited<ReturnType<typeof seededApp>>) =>
-  until('a create waiting on the board lock', async () => {
-    const r = await dbGet<{ n: number }>(
-      c.t.deps.db,
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%next_key = next_key + 1%' AND datname = current_database()",
-    )
-    return (r?.n ?? 0) > 0
-  })
 
 test('the board deleted while a create waits for its row: 404', onPg, async () => {
   const c = await seededApp()
   try {
-    const token = c.tokens.owner.write
-    const h = holdBoard(c, async (trx) => {
+    const res = await createWhileBoardHeld(c, 'orphan', async (trx) => {
       await sql`DELETE FROM boards WHERE id = ${c.board.id}`.execute(trx)
     })
-    await h.isLocked
-    const pending = c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: 'orphan' } })
-    await waitingOnLock(c)
-    h.release()
-    await h.done
-    const res = await pending
     assert.equal(res.status, 404, res.text)
   } finally {
     await c.t.close()
@@ -136,21 +140,10 @@ test('the board deleted while a create waits for its row: 404', onPg, async () =
 test("the prefix renamed while a create waits for the board's row: the answer, the row, the event and the delivery carry the new key", onPg, async () => {
   const c = await seededApp({ allowPrivateTargets: 'true' })
   try {
-    const token = c.tokens.owner.write
-    const sub = await c.t.req('POST', '/v1/webhooks', {
-      token,
-      body: { name: 'w', url: 'http://127.0.0.1:9/hook', events: ['card.created'], boards: [c.board.id] },
-    })
-    assert.equal(sub.status, 201, sub.text)
-    const h = holdBoard(c, async (trx) => {
+    await closedPortSubscription(c, ['card.created'])
+    const res = await createWhileBoardHeld(c, 'renamed', async (trx) => {
       await sql`UPDATE boards SET key_prefix = 'ZZZ' WHERE id = ${c.board.id}`.execute(trx)
     })
-    await h.isLocked
-    const pending = c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: 'renamed' } })
-    await waitingOnLock(c)
-    h.release()
-    await h.done
-    const res = await pending
     assert.equal(res.status, 201, res.text)
     assert.match(res.body.card.key, /^ZZZ-\d+$/)
     const stored = await dbGet<{ key: string }>(c.t.deps.db, 'SELECT key FROM cards WHERE id = ?', res.body.card.id)

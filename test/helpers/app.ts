@@ -159,6 +159,18 @@ export async function seededApp(configOverrides: Partial<Record<keyof Config, un
  * A seeded app with what `fill` adds to it, for the tests of a whole file; the app is closed when making it fails too
  * (the file's `after` hook closes it otherwise).
  */
+/**
+ * An active subscription of the seeded board to a closed port on 127.0.0.1 (the app needs allowPrivateTargets): the
+ * board's changes then write outbox rows, whose deliveries fail after the commit, outside what a test looks at.
+ */
+export async function closedPortSubscription(c: Awaited<ReturnType<typeof seededApp>>, events: string[]): Promise<void> {
+  const sub = await c.t.req('POST', '/v1/webhooks', {
+    token: c.tokens.owner.write,
+    body: { name: 'w', url: 'http://127.0.0.1:9/hook', events, boards: [c.board.id] },
+  })
+  assert.equal(sub.status, 201, sub.text)
+}
+
 export async function seededFixture<T extends object>(fill: (s: Awaited<ReturnType<typeof seededApp>>) => Promise<T>) {
   const s = await seededApp()
   try {
