@@ -390,3 +390,24 @@ test(
     }
   },
 )
+
+test('a read waiting to go when a second statement is sent ahead, after a first that failed: it gets the first one’s error', { skip }, () =>
+  withDb(async (db) => {
+    let read: unknown
+    await assert.rejects(
+      db.tx(async (tx) => {
+        await sql`SELECT 1`.execute(tx.q)
+        await ahead(tx.q, sql`SELECT 1 / 0`)
+        // Started together (held for the end of the turn), then a second statement ahead takes it along.
+        const waiting = together(() => sql`SELECT 2`.execute(tx.q))
+        await ahead(tx.q, sql`SELECT 3`)
+        await waiting.catch((err: unknown) => {
+          read = err
+          throw err
+        })
+      }),
+      /division by zero/,
+    )
+    assert.match(String(read), /division by zero/)
+  }),
+)
