@@ -459,7 +459,7 @@ class HoldingPgConnection implements HoldingConnection {
     this.held.push({ query, literals: this.literals(query) })
     // After another one that failed, it fails with that one's error.
     const before = this.sentAhead
-    this.sentAhead = this.flush([], { ahead: true }).then(
+    this.sentAhead = this.flush([], { ahead: before ?? true }).then(
       () => undefined,
       async (err: unknown) => (await before) ?? err,
     )
@@ -539,10 +539,17 @@ class HoldingPgConnection implements HoldingConnection {
   }
 
   /**
-   * Sends what is held (and `tail`, statements of its own) as one message. `ahead`: the message of AHEAD. `after`: the
+   * Sends what is held (and `tail`, statements of its own) as one message. `ahead`: the message of AHEAD (true), or
+   * of one sent after an earlier AHEAD (that one's message, whose error a failure here takes, as PostgreSQL refused
+   * this one for it). `after`: the
    * message is made, then sent once this has settled, not if it comes to an error.
    */
-  async flush(tail: readonly (string | Held)[] = [], { ahead = false, after }: { ahead?: boolean; after?: Promise<unknown> } = {}): Promise<void> {
+  async flush(
+    tail: readonly (string | Held)[] = [],
+    { ahead = false, after }: { ahead?: boolean | Promise<unknown>; after?: Promise<unknown> } = {},
+  ): Promise<void> {
+    // The error of a failed message: the statement sent ahead before it failed first (PostgreSQL refused the rest).
+    const cause = async (err: unknown) => (ahead === false ? this.cause(err) : ahead === true ? err : ((await ahead) ?? err))
     const batch = this.held
     this.held = []
     if (batch.length === 0 && tail.length === 0) return
@@ -552,7 +559,7 @@ class HoldingPgConnection implements HoldingConnection {
     if (batch.length === 1 && tail.length === 0 && only?.query && this.slots.length === 0) {
       // One query alone: as it is, with its parameters.
       const result = await this.send(only.query).catch(async (err: unknown) => {
-        const failed = ahead ? err : await this.cause(err)
+        const failed = await cause(err)
         only.waiting?.reject(failed)
         throw failed
       })
@@ -581,7 +588,7 @@ class HoldingPgConnection implements HoldingConnection {
     } catch (err) {
       this.aborted = true
       this.forget(message, err)
-      const failed = dataError(ahead ? err : await this.cause(err))
+      const failed = dataError(await cause(err))
       // Only an error PostgreSQL answered, of the kinds a value taken late can cause, runs the transaction again: the
       // message then stopped at that statement, before its COMMIT. A lost connection may have lost the answer to a
       // COMMIT that ran, and a second run would make the card twice.
@@ -611,7 +618,7 @@ class HoldingPgConnection implements HoldingConnection {
       this.held = []
       return
     }
-    if (this.aborted) throw new Error('Transaction was rolled back instead of committed: one of its statements failed')
+    if (this.aborted) throw (await this.sentAhead) ?? new Error('Transaction was rolled back instead of committed: one of its statements failed')
     // A COMMIT after a failed statement would be answered with a ROLLBACK: it goes once the statement sent ahead ran.
     const after = this.sentAhead
     if (!numbering) await this.flush([...before, 'COMMIT'], { after })
@@ -739,6 +746,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   // A message of several statements (HoldingPgConnection.flush) comes back from pg as a list of results, which Kysely
   // would drop: it is handed on as the rows of one result.
   pool.on('connect', (client) => {
+    // A connection that breaks while checked out (the server restarted or ended the session, the network went) emits
+    // 'error' too, and the pool listens only while it is idle: without this the process would end. The query that was
+    // running fails with the error, and its transaction with it; the pool then drops the connection.
+    client.on('error', (err) => (opts.log ?? console.error)('a PostgreSQL connection failed', err))
     const query = client.query.bind(client) as (...args: unknown[]) => unknown
     ;(client as { query: unknown }).query = (...args: unknown[]) => {
       for (const see of messageObservers) see(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown } | null)?.text ?? ''))

@@ -1,4 +1,5 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { actorRef, type Actor } from '../access/roles.js'
 import { isoAt } from '../clock.js'
 import { together, type Tx } from '../db/database.js'
@@ -119,25 +120,43 @@ const ROWS_PER_INSERT = 500
  */
 export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]): Promise<string[]> {
   const now = deps.clock.now()
-  const timestamp = isoAt(now)
   const written = events.map((event) => {
     const data = { ...event.data, actor: 'stated' in event.actor ? event.actor.stated : actorRef(event.actor) }
-    return { id: newId(), event, data, dataJson: JSON.stringify(data) }
+    return { id: newId(), event, data, dataJson: JSON.stringify(data), now }
   })
+  const fromHook = hookEmits.getStore()
+  if (fromHook) fromHook.push(written)
+  else await writeEvents(deps, tx, written)
+  return written.map((w) => w.id)
+}
+
+type Written = { id: string; event: NewEvent; data: Record<string, unknown>; dataJson: string; now: number }
+/**
+ * Events the event hook emits (an automation paused, audited) while the events that started it wait for it: they are
+ * written after those, so their rows and deliveries come after their cause.
+ */
+const hookEmits = new AsyncLocalStorage<Written[][]>()
+
+async function writeEvents(deps: Deps, tx: Tx, written: readonly Written[]): Promise<void> {
+  const now = written[0].now
+  const timestamp = isoAt(now)
   // The subscriptions of each board, read once, then chosen per event; beside them the event hook (the automations the
   // events start) reads what it needs: together, one round trip on PostgreSQL.
   const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
   const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
-  const [subscriptions] = await together(() =>
-    Promise.all([
-      Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const)),
-      hooked.length > 0 &&
-        deps.onEvents(
-          deps,
-          tx,
-          hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
-        ),
-    ]),
+  const caused: Written[][] = []
+  const [subscriptions] = await hookEmits.run(caused, () =>
+    together(() =>
+      Promise.all([
+        Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const)),
+        hooked.length > 0 &&
+          deps.onEvents(
+            deps,
+            tx,
+            hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
+          ),
+      ]),
+    ),
   )
   const ofBoard = new Map(subscriptions)
   // After those reads, so that in a transaction that ends here (a cascade's chunk) the rows go with its COMMIT, where
@@ -172,5 +191,5 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
   const boards = new Set(written.map(({ event }) => event.boardId ?? WORKSPACE))
   for (const board of boards) tx.wake('events', board)
   tx.afterCommit(() => deps.db.wakes.deliver('events', [...boards]))
-  return written.map((w) => w.id)
+  for (const events of caused) await writeEvents(deps, tx, events)
 }

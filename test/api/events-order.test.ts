@@ -1,8 +1,7 @@
-// Review of the PostgreSQL connection changes (events written once with their COMMIT, a statement sent `ahead`):
-// the numbering of event rows across the paths that send them (held to the COMMIT, sent before it, in a savepoint
-// undone or kept, beside a statement sent ahead that fails), two transactions committing in the other order than
-// they wrote, the prepared-statement path of the numbering insert, and the order of an event and the events its
-// hook writes (both dialects).
+// The event log's order on PostgreSQL, where a transaction's event rows are numbered (commit_seq) in its COMMIT's
+// message: rows held to the COMMIT, sent before it, in savepoints kept and undone, beside a statement sent `ahead` that
+// fails; two transactions committing in the other order than they wrote; the prepared numbering insert; a connection
+// lost mid-transaction; and, on both dialects, an event written before the events its hook causes.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -24,7 +23,7 @@ import { seededApp } from '../helpers/app.js'
 const skip = testDialect !== 'postgres' && 'runs in the PostgreSQL run of npm test'
 
 async function withDb(fn: (db: Db) => Promise<void>, opts: { dbPoolSize?: number } = {}): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-review-'))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-events-order-'))
   const database = await freshDatabase(dir)
   const db = await openDatabase({ ...database, ...opts })
   try {
@@ -358,7 +357,7 @@ test(
   'a database whose default isolation is REPEATABLE READ (set by its administrator): concurrent event writers still commit, numbered densely',
   { skip },
   async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-review-'))
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskd-events-order-'))
     const database = await freshDatabase(dir)
     const first = await openDatabase(database)
     const name = new URL(database.databaseDirectUrl ?? database.databaseUrl!).pathname.slice(1)
