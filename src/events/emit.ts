@@ -1,8 +1,7 @@
 // Writes an event and one outbox row per matching subscription, inside the caller's transaction.
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { actorRef, type Actor } from '../access/roles.js'
 import { isoAt } from '../clock.js'
-import { together, type Tx } from '../db/database.js'
+import { type Q, together, type Tx } from '../db/database.js'
 import type { Deps } from '../deps.js'
 import { newId } from '../ids.js'
 import { WORKSPACE } from '../db/wakes.js'
@@ -124,7 +123,8 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
     const data = { ...event.data, actor: 'stated' in event.actor ? event.actor.stated : actorRef(event.actor) }
     return { id: newId(), event, data, dataJson: JSON.stringify(data), now }
   })
-  const fromHook = hookEmits.getStore()
+  if (written.length === 0) return []
+  const fromHook = hookEmits.get(tx.q)
   if (fromHook) fromHook.push(written)
   else await writeEvents(deps, tx, written)
   return written.map((w) => w.id)
@@ -132,10 +132,11 @@ export async function emitEvents(deps: Deps, tx: Tx, events: readonly NewEvent[]
 
 type Written = { id: string; event: NewEvent; data: Record<string, unknown>; dataJson: string; now: number }
 /**
- * Events the event hook emits (an automation paused, audited) while the events that started it wait for it: they are
- * written after those, so their rows and deliveries come after their cause.
+ * Events the event hook emits in its transaction (an automation paused, audited) while the events that started it wait
+ * for it: they are written after those, so their rows and deliveries come after their cause. Kept by the transaction's
+ * connection, not the async context: work a transaction starts (SQLite's commit group) runs other transactions too.
  */
-const hookEmits = new AsyncLocalStorage<Written[][]>()
+const hookEmits = new WeakMap<Q, Written[][]>()
 
 async function writeEvents(deps: Deps, tx: Tx, written: readonly Written[]): Promise<void> {
   const now = written[0].now
@@ -145,8 +146,11 @@ async function writeEvents(deps: Deps, tx: Tx, written: readonly Written[]): Pro
   const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
   const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
   const caused: Written[][] = []
-  const [subscriptions] = await hookEmits.run(caused, () =>
-    together(() =>
+  const outer = hookEmits.get(tx.q)
+  hookEmits.set(tx.q, caused)
+  let subscriptions: (readonly [string | null, Awaited<ReturnType<typeof receiversOf>>])[]
+  try {
+    ;[subscriptions] = await together(() =>
       Promise.all([
         Promise.all(boardIds.map(async (b) => [b, await receiversOf(tx.q, b)] as const)),
         hooked.length > 0 &&
@@ -156,8 +160,11 @@ async function writeEvents(deps: Deps, tx: Tx, written: readonly Written[]): Pro
             hooked.map(({ id, event, data }) => ({ id, name: event.name, boardId: event.boardId, data, chain: event.actor.chain ?? [] })),
           ),
       ]),
-    ),
-  )
+    )
+  } finally {
+    if (outer) hookEmits.set(tx.q, outer)
+    else hookEmits.delete(tx.q)
+  }
   const ofBoard = new Map(subscriptions)
   // After those reads, so that in a transaction that ends here (a cascade's chunk) the rows go with its COMMIT, where
   // PostgreSQL numbers them as it inserts them (src/db/postgres.ts). Nothing reads them back in the transaction.
