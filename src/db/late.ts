@@ -12,7 +12,7 @@
 // transaction returned. SQLite (one writer) and statements outside a transaction take the value at once, as before.
 import { randomBytes } from 'node:crypto'
 import type { CompiledQuery } from 'kysely'
-import { HOLD, type HoldingConnection, type LateSlot, type LateTaking, type Q } from './database.js'
+import { HOLD, type HoldingConnection, type LateSlot, type Q } from './database.js'
 
 /** Tokens of this process: a random mark no request can guess, then the name of the setting the value is kept in. */
 const MARK = `\u2060late${randomBytes(8).toString('hex')}:`
@@ -41,8 +41,9 @@ export const hasLateToken = (text: string): boolean => text.includes(MARK)
  */
 export class Late {
   /**
-   * Set when a message of the transaction failed once values were taken late (a lock's row gone, a position that
-   * leaves no room): the transaction runs again (Db.tx) with every value taken at once, which answers as it always has.
+   * Set by the connection when a message of the transaction failed once values were taken late (a lock's row gone, a
+   * position that leaves no room): the transaction runs again (Db.tx) with every value taken at once, which answers as
+   * it always has.
    */
   off = false
   private readonly values = new Map<LateSlot, string>()
@@ -50,13 +51,13 @@ export class Late {
 
   /**
    * Holds `query` (one row, a column per slot, each the value as set_config returned it) to go with the transaction's
-   * next message; returns the stand-ins, or undefined where values are taken at once (SQLite, outside a transaction, or
-   * after a late attempt failed): the caller then runs its own statement.
+   * next message, and says so; false where values are taken at once (SQLite, outside a transaction, or after a late
+   * attempt failed): the caller then runs its own statement.
    */
-  async take(q: Q, query: CompiledQuery, slots: Record<string, LateSlot>): Promise<Record<string, LateSlot> | undefined> {
-    if (this.off || !q.isTransaction) return undefined
+  async take(q: Q, query: CompiledQuery, slots: Record<string, LateSlot>): Promise<boolean> {
+    if (this.off || !q.isTransaction) return false
     return q.getExecutor().provideConnection(async (c) => {
-      if (!(HOLD in c)) return undefined
+      if (!(HOLD in c)) return false
       const taken = Object.entries(slots)
       for (const [, slot] of taken) if (this.slots.includes(slot)) throw new Error(`late value ${slot.setting} taken twice in one transaction`)
       this.slots.push(...taken.map(([, slot]) => slot))
@@ -67,7 +68,7 @@ export class Late {
           for (const [column, slot] of taken) this.values.set(slot, String(row[column]))
         },
       })
-      return slots
+      return true
     })
   }
 
@@ -85,13 +86,4 @@ export class Late {
     }
     return JSON.parse(json) as T
   }
-}
-
-/** Errors of a message sent after values were taken late: the transaction runs again, taking them at once (Db.tx). */
-const lateFailures = new WeakSet<object>()
-export const failedLate = (err: unknown): boolean => typeof err === 'object' && err !== null && lateFailures.has(err)
-/** Marks the error of a failed message of a transaction that took late values, and turns those off for its next run. */
-export function lateFailed(takings: readonly LateTaking[], err: unknown): void {
-  for (const t of takings) t.late.off = true
-  if (typeof err === 'object' && err !== null) lateFailures.add(err)
 }

@@ -32,7 +32,7 @@ const CARD_AT_END = lateSlot('taskd.late_position', 'double precision')
 /**
  * A card's place one past the last of its list, taken late (src/db/late.ts, PostgreSQL), after the list's row is locked
  * (a statement of its own before it, so that this one sees the card of the create that held the lock). Where one past
- * the last leaves no room (near 1e308) the setting is empty, the statement that writes the card fails, and the create
+ * the last leaves no room (gapAt's rule, written in SQL: near 1e308) the setting is empty, the statement that writes the card fails, and the create
  * runs again taking its place at once (distinctPosition then renumbers).
  */
 const lateCardAtEnd = (q: Q, listId: string, selfId: string) =>

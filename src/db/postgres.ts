@@ -36,7 +36,7 @@ import {
   runAfterCommit,
 } from './database.js'
 import { numberingInserts, storedSchemaVersion } from './dialect.js'
-import { failedLate, hasLateToken, LateNumber, lateFailed } from './late.js'
+import { hasLateToken, LateNumber } from './late.js'
 import { migratePostgres } from './migrate.js'
 import { WakeListener } from './postgres-listen.js'
 import type { DB } from './types.js'
@@ -318,12 +318,16 @@ const sessions = new WeakMap<DatabaseConnection, Session>()
 /** A parameter list (a compiled query's, copied) → the name pg sends it under: read by the pool's query hook. */
 const statementNames = new WeakMap<readonly unknown[], string>()
 /**
- * Errors of a message that failed while preparing a statement for the first time with an error of the statement's
- * text (UNPREPARABLE: the statement is then never prepared again), or whose prepared statements were lost (Preparing):
- * the transaction or the read runs again.
+ * Errors after which the transaction or the read runs again, done another way: a message that failed while preparing a
+ * statement for the first time with an error of the statement's text (UNPREPARABLE: the statement is then never
+ * prepared again), one whose prepared statements were lost (Preparing), or one of a transaction that took values late
+ * with an error a late value can cause (lateMayCause: they are then taken at once).
  */
-const unpreparedFailures = new WeakSet<object>()
-export const failedToPrepare = (err: unknown): boolean => typeof err === 'object' && err !== null && unpreparedFailures.has(err)
+const failures = new WeakSet<object>()
+const runAgain = (err: unknown): void => {
+  if (typeof err === 'object' && err !== null) failures.add(err)
+}
+const runsAgain = (err: unknown): boolean => typeof err === 'object' && err !== null && failures.has(err)
 
 /** The statements a message was built from: its parts, and which part answers each statement of the batch. */
 interface Message {
@@ -358,9 +362,8 @@ class HoldingPgConnection implements HoldingConnection {
    * succeeds, brings it back), and a COMMIT would roll it back.
    */
   private aborted = false
-  /** The statements of this transaction that took late values, and their slots (src/db/late.ts). */
+  /** The statements of this transaction that took late values (src/db/late.ts). */
   private takings: LateTaking[] = []
-  private slots: LateSlot[] = []
   /** Event rows went out before the COMMIT's message (without their commit_seq, which NUMBER_EVENTS then gives). */
   private unnumbered = false
   /** The message of a statement sent ahead (AHEAD), to its error if it failed. */
@@ -399,16 +402,16 @@ class HoldingPgConnection implements HoldingConnection {
    * After a message failed: the names it prepared may or may not exist now, so they are forgotten (never used again).
    * When PostgreSQL refused a statement's text (UNPREPARABLE: a parameter it cannot type) in a message that prepared
    * statements, those are not prepared again in this process, and the error says the work may run again with them
-   * written in (failedToPrepare).
+   * written in (runsAgain).
    */
   private forget(message: Message, err: unknown): void {
     if (!this.own) return
-    if (this.preparing?.lost(err) && typeof err === 'object' && err !== null) unpreparedFailures.add(err)
+    if (this.preparing?.lost(err)) runAgain(err)
     if (message.fresh.length === 0) return
     for (const text of message.fresh) this.own.prepared.delete(text)
     if (UNPREPARABLE.has(pgCode(err) ?? '')) {
       for (const text of message.fresh) unpreparable.add(text)
-      if (typeof err === 'object' && err !== null) unpreparedFailures.add(err)
+      runAgain(err)
     }
   }
 
@@ -433,20 +436,18 @@ class HoldingPgConnection implements HoldingConnection {
 
   private endLate(): void {
     this.takings = []
-    this.slots = []
   }
 
   /** A query's parameters as literals (with the late values of the transaction in place of their stand-ins). */
   private literals(query: CompiledQuery): string[] {
-    return this.slots.length === 0 ? query.parameters.map(literalOf) : query.parameters.map((v) => lateLiteral(v, this.slots))
+    if (this.takings.length === 0) return query.parameters.map(literalOf)
+    const slots = this.takings.flatMap((t) => t.slots)
+    return query.parameters.map((v) => lateLiteral(v, slots))
   }
 
   [HOLD](query: CompiledQuery, taking?: LateTaking): void {
     const literals = this.literals(query)
-    if (taking) {
-      this.takings.push(taking)
-      this.slots.push(...taking.slots)
-    }
+    if (taking) this.takings.push(taking)
     this.held.push({ query, literals, taking })
   }
 
@@ -457,11 +458,10 @@ class HoldingPgConnection implements HoldingConnection {
    */
   [AHEAD](query: CompiledQuery): void {
     this.held.push({ query, literals: this.literals(query) })
-    // After another one that failed, it fails with that one's error.
-    const before = this.sentAhead
-    this.sentAhead = this.flush([], { ahead: before ?? true }).then(
+    // Its message fails with the error of an earlier one that failed (flush's `ahead`).
+    this.sentAhead = this.flush([], { ahead: this.sentAhead ?? true }).then(
       () => undefined,
-      async (err: unknown) => (await before) ?? err,
+      (err: unknown) => err,
     )
   }
 
@@ -482,7 +482,7 @@ class HoldingPgConnection implements HoldingConnection {
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const gathering = gatheringReads()
     // Once values were taken late, every statement goes written in (its stand-ins replaced), never with parameters.
-    if (this.held.length === 0 && !gathering && this.slots.length === 0)
+    if (this.held.length === 0 && !gathering && this.takings.length === 0)
       return this.send(query).catch(async (err: unknown) => {
         throw await this.cause(err)
       }) as Promise<QueryResult<R>>
@@ -532,7 +532,7 @@ class HoldingPgConnection implements HoldingConnection {
       if (this.own && this.preparing?.lost(err)) {
         // Outside a transaction the statement simply runs again, unnamed; inside one, the transaction does (Db.tx).
         if (!this.begun && sent !== query) return this.send(query)
-        if (typeof err === 'object' && err !== null) unpreparedFailures.add(err)
+        runAgain(err)
       }
       throw dataError(err)
     }
@@ -541,8 +541,7 @@ class HoldingPgConnection implements HoldingConnection {
   /**
    * Sends what is held (and `tail`, statements of its own) as one message. `ahead`: the message of AHEAD (true), or
    * of one sent after an earlier AHEAD (that one's message, whose error a failure here takes, as PostgreSQL refused
-   * this one for it). `after`: the
-   * message is made, then sent once this has settled, not if it comes to an error.
+   * this one for it). `after`: the message is made, then sent once this has settled, not if it comes to an error.
    */
   async flush(
     tail: readonly (string | Held)[] = [],
@@ -556,7 +555,7 @@ class HoldingPgConnection implements HoldingConnection {
     if (batch.some((h) => h.query && numberingInserts.has(h.query))) this.unnumbered = true
     if (batch[0]?.text?.startsWith('BEGIN') || batch[0]?.text?.startsWith('START TRANSACTION')) this.begun = true
     const [only] = batch
-    if (batch.length === 1 && tail.length === 0 && only?.query && this.slots.length === 0) {
+    if (batch.length === 1 && tail.length === 0 && only?.query && this.takings.length === 0) {
       // One query alone: as it is, with its parameters.
       const result = await this.send(only.query).catch(async (err: unknown) => {
         const failed = await cause(err)
@@ -592,7 +591,10 @@ class HoldingPgConnection implements HoldingConnection {
       // Only an error PostgreSQL answered, of the kinds a value taken late can cause, runs the transaction again: the
       // message then stopped at that statement, before its COMMIT. A lost connection may have lost the answer to a
       // COMMIT that ran, and a second run would make the card twice.
-      if (this.takings.length > 0 && lateMayCause(err)) lateFailed(this.takings, failed)
+      if (this.takings.length > 0 && lateMayCause(err)) {
+        for (const t of this.takings) t.late.off = true
+        runAgain(failed)
+      }
       for (const h of batch) h.waiting?.reject(failed)
       throw failed
     }
@@ -661,7 +663,7 @@ class HoldingPgConnection implements HoldingConnection {
         this.aborted = true
         this.forget(message, err)
         // A statement PostgreSQL would not prepare goes again with its parameters written in.
-        if (attempt === 1 && failedToPrepare(err)) continue
+        if (attempt === 1 && runsAgain(err)) continue
         throw dataError(err)
       }
     }
@@ -825,7 +827,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
           runAfterCommit(after)
           return result
         } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !(RETRYABLE.has(pgCode(err) ?? '') || failedToPrepare(err) || failedLate(err))) throw err
+          if (attempt >= MAX_ATTEMPTS || !(RETRYABLE.has(pgCode(err) ?? '') || runsAgain(err))) throw err
           await backoff(attempt)
         }
       }
