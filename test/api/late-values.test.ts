@@ -12,37 +12,46 @@ import { until } from '../helpers/until.js'
 
 const onPg = { skip: testDialect !== 'postgres' && 'PostgreSQL only' }
 
-// A hook on every pg client's query made after this line (the pool binds client.query when a client connects):
-// `afterCommit` may replace the answer to a message that committed a card create with a connection error.
-const original = pg.Client.prototype.query as (...args: unknown[]) => unknown
-let loseAnswer: ((text: string) => boolean) | undefined
-;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-  const r = original.apply(this, args)
-  const text = typeof args[0] === 'string' ? args[0] : ''
-  if (loseAnswer?.(text) && r instanceof Promise) {
-    loseAnswer = undefined
-    return r.then(() => {
-      throw new Error('Connection terminated unexpectedly')
-    })
+/**
+ * Runs fn with pg's Client.query wrapped (the pools fn makes bind it when a client connects): the answer to the first
+ * message `lose` picks is replaced by a connection error, after the server ran the message. Put back afterwards.
+ */
+async function losingAnAnswer(lose: (text: string) => boolean, fn: () => Promise<void>): Promise<void> {
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown
+  let armed = true
+  ;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+    const r = original.apply(this, args)
+    if (armed && r instanceof Promise && lose(typeof args[0] === 'string' ? args[0] : '')) {
+      armed = false
+      return r.then(() => {
+        throw new Error('Connection terminated unexpectedly')
+      })
+    }
+    return r
   }
-  return r
+  try {
+    await fn()
+  } finally {
+    ;(pg.Client.prototype as { query: unknown }).query = original
+  }
 }
 
 test('a lost answer to the COMMIT of a create is not run again: one card, and an error the client may retry with its idempotency key', onPg, async () => {
-  const c = await seededApp()
-  try {
-    const token = c.tokens.member.write
-    // Warm up (the first create prepares nothing yet).
-    assert.equal((await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: 'warm' } })).status, 201)
-    loseAnswer = (text) => /next_key = next_key \+ 1|EXECUTE/.test(text) && /COMMIT$/.test(text) && text.includes('lost-answer')
-    const res = await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: 'lost-answer' } })
-    const rows = await dbAll<{ key: string }>(c.t.deps.db, "SELECT key FROM cards WHERE title = 'lost-answer' ORDER BY key_num")
-    assert.equal(rows.length, 1, `one request, ${rows.length} cards (${rows.map((r) => r.key).join(', ')}); status ${res.status}`)
-    assert.equal(res.status, 500, res.text)
-  } finally {
-    loseAnswer = undefined
-    await c.t.close()
-  }
+  const lost = (text: string) => /next_key = next_key \+ 1|EXECUTE/.test(text) && /COMMIT$/.test(text) && text.includes('lost-answer')
+  await losingAnAnswer(lost, async () => {
+    const c = await seededApp()
+    try {
+      const token = c.tokens.member.write
+      // Warm up (the first create prepares nothing yet).
+      assert.equal((await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: 'warm' } })).status, 201)
+      const res = await c.t.req('POST', '/v1/cards', { token, body: { board: c.board.id, title: 'lost-answer' } })
+      const rows = await dbAll<{ key: string }>(c.t.deps.db, "SELECT key FROM cards WHERE title = 'lost-answer' ORDER BY key_num")
+      assert.equal(rows.length, 1, `one request, ${rows.length} cards (${rows.map((r) => r.key).join(', ')}); status ${res.status}`)
+      assert.equal(res.status, 500, res.text)
+    } finally {
+      await c.t.close()
+    }
+  })
 })
 
 test("an event automation's run started by a create is handed the card's key and place, never a stand-in", onPg, async () => {
