@@ -146,7 +146,7 @@ async function writeEvents(deps: Deps, tx: Tx, written: readonly Written[]): Pro
   const boardIds = [...new Set(written.map(({ event }) => event.boardId))]
   const hooked = written.filter(({ event }) => !event.actor.run && !event.audience)
   const caused: Written[][] = []
-  const outer = hookEmits.get(tx.q)
+  // (No hook is running in this transaction here: events emitted while one runs wait for it, and are written after.)
   hookEmits.set(tx.q, caused)
   let subscriptions: (readonly [string | null, Awaited<ReturnType<typeof receiversOf>>])[]
   try {
@@ -162,8 +162,7 @@ async function writeEvents(deps: Deps, tx: Tx, written: readonly Written[]): Pro
       ]),
     )
   } finally {
-    if (outer) hookEmits.set(tx.q, outer)
-    else hookEmits.delete(tx.q)
+    hookEmits.delete(tx.q)
   }
   const ofBoard = new Map(subscriptions)
   // After those reads, so that in a transaction that ends here (a cascade's chunk) the rows go with its COMMIT, where
